@@ -1,0 +1,66 @@
+"""The one interface every bot shares, and the registry of bots by name."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+from pinsetter.core.game import Game, OptionError, State, Step
+
+__all__ = ["BOTS", "Bot", "OptionValue", "make_bot", "register_bot"]
+
+OptionValue = tuple[Step, float]
+
+
+class Bot(ABC):
+    """Chooses actions for one player from what that player may see.
+
+    Bots are given the state, which never holds hidden information (face-down
+    cards are drawn only when revealed), so a bot cannot peek.
+    """
+
+    name: str = "bot"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @abstractmethod
+    def choose(self, state: State, rng: random.Random) -> Step:
+        """An action for the player to move in `state`."""
+
+    def evaluate(self, state: State) -> list[OptionValue] | None:
+        """Every legal action with its value, best first, where the bot can say."""
+        return None
+
+
+BotFactory = Callable[[Game], Bot]
+# (bot name, game id or "*") -> factory
+BOTS: dict[tuple[str, str], BotFactory] = {}
+
+
+def register_bot(name: str, game_id: str = "*") -> Callable[[BotFactory], BotFactory]:
+    def decorate(factory: BotFactory) -> BotFactory:
+        BOTS[(name, game_id)] = factory
+        return factory
+
+    return decorate
+
+
+def bot_names(game_id: str) -> list[str]:
+    _load_all()
+    return sorted({name for name, gid in BOTS if gid in (game_id, "*")})
+
+
+def make_bot(name: str, game: Game) -> Bot:
+    """The bot called `name` for `game` (a game's own bot wins over a generic one)."""
+    _load_all()
+    factory = BOTS.get((name, game.id)) or BOTS.get((name, "*"))
+    if factory is None:
+        known = ", ".join(bot_names(game.id))
+        raise OptionError(f"no bot {name!r} for {game.id} (bots: {known})")
+    return factory(game)
+
+
+def _load_all() -> None:
+    import pinsetter.bots  # noqa: F401  (importing the package registers every bot)

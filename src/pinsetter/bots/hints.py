@@ -1,0 +1,33 @@
+"""Hints: every legal option with its value, from the strongest bot that can say."""
+
+from __future__ import annotations
+
+from pinsetter.bots.base import OptionValue, make_bot
+from pinsetter.core.game import OptionError, State
+
+# Bots that can value options, strongest first.
+EVALUATORS = ("optimal", "expectimax")
+
+
+def option_values(state: State) -> tuple[str, list[OptionValue]] | None:
+    """(bot name, options best first) from the first evaluator this game has, or None."""
+    for name in EVALUATORS:
+        try:
+            bot = make_bot(name, state.game)
+        except OptionError:
+            continue
+        values = bot.evaluate(state)
+        if values is not None:
+            return name, values
+    return None
+
+
+def hint_lines(state: State) -> str:
+    found = option_values(state)
+    if found is None:
+        return "  no hints for this position"
+    name, values = found
+    lines = [f"  {name} values (expected final score):"]
+    for action, value in values:
+        lines.append(f"    {value:8.3f}  {action}")
+    return "\n".join(lines)

@@ -1,0 +1,281 @@
+"""The `pinsetter` command line: every command is a thin client of the core."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from pinsetter.core.game import GameError
+from pinsetter.core.scoring import ScoringError, parse_line, score
+from pinsetter.games.registry import GAMES, game_class, get_game
+from pinsetter.records import PlayerSpec, Record, RecordError, replay
+from pinsetter.ui.sheet import render_sheets
+
+app = typer.Typer(
+    help="Play and solve four bowling-themed tabletop games.",
+    no_args_is_help=False,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def fail(message: str) -> NoReturn:
+    """A user error: one line on stderr, exit status 2."""
+    typer.echo(f"pinsetter: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            fail(f"--option {pair!r}: expected key=value")
+        key, value = pair.split("=", 1)
+        options[key.strip()] = value.strip()
+    return options
+
+
+def emit_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2))
+
+
+GameArg = Annotated[str, typer.Argument(help="game id (see `pinsetter games`)")]
+OptionOpt = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="game option key=value (repeatable)")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+
+
+@app.callback(invoke_without_command=True)
+def main(ctx: typer.Context) -> None:
+    """Without a command, start the interactive game."""
+    if ctx.invoked_subcommand is None:
+        from pinsetter.cli.play import interactive_start
+
+        interactive_start()
+
+
+@app.command()
+def games(as_json: JsonOpt = False) -> None:
+    """List the games with their players and options."""
+    game_class("tenpins")  # loads the registry
+    rows: list[dict[str, Any]] = []
+    for gid, cls in sorted(GAMES.items()):
+        rows.append(
+            {
+                "id": gid,
+                "name": cls.name,
+                "summary": cls.summary,
+                "players": [cls.min_players, cls.max_players],
+                "decisions": cls.has_decisions,
+                "options": [
+                    {"name": o.name, "default": str(o.default), "help": o.help} for o in cls.option_specs
+                ],
+            }
+        )
+    if as_json:
+        emit_json(rows)
+        return
+    for row in rows:
+        lo, hi = row["players"]
+        typer.echo(f"{row['id']:<18} {row['name']} - {row['summary']} ({lo}-{hi} players)")
+        for o in row["options"]:
+            typer.echo(f"{'':<20}--option {o['name']}=...  {o['help']} (default: {o['default']})")
+
+
+@app.command()
+def rules(game: GameArg) -> None:
+    """Print a readable summary of a game's rules."""
+    try:
+        typer.echo(get_game(game).rules())
+    except GameError as exc:
+        fail(str(exc))
+
+
+@app.command("score")
+def score_cmd(
+    balls: Annotated[list[str], typer.Argument(help="pinfalls: X 7/ 9- ... or 10 7 3 ...")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Score a pinfall sequence and print the scoresheet."""
+    try:
+        pinfalls = parse_line(" ".join(balls))
+        sheet = score(pinfalls)
+    except ScoringError as exc:
+        fail(str(exc))
+    if as_json:
+        emit_json(sheet.to_dict())
+    else:
+        typer.echo(render_sheets(["score"], [sheet]))
+
+
+@app.command("replay")
+def replay_cmd(
+    record_file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a game record, verify every step and the stated results, print the sheets."""
+    try:
+        record = Record.load(record_file)
+        state = replay(record)
+    except RecordError as exc:
+        fail(f"{record_file}: {exc}")
+    sheets = [state.scoresheet(p) for p in range(state.num_players)]
+    if as_json:
+        emit_json(
+            {
+                "game": record.game,
+                "complete": state.is_terminal(),
+                "steps": len(record.steps),
+                "players": [
+                    {"name": spec.name, **sheet.to_dict()}
+                    for spec, sheet in zip(record.players, sheets, strict=True)
+                ],
+            }
+        )
+        return
+    typer.echo(render_sheets([p.name for p in record.players], sheets, state.game.lane.frames))
+    status = "complete" if state.is_terminal() else "unfinished (resume with `pinsetter play --resume`)"
+    typer.echo(f"{record.game}: {len(record.steps)} steps verified, game {status}")
+
+
+@app.command()
+def play(
+    game: Annotated[str | None, typer.Argument(help="game id; asked for when omitted")] = None,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="comma separated: names, or bot:NAME")
+    ] = "you",
+    seed: Annotated[int | None, typer.Option(help="seed for a reproducible game")] = None,
+    option: OptionOpt = None,
+    record: Annotated[Path | None, typer.Option(help="write the record here, after every step")] = None,
+    resume: Annotated[Path | None, typer.Option(help="resume the game in this record")] = None,
+) -> None:
+    """Play a game line by line (bots-only games run to the end without input)."""
+    from pinsetter.cli.play import pick_game, play_lines
+    from pinsetter.session import Match
+
+    try:
+        if resume is not None:
+            match = Match.resume(Record.load(resume), record or resume)
+        else:
+            game_id = game or pick_game()
+            specs = PlayerSpec.parse_list(players)
+            match = Match.new(game_id, specs, seed, parse_options(option), record)
+            if record is not None:
+                match.record.save(record)
+    except (GameError, ValueError) as exc:
+        fail(str(exc))
+    play_lines(match)
+
+
+@app.command()
+def analyze(
+    game: GameArg,
+    players: Annotated[int, typer.Option("--players", "-n", help="players, for win/tie odds")] = 1,
+    dice: Annotated[Path | None, typer.Option(help="bowling-dice: a dice-set file")] = None,
+    option: OptionOpt = None,
+    as_json: JsonOpt = False,
+    plot: Annotated[Path | None, typer.Option(help="draw the distribution (.png or .svg)")] = None,
+) -> None:
+    """Exact final-score distribution of a pure-chance game (no simulation)."""
+    from pinsetter.games.pure_chance import PureChanceGame
+    from pinsetter.solvers.distribution import analyze as exact
+
+    options = parse_options(option)
+    if dice is not None:
+        options["dice"] = str(dice)
+    try:
+        instance = get_game(game, options)
+    except GameError as exc:
+        fail(str(exc))
+    if not isinstance(instance, PureChanceGame):
+        fail(f"{game} has decisions; use `pinsetter solve {game}` or `simulate`")
+    if players < 1:
+        fail("--players must be at least 1")
+    dist = exact(instance)
+    data = dist.to_dict(players)
+    if plot is not None:
+        from pinsetter.ui.plots import plot_distribution
+
+        plot_distribution(dist, plot)
+    if as_json:
+        emit_json(data)
+        return
+    from pinsetter.ui.text import distribution_report
+
+    typer.echo(distribution_report(dist, players))
+    if plot is not None:
+        typer.echo(f"plot written to {plot}")
+
+
+@app.command()
+def simulate(
+    game: GameArg,
+    games: Annotated[int, typer.Option("--games", "-g", help="how many games")] = 1000,
+    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="bots, e.g. bot:random,bot:greedy")
+    ] = "bot:random",
+    workers: Annotated[int, typer.Option(help="worker processes")] = 1,
+    option: OptionOpt = None,
+    as_json: JsonOpt = False,
+    out: Annotated[Path | None, typer.Option(help="CSV with one row per game")] = None,
+) -> None:
+    """Play many complete games through the engine and summarise the scores."""
+    from pinsetter.simulate import simulate as run
+
+    try:
+        specs = PlayerSpec.parse_list(players)
+        if any(p.is_human for p in specs):
+            fail("simulate needs bots only: --players bot:NAME,...")
+        get_game(game, parse_options(option)).check_players(len(specs))
+        from pinsetter.bots.base import make_bot
+
+        for spec in specs:
+            make_bot(spec.kind, get_game(game, parse_options(option)))
+    except (GameError, ValueError) as exc:
+        fail(str(exc))
+    if games < 1:
+        fail("--games must be at least 1")
+    if as_json or not sys.stderr.isatty():
+        summary = run(game, parse_options(option), specs, games, seed, workers)
+    else:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as progress:
+            task = progress.add_task(f"{game}: {games} games", total=games)
+            summary = run(
+                game,
+                parse_options(option),
+                specs,
+                games,
+                seed,
+                workers,
+                progress=lambda n: progress.advance(task, n),
+            )
+    if out is not None:
+        import csv
+
+        with out.open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["game", "seed", *[p.name for p in specs]])
+            for r in summary.results:
+                writer.writerow([r.index, r.seed, *r.scores])
+    if as_json:
+        emit_json(summary.to_dict())
+        return
+    from pinsetter.ui.text import simulation_report
+
+    typer.echo(simulation_report(summary))
+
+
+def run() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    run()

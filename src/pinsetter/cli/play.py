@@ -1,0 +1,143 @@
+"""The line-by-line game loop: prompts list the legal actions, bots play themselves."""
+
+from __future__ import annotations
+
+import typer
+
+from pinsetter.core.game import GameError
+from pinsetter.games.registry import GAMES, game_class
+from pinsetter.records import PlayerSpec
+from pinsetter.session import Match
+from pinsetter.ui.sheet import render_sheets
+
+HELP = """\
+Type an action as listed, or:
+  hint     the value of every option (where a solver knows it)
+  sheet    show the scoresheets
+  rules    show the rules of this game
+  quit     stop here (the record keeps the game for --resume)"""
+
+
+def pick_game() -> str:
+    game_class("tenpins")
+    ids = sorted(GAMES)
+    for number, gid in enumerate(ids, start=1):
+        typer.echo(f"  {number}. {gid:<18} {GAMES[gid].summary}")
+    while True:
+        answer = str(typer.prompt("Which game? (number or id)")).strip()
+        if answer in GAMES:
+            return answer
+        if answer.isdigit() and 1 <= int(answer) <= len(ids):
+            return ids[int(answer) - 1]
+        typer.echo(f"  no game {answer!r}")
+
+
+def interactive_start() -> None:
+    """`pinsetter` alone: choose a game and play it."""
+    game_id = pick_game()
+    play_lines(Match.new(game_id, [PlayerSpec("you")]))
+
+
+def show_sheets(match: Match) -> None:
+    state = match.state
+    current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
+    typer.echo(
+        render_sheets(
+            [p.name for p in match.players],
+            [state.scoresheet(p) for p in range(state.num_players)],
+            state.game.lane.frames,
+            current,
+        )
+    )
+
+
+def show_hint(match: Match) -> None:
+    from pinsetter.bots.hints import hint_lines
+
+    typer.echo(hint_lines(match.state))
+
+
+def play_lines(match: Match) -> None:
+    state = match.state
+    typer.echo(f"{state.game.name}, seed {match.seed}")
+    last_frames: dict[int, int] = {}
+    while not state.is_terminal():
+        player = state.turn()
+        ctx = state.ball_context(player)
+        if ctx and last_frames.get(player) != ctx.frame and ctx.ball == 1:
+            last_frames[player] = ctx.frame
+            typer.echo(f"-- {match.players[player].name}: frame {ctx.frame}")
+        if state.is_chance_node():
+            human = match.players[player].is_human
+            if human and not state.game.has_decisions:
+                try:
+                    answer = str(
+                        typer.prompt("  [Enter] to roll, or sheet/quit", default="", show_default=False)
+                    )
+                except typer.Abort:
+                    return _quit(match)
+                if answer.strip() == "quit":
+                    return _quit(match)
+                if answer.strip() == "sheet":
+                    show_sheets(match)
+                    continue
+            step = match.draw_chance()
+            match.apply(step)
+            typer.echo(f"  {step}")
+            continue
+        if match.is_bot_turn():
+            step = match.bot_action()
+            match.apply(step)
+            typer.echo(f"  {match.players[player].name} plays {step}")
+            continue
+        if not _human_turn(match):
+            return _quit(match)
+    show_sheets(match)
+    scores = state.scores()
+    top = max(scores)
+    winners = [match.players[i].name for i, s in enumerate(scores) if s == top]
+    if len(scores) > 1:
+        typer.echo(("Winner: " if len(winners) == 1 else "Tie: ") + ", ".join(winners) + f" with {top}")
+    extra = getattr(state.game, "final_words", None)
+    if extra is not None:
+        for p in range(state.num_players):
+            typer.echo(extra(scores[p]))
+
+
+def _quit(match: Match) -> None:
+    where = f" Resume with: pinsetter play --resume {match.record_path}" if match.record_path else ""
+    typer.echo(f"Stopped after {match.steps_done} steps.{where}")
+
+
+def _human_turn(match: Match) -> bool:
+    state = match.state
+    description = state.describe()
+    if description:
+        typer.echo(f"  {description}")
+    actions = state.legal_actions()
+    typer.echo("  legal: " + "  ".join(str(a) for a in actions))
+    while True:
+        try:
+            text = str(typer.prompt("  your move")).strip()
+        except typer.Abort:
+            return False
+        if text in {"quit", "q"}:
+            return False
+        if text in {"help", "?"}:
+            typer.echo(HELP)
+            continue
+        if text == "sheet":
+            show_sheets(match)
+            continue
+        if text == "rules":
+            typer.echo(state.game.rules())
+            continue
+        if text == "hint":
+            show_hint(match)
+            continue
+        try:
+            step = state.game.parse_action(text)
+            match.apply(step)
+            return True
+        except GameError as exc:
+            typer.echo(f"  {exc}")

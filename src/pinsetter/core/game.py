@@ -1,0 +1,283 @@
+"""The common game API: every engine, bot, solver and interface speaks it.
+
+Modelled on OpenSpiel: a `Game` holds the rules and options, a `State` is one
+position. Chance is explicit: at a chance node `chance_outcomes()` lists every
+outcome with its exact probability, and the caller (a driver, a solver) picks
+one. Actions and outcomes are small immutable values with text forms that
+round-trip through `Game.parse_action` / `Game.parse_outcome`.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Final, Protocol
+
+from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, next_ball, score
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Game",
+    "GameError",
+    "GameOverError",
+    "IllegalActionError",
+    "OptionError",
+    "OptionSpec",
+    "ParseError",
+    "State",
+    "Step",
+]
+
+CHANCE: Final = -1
+TERMINAL: Final = -2
+
+
+class GameError(Exception):
+    """Base of every error a user's input can cause in a game."""
+
+
+class ParseError(GameError, ValueError):
+    """The text is not an action or outcome of this game at all."""
+
+
+class IllegalActionError(GameError):
+    """The action is well formed but not allowed in this position."""
+
+
+class GameOverError(GameError):
+    """The game is over: nothing more can be applied."""
+
+
+class OptionError(GameError, ValueError):
+    """A game option is unknown or has a bad value."""
+
+
+class Step(Protocol):
+    """An action or a chance outcome: hashable, ordered, with a text form."""
+
+    def __str__(self) -> str: ...
+
+    def __hash__(self) -> int: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+def parse_bool(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError(f"expected true or false, got {text!r}")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its name, default, help text and how to read it from text."""
+
+    name: str
+    default: object
+    help: str
+    parse: Callable[[str], object] = str
+    choices: tuple[str, ...] = ()
+
+    def read(self, value: object) -> object:
+        """Validate a value given as text (from the CLI) or as a typed value (from JSON)."""
+        if isinstance(value, str):
+            if self.choices and value not in self.choices:
+                raise OptionError(f"option {self.name}: {value!r} is not one of {', '.join(self.choices)}")
+            try:
+                return self.parse(value)
+            except (ValueError, OSError) as exc:
+                raise OptionError(f"option {self.name}: {exc}") from exc
+        if type(value) is not type(self.default) and self.default is not None:
+            raise OptionError(f"option {self.name}: expected {type(self.default).__name__}, got {value!r}")
+        return value
+
+
+class Game(ABC):
+    """Static facts and options of a game. Subclasses register in `pinsetter.games`."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+    has_decisions: ClassVar[bool]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    # Option sets the registry-wide conformance test plays (documented examples).
+    conformance_options: ClassVar[tuple[dict[str, object], ...]] = ({},)
+    lane: Lane = STANDARD
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        given = dict(options or {})
+        specs = {spec.name: spec for spec in self.option_specs}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise OptionError(f"unknown option {unknown[0]!r} for {self.id} (options: {known})")
+        self.options: dict[str, object] = {}
+        for name, spec in specs.items():
+            self.options[name] = spec.read(given[name]) if name in given else spec.default
+        frames = self.options.get("frames", STANDARD.frames)
+        assert isinstance(frames, int)
+        try:
+            self.lane = Lane(frames=frames)
+        except ValueError as exc:
+            raise OptionError(f"option frames: {exc}") from exc
+
+    @property
+    def max_score(self) -> int:
+        return self.lane.max_score
+
+    def check_players(self, count: int) -> None:
+        if not self.min_players <= count <= self.max_players:
+            raise OptionError(
+                f"{self.id} takes {self.min_players} to {self.max_players} players, got {count}"
+            )
+
+    def options_text(self) -> dict[str, object]:
+        """Options as JSON-friendly values (what a record stores)."""
+        return {k: v if isinstance(v, bool | int | float | str) else str(v) for k, v in self.options.items()}
+
+    @abstractmethod
+    def new_state(self, players: int = 1) -> State:
+        """The position before the first step of a game for `players` players."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Step:
+        """Parse an action's text form; raises ParseError."""
+
+    @abstractmethod
+    def parse_outcome(self, text: str) -> Step:
+        """Parse a chance outcome's text form; raises ParseError."""
+
+    def rules(self) -> str:
+        """A readable summary of the rules for players."""
+        return self.summary
+
+
+class State(ABC):
+    """One position of a game. Mutable, cheap to `clone()`; `key()` identifies it."""
+
+    def __init__(self, game: Game, players: int) -> None:
+        game.check_players(players)
+        self.game = game
+        self.num_players = players
+        self.pinfalls: list[list[int]] = [[] for _ in range(players)]
+        self._contexts: list[BallContext | None] = [next_ball([], game.lane) for _ in range(players)]
+
+    # --- whose move -------------------------------------------------------
+    def ball_context(self, player: int) -> BallContext | None:
+        """The frame/ball `player` faces next (None when their game is over)."""
+        return self._contexts[player]
+
+    def record_ball(self, player: int, pins: int) -> None:
+        """Append a finished ball's pinfall; the scoring engine validates it."""
+        self.pinfalls[player].append(pins)
+        self._contexts[player] = next_ball(self.pinfalls[player], self.game.lane)
+
+    def turn(self) -> int:
+        """The player whose frame is being played, or TERMINAL.
+
+        Players take whole frames in turn: the first player with the lowest
+        unfinished frame number is up.
+        """
+        best, best_frame = TERMINAL, self.game.lane.frames + 1
+        for player in range(self.num_players):
+            ctx = self.ball_context(player)
+            if ctx is not None and ctx.frame < best_frame:
+                best, best_frame = player, ctx.frame
+        return best
+
+    def current_player(self) -> int:
+        """The player to decide, CHANCE, or TERMINAL."""
+        if self.is_terminal():
+            return TERMINAL
+        return CHANCE if self.is_chance_node() else self.turn()
+
+    def is_terminal(self) -> bool:
+        return self.turn() == TERMINAL
+
+    @abstractmethod
+    def is_chance_node(self) -> bool: ...
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[Step, Fraction]]:
+        """Every outcome at a chance node with its exact probability (summing to 1)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Step]:
+        """Sorted legal actions of the player to move (empty at chance/terminal nodes)."""
+
+    @abstractmethod
+    def _apply(self, step: Step) -> None:
+        """Apply a step already checked to be legal."""
+
+    # --- applying steps -----------------------------------------------------
+    def apply(self, step: Step) -> None:
+        """Apply an action or outcome, checking it is legal here."""
+        if self.is_terminal():
+            raise GameOverError(f"the game is over; cannot apply {step}")
+        if self.is_chance_node():
+            if step not in {outcome for outcome, _ in self.chance_outcomes()}:
+                raise IllegalActionError(f"{step} is not a possible outcome here")
+        elif step not in self.legal_actions():
+            raise IllegalActionError(f"{step} is not legal here")
+        self._apply(step)
+
+    def apply_text(self, text: str) -> Step:
+        """Parse `text` as the kind of step this node expects and apply it."""
+        if self.is_terminal():
+            raise GameOverError(f"the game is over; cannot apply {text!r}")
+        parse = self.game.parse_outcome if self.is_chance_node() else self.game.parse_action
+        step = parse(text)
+        self.apply(step)
+        return step
+
+    def sample_chance(self, rng: random.Random) -> Step:
+        """Draw a chance outcome with its exact probability (games may override for speed)."""
+        outcomes = self.chance_outcomes()
+        weights = [float(p) for _, p in outcomes]
+        return rng.choices([o for o, _ in outcomes], weights=weights)[0]
+
+    def child(self, step: Step) -> State:
+        new = self.clone()
+        new.apply(step)
+        return new
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+    # --- results -----------------------------------------------------------
+    def scoresheet(self, player: int) -> Scoresheet:
+        return score(self.pinfalls[player], self.game.lane)
+
+    def scores(self) -> list[int]:
+        """Each player's running total (final totals at a terminal state)."""
+        return [self.scoresheet(p).total for p in range(self.num_players)]
+
+    def returns(self) -> list[float]:
+        """Final scores (OpenSpiel's name); meaningful at terminal states."""
+        return [float(s) for s in self.scores()]
+
+    @abstractmethod
+    def view(self, player: int) -> dict[str, Any]:
+        """What `player` may see, as JSON-friendly data (no hidden information)."""
+
+    @abstractmethod
+    def key(self) -> Hashable:
+        """A hashable identity of this position, for memoisation."""
+
+    def describe(self) -> str:
+        """A short human description of the position (for line interfaces)."""
+        return ""
+
+
+def sorted_steps(steps: Sequence[Step]) -> list[Step]:
+    return sorted(steps, key=str)

@@ -1,0 +1,272 @@
+"""Ten-pin scoring: the one place that turns a pinfall sequence into a scoresheet.
+
+Every game in pinsetter only decides how many pins each ball knocks down; this
+module alone knows about frames, strikes, spares, bonus balls and totals.
+`Lane` generalises the rack size and frame count so that solvers can be checked
+by brute force on small games; the games themselves use the standard lane.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "STANDARD",
+    "BallContext",
+    "Frame",
+    "Lane",
+    "Scoresheet",
+    "ScoringError",
+    "format_line",
+    "next_ball",
+    "parse_line",
+    "score",
+]
+
+
+class ScoringError(ValueError):
+    """An impossible pinfall sequence; `ball` is the 1-based index of the bad ball."""
+
+    def __init__(self, ball: int, reason: str) -> None:
+        super().__init__(f"ball {ball}: {reason}")
+        self.ball = ball
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Lane:
+    """Size of the game: pins in a rack and frames in a game (10 and 10 in bowling)."""
+
+    pins: int = 10
+    frames: int = 10
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.pins <= 10:
+            raise ValueError(f"pins must be 1..10, got {self.pins}")
+        if not 1 <= self.frames <= 10:
+            raise ValueError(f"frames must be 1..10, got {self.frames}")
+
+    @property
+    def max_score(self) -> int:
+        return 3 * self.pins * self.frames
+
+
+STANDARD = Lane()
+
+
+@dataclass(frozen=True)
+class BallContext:
+    """What the next ball faces: its frame, its ball number in the frame, the rack."""
+
+    frame: int
+    ball: int
+    standing: int
+    fresh_rack: bool
+
+
+@dataclass(frozen=True)
+class Frame:
+    number: int
+    pinfalls: tuple[int, ...]
+    marks: tuple[str, ...]
+    score: int | None
+    total: int | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "frame": self.number,
+            "pinfalls": list(self.pinfalls),
+            "marks": list(self.marks),
+            "score": self.score,
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True)
+class Scoresheet:
+    frames: tuple[Frame, ...]
+    total: int
+    complete: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "frames": [f.to_dict() for f in self.frames],
+            "total": self.total,
+            "complete": self.complete,
+        }
+
+
+def frame_next(balls: Sequence[int], last: bool, lane: Lane = STANDARD) -> tuple[int, bool] | None:
+    """Standing pins and fresh-rack flag for the next ball of a frame, or None if it is over.
+
+    `balls` are the pinfalls already bowled in this frame (assumed valid).
+    """
+    pins = lane.pins
+    n = len(balls)
+    if n == 0:
+        return pins, True
+    if not last:
+        if n == 1 and balls[0] < pins:
+            return pins - balls[0], False
+        return None
+    # Last frame: up to three balls when the first two earn them.
+    if n == 1:
+        return (pins, True) if balls[0] == pins else (pins - balls[0], False)
+    if n == 2:
+        if balls[0] == pins:
+            return (pins, True) if balls[1] == pins else (pins - balls[1], False)
+        if balls[0] + balls[1] == pins:
+            return pins, True
+        return None
+    return None
+
+
+def _split(pinfalls: Sequence[int], lane: Lane) -> list[list[int]]:
+    """Group pinfalls into frames, validating every ball."""
+    frames: list[list[int]] = [[]]
+    for index, pins in enumerate(pinfalls, start=1):
+        if isinstance(pins, bool) or not isinstance(pins, int):
+            raise ScoringError(index, f"pinfall must be an integer, got {pins!r}")
+        while True:
+            current = frames[-1]
+            last = len(frames) == lane.frames
+            nxt = frame_next(current, last, lane)
+            if nxt is not None:
+                break
+            if last:
+                raise ScoringError(index, "the game is already over")
+            frames.append([])
+        standing, _fresh = nxt
+        if pins < 0:
+            raise ScoringError(index, f"negative pinfall {pins}")
+        if pins > standing:
+            raise ScoringError(
+                index,
+                f"{pins} pins in frame {len(frames)} but only {standing} standing",
+            )
+        frames[-1].append(pins)
+    return frames
+
+
+def next_ball(pinfalls: Sequence[int], lane: Lane = STANDARD) -> BallContext | None:
+    """The context of the next ball, or None when the game is complete."""
+    frames = _split(pinfalls, lane)
+    while True:
+        last = len(frames) == lane.frames
+        nxt = frame_next(frames[-1], last, lane)
+        if nxt is not None:
+            standing, fresh = nxt
+            return BallContext(len(frames), len(frames[-1]) + 1, standing, fresh)
+        if last:
+            return None
+        frames.append([])
+
+
+def _marks(balls: Sequence[int], last: bool, pins: int) -> tuple[str, ...]:
+    marks: list[str] = []
+    standing = pins
+    fresh = True
+    for ball in balls:
+        if fresh and ball == pins:
+            marks.append("X")
+        elif not fresh and ball == standing:
+            marks.append("/")
+        elif ball == 0:
+            marks.append("-")
+        else:
+            marks.append(str(ball))
+        standing -= ball
+        fresh = False
+        if standing == 0 and last:
+            standing, fresh = pins, True
+    return tuple(marks)
+
+
+def score(pinfalls: Sequence[int], lane: Lane = STANDARD) -> Scoresheet:
+    """Score a (possibly unfinished) pinfall sequence."""
+    frames = _split(pinfalls, lane)
+    flat = list(pinfalls)
+    result: list[Frame] = []
+    start = 0
+    running: int | None = 0
+    for number, balls in enumerate(frames, start=1):
+        if not balls:
+            continue
+        last = number == lane.frames
+        frame_score: int | None
+        if last:
+            done = frame_next(balls, True, lane) is None
+            frame_score = sum(balls) if done else None
+        else:
+            if balls[0] == lane.pins:
+                need = 2
+            elif len(balls) == 2 and sum(balls) == lane.pins:
+                need = 1
+            else:
+                need = 0
+            end = start + len(balls)
+            bonus = flat[end : end + need]
+            complete_frame = len(balls) == 2 or balls[0] == lane.pins
+            determined = complete_frame and len(bonus) == need
+            frame_score = sum(balls) + sum(bonus) if determined else None
+        if running is not None and frame_score is not None:
+            running += frame_score
+            total: int | None = running
+        else:
+            running = None
+            total = None
+        result.append(Frame(number, tuple(balls), _marks(balls, last, lane.pins), frame_score, total))
+        start += len(balls)
+    known = [f.total for f in result if f.total is not None]
+    complete = next_ball(flat, lane) is None
+    return Scoresheet(tuple(result), known[-1] if known else 0, complete)
+
+
+_INTEGER = re.compile(r"^(10|\d)$")
+
+
+def parse_line(text: str, lane: Lane = STANDARD) -> list[int]:
+    """Parse `X 7/ 9- X ...` notation, or plain integers `10 7 3 ...`, into pinfalls.
+
+    If every whitespace-separated token is a whole number 0..10 the line is read
+    as plain pinfalls; otherwise every non-space character is one ball (`X`, `/`,
+    `-`, 0-9), so `81` is two balls and `10` is one.
+    """
+    tokens = text.split()
+    if not tokens:
+        return []
+    if all(_INTEGER.match(t) for t in tokens):
+        pinfalls = [int(t) for t in tokens]
+        _split(pinfalls, lane)
+        return pinfalls
+    pinfalls = []
+    for ch in "".join(tokens):
+        index = len(pinfalls) + 1
+        ctx = next_ball(pinfalls, lane)
+        if ctx is None:
+            raise ScoringError(index, f"{ch!r} comes after the game is over")
+        if ch in "Xx":
+            if not ctx.fresh_rack:
+                raise ScoringError(index, "'X' (strike) needs a fresh rack; use '/' for a spare")
+            pins = ctx.standing
+        elif ch == "/":
+            if ctx.fresh_rack:
+                raise ScoringError(index, "'/' (spare) cannot be the first ball on a rack")
+            pins = ctx.standing
+        elif ch == "-":
+            pins = 0
+        elif ch.isdigit():
+            pins = int(ch)
+        else:
+            raise ScoringError(index, f"unknown mark {ch!r} (use X, /, -, or 0-9)")
+        pinfalls.append(pins)
+        _split(pinfalls, lane)
+    return pinfalls
+
+
+def format_line(pinfalls: Sequence[int], lane: Lane = STANDARD) -> str:
+    """The line notation of a pinfall sequence, frames separated by spaces."""
+    sheet = score(pinfalls, lane)
+    return " ".join("".join(f.marks) for f in sheet.frames)

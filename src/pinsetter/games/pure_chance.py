@@ -1,0 +1,147 @@
+"""The shared engine of games without decisions (Ten Pins, Bowling Dice).
+
+Such a game is fully described by a `BallModel`: given the rack a ball faces,
+which chance outcomes can happen, with what probability, and what pinfall each
+gives. The state machine (turns, frames, bonus balls) comes from the scoring
+engine, so the exact analyser and the playable state share one set of rules.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+from pinsetter.core.game import Game, OptionSpec, State, Step
+from pinsetter.core.scoring import BallContext, Lane, frame_next
+
+__all__ = ["BallModel", "PureChanceGame", "PureChanceState", "frame_distribution", "frames_option"]
+
+Rack = TypeVar("Rack", bound=Hashable)
+
+
+class BallModel(ABC, Generic[Rack]):
+    """How one ball's pinfall comes about; `Rack` is what the ball faces beyond the pin count."""
+
+    @abstractmethod
+    def fresh(self) -> Rack:
+        """The rack state of a fresh rack of ten pins."""
+
+    @abstractmethod
+    def outcomes(self, rack: Rack, ctx: BallContext) -> list[tuple[Step, Fraction]]:
+        """Every outcome of the ball with its exact probability."""
+
+    @abstractmethod
+    def resolve(self, rack: Rack, ctx: BallContext, outcome: Step) -> tuple[int, Rack]:
+        """The pinfall of an outcome and the rack the next ball of the frame faces."""
+
+    def sample(self, rack: Rack, ctx: BallContext, rng: random.Random) -> Step:
+        outcomes = self.outcomes(rack, ctx)
+        return rng.choices([o for o, _ in outcomes], weights=[float(p) for _, p in outcomes])[0]
+
+
+def frames_option(default: int = 10) -> OptionSpec:
+    return OptionSpec("frames", default, "frames in a game (fewer for a short game)", parse=int)
+
+
+class PureChanceGame(Game):
+    """A game whose every ball is decided by dice alone."""
+
+    has_decisions = False
+    max_players = 8
+
+    @abstractmethod
+    def ball_model(self) -> BallModel[Any]: ...
+
+    def new_state(self, players: int = 1) -> PureChanceState:
+        return PureChanceState(self, players)
+
+    def parse_action(self, text: str) -> Step:
+        from pinsetter.core.game import ParseError
+
+        raise ParseError(f"{self.id} has no player decisions; {text!r} is not an action")
+
+
+class PureChanceState(State):
+    game: PureChanceGame
+
+    def __init__(self, game: PureChanceGame, players: int) -> None:
+        super().__init__(game, players)
+        self.model = game.ball_model()
+        self.racks: list[Any] = [self.model.fresh() for _ in range(players)]
+
+    def is_chance_node(self) -> bool:
+        return not self.is_terminal()
+
+    def _context(self) -> tuple[int, BallContext]:
+        player = self.turn()
+        ctx = self.ball_context(player)
+        assert ctx is not None
+        return player, ctx
+
+    def chance_outcomes(self) -> list[tuple[Step, Fraction]]:
+        if self.is_terminal():
+            return []
+        player, ctx = self._context()
+        return self.model.outcomes(self.racks[player], ctx)
+
+    def sample_chance(self, rng: random.Random) -> Step:
+        player, ctx = self._context()
+        return self.model.sample(self.racks[player], ctx, rng)
+
+    def legal_actions(self) -> list[Step]:
+        return []
+
+    def _apply(self, step: Step) -> None:
+        player, ctx = self._context()
+        pins, rack = self.model.resolve(self.racks[player], ctx, step)
+        self.record_ball(player, pins)
+        after = self.ball_context(player)
+        self.racks[player] = self.model.fresh() if after is None or after.fresh_rack else rack
+
+    def view(self, player: int) -> dict[str, Any]:
+        ctx = self.ball_context(player)
+        return {
+            "player": player,
+            "turn": self.turn(),
+            "pinfalls": [list(p) for p in self.pinfalls],
+            "frame": ctx.frame if ctx else None,
+            "ball": ctx.ball if ctx else None,
+            "standing": ctx.standing if ctx else None,
+        }
+
+    def key(self) -> Hashable:
+        return (tuple(tuple(p) for p in self.pinfalls), tuple(self.racks))
+
+    def describe(self) -> str:
+        if self.is_terminal():
+            return "game over"
+        player, ctx = self._context()
+        return f"player {player + 1}, frame {ctx.frame}, ball {ctx.ball}, {ctx.standing} pins standing"
+
+
+def frame_distribution(model: BallModel[Any], frame: int, lane: Lane) -> dict[tuple[int, ...], float]:
+    """Exact distribution of one frame's pinfall tuple (frames are independent)."""
+    last = frame == lane.frames
+    result: dict[tuple[int, ...], float] = {}
+    # Work list of (balls so far, rack, probability); identical branches are merged per ball.
+    layer: dict[tuple[tuple[int, ...], Any], float] = {((), model.fresh()): 1.0}
+    while layer:
+        next_layer: dict[tuple[tuple[int, ...], Any], float] = {}
+        for (balls, rack), prob in layer.items():
+            nxt = frame_next(balls, last, lane)
+            if nxt is None:
+                result[balls] = result.get(balls, 0.0) + prob
+                continue
+            standing, fresh = nxt
+            if fresh:
+                rack = model.fresh()
+            ctx = BallContext(frame, len(balls) + 1, standing, fresh)
+            for outcome, p in model.outcomes(rack, ctx):
+                pins, rack_after = model.resolve(rack, ctx, outcome)
+                key = ((*balls, pins), rack_after)
+                next_layer[key] = next_layer.get(key, 0.0) + prob * float(p)
+        layer = next_layer
+    return result

@@ -1,0 +1,123 @@
+"""Ten Pins, the two-dice game (RULES.md section 1; seed 000).
+
+A fresh rack is bowled with two dice: double five is a strike, any six is off
+the alley (0), otherwise the sum. A rack with pins left is bowled with one die:
+a six is 0, otherwise the face, and reaching what stands is a spare (the ball
+is recorded as the pins that were standing).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from pinsetter.core.game import ParseError, Step
+from pinsetter.core.scoring import BallContext
+from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
+from pinsetter.games.registry import register
+
+SIX_SIDED = range(1, 7)
+
+
+@dataclass(frozen=True, order=True)
+class Dice:
+    """The faces of one roll: two dice on a fresh rack, one die otherwise."""
+
+    faces: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "+".join(str(f) for f in self.faces)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dice": list(self.faces)}
+
+    @classmethod
+    def parse(cls, text: str) -> Dice:
+        parts = text.strip().split("+")
+        try:
+            faces = tuple(int(p) for p in parts)
+        except ValueError:
+            raise ParseError(f"{text!r} is not a roll like '3+4' or '5'") from None
+        if not 1 <= len(faces) <= 2 or any(f not in SIX_SIDED for f in faces):
+            raise ParseError(f"{text!r} is not a roll of one or two six-sided dice")
+        return cls(faces)
+
+
+def ball_pinfall(faces: tuple[int, ...], standing: int) -> int:
+    """The pinfall of a roll against `standing` pins (the whole of the game's rules)."""
+    if len(faces) == 2:
+        if faces == (5, 5):
+            return 10
+        if 6 in faces:
+            return 0
+        return faces[0] + faces[1]
+    (face,) = faces
+    return 0 if face == 6 else min(face, standing)
+
+
+@cache
+def _rolls(dice: int) -> list[tuple[Step, Fraction]]:
+    p = Fraction(1, 6**dice)
+    if dice == 1:
+        return [(Dice((a,)), p) for a in SIX_SIDED]
+    return [(Dice((a, b)), p) for a in SIX_SIDED for b in SIX_SIDED]
+
+
+class TenPinsModel(BallModel[None]):
+    def fresh(self) -> None:
+        return None
+
+    def outcomes(self, rack: None, ctx: BallContext) -> list[tuple[Step, Fraction]]:
+        return _rolls(2 if ctx.fresh_rack else 1)
+
+    def resolve(self, rack: None, ctx: BallContext, outcome: Step) -> tuple[int, None]:
+        assert isinstance(outcome, Dice)
+        return ball_pinfall(outcome.faces, ctx.standing), None
+
+    def sample(self, rack: None, ctx: BallContext, rng: random.Random) -> Step:
+        count = 2 if ctx.fresh_rack else 1
+        return Dice(tuple(rng.randint(1, 6) for _ in range(count)))
+
+
+_MODEL = TenPinsModel()
+
+
+@register
+class TenPins(PureChanceGame):
+    id = "tenpins"
+    name = "Ten Pins (dice)"
+    summary = "Two dice: double five is a strike, a six is off the alley."
+    option_specs = (frames_option(),)
+    conformance_options = ({}, {"frames": "3"})
+
+    def ball_model(self) -> TenPinsModel:
+        return _MODEL
+
+    def parse_outcome(self, text: str) -> Step:
+        return Dice.parse(text)
+
+    def rules(self) -> str:
+        return RULES_TEXT
+
+
+RULES_TEXT = """\
+Ten Pins (dice) - 1 or more players, no decisions: pure luck.
+
+Each frame, roll two dice for the first ball:
+  * double five is a STRIKE (X): all ten pins, the frame ends;
+  * any six is OFF THE ALLEY: no pins (-);
+  * otherwise the sum of the dice (2 to 9) is the number of pins down.
+The second ball rolls one die: a six is 0, otherwise the face. If the two balls
+make 10 or more it is a SPARE (/): the second ball counts exactly the pins that
+were left standing.
+
+10th frame: a strike earns two more balls, a spare one more. A ball on a fresh
+rack rolls two dice, a ball on the pins left over rolls one die.
+
+Scoring is ten-pin bowling: a strike scores 10 plus the next two balls, a
+spare 10 plus the next ball. Players take turns frame by frame; the highest
+total wins.
+"""

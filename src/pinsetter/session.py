@@ -1,0 +1,119 @@
+"""A match: one game being played by humans and bots, recorded step by step.
+
+The match owns the seeded randomness and the record; the rules stay in the
+state. Chance outcome number i is drawn from a generator seeded by (seed, i),
+so a game resumed from its record continues exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from pinsetter.bots.base import Bot, make_bot
+from pinsetter.core.game import Game, State, Step
+from pinsetter.games.registry import get_game
+from pinsetter.records import PlayerSpec, Record, RecordStep, replay, result_of
+
+__all__ = ["Match", "step_rng"]
+
+CHANCE_STREAM = 0
+BOT_STREAM = 1
+
+# A scripted source of chance outcomes (e.g. a fixed deal); None means "draw at random".
+ChanceScript = Callable[[State], Step | None]
+
+
+def step_rng(seed: int, index: int, stream: int) -> random.Random:
+    """The generator for step `index` of a game with `seed` (independent per stream)."""
+    return random.Random(hash((seed, index, stream)))
+
+
+class Match:
+    def __init__(
+        self,
+        game: Game,
+        players: list[PlayerSpec],
+        seed: int,
+        record_path: Path | None = None,
+        chance_script: ChanceScript | None = None,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.seed = seed
+        self.state = game.new_state(len(players))
+        self.record = Record(game.id, game.options_text(), players, seed)
+        self.record_path = record_path
+        self.chance_script = chance_script
+        self.bots: dict[int, Bot] = {
+            i: make_bot(p.kind, game) for i, p in enumerate(players) if not p.is_human
+        }
+
+    @classmethod
+    def new(
+        cls,
+        game_id: str,
+        players: list[PlayerSpec],
+        seed: int | None = None,
+        options: dict[str, object] | None = None,
+        record_path: Path | None = None,
+    ) -> Match:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        return cls(get_game(game_id, options), players, seed, record_path)
+
+    @classmethod
+    def resume(cls, record: Record, record_path: Path | None = None) -> Match:
+        """Continue a recorded game: every step is replayed and checked first."""
+        state = replay(record, check_result=False)
+        match = cls(state.game, record.players, record.seed, record_path)
+        match.state = state
+        match.record = record
+        return match
+
+    @property
+    def steps_done(self) -> int:
+        return len(self.record.steps)
+
+    def apply(self, step: Step) -> None:
+        """Apply a step (legality checked by the state) and save the record."""
+        actor = None if self.state.is_chance_node() else self.state.current_player()
+        self.state.apply(step)
+        self.record.steps.append(RecordStep(actor, str(step)))
+        if self.record_path is not None or self.state.is_terminal():
+            self.record.result = result_of(self.state, self.players)
+        if self.record_path is not None:
+            self.record.save(self.record_path)
+
+    def draw_chance(self) -> Step:
+        """The chance outcome at this node: scripted, or drawn from the seeded stream."""
+        if self.chance_script is not None:
+            scripted = self.chance_script(self.state)
+            if scripted is not None:
+                return scripted
+        return self.state.sample_chance(step_rng(self.seed, self.steps_done, CHANCE_STREAM))
+
+    def bot_action(self) -> Step:
+        player = self.state.current_player()
+        return self.bots[player].choose(self.state, step_rng(self.seed, self.steps_done, BOT_STREAM))
+
+    def is_bot_turn(self) -> bool:
+        return self.state.current_player() in self.bots
+
+    def advance(self) -> bool:
+        """Play one step that needs no human (chance or a bot); False if a human must act."""
+        if self.state.is_terminal():
+            return False
+        if self.state.is_chance_node():
+            self.apply(self.draw_chance())
+            return True
+        if self.is_bot_turn():
+            self.apply(self.bot_action())
+            return True
+        return False
+
+    def run_bots(self) -> None:
+        """Play on until a human must decide or the game ends."""
+        while self.advance():
+            pass

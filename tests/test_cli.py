@@ -1,0 +1,84 @@
+"""The command line, run as a user would run it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pinsetter.cli.app import app
+
+runner = CliRunner()
+
+
+def test_score_json_matches_the_documented_shape() -> None:
+    result = runner.invoke(app, ["score", "X", "7/", "9-", "X", "X", "8/", "9-", "X", "7/", "XXX", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["frames"][0] == {"frame": 1, "pinfalls": [10], "marks": ["X"], "score": 20, "total": 20}
+    assert data["total"] == 194 and data["complete"] is True
+
+
+def test_score_plain_integers_and_partial_games() -> None:
+    result = runner.invoke(app, ["score", "10", "7", "3", "--json"])
+    data = json.loads(result.output)
+    assert data["frames"][0]["score"] == 20
+    assert data["frames"][1]["score"] is None and data["total"] == 20
+    assert data["complete"] is False
+
+
+def test_score_sheet_and_error() -> None:
+    result = runner.invoke(app, ["score", "X", "X", "7/"])
+    assert "│" in result.output and "27" in result.output
+    result = runner.invoke(app, ["score", "7", "5"])
+    assert result.exit_code == 2
+    assert "ball 2" in result.output
+
+
+def test_games_and_rules() -> None:
+    result = runner.invoke(app, ["games", "--json"])
+    ids = {g["id"] for g in json.loads(result.output)}
+    assert {"tenpins", "bowling-dice"} <= ids
+    assert "double five" in runner.invoke(app, ["rules", "tenpins"]).output
+    bad = runner.invoke(app, ["rules", "chess"])
+    assert bad.exit_code == 2 and "unknown game" in bad.output
+
+
+def test_play_bots_then_replay(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app, ["play", "tenpins", "--players", "bot:random,bot:random", "--seed", "4", "--record", str(path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Winner" in result.output or "Tie" in result.output
+    replayed = runner.invoke(app, ["replay", str(path), "--json"])
+    assert replayed.exit_code == 0
+    assert json.loads(replayed.output)["complete"] is True
+    data = json.loads(path.read_text())
+    data["steps"][0]["step"] = "7+7"
+    path.write_text(json.dumps(data))
+    broken = runner.invoke(app, ["replay", str(path)])
+    assert broken.exit_code == 2
+    assert "step 1" in broken.output
+
+
+def test_play_human_quits_and_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    result = runner.invoke(
+        app, ["play", "tenpins", "--seed", "1", "--record", str(path)], input="\n\n\nquit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "Stopped after" in result.output
+    steps = len(json.loads(path.read_text())["steps"])
+    assert steps >= 1
+    result = runner.invoke(app, ["play", "--resume", str(path)], input="\n" * 40)
+    assert result.exit_code == 0, result.output
+    assert json.loads(path.read_text())["result"]["complete"] is True
+
+
+def test_bad_options_are_named() -> None:
+    result = runner.invoke(app, ["play", "tenpins", "--option", "colour=red", "--players", "bot:random"])
+    assert result.exit_code == 2 and "colour" in result.output
+    result = runner.invoke(app, ["play", "tenpins", "--option", "frames=0", "--players", "bot:random"])
+    assert result.exit_code == 2 and "frames" in result.output

@@ -1,0 +1,164 @@
+"""The scoring engine: hand-worked games, notation, errors and properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pinsetter.core.scoring import Lane, ScoringError, format_line, next_ball, parse_line, score
+
+
+def totals(line: str) -> list[int | None]:
+    return [f.total for f in score(parse_line(line)).frames]
+
+
+def test_seed_002_example_game() -> None:
+    # seeds/002: X, 3/, 61, X X X, 2/, 9-, 8/, X72 -> 20 36 43 73 95 115 134 143 163 182
+    line = "X 3/ 61 X X X 2/ 9- 8/ X72"
+    assert totals(line) == [20, 36, 43, 73, 95, 115, 134, 143, 163, 182]
+    assert score(parse_line(line)).complete
+
+
+def test_perfect_game_and_all_spares() -> None:
+    assert score([10] * 12).total == 300
+    assert score([9, 1] * 10 + [9]).total == 190
+    assert score([0] * 20).total == 0
+
+
+def test_classic_sheet() -> None:
+    assert totals("X 7/ 9- X -8 8/ -6 X X X81") == [20, 39, 48, 66, 74, 84, 90, 120, 148, 167]
+
+
+def test_running_totals_wait_for_bonus_balls() -> None:
+    sheet = score([10, 10])
+    assert [f.score for f in sheet.frames] == [None, None]
+    assert sheet.total == 0 and not sheet.complete
+    sheet = score([10, 10, 3])
+    assert [f.total for f in sheet.frames] == [23, None, None]
+    assert sheet.total == 23
+    sheet = score([7, 3])
+    assert sheet.frames[0].score is None
+
+
+def test_tenth_frame_shapes() -> None:
+    nine_open = [0, 0] * 9
+    cases = {
+        (10, 10, 10): ("X", "X", "X"),
+        (10, 10, 4): ("X", "X", "4"),
+        (10, 3, 7): ("X", "3", "/"),
+        (10, 3, 2): ("X", "3", "2"),
+        (7, 3, 10): ("7", "/", "X"),
+        (7, 3, 0): ("7", "/", "-"),
+        (7, 2): ("7", "2"),
+        (0, 10, 5): ("-", "/", "5"),
+    }
+    for tenth, marks in cases.items():
+        sheet = score(nine_open + list(tenth))
+        assert sheet.frames[-1].marks == marks
+        assert sheet.total == sum(tenth)
+        assert sheet.complete
+
+
+def test_marks_of_middle_frames() -> None:
+    frames = score(parse_line("X 0/ 9- -- 54")).frames
+    assert [f.marks for f in frames] == [("X",), ("-", "/"), ("9", "-"), ("-", "-"), ("5", "4")]
+
+
+@pytest.mark.parametrize(
+    ("pinfalls", "ball", "reason"),
+    [
+        ([7, 4], 2, "only 3 standing"),
+        ([-1], 1, "negative"),
+        ([11], 1, "only 10 standing"),
+        ([0] * 20 + [5], 21, "over"),
+        ([10] * 12 + [1], 13, "over"),
+        ([0] * 18 + [10, 5, 6], 21, "only 5 standing"),
+    ],
+)
+def test_impossible_sequences_name_the_ball(pinfalls: list[int], ball: int, reason: str) -> None:
+    with pytest.raises(ScoringError) as info:
+        score(pinfalls)
+    assert info.value.ball == ball
+    assert reason in str(info.value)
+
+
+def test_parse_notations_agree() -> None:
+    assert parse_line("X 7/ 9- X") == [10, 7, 3, 9, 0, 10]
+    assert parse_line("10 7 3 9 0 10") == [10, 7, 3, 9, 0, 10]
+    assert parse_line("X 7 / 9 -") == [10, 7, 3, 9, 0]
+    assert parse_line("XXXXXXXXXXXX") == [10] * 12
+
+
+@pytest.mark.parametrize(("line", "ball"), [("/", 1), ("7X", 2), ("7?", 2), ("X" * 13, 13)])
+def test_parse_errors_name_the_ball(line: str, ball: int) -> None:
+    with pytest.raises(ScoringError) as info:
+        parse_line(line)
+    assert info.value.ball == ball
+
+
+def test_next_ball_contexts() -> None:
+    assert next_ball([]) is not None
+    ctx = next_ball([7])
+    assert ctx is not None and (ctx.frame, ctx.ball, ctx.standing, ctx.fresh_rack) == (1, 2, 3, False)
+    ctx = next_ball([0] * 18 + [10, 4])
+    assert ctx is not None and (ctx.frame, ctx.ball, ctx.standing, ctx.fresh_rack) == (10, 3, 6, False)
+    assert next_ball([10] * 12) is None
+
+
+def test_small_lane() -> None:
+    lane = Lane(pins=3, frames=2)
+    assert score([3, 3, 3, 3], lane).total == 18
+    assert next_ball([3, 3, 3, 3], lane) is None
+    assert lane.max_score == 18
+
+
+@st.composite
+def valid_games(draw: st.DrawFn, complete: bool = False) -> list[int]:
+    pinfalls: list[int] = []
+    while True:
+        ctx = next_ball(pinfalls)
+        if ctx is None:
+            return pinfalls
+        if not complete and draw(st.integers(0, 25)) == 0:
+            return pinfalls
+        pinfalls.append(draw(st.integers(0, ctx.standing)))
+
+
+@given(valid_games())
+def test_valid_sequences_score_and_totals_add_up(pinfalls: list[int]) -> None:
+    sheet = score(pinfalls)
+    known = [f.score for f in sheet.frames if f.score is not None]
+    assert sheet.total == sum(known)
+    assert 0 <= sheet.total <= 300
+    running = 0
+    for frame in sheet.frames:
+        if frame.score is None:
+            break
+        running += frame.score
+        assert frame.total == running
+
+
+@given(valid_games(complete=True))
+def test_complete_games_round_trip_through_notation(pinfalls: list[int]) -> None:
+    sheet = score(pinfalls)
+    assert sheet.complete
+    assert all(f.score is not None for f in sheet.frames)
+    assert parse_line(format_line(pinfalls)) == pinfalls
+
+
+@given(valid_games(complete=True), st.data())
+def test_invalid_mutations_always_raise(pinfalls: list[int], data: st.DataObject) -> None:
+    kind = data.draw(st.sampled_from(["negative", "too_many", "extra"]))
+    mutated = list(pinfalls)
+    if kind == "extra":
+        mutated.append(data.draw(st.integers(0, 10)))
+        bad = len(mutated)
+    else:
+        bad = data.draw(st.integers(1, len(mutated)))
+        ctx = next_ball(mutated[: bad - 1])
+        assert ctx is not None
+        mutated[bad - 1] = -1 if kind == "negative" else ctx.standing + 1
+    with pytest.raises(ScoringError) as info:
+        score(mutated)
+    assert info.value.ball == bad
