@@ -82,3 +82,60 @@ def test_bad_options_are_named() -> None:
     assert result.exit_code == 2 and "colour" in result.output
     result = runner.invoke(app, ["play", "tenpins", "--option", "frames=0", "--players", "bot:random"])
     assert result.exit_code == 2 and "frames" in result.output
+
+
+def test_analyze_json_shape_and_players() -> None:
+    result = runner.invoke(app, ["analyze", "tenpins", "--json", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["game"] == "tenpins"
+    assert set(data["percentiles"]) == {"10", "25", "75", "90"}
+    assert abs(sum(data["distribution"].values()) - 1) < 1e-12
+    assert len(data["distribution"]) == 301
+    assert abs(data["strike_rate"] - 1 / 36) < 1e-15
+    assert 0 < data["win_probability"] < 1 / 3 and 0 < data["tie_probability"] < 1
+
+
+def test_analyze_text_plot_and_dice_file(tmp_path: Path) -> None:
+    plot = tmp_path / "d.png"
+    result = runner.invoke(app, ["analyze", "bowling-dice", "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    assert "mean 147.74" in result.output and "█" in result.output
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    dice = tmp_path / "d.json"
+    dice.write_text(json.dumps({"dice": [["blank"] * 6] * 10}))
+    result = runner.invoke(app, ["analyze", "bowling-dice", "--dice", str(dice), "--json"])
+    assert json.loads(result.output)["p300"] == 1.0  # every first ball knocks all ten down
+    result = runner.invoke(app, ["analyze", "bowling-dice", "--dice", str(tmp_path / "no.json")])
+    assert result.exit_code == 2 and "cannot read dice file" in result.output
+
+
+def test_simulate_is_independent_of_workers(tmp_path: Path) -> None:
+    args = [
+        "simulate",
+        "bowling-dice",
+        "--games",
+        "300",
+        "--seed",
+        "9",
+        "--json",
+        "-p",
+        "bot:random,bot:random",
+    ]
+    one = runner.invoke(app, args)
+    assert one.exit_code == 0, one.output
+    csv_path = tmp_path / "games.csv"
+    two = runner.invoke(app, [*args, "--workers", "2", "--out", str(csv_path)])
+    assert json.loads(one.output) == json.loads(two.output)
+    data = json.loads(one.output)
+    assert data["games"] == 300 and len(data["players"]) == 2
+    p = data["players"][0]
+    assert p["ci95"][0] < p["mean"] < p["ci95"][1]
+    assert abs(sum(q["win_share"] for q in data["players"]) - 1) < 1e-9
+    rows = csv_path.read_text().splitlines()
+    assert rows[0] == "game,seed,random,random-2" and len(rows) == 301
+
+
+def test_simulate_refuses_humans() -> None:
+    result = runner.invoke(app, ["simulate", "tenpins", "--players", "ann"])
+    assert result.exit_code == 2 and "bots only" in result.output
