@@ -70,7 +70,7 @@ def test_tenpins_dice_count_follows_the_rack() -> None:
     state = play("tenpins", ["3+4"])
     with pytest.raises(IllegalActionError):
         state.apply_text("3+4")  # a second ball rolls one die
-    state = play("tenpins", NINE_OPEN + ["5+5"])
+    state = play("tenpins", [*NINE_OPEN, "5+5"])
     with pytest.raises(IllegalActionError):
         state.apply_text("3")  # after a 10th-frame strike the rack is fresh: two dice
 
@@ -128,7 +128,7 @@ def test_bowling_dice_tenth_frame_rerolls() -> None:
     state = play("bowling-dice", nine)
     assert state.scoresheet(0).frames[8].total == 54
     state.apply_text("X--|/PP|-PPP")  # strike: all ten dice again
-    assert [str(o).count("|") for o, _ in state.chance_outcomes()][0] == 2
+    assert next(str(o).count("|") for o, _ in state.chance_outcomes()) == 2
     state.apply_text("---|-PP|----")  # 8 down, two pin dice (spare kind)
     state.apply_text("|/P|")  # ball 3 rolls the two spare dice that showed a pin
     assert state.pinfalls[0][18:] == [10, 8, 2]

@@ -13,9 +13,7 @@ from pinsetter.session import Match
 
 def finished_record(tmp_path: Path) -> Path:
     path = tmp_path / "game.json"
-    match = Match.new(
-        "tenpins", [PlayerSpec("ann", "random"), PlayerSpec("bob", "random")], seed=5, record_path=path
-    )
+    match = Match.new("tenpins", [PlayerSpec("ann", "random"), PlayerSpec("bob", "random")], seed=5, record_path=path)
     match.run_bots()
     return path
 

@@ -234,13 +234,10 @@ def replay(record: Record, check_result: bool = True) -> State:
                 f"stated complete={stated.get('complete')} but the replay is "
                 f"{'complete' if actual['complete'] else 'unfinished'}"
             )
-        for i, (want, got) in enumerate(
-            zip(stated.get("players") or [], actual["players"], strict=False), start=1
-        ):
+        for i, (want, got) in enumerate(zip(stated.get("players") or [], actual["players"], strict=False), start=1):
             for key in ("pinfalls", "marks", "total"):
                 if key in want and want[key] != got[key]:
                     raise RecordError(
-                        f"player {i} ({got['name']}): stated {key} {want[key]}"
-                        f" but the replay gives {got[key]}"
+                        f"player {i} ({got['name']}): stated {key} {want[key]} but the replay gives {got[key]}"
                     )
     return state

@@ -46,9 +46,7 @@ class Match:
         self.record = Record(game.id, game.options_text(), players, seed)
         self.record_path = record_path
         self.chance_script = chance_script
-        self.bots: dict[int, Bot] = {
-            i: make_bot(p.kind, game) for i, p in enumerate(players) if not p.is_human
-        }
+        self.bots: dict[int, Bot] = {i: make_bot(p.kind, game) for i, p in enumerate(players) if not p.is_human}
 
     @classmethod
     def new(

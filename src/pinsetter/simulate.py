@@ -31,9 +31,7 @@ class GameResult:
     spares: tuple[int, ...]
 
 
-def play_one(
-    game_id: str, options: dict[str, object], players: list[PlayerSpec], seed: int, index: int
-) -> GameResult:
+def play_one(game_id: str, options: dict[str, object], players: list[PlayerSpec], seed: int, index: int) -> GameResult:
     """Play one complete game with no human input."""
     match = Match.new(game_id, players, seed=seed, options=options)
     match.run_bots()
@@ -63,10 +61,7 @@ def run_games(
     chunk: int = 200,
 ) -> Iterator[list[GameResult]]:
     """Yield results chunk by chunk, in game order, using `workers` processes."""
-    tasks = [
-        (game_id, options, players, seed, start, min(start + chunk, games))
-        for start in range(0, games, chunk)
-    ]
+    tasks = [(game_id, options, players, seed, start, min(start + chunk, games)) for start in range(0, games, chunk)]
     if workers <= 1:
         for task in tasks:
             yield _chunk(task)

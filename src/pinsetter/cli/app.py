@@ -44,9 +44,7 @@ def emit_json(data: Any) -> None:
 
 
 GameArg = Annotated[str, typer.Argument(help="game id (see `pinsetter games`)")]
-OptionOpt = Annotated[
-    list[str] | None, typer.Option("--option", "-o", help="game option key=value (repeatable)")
-]
+OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value (repeatable)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 
 
@@ -72,9 +70,7 @@ def games(as_json: JsonOpt = False) -> None:
                 "summary": cls.summary,
                 "players": [cls.min_players, cls.max_players],
                 "decisions": cls.has_decisions,
-                "options": [
-                    {"name": o.name, "default": str(o.default), "help": o.help} for o in cls.option_specs
-                ],
+                "options": [{"name": o.name, "default": str(o.default), "help": o.help} for o in cls.option_specs],
             }
         )
     if as_json:
@@ -132,8 +128,7 @@ def replay_cmd(
                 "complete": state.is_terminal(),
                 "steps": len(record.steps),
                 "players": [
-                    {"name": spec.name, **sheet.to_dict()}
-                    for spec, sheet in zip(record.players, sheets, strict=True)
+                    {"name": spec.name, **sheet.to_dict()} for spec, sheet in zip(record.players, sheets, strict=True)
                 ],
             }
         )
@@ -146,9 +141,7 @@ def replay_cmd(
 @app.command()
 def play(
     game: Annotated[str | None, typer.Argument(help="game id; asked for when omitted")] = None,
-    players: Annotated[
-        str, typer.Option("--players", "-p", help="comma separated: names, or bot:NAME")
-    ] = "you",
+    players: Annotated[str, typer.Option("--players", "-p", help="comma separated: names, or bot:NAME")] = "you",
     seed: Annotated[int | None, typer.Option(help="seed for a reproducible game")] = None,
     option: OptionOpt = None,
     record: Annotated[Path | None, typer.Option(help="write the record here, after every step")] = None,
@@ -217,9 +210,7 @@ def simulate(
     game: GameArg,
     games: Annotated[int, typer.Option("--games", "-g", help="how many games")] = 1000,
     seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
-    players: Annotated[
-        str, typer.Option("--players", "-p", help="bots, e.g. bot:random,bot:greedy")
-    ] = "bot:random",
+    players: Annotated[str, typer.Option("--players", "-p", help="bots, e.g. bot:random,bot:greedy")] = "bot:random",
     workers: Annotated[int, typer.Option(help="worker processes")] = 1,
     option: OptionOpt = None,
     as_json: JsonOpt = False,

@@ -71,9 +71,7 @@ def play_lines(match: Match) -> None:
             human = match.players[player].is_human
             if human and not state.game.has_decisions:
                 try:
-                    answer = str(
-                        typer.prompt("  [Enter] to roll, or sheet/quit", default="", show_default=False)
-                    )
+                    answer = str(typer.prompt("  [Enter] to roll, or sheet/quit", default="", show_default=False))
                 except typer.Abort:
                     return _quit(match)
                 if answer.strip() == "quit":

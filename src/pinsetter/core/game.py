@@ -137,9 +137,7 @@ class Game(ABC):
 
     def check_players(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:
-            raise OptionError(
-                f"{self.id} takes {self.min_players} to {self.max_players} players, got {count}"
-            )
+            raise OptionError(f"{self.id} takes {self.min_players} to {self.max_players} players, got {count}")
 
     def options_text(self) -> dict[str, object]:
         """Options as JSON-friendly values (what a record stores)."""

@@ -126,8 +126,6 @@ def analyze(game: PureChanceGame) -> ScoreDistribution:
     first = middle or last
     strike = sum(p for balls, p in first.items() if balls[0] == lane.pins)
     spare = sum(
-        p
-        for balls, p in first.items()
-        if balls[0] < lane.pins and len(balls) > 1 and balls[0] + balls[1] == lane.pins
+        p for balls, p in first.items() if balls[0] < lane.pins and len(balls) > 1 and balls[0] + balls[1] == lane.pins
     )
     return ScoreDistribution(game.id, probabilities, strike, spare)

@@ -39,9 +39,7 @@ def render_sheets(
     """Paper-style sheets, one block per player, sharing a header of frame numbers."""
     name_width = max([len(n) for n in names] + [6])
     widths = [7 if n == frames else 5 for n in range(1, frames + 1)]
-    header = " " * (name_width + 1) + "".join(
-        f"{n:^{w}} " for n, w in zip(range(1, frames + 1), widths, strict=True)
-    )
+    header = " " * (name_width + 1) + "".join(f"{n:^{w}} " for n, w in zip(range(1, frames + 1), widths, strict=True))
     top = " " * name_width + " ┌" + "┬".join("─" * w for w in widths) + "┬───────┐"
     mid = " " * name_width + " ├" + "┼".join("─" * w for w in widths) + "┼───────┤"
     bottom = " " * name_width + " └" + "┴".join("─" * w for w in widths) + "┴───────┘"

@@ -39,8 +39,7 @@ def distribution_report(dist: ScoreDistribution, players: int = 1) -> str:
         f"{dist.game}: exact final-score distribution of one player",
         f"  mean {data['mean']:.4f}   std {data['std']:.4f}   median {data['median']}",
         f"  10%: {pct['10']}  25%: {pct['25']}  75%: {pct['75']}  90%: {pct['90']}",
-        f"  strike rate {data['strike_rate']:.4%}   spare rate {data['spare_rate']:.4%}   "
-        f"P(300) = {data['p300']:.3e}",
+        f"  strike rate {data['strike_rate']:.4%}   spare rate {data['spare_rate']:.4%}   P(300) = {data['p300']:.3e}",
     ]
     if players > 1:
         lines.append(
