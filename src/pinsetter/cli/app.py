@@ -264,6 +264,88 @@ def simulate(
     typer.echo(simulation_report(summary))
 
 
+@app.command()
+def solve(
+    game: GameArg,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="recompute instead of using the disk cache")] = False,
+    option: OptionOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve a game with decisions: the optimal expected score (Rolling Pins)."""
+    import time
+
+    if game != "rolling-pins":
+        fail(f"no exact solver for {game!r} (rolling-pins; see `analyze` for the dice games)")
+    from pinsetter.solvers import rolling_pins as solver
+
+    try:
+        instance = get_game(game, parse_options(option))
+    except GameError as exc:
+        fail(str(exc))
+    lane = instance.lane
+    gain = 1 if instance.options["tokens"] else 0
+    start = time.perf_counter()
+    policy = solver.policy_for(lane.pins, lane.frames, gain, use_cache=not no_cache)
+    without = solver.policy_for(lane.pins, lane.frames, 0, use_cache=not no_cache)
+    data = {
+        "game": game,
+        "expected_score": policy.expected_score,
+        "expected_score_no_tokens": without.expected_score,
+        "states": policy.states,
+        "seconds": time.perf_counter() - start,
+    }
+    if as_json:
+        emit_json(data)
+        return
+    typer.echo(
+        f"{game}: optimal expected score {data['expected_score']:.10f} "
+        f"({data['expected_score_no_tokens']:.10f} without tokens); "
+        f"{data['states']} states, {data['seconds']:.3f} s"
+    )
+
+
+@app.command()
+def hint(
+    game: GameArg,
+    record: Annotated[Path | None, typer.Option(help="the position at the end of this record")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The value of every option at a decision, from the solvers."""
+    from pinsetter.bots.hints import option_values
+
+    if record is None:
+        fail("give the position: --record FILE")
+    try:
+        loaded = Record.load(record)
+        if loaded.game != game:
+            fail(f"{record} is a {loaded.game} record, not {game}")
+        state = replay(loaded, check_result=False)
+    except RecordError as exc:
+        fail(f"{record}: {exc}")
+    if state.is_terminal() or state.is_chance_node():
+        fail(f"{record}: no decision to make at the end of this record (game over or dice to roll)")
+    found = option_values(state)
+    if found is None:
+        fail(f"no bot can value the options of {game} here")
+    bot, values = found
+    estimate = bool(state.game.options.get("advanced"))
+    data: dict[str, Any] = {
+        "player": state.current_player(),
+        "bot": bot,
+        "estimate": estimate,
+        "value": values[0][1],
+        "options": [{"action": str(a), "value": v} for a, v in values],
+    }
+    if as_json:
+        emit_json(data)
+        return
+    typer.echo(state.describe())
+    label = " (estimate from the basic policy)" if estimate else ""
+    typer.echo(f"expected final score, {bot} play from here{label}:")
+    for option_row in data["options"]:
+        typer.echo(f"  {option_row['value']:9.4f}  {option_row['action']}")
+
+
 def run() -> None:
     app()
 

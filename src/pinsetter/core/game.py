@@ -125,11 +125,12 @@ class Game(ABC):
         for name, spec in specs.items():
             self.options[name] = spec.read(given[name]) if name in given else spec.default
         frames = self.options.get("frames", STANDARD.frames)
-        assert isinstance(frames, int)
+        pins = self.options.get("pins", STANDARD.pins)
+        assert isinstance(frames, int) and isinstance(pins, int)
         try:
-            self.lane = Lane(frames=frames)
+            self.lane = Lane(pins=pins, frames=frames)
         except ValueError as exc:
-            raise OptionError(f"option frames: {exc}") from exc
+            raise OptionError(f"option {str(exc).split()[0]}: {exc}") from exc
 
     @property
     def max_score(self) -> int:

@@ -1,0 +1,208 @@
+"""Rolling Pins bots: greedy, and optimal (the exact basic policy; documented
+heuristics for the advanced game's abilities and marks)."""
+
+from __future__ import annotations
+
+import random
+
+from pinsetter.bots.base import Bot, OptionValue, register_bot
+from pinsetter.core.game import Game, State, Step
+from pinsetter.games.rolling_pins import (
+    CHOOSE,
+    EXTRA_PIN,
+    ROLLED,
+    Action,
+    Player,
+    RollingPins,
+    RollingPinsState,
+    mask_of,
+    pins_of,
+    subsets_by_sum,
+)
+from pinsetter.solvers import rolling_pins as solver
+
+# Marks: areas closest to completion first, then this order of abilities.
+MARK_PREFERENCE = ("ten-pin", "extra-dice", "reroll", "flip", "extra-pin", "auto-strike")
+
+
+def _split(state: State) -> tuple[RollingPinsState, int, Player]:
+    assert isinstance(state, RollingPinsState)
+    index = state.turn()
+    return state, index, state.players[index]
+
+
+def _best_mark(state: RollingPinsState, actions: list[Step]) -> Step:
+    areas = state.game.sheet.areas
+    _, _index, player = _split(state)
+
+    def rank(action: Step) -> tuple[int, int]:
+        assert isinstance(action, Action)
+        area = action.args[0] - 1
+        return (areas[area].boxes - player.marks[area], MARK_PREFERENCE.index(areas[area].ability))
+
+    return min(actions, key=rank)
+
+
+class GreedyBot(Bot):
+    """Two dice, no tokens, no miss on purpose; the most pins, high pins first on ties."""
+
+    name = "greedy"
+
+    def choose(self, state: State, rng: random.Random) -> Step:
+        rp, _, player = _split(state)
+        actions = state.legal_actions()
+        kinds = {a.kind for a in actions if isinstance(a, Action)}
+        if "mark" in kinds:
+            return _best_mark(rp, actions)
+        if player.phase == CHOOSE:
+            return Action("dice", (2,))
+        if player.phase == EXTRA_PIN:
+            return Action("pass")
+        if "ten-pin" in kinds:
+            return Action("ten-pin")
+        if "keep" in kinds:
+            return next(a for a in actions if isinstance(a, Action) and a.kind == "keep")
+        crosses = [a for a in actions if isinstance(a, Action) and a.kind == "cross" and a.tokens == 0]
+        if not crosses:
+            return Action("miss")
+        return max(crosses, key=lambda a: (len(a.args), tuple(sorted(a.args, reverse=True))))
+
+
+class OptimalBot(Bot):
+    """Plays the exact optimal policy of the basic game.
+
+    In the advanced game the same values guide every roll, and abilities follow
+    documented heuristics (docs/rolling-pins.md): Ten Pin and Auto Strike are
+    taken at once, Reroll when a fresh roll is worth more than the best answer,
+    Flip and keep when they improve the best answer, Extra Dice on the first
+    ball of a frame, Extra Pin when it completes the rack or the game is ending.
+    """
+
+    name = "optimal"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        assert isinstance(game, RollingPins)
+        self.rp = game
+        lane = game.lane
+        self.policy = solver.policy_for(lane.pins, lane.frames, 1 if game.options["tokens"] else 0)
+
+    def _situation(self, state: RollingPinsState, index: int, player: Player) -> solver.Situation:
+        ctx = state.ball_context(index)
+        assert ctx is not None
+        return solver.situation(
+            self.policy, state.pinfalls[index], ctx.frame, ctx.ball, player.crossed, player.standing, player.tokens
+        )
+
+    def evaluate(self, state: State) -> list[OptionValue] | None:
+        rp, index, player = _split(state)
+        actions = state.legal_actions()
+        if player.pending_marks:
+            return None  # the basic policy cannot value marks
+        s = self._situation(rp, index, player)
+        subsets = subsets_by_sum(player.standing)
+        values: list[OptionValue] = []
+        for action in actions:
+            assert isinstance(action, Action)
+            values.append((action, self._value(rp, player, s, subsets, action)))
+        values.sort(key=lambda av: -av[1])
+        return values
+
+    def _value(
+        self,
+        state: RollingPinsState,
+        player: Player,
+        s: solver.Situation,
+        subsets: dict[int, tuple[int, ...]],
+        action: Action,
+    ) -> float:
+        kind = action.kind
+        if kind == "dice":
+            return solver.roll_value(s, action.args[0])
+        if kind == "cross":
+            return solver.cross_value(s, mask_of(action.args), abs(action.tokens))
+        if kind == "miss" or kind == "pass":
+            return solver.miss_value(s)
+        if kind in ("ten-pin", "auto-strike"):
+            cost = sum(abs(d - 5) for d in player.dice) if kind == "ten-pin" else 0
+            return solver.cross_value(s, player.standing, cost)
+        if kind == "extra-pin":
+            rest = player.standing & ~mask_of(action.args)
+            end = solver.Situation(s.table, s.earned, s.crossed + 1, rest, s.tokens)
+            if rest == 0:
+                return end.banked() + float(s.table.clear[s.tokens])
+            return solver.miss_value(end)
+        if kind == "reroll":
+            return solver.roll_value(s, player.dice_count)
+        if kind == "flip":
+            dice = list(player.dice)
+            dice[action.args[0] - 1] = 7 - dice[action.args[0] - 1]
+            return self._answer(player, s, subsets, tuple(dice))
+        if kind == "keep":
+            return self._answer(player, s, subsets, tuple(player.dice[d - 1] for d in action.args))
+        if kind == "extra-dice":
+            return max(solver.roll_value(s, d) for d in (1, 2))
+        raise AssertionError(kind)
+
+    def _answer(
+        self, player: Player, s: solver.Situation, subsets: dict[int, tuple[int, ...]], dice: tuple[int, ...]
+    ) -> float:
+        """Best answer to these dice (a kept pair of all fives is worth a strike with Ten Pin)."""
+        if len(dice) > player.dice_count:  # still to keep: the best kept choice
+            from itertools import combinations
+
+            return max(self._answer(player, s, subsets, kept) for kept in combinations(dice, player.dice_count))
+        return solver.best_after_roll(s, dice, subsets)[0]
+
+    def choose(self, state: State, rng: random.Random) -> Step:
+        rp, index, player = _split(state)
+        actions = state.legal_actions()
+        if player.pending_marks:
+            return _best_mark(rp, actions)
+        kinds = {a.kind for a in actions if isinstance(a, Action)}
+        for always in ("ten-pin", "auto-strike"):
+            if always in kinds:
+                return Action(always)
+        ctx = rp.ball_context(index)
+        assert ctx is not None
+        if "extra-dice" in kinds and ctx.ball == 1 and player.standing == rp.game.full:
+            return Action("extra-dice")
+        if player.phase == EXTRA_PIN:
+            last_ball = rp.game.lane.frames == ctx.frame and self._last_ball(rp, index)
+            best = None
+            for pin in pins_of(player.standing):
+                if player.standing == mask_of((pin,)) or last_ball:
+                    best = Action("extra-pin", (pin,))
+                    break
+            if best is not None:
+                return best
+            return Action("pass")
+        values = self.evaluate(state)
+        assert values is not None
+        if player.phase == ROLLED and values:
+            # Abilities only when they beat the best plain answer.
+            plain = [(a, v) for a, v in values if isinstance(a, Action) and a.kind in ("cross", "miss")]
+            if plain and values[0][0] not in {a for a, _ in plain} and values[0][1] <= plain[0][1] + 1e-9:
+                return plain[0][0]
+        return values[0][0]
+
+    @staticmethod
+    def _last_ball(state: RollingPinsState, index: int) -> bool:
+        """Whether the ball ending now is this player's last of the game."""
+        probe = [*list(state.pinfalls[index]), state.players[index].crossed]
+        from pinsetter.core.scoring import next_ball
+
+        try:
+            return next_ball(probe, state.game.lane) is None
+        except ValueError:
+            return False
+
+
+@register_bot("greedy", "rolling-pins")
+def _greedy(game: Game) -> Bot:
+    return GreedyBot(game)
+
+
+@register_bot("optimal", "rolling-pins")
+def _optimal(game: Game) -> Bot:
+    return OptimalBot(game)

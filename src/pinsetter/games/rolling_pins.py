@@ -1,0 +1,744 @@
+"""Rolling Pins, the roll-and-write game (RULES.md section 2; seed 001).
+
+Each ball is a run of rolls: choose one or two dice, roll, then cross out a
+set of standing pins whose numbers add up to the roll (moved by +/-1 per
+token spent), or miss, which ends the ball. The advanced game adds grey pins,
+an ability track and six abilities. Pins are held as bit masks (bit i-1 is
+pin i) so that solvers and bots can share the engine's tables.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import tomllib
+from collections.abc import Hashable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from itertools import combinations, product
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pinsetter.core.game import (
+    Game,
+    IllegalActionError,
+    OptionError,
+    OptionSpec,
+    ParseError,
+    State,
+    Step,
+    parse_bool,
+)
+from pinsetter.games.pure_chance import frames_option
+from pinsetter.games.registry import register
+
+PINS = 10
+FULL = (1 << PINS) - 1
+TOKEN_LIMIT = 10  # one token per frame 1-10: no player can ever hold more
+
+ABILITIES = ("reroll", "flip", "extra-pin", "extra-dice", "ten-pin", "auto-strike")
+
+
+def pins_of(mask: int) -> tuple[int, ...]:
+    return tuple(i + 1 for i in range(PINS) if mask >> i & 1)
+
+
+def mask_of(pins: tuple[int, ...] | list[int]) -> int:
+    mask = 0
+    for p in pins:
+        mask |= 1 << (p - 1)
+    return mask
+
+
+@cache
+def subsets_by_sum(standing: int) -> dict[int, tuple[int, ...]]:
+    """Every non-empty set of standing pins, grouped by the sum of its numbers."""
+    groups: dict[int, list[int]] = {}
+    sub = standing
+    while sub:
+        groups.setdefault(sum(pins_of(sub)), []).append(sub)
+        sub = (sub - 1) & standing
+    return {total: tuple(sorted(masks)) for total, masks in groups.items()}
+
+
+def token_range(dice: tuple[int, ...], tokens: int) -> tuple[int, int]:
+    """The lowest and highest total the tokens can make of these dice (a die never below 1)."""
+    total = sum(dice)
+    down = min(tokens, total - len(dice))
+    return total - down, total + tokens
+
+
+# --- the sheet (advanced game data) ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Area:
+    ability: str
+    boxes: int
+    lower: bool
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The printed sheet of the advanced game: grey pins per frame and the ability track."""
+
+    grey: tuple[tuple[int, int], ...]
+    areas: tuple[Area, ...]
+    name: str = "default"
+
+    def __str__(self) -> str:
+        return self.name if self.name != "inline" else json.dumps(self.to_json())
+
+    @property
+    def upper_boxes(self) -> int:
+        return sum(a.boxes for a in self.areas if not a.lower)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "grey": [list(g) for g in self.grey],
+            "areas": [
+                {"ability": a.ability, "boxes": a.boxes, "row": "lower" if a.lower else "upper"} for a in self.areas
+            ],
+        }
+
+    @classmethod
+    def parse(cls, text: str) -> Sheet:
+        """`default`, a JSON/TOML file, or the JSON itself (as records store it)."""
+        text = text.strip()
+        if text == "default":
+            return DEFAULT_SHEET
+        if text.startswith("{"):
+            return cls.from_json(json.loads(text), "sheet", "inline")
+        path = Path(text)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise OptionError(f"cannot read sheet file {path}: {exc.strerror}") from None
+        try:
+            data = tomllib.loads(raw.decode()) if path.suffix == ".toml" else json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise OptionError(f"{path}: not valid {path.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+        sheet = cls.from_json(data, str(path), "inline")
+        return sheet
+
+    @classmethod
+    def from_json(cls, data: Any, where: str, name: str) -> Sheet:
+        if not isinstance(data, dict):
+            raise OptionError(f"{where}: a sheet is an object with 'grey' and 'areas'")
+        grey = data.get("grey")
+        if not isinstance(grey, list) or len(grey) != 10:
+            raise OptionError(f"{where}: 'grey' needs 10 frames of two grey pins")
+        pairs = []
+        for frame, pair in enumerate(grey, start=1):
+            ok = isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, int) and 1 <= p <= PINS for p in pair)
+            if not ok or pair[0] == pair[1]:
+                raise OptionError(f"{where}: frame {frame}: grey pins must be two different pins 1-10, got {pair!r}")
+            pairs.append((min(pair), max(pair)))
+        raw_areas = data.get("areas")
+        if not isinstance(raw_areas, list) or len(raw_areas) != 10:
+            raise OptionError(f"{where}: 'areas' needs 10 areas (five upper, five lower)")
+        areas = []
+        for number, area in enumerate(raw_areas, start=1):
+            if not isinstance(area, dict):
+                raise OptionError(f"{where}: area {number}: needs ability, boxes and row")
+            ability, boxes, row = area.get("ability"), area.get("boxes"), area.get("row")
+            if ability not in ABILITIES:
+                raise OptionError(f"{where}: area {number}: ability {ability!r} is not one of {', '.join(ABILITIES)}")
+            if boxes not in (1, 2, 3):
+                raise OptionError(f"{where}: area {number}: boxes must be 1, 2 or 3, got {boxes!r}")
+            if row not in ("upper", "lower"):
+                raise OptionError(f"{where}: area {number}: row must be 'upper' or 'lower', got {row!r}")
+            areas.append(Area(ability, boxes, row == "lower"))
+        if sum(1 for a in areas if not a.lower) != 5:
+            raise OptionError(f"{where}: the track needs five upper and five lower areas")
+        return cls(tuple(pairs), tuple(areas), name)
+
+
+DEFAULT_SHEET = Sheet(
+    grey=((7, 10), (4, 6), (8, 9), (2, 3), (7, 9), (8, 10), (4, 5), (5, 6), (1, 5), (7, 10)),
+    areas=(
+        Area("reroll", 1, False),
+        Area("flip", 2, False),
+        Area("extra-pin", 2, False),
+        Area("extra-dice", 2, False),
+        Area("ten-pin", 3, False),
+        Area("reroll", 1, True),
+        Area("flip", 2, True),
+        Area("extra-pin", 2, True),
+        Area("extra-dice", 2, True),
+        Area("auto-strike", 3, True),
+    ),
+)
+
+
+# --- steps ---------------------------------------------------------------------------
+
+KINDS = (
+    "auto-strike",
+    "cross",
+    "dice",
+    "extra-dice",
+    "extra-pin",
+    "flip",
+    "keep",
+    "mark",
+    "miss",
+    "pass",
+    "reroll",
+    "ten-pin",
+)
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """A decision. `args` are the pins (cross, extra-pin), dice (keep, flip), a count or an area."""
+
+    kind: str
+    args: tuple[int, ...] = ()
+    tokens: int = 0
+
+    def __str__(self) -> str:
+        if self.kind == "cross":
+            text = "cross " + "+".join(str(p) for p in self.args)
+            return text + (f" tokens {self.tokens:+d}" if self.tokens else "")
+        if self.kind == "keep":
+            return "keep " + "+".join(str(d) for d in self.args)
+        if self.args:
+            return f"{self.kind} {self.args[0]}"
+        return self.kind
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "args": list(self.args), "tokens": self.tokens}
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        words = text.strip().lower().split()
+        if not words or words[0] not in KINDS:
+            raise ParseError(f"{text!r} is not a Rolling Pins action (e.g. 'dice 2', 'cross 2+5 tokens +1', 'miss')")
+        kind, rest = words[0], words[1:]
+        try:
+            if kind == "cross":
+                if not rest:
+                    raise ValueError
+                pins = tuple(sorted(int(p) for p in rest[0].split("+")))
+                tokens = 0
+                if len(rest) == 3 and rest[1] == "tokens":
+                    tokens = int(rest[2])
+                elif len(rest) != 1:
+                    raise ValueError
+                if len(set(pins)) != len(pins) or any(not 1 <= p <= PINS for p in pins):
+                    raise ValueError
+                return cls(kind, pins, tokens)
+            if kind == "keep":
+                if len(rest) != 1:
+                    raise ValueError
+                return cls(kind, tuple(sorted(int(d) for d in rest[0].split("+"))))
+            if kind in ("dice", "flip", "extra-pin", "mark"):
+                if len(rest) != 1:
+                    raise ValueError
+                return cls(kind, (int(rest[0]),))
+            if rest:
+                raise ValueError
+            return cls(kind)
+        except ValueError:
+            raise ParseError(f"{text!r}: cannot read the arguments of {kind!r}") from None
+
+
+@dataclass(frozen=True, order=True)
+class Roll:
+    """The faces of one roll, die by die (the order matters for flip and keep)."""
+
+    faces: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "+".join(str(f) for f in self.faces)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dice": list(self.faces)}
+
+    @classmethod
+    def parse(cls, text: str) -> Roll:
+        try:
+            faces = tuple(int(p) for p in text.strip().split("+"))
+        except ValueError:
+            raise ParseError(f"{text!r} is not a roll like '3+4'") from None
+        if not 1 <= len(faces) <= 3 or any(not 1 <= f <= 6 for f in faces):
+            raise ParseError(f"{text!r} is not a roll of one to three six-sided dice")
+        return cls(faces)
+
+
+@cache
+def _rolls(count: int) -> list[tuple[Step, Fraction]]:
+    p = Fraction(1, 6**count)
+    return [(Roll(faces), p) for faces in product(range(1, 7), repeat=count)]
+
+
+# --- the per-player sheet state ----------------------------------------------------------
+
+# Phases of a player's ball.
+CHOOSE = "choose"  # before a roll: choose one or two dice (or use an ability)
+ROLLING = "rolling"  # the dice are in the air: chance acts
+ROLLED = "rolled"  # after a roll: reroll/flip/keep, then cross or miss
+EXTRA_PIN = "extra-pin"  # after a miss, while holding Extra Pin: use it or pass
+
+
+@dataclass
+class Player:
+    tokens: int = 0
+    standing: int = FULL
+    crossed: int = 0  # pins crossed in the current ball
+    rolls_on_rack: int = 0  # rolls made on this rack (Ten Pin / Auto Strike need 0)
+    phase: str = CHOOSE
+    dice_count: int = 2  # dice chosen for the current roll
+    dice: tuple[int, ...] = ()
+    kept: bool = True  # Extra Dice: the kept dice have been chosen
+    flipped: bool = False  # a Flip was used on this roll (Reroll must come first)
+    bonus_rack: bool = False  # the rack is one of the bonus frames (no grey pins)
+    # Advanced game.
+    marks: list[int] = field(default_factory=list)  # marked boxes per area
+    held: dict[str, int] = field(default_factory=dict)  # one-use abilities held
+    ten_pin: bool = False
+    extra_dice: bool = False  # active for the rest of the current ball
+    pending_marks: int = 0
+
+    def key(self) -> Hashable:
+        return (
+            self.tokens,
+            self.standing,
+            self.crossed,
+            self.rolls_on_rack,
+            self.phase,
+            self.dice_count,
+            self.dice,
+            self.kept,
+            self.flipped,
+            self.bonus_rack,
+            tuple(self.marks),
+            tuple(sorted(self.held.items())),
+            self.ten_pin,
+            self.extra_dice,
+            self.pending_marks,
+        )
+
+
+@register
+class RollingPins(Game):
+    id = "rolling-pins"
+    name = "Rolling Pins"
+    summary = "Roll and write: cross out pins that sum to your roll; tokens, grey pins, abilities."
+    has_decisions = True
+    max_players = 8
+    option_specs = (
+        OptionSpec("advanced", False, "advanced game: grey pins, ability track, abilities", parse=parse_bool),
+        OptionSpec("sheet", DEFAULT_SHEET, "advanced sheet: 'default' or a JSON/TOML file", parse=Sheet.parse),
+        OptionSpec("tokens", True, "gain a bowling-ball token each frame (false: never)", parse=parse_bool),
+        frames_option(),
+        OptionSpec("pins", 10, "pins in a rack, numbered 1..N (fewer: a practice game, basic rules)", parse=int),
+    )
+    conformance_options: ClassVar[tuple[dict[str, object], ...]] = (
+        {},
+        {"advanced": "true"},
+        {"frames": "2", "tokens": "false"},
+        {"frames": "2", "pins": "4"},
+    )
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        super().__init__(options)
+        if self.advanced and self.lane.pins != PINS:
+            raise OptionError("option pins: the advanced game is played with 10 pins")
+        self.full = (1 << self.lane.pins) - 1
+
+    @property
+    def advanced(self) -> bool:
+        return bool(self.options["advanced"])
+
+    @property
+    def sheet(self) -> Sheet:
+        sheet = self.options["sheet"]
+        assert isinstance(sheet, Sheet)
+        return sheet
+
+    def new_state(self, players: int = 1) -> RollingPinsState:
+        return RollingPinsState(self, players)
+
+    def parse_action(self, text: str) -> Step:
+        return Action.parse(text)
+
+    def parse_outcome(self, text: str) -> Step:
+        return Roll.parse(text)
+
+    def rules(self) -> str:
+        return RULES_TEXT
+
+    @staticmethod
+    def ranking(score: int) -> str:
+        """The solo ranking printed on the sheet."""
+        if score <= 99:
+            return "Pinhead"
+        if score <= 134:
+            return "Beginner"
+        if score <= 169:
+            return "Intermediate"
+        if score <= 199:
+            return "Advanced"
+        return "Master"
+
+    def final_words(self, score: int) -> str:
+        return f"{score}: {self.ranking(score)}"
+
+
+class RollingPinsState(State):
+    game: RollingPins
+
+    def __init__(self, game: RollingPins, players: int) -> None:
+        super().__init__(game, players)
+        self.players = [Player() for _ in range(players)]
+        for player in self.players:
+            player.marks = [0] * len(game.sheet.areas)
+            self._start_frame(player)
+
+    def clone(self) -> RollingPinsState:
+        new = copy.copy(self)
+        new.pinfalls = [list(p) for p in self.pinfalls]
+        new._contexts = list(self._contexts)
+        new.players = []
+        for p in self.players:
+            q = copy.copy(p)
+            q.marks = list(p.marks)
+            q.held = dict(p.held)
+            new.players.append(q)
+        return new
+
+    # --- turn structure -----------------------------------------------------------
+    def turn(self) -> int:
+        for index, player in enumerate(self.players):
+            if player.pending_marks:
+                return index
+        return super().turn()
+
+    def _me(self) -> tuple[int, Player]:
+        index = self.turn()
+        return index, self.players[index]
+
+    def is_chance_node(self) -> bool:
+        if self.is_terminal():
+            return False
+        _, player = self._me()
+        return player.phase == ROLLING and not player.pending_marks
+
+    def chance_outcomes(self) -> list[tuple[Step, Fraction]]:
+        if not self.is_chance_node():
+            return []
+        _, player = self._me()
+        return _rolls(self._dice_rolled(player))
+
+    def sample_chance(self, rng: random.Random) -> Step:
+        _, player = self._me()
+        return Roll(tuple(rng.randint(1, 6) for _ in range(self._dice_rolled(player))))
+
+    @staticmethod
+    def _dice_rolled(player: Player) -> int:
+        return player.dice_count + (1 if player.extra_dice else 0)
+
+    # --- legal actions --------------------------------------------------------------
+    def legal_actions(self) -> list[Step]:
+        if self.is_terminal() or self.is_chance_node():
+            return []
+        _, player = self._me()
+        actions: list[Step] = sorted(self._actions(player))
+        return actions
+
+    def _actions(self, player: Player, with_crosses: bool = True) -> Iterator[Action]:
+        advanced = self.game.advanced
+        if player.pending_marks:
+            yield from (Action("mark", (area + 1,)) for area in self._open_areas(player))
+            return
+        if player.phase == CHOOSE:
+            yield Action("dice", (1,))
+            yield Action("dice", (2,))
+            if advanced and player.held.get("extra-dice") and not player.extra_dice:
+                yield Action("extra-dice")
+            if advanced and player.held.get("auto-strike") and self._first_roll_of_rack(player):
+                yield Action("auto-strike")
+            return
+        if player.phase == EXTRA_PIN:
+            yield Action("pass")
+            for pin in pins_of(player.standing):
+                yield Action("extra-pin", (pin,))
+            return
+        # ROLLED: reroll, then flip, then keep (Extra Dice), then tokens and the cross.
+        before_keep = not (player.extra_dice and player.kept)
+        if advanced and player.held.get("reroll") and not player.flipped and before_keep:
+            yield Action("reroll")
+        if advanced and player.held.get("flip") and before_keep:
+            for die in range(1, len(player.dice) + 1):
+                yield Action("flip", (die,))
+        if not player.kept:
+            for kept in combinations(range(1, len(player.dice) + 1), player.dice_count):
+                yield Action("keep", kept)
+            return
+        if self._ten_pin_cost(player) is not None:
+            yield Action("ten-pin")
+            if sorted(player.dice) == [5, 5]:
+                return  # both dice show five: the strike is immediate
+        yield Action("miss")
+        if not with_crosses:
+            return
+        low, high = token_range(player.dice, player.tokens)
+        roll = sum(player.dice)
+        for total, masks in subsets_by_sum(player.standing).items():
+            if low <= total <= high:
+                for mask in masks:
+                    yield Action("cross", pins_of(mask), total - roll)
+
+    def _first_roll_of_rack(self, player: Player) -> bool:
+        return player.standing == self.game.full and player.rolls_on_rack == 0 and player.crossed == 0
+
+    def _ten_pin_cost(self, player: Player) -> int | None:
+        """Tokens needed to turn this first roll of a rack into double five, if Ten Pin applies."""
+        if not (self.game.advanced and player.ten_pin and player.kept and len(player.dice) == 2):
+            return None
+        if not (player.rolls_on_rack == 1 and player.standing == self.game.full):
+            return None
+        cost = sum(abs(d - 5) for d in player.dice)
+        return cost if cost <= player.tokens else None
+
+    def _open_areas(self, player: Player) -> list[int]:
+        areas = self.game.sheet.areas
+        upper_full = all(player.marks[i] == a.boxes for i, a in enumerate(areas) if not a.lower)
+        return [i for i, a in enumerate(areas) if player.marks[i] < a.boxes and (upper_full or not a.lower)]
+
+    def is_legal(self, action: Action, player: Player) -> bool:
+        if action.kind == "cross" and not player.pending_marks and player.phase == ROLLED and player.kept:
+            mask = mask_of(action.args)
+            if not action.args or mask & ~player.standing:
+                return False
+            if self._ten_pin_cost(player) is not None and sorted(player.dice) == [5, 5]:
+                return False
+            low, high = token_range(player.dice, player.tokens)
+            total = sum(action.args)
+            return low <= total <= high and action.tokens == total - sum(player.dice)
+        return action in set(self._actions(player, with_crosses=False))
+
+    def apply(self, step: Step) -> None:
+        # Cross actions are checked directly (listing every set would be slow).
+        if isinstance(step, Action) and not self.is_terminal() and not self.is_chance_node():
+            _, player = self._me()
+            if not self.is_legal(step, player):
+                raise IllegalActionError(f"{step} is not legal here{self._why_not(step, player)}")
+            self._apply(step)
+            return
+        super().apply(step)
+
+    def _why_not(self, action: Action, player: Player) -> str:
+        if action.kind != "cross" or player.phase != ROLLED:
+            return ""
+        if mask_of(action.args) & ~player.standing:
+            down = sorted(set(action.args) - set(pins_of(player.standing)))
+            return f": pin {down[0]} is already crossed out"
+        total, roll = sum(action.args), sum(player.dice)
+        low, high = token_range(player.dice, player.tokens)
+        if not low <= total <= high:
+            return f": the pins sum to {total}, the roll makes {low} to {high} with {player.tokens} token(s)"
+        return f": crossing {total} on a roll of {roll} takes 'tokens {total - roll:+d}'"
+
+    # --- applying -------------------------------------------------------------------
+    def _apply(self, step: Step) -> None:
+        index, player = self._me()
+        if isinstance(step, Roll):
+            player.dice = step.faces
+            player.phase = ROLLED
+            player.kept = not player.extra_dice
+            player.flipped = False
+            player.rolls_on_rack += 1
+            return
+        assert isinstance(step, Action)
+        kind = step.kind
+        if kind == "mark":
+            self._mark(player, step.args[0] - 1)
+        elif kind == "dice":
+            player.dice_count = step.args[0]
+            player.phase = ROLLING
+        elif kind == "extra-dice":
+            self._use(player, "extra-dice")
+            player.extra_dice = True
+        elif kind == "auto-strike":
+            self._use(player, "auto-strike")
+            player.crossed += bin(player.standing).count("1")
+            player.standing = 0
+            self._end_ball(index, player)
+        elif kind == "reroll":
+            self._use(player, "reroll")
+            player.phase = ROLLING
+            player.rolls_on_rack -= 1  # the reroll replaces the roll
+        elif kind == "flip":
+            self._use(player, "flip")
+            dice = list(player.dice)
+            dice[step.args[0] - 1] = 7 - dice[step.args[0] - 1]
+            player.dice = tuple(dice)
+            player.flipped = True
+        elif kind == "keep":
+            player.dice = tuple(player.dice[d - 1] for d in step.args)
+            player.kept = True
+        elif kind == "ten-pin":
+            cost = self._ten_pin_cost(player)
+            assert cost is not None
+            player.tokens -= cost
+            player.crossed += bin(player.standing).count("1")
+            player.standing = 0
+            self._end_ball(index, player)
+        elif kind == "cross":
+            mask = mask_of(step.args)
+            player.tokens -= abs(step.tokens)
+            self._cross(player, mask, index)
+            if player.standing == 0:
+                self._end_ball(index, player)
+            else:
+                player.phase = CHOOSE
+        elif kind == "miss":
+            if self.game.advanced and player.held.get("extra-pin") and player.standing:
+                player.phase = EXTRA_PIN
+            else:
+                self._end_ball(index, player)
+        elif kind == "extra-pin":
+            self._use(player, "extra-pin")
+            self._cross(player, mask_of(step.args), index, after_ball=True)
+            self._end_ball(index, player)
+        elif kind == "pass":
+            self._end_ball(index, player)
+
+    def _use(self, player: Player, ability: str) -> None:
+        player.held[ability] -= 1
+        if not player.held[ability]:
+            del player.held[ability]
+
+    def _cross(self, player: Player, mask: int, index: int, after_ball: bool = False) -> None:
+        player.standing &= ~mask
+        player.crossed += bin(mask).count("1")
+        if not self.game.advanced or player.bonus_rack:
+            return
+        ctx = self.ball_context(index)
+        assert ctx is not None
+        if ctx.ball >= 2 or after_ball:
+            grey = self.game.sheet.grey[ctx.frame - 1]
+            self._earn_marks(player, sum(1 for pin in grey if mask >> (pin - 1) & 1))
+
+    def _earn_marks(self, player: Player, count: int) -> None:
+        if count and self._open_areas(player):
+            player.pending_marks += count
+
+    def _mark(self, player: Player, area: int) -> None:
+        player.marks[area] += 1
+        player.pending_marks -= 1
+        spec = self.game.sheet.areas[area]
+        if player.marks[area] == spec.boxes:
+            if spec.ability == "ten-pin":
+                player.ten_pin = True
+            else:
+                player.held[spec.ability] = player.held.get(spec.ability, 0) + 1
+        if not self._open_areas(player):
+            player.pending_marks = 0
+
+    def _end_ball(self, index: int, player: Player) -> None:
+        ctx = self.ball_context(index)
+        assert ctx is not None
+        strike = ctx.fresh_rack and player.standing == 0
+        self.record_ball(index, player.crossed)
+        if strike and self.game.advanced:
+            self._earn_marks(player, 1)
+        player.crossed = 0
+        player.extra_dice = False
+        player.phase = CHOOSE
+        player.dice = ()
+        after = self.ball_context(index)
+        if after is None:
+            return
+        if after.frame != ctx.frame:
+            self._start_frame(player)
+        elif after.fresh_rack:  # a bonus frame after a 10th-frame strike or spare
+            player.standing = self.game.full
+            player.rolls_on_rack = 0
+            player.bonus_rack = True
+
+    def _start_frame(self, player: Player) -> None:
+        player.standing = self.game.full
+        player.rolls_on_rack = 0
+        player.bonus_rack = False
+        if self.game.options["tokens"]:
+            player.tokens += 1
+
+    # --- views ------------------------------------------------------------------------
+    def view(self, player: int) -> dict[str, Any]:
+        views = []
+        for index, p in enumerate(self.players):
+            ctx = self.ball_context(index)
+            entry: dict[str, Any] = {
+                "pinfalls": list(self.pinfalls[index]),
+                "frame": ctx.frame if ctx else None,
+                "ball": ctx.ball if ctx else None,
+                "standing": list(pins_of(p.standing)),
+                "tokens": p.tokens,
+                "phase": p.phase,
+                "dice": list(p.dice),
+            }
+            if self.game.advanced:
+                grey = self.game.sheet.grey[ctx.frame - 1] if ctx and not p.bonus_rack else ()
+                entry |= {
+                    "grey": list(grey),
+                    "marks": list(p.marks),
+                    "abilities": dict(p.held) | ({"ten-pin": 1} if p.ten_pin else {}),
+                    "extra_dice_active": p.extra_dice,
+                    "pending_marks": p.pending_marks,
+                }
+            views.append(entry)
+        return {"player": player, "turn": self.turn(), "players": views}
+
+    def key(self) -> Hashable:
+        return (tuple(tuple(p) for p in self.pinfalls), tuple(p.key() for p in self.players))
+
+    def describe(self) -> str:
+        index, p = self._me()
+        ctx = self.ball_context(index)
+        assert ctx is not None
+        standing = " ".join(str(x) for x in pins_of(p.standing)) or "none"
+        text = f"frame {ctx.frame} ball {ctx.ball}: standing {standing}; tokens {p.tokens}"
+        if p.phase == ROLLED:
+            text += f"; rolled {'+'.join(str(d) for d in p.dice)} = {sum(p.dice)}"
+        if self.game.advanced:
+            held = ", ".join(f"{k} x{v}" for k, v in sorted(p.held.items()))
+            text += f"; abilities: {held or 'none'}{'; ten-pin' if p.ten_pin else ''}"
+            if p.pending_marks:
+                text += f"; {p.pending_marks} box(es) to mark"
+        return text
+
+
+RULES_TEXT = """\
+Rolling Pins - roll and write, 1 or more players.
+
+Pins are numbered 1 to 10. Each frame has two balls. A ball is a run of rolls:
+  1. choose one or two dice (`dice 1` / `dice 2`) and roll;
+  2. cross out standing pins whose numbers add up exactly to the roll
+     (`cross 2+5`), and roll again; or miss (`miss`), which ends the ball.
+     A roll nothing matches is a miss. You may miss on purpose to keep pins
+     for ball 2. Crossing the last pin ends the ball.
+Ball 2 plays on what ball 1 left. All ten in ball 1: strike; by ball 2: spare.
+
+Tokens: you gain one at the start of every frame (1-10) and keep unused ones.
+After a roll, each token moves one die up or down by 1 (never below 1):
+`cross 4+6 tokens +3` turns a 7 into a 10.
+
+10th frame: a strike or spare is completed on bonus frames with fresh racks
+(no token, no grey pins). Ranking: <=99 Pinhead, 100-134 Beginner,
+135-169 Intermediate, 170-199 Advanced, 200+ Master.
+
+Advanced game (--option advanced=true): each frame has two grey pins. Mark a
+box on the ability track (`mark N`, area N) for every strike and every grey pin
+crossed after ball 1 ended. Completing an area grants its ability:
+  reroll (reroll the dice), flip (one die to 7-x), extra-dice (this ball, roll
+  one die more and `keep` the chosen number), extra-pin (after a miss, cross any
+  one pin), auto-strike (before a frame's first roll), ten-pin (permanent: a
+  first roll of a frame with two dice showing 5+5 is a strike).
+Order of a roll: roll, reroll, flip, keep, tokens, ten-pin, cross or miss.
+"""

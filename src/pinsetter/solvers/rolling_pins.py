@@ -1,0 +1,372 @@
+"""The exact optimal policy of basic Rolling Pins (RULES.md section 6).
+
+The game is a finite MDP. Inside a ball the state is (standing pins, tokens);
+between balls the frame, the ball and the pending bonus weights pick which
+"ball problem" is being played. A ball problem has a multiplier m (how many
+times each pin crossed in it counts: 1 + the bonuses it pays) and the values
+of ending it (a clear, or a miss with S standing). Its table
+
+    U(S, T) = max over play of E[end value - m * |S_end|]
+
+is computed bottom-up over the popcount of S, vectorised with numpy: every
+set of standing pins and every token count at once per level. The value of a
+ball that starts on S is m * |S| + U(S, T).
+
+Tokens are unbounded in the rules, but one is gained per frame 1-10 and none
+after, so a player never holds more than the number of frames: the token axis
+0..frames is exact, not a cap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["RULES_VERSION", "BallTable", "Policy", "solve"]
+
+RULES_VERSION = "rolling-pins-basic-2"
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+PENDING = ((0, 0), (1, 0), (1, 1), (2, 1))
+NEG = -1e18
+
+# Distribution of the total of one die (1..6) and of two dice (2..12), indexed by total 0..12.
+DIE_TOTALS = {1: np.zeros(13), 2: np.zeros(13)}
+for _a in range(1, 7):
+    DIE_TOTALS[1][_a] += 1 / 6
+    for _b in range(1, 7):
+        DIE_TOTALS[2][_a + _b] += 1 / 36
+
+
+@dataclass(frozen=True)
+class Level:
+    """Precomputed structure of all standing sets with the same number of pins."""
+
+    states: IntArray  # the sets S of this level
+    children: IntArray  # S minus A, for every (S, A) pair with A a non-empty subset of S
+    starts: IntArray  # first pair of every (S, sum(A)) group, pairs sorted by group
+    group_state: IntArray  # row of the group's S in `states`
+    group_total: IntArray  # sum(A) of the group
+
+
+@cache
+def levels(pins: int, max_total: int) -> tuple[Level, ...]:
+    """Group every (S, A) pair by level of S; sums above `max_total` can never be rolled."""
+    sums = np.array([sum(i + 1 for i in range(pins) if m >> i & 1) for m in range(1 << pins)])
+    result = []
+    for size in range(1, pins + 1):
+        states = [s for s in range(1 << pins) if bin(s).count("1") == size]
+        pair_s, pair_child, pair_t = [], [], []
+        for row, s in enumerate(states):
+            sub = s
+            while sub:
+                if sums[sub] <= max_total:
+                    pair_s.append(row)
+                    pair_child.append(s ^ sub)
+                    pair_t.append(int(sums[sub]))
+                sub = (sub - 1) & s
+        order = np.lexsort((pair_t, pair_s))
+        ps, pc, pt = np.array(pair_s)[order], np.array(pair_child)[order], np.array(pair_t)[order]
+        boundary = np.ones(len(ps), dtype=bool)
+        boundary[1:] = (ps[1:] != ps[:-1]) | (pt[1:] != pt[:-1])
+        starts = np.flatnonzero(boundary)
+        result.append(Level(np.array(states), pc, starts, ps[starts], pt[starts]))
+    return tuple(result)
+
+
+@dataclass
+class BallTable:
+    """One ball problem, solved: multiplier, end values and U over (standing, tokens)."""
+
+    multiplier: int
+    clear: FloatArray  # value of ending the ball with every pin crossed, by tokens
+    miss: FloatArray  # value of ending it with S standing, by (S, tokens)
+    u: FloatArray  # U(S, T)
+    by_dice: FloatArray  # U(S, T) when rolling one die [0] or two dice [1] next
+
+    def start_value(self, standing: int, tokens: int) -> float:
+        return float(self.multiplier * bin(standing).count("1") + self.u[standing, tokens])
+
+
+def solve_ball(pins: int, tokens: int, m: int, clear: FloatArray, miss: FloatArray) -> BallTable:
+    """U(S, T) for every S and T of one ball problem."""
+    tt = tokens + 1
+    size = 1 << pins
+    counts = np.array([bin(s).count("1") for s in range(size)])
+    u = np.empty((size, tt))
+    u[0] = clear
+    by_dice = np.empty((2, size, tt))
+    by_dice[:, 0] = clear
+    pad = tokens
+    width = 13 + 2 * pad  # totals -pad .. 12 + pad
+    for level in levels(pins, 12 + tokens):
+        n = len(level.states)
+        g = np.full((n, width, tt), NEG)
+        if len(level.children):
+            group_max = np.maximum.reduceat(u[level.children], level.starts, axis=0)
+            g[level.group_state, level.group_total + pad] = group_max
+        g_two = g.copy()
+        g_two[:, : pad + 2] = NEG  # two dice never total less than 2
+        m_val = miss[level.states] - m * counts[level.states][:, None]  # (n, tt)
+        best = None
+        for dice, grid in ((1, g), (2, g_two)):
+            low, high = dice, 6 * dice  # the totals this many dice can roll
+            rolls = high - low + 1
+            h = np.full((n, rolls, tt), NEG)
+            for delta in range(-tokens, tokens + 1):
+                cost = abs(delta)
+                shifted = grid[:, pad + delta + low : pad + delta + high + 1, : tt - cost]
+                np.maximum(h[:, :, cost:], shifted, out=h[:, :, cost:])
+            q = np.maximum(h, m_val[:, None, :])
+            value = np.einsum("r,nrt->nt", DIE_TOTALS[dice][low : high + 1], q)
+            by_dice[dice - 1, level.states] = value
+            best = value if best is None else np.maximum(best, value)
+        assert best is not None
+        u[level.states] = best
+    return BallTable(m, clear, miss, u, by_dice)
+
+
+@dataclass
+class Policy:
+    """Every ball table of the game, and the expected scores they imply."""
+
+    pins: int
+    frames: int
+    token_gain: int
+    tables: dict[tuple[Any, ...], BallTable] = field(default_factory=dict)
+    frame_values: dict[tuple[int, int, int], FloatArray] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def max_tokens(self) -> int:
+        return self.token_gain * self.frames
+
+    @property
+    def expected_score(self) -> float:
+        """Optimal expected final score of a whole game."""
+        return float(self.frame_values[(1, 0, 0)][0])
+
+    @property
+    def states(self) -> int:
+        """(ball problem, standing pins, tokens) states in the tables."""
+        return sum(table.u.size for table in self.tables.values())
+
+    def table_for(self, frame: int, ball: int, first_was_strike: bool, w1: int, w2: int) -> BallTable:
+        """The ball problem a player faces (ball numbers as the scoring engine counts them)."""
+        if frame < self.frames:
+            return self.tables[("B1", frame, w1, w2)] if ball == 1 else self.tables[("B2", frame, 1 + w2)]
+        if ball == 1:
+            return self.tables[("B1L", w1, w2)]
+        if ball == 2:
+            return self.tables[("BB1", w2)] if first_was_strike else self.tables[("B2L", 1 + w2)]
+        return self.tables[("BONUS",)]
+
+
+def solve(pins: int = 10, frames: int = 10, token_gain: int = 1) -> Policy:
+    """Solve the basic game exactly, last frame first.
+
+    During frame k a player holds at most token_gain * k tokens, so each frame's
+    tables cover exactly that many (the last frame's cover its bonus balls too).
+    """
+    start = time.perf_counter()
+    policy = Policy(pins, frames, token_gain)
+    size = 1 << pins
+    full = size - 1
+    counts = np.array([bin(s).count("1") for s in range(size)], dtype=np.float64)
+    tables = policy.tables
+
+    def start_values(table: BallTable) -> FloatArray:
+        return table.multiplier * counts[:, None] + table.u
+
+    # The last frame and its bonus balls.
+    tmax = token_gain * frames
+    zeros_t, zeros_st = np.zeros(tmax + 1), np.zeros((size, tmax + 1))
+    bonus = tables[("BONUS",)] = solve_ball(pins, tmax, 1, zeros_t, zeros_st)
+    bonus_start = start_values(bonus)
+    for w2 in (0, 1):
+        tables[("BB1", w2)] = solve_ball(pins, tmax, 1 + w2, bonus_start[full], bonus_start)
+        tables[("B2L", 1 + w2)] = solve_ball(pins, tmax, 1 + w2, bonus_start[full], zeros_st)
+    for w1, w2 in PENDING:
+        second = start_values(tables[("B2L", 1 + w2)])
+        clear = start_values(tables[("BB1", w2)])[full]
+        table = tables[("B1L", w1, w2)] = solve_ball(pins, tmax, 1 + w1, clear, second)
+        # Indexed by the tokens held before the frame's token is gained.
+        policy.frame_values[(frames, w1, w2)] = start_values(table)[full][token_gain:]
+    # Frames before the last, backwards.
+    for frame in range(frames - 1, 0, -1):
+        tokens = token_gain * frame
+        nxt = {(w1, w2): policy.frame_values[(frame + 1, w1, w2)] for w1, w2 in PENDING}
+        open_end = np.ascontiguousarray(np.broadcast_to(nxt[(0, 0)], (size, tokens + 1)))
+        for m2 in (1, 2):
+            tables[("B2", frame, m2)] = solve_ball(pins, tokens, m2, nxt[(1, 0)], open_end)
+        for w1, w2 in PENDING:
+            second = start_values(tables[("B2", frame, 1 + w2)])
+            table = tables[("B1", frame, w1, w2)] = solve_ball(pins, tokens, 1 + w1, nxt[(w2 + 1, 1)], second)
+            policy.frame_values[(frame, w1, w2)] = start_values(table)[full][token_gain:]
+    policy.seconds = time.perf_counter() - start
+    return policy
+
+
+# --- the on-disk cache -----------------------------------------------------------------
+
+
+def cache_path(pins: int, frames: int, token_gain: int) -> Path:
+    from platformdirs import user_cache_dir
+
+    tag = hashlib.sha256(f"{RULES_VERSION}:{pins}:{frames}:{token_gain}".encode()).hexdigest()[:16]
+    return Path(user_cache_dir("pinsetter")) / f"rolling-pins-{tag}.npz"
+
+
+def save(policy: Policy, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays: dict[str, Any] = {}
+    for index, (key, table) in enumerate(policy.tables.items()):
+        arrays[f"u{index}"] = table.u
+        arrays[f"c{index}"] = table.clear
+        arrays[f"m{index}"] = table.miss
+        arrays[f"d{index}"] = table.by_dice
+        arrays[f"k{index}"] = np.array([repr(key), str(table.multiplier)])
+    for key, values in policy.frame_values.items():
+        arrays["f" + "_".join(map(str, key))] = values
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(path)
+
+
+def load(path: Path, pins: int, frames: int, token_gain: int) -> Policy | None:
+    import ast
+
+    try:
+        data = np.load(path)
+    except (OSError, ValueError):
+        return None
+    policy = Policy(pins, frames, token_gain)
+    for name in data.files:
+        if name.startswith("k"):
+            index = name[1:]
+            key_text, multiplier = data[name]
+            key = ast.literal_eval(str(key_text))
+            policy.tables[key] = BallTable(
+                int(multiplier), data[f"c{index}"], data[f"m{index}"], data[f"u{index}"], data[f"d{index}"]
+            )
+        elif name.startswith("f"):
+            frame, w1, w2 = (int(x) for x in name[1:].split("_"))
+            policy.frame_values[(frame, w1, w2)] = data[name]
+    return policy
+
+
+_MEMORY: dict[tuple[int, int, int], Policy] = {}
+
+
+def policy_for(pins: int = 10, frames: int = 10, token_gain: int = 1, use_cache: bool = True) -> Policy:
+    """The solved policy: from memory, the disk cache, or a fresh solve (then cached)."""
+    key = (pins, frames, token_gain)
+    if use_cache and key in _MEMORY:
+        return _MEMORY[key]
+    path = cache_path(*key)
+    policy = load(path, *key) if use_cache and path.exists() else None
+    if policy is None:
+        policy = solve(*key)
+        with contextlib.suppress(OSError):  # a read-only cache only costs a re-solve next time
+            save(policy, path)
+    _MEMORY[key] = policy
+    return policy
+
+
+# --- evaluating positions ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Where a player stands, in the policy's terms."""
+
+    table: BallTable
+    earned: int  # points already certain from finished balls, bonuses included
+    crossed: int  # pins crossed so far in the current ball
+    standing: int
+    tokens: int
+
+    def banked(self) -> float:
+        return self.earned + self.table.multiplier * self.crossed
+
+
+def ball_weights(pinfalls: list[int], frames: int, pins: int) -> tuple[int, int, int, bool]:
+    """(points earned so far, w1, w2, first ball of the last frame was a strike).
+
+    Every ball counts once for its own frame plus once for each earlier strike or
+    spare whose bonus it pays; (w1, w2) are the bonuses owed to the next two balls
+    of the frame being played.
+    """
+    earned, w1, w2 = 0, 0, 0
+    index, frame = 0, 1
+    while index < len(pinfalls) and frame < frames:
+        first = pinfalls[index]
+        earned += first * (1 + w1)
+        if first == pins:
+            w1, w2 = w2 + 1, 1
+            index += 1
+        elif index + 1 < len(pinfalls):
+            second = pinfalls[index + 1]
+            earned += second * (1 + w2)
+            w1, w2 = (1, 0) if first + second == pins else (0, 0)
+            index += 2
+        else:
+            return earned, w1, w2, False  # in the middle of this frame
+        frame += 1
+    rest = pinfalls[index:]
+    weights = (1 + w1, 1 + w2, 1)
+    earned += sum(p * m for p, m in zip(rest, weights, strict=False))
+    return earned, w1, w2, bool(rest) and rest[0] == pins
+
+
+def situation(
+    policy: Policy, pinfalls: list[int], frame: int, ball: int, crossed: int, standing: int, tokens: int
+) -> Situation:
+    # The current ball is not in the pinfalls yet.
+    earned, w1, w2, first_strike = ball_weights(pinfalls, policy.frames, policy.pins)
+    table = policy.table_for(frame, ball, first_strike, w1, w2)
+    if tokens >= table.u.shape[1]:
+        raise ValueError(f"{tokens} tokens cannot occur in frame {frame}")
+    return Situation(table, earned, crossed, standing, tokens)
+
+
+def cross_value(s: Situation, mask: int, cost: int) -> float:
+    """Expected final score after crossing `mask` with `cost` tokens, then playing optimally."""
+    table = s.table
+    rest = s.standing & ~mask
+    return s.banked() + table.multiplier * bin(s.standing).count("1") + float(table.u[rest, s.tokens - cost])
+
+
+def miss_value(s: Situation) -> float:
+    """Expected final score after ending the ball now."""
+    return s.banked() + float(s.table.miss[s.standing, s.tokens])
+
+
+def best_after_roll(s: Situation, dice: tuple[int, ...], subsets: dict[int, tuple[int, ...]]) -> tuple[float, int, int]:
+    """(value, set crossed, tokens spent) of the best answer to a roll; set 0 means miss."""
+    best = (miss_value(s), 0, 0)
+    total = sum(dice)
+    low, high = max(len(dice), total - s.tokens), total + s.tokens
+    for t, masks in subsets.items():
+        if low <= t <= high:
+            cost = abs(t - total)
+            for mask in masks:
+                value = cross_value(s, mask, cost)
+                if value > best[0] + 1e-12:
+                    best = (value, mask, t - total)
+    return best
+
+
+def roll_value(s: Situation, dice_count: int) -> float:
+    """Expected final score of rolling `dice_count` dice now and answering optimally."""
+    table = s.table
+    count = bin(s.standing).count("1")
+    return s.banked() + table.multiplier * count + float(table.by_dice[dice_count - 1, s.standing, s.tokens])
