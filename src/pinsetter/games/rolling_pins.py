@@ -447,8 +447,7 @@ class RollingPinsState(State):
         if self.is_terminal() or self.is_chance_node():
             return []
         _, player = self._me()
-        actions: list[Step] = sorted(self._actions(player))
-        return actions
+        return list[Step](sorted(self._actions(player)))
 
     def _actions(self, player: Player, with_crosses: bool = True) -> Iterator[Action]:
         advanced = self.game.advanced
