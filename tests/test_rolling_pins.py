@@ -378,3 +378,52 @@ def test_greedy_bot_takes_most_pins_high_first() -> None:
     assert str(bot.choose(state, random.Random(0))) == "cross 1+2+6"
     state = play(["dice 1", "1", "cross 1", "dice 2", "6+6"])
     assert str(bot.choose(state, random.Random(0))) == "cross 2+3+7"  # (7,3,2) > (6,4,2) > (5,4,3)
+
+
+# --- multiplayer ---------------------------------------------------------------------
+
+
+def test_turns_without_shared_dice_are_frame_by_frame() -> None:
+    state = play(MISS_FRAME, players=2)
+    assert state.turn() == 1
+    assert state.pinfalls == [[0, 0], []]
+
+
+def test_shared_dice_one_roll_serves_everyone() -> None:
+    state = play(["dice 1", "dice 2"], {"shared_dice": "true"}, players=2)
+    assert state.is_chance_node()
+    assert len(state.chance_outcomes()) == 216  # coloured, white and the third die
+    state.apply_text("3+4+6")
+    assert state.players[0].dice == (3,)  # one die: the coloured one
+    assert state.players[1].dice == (3, 4)
+    assert state.turn() == 0
+    state.apply_text("cross 3")
+    assert state.turn() == 1  # each decides on the same roll
+    state.apply_text("miss")  # player 2's first ball ends; they choose for ball 2
+    assert state.pinfalls == [[], [0]]
+    state.apply_text("dice 2")  # player 1 again
+    state.apply_text("dice 1")  # player 2, ball 2
+    state.apply_text("5+5+1")
+    assert state.players[0].dice == (5, 5) and state.players[1].dice == (5,)
+
+
+def test_shared_dice_frames_stay_together() -> None:
+    state = play(["dice 2", "dice 2", "6+6+1", "miss", "miss", "dice 2", "dice 2", "6+6+1", "miss"],
+                 {"shared_dice": "true"}, players=2)  # fmt: skip
+    # Player 1 has finished frame 1, player 2 is still in it: the next roll is player 2's alone.
+    assert state.pinfalls == [[0, 0], [0]]
+    assert state.turn() == 1
+    state.apply_text("miss")
+    assert state.turn() == 0 and state.ball_context(0).frame == 2  # type: ignore[union-attr]
+
+
+def test_shared_dice_reroll_is_private() -> None:
+    state = play([], {"shared_dice": "true", "advanced": "true"}, players=2)
+    state.players[1].held["reroll"] = 1
+    for text in ("dice 2", "dice 2", "1+1+1", "miss"):
+        state.apply_text(text)
+    assert state.turn() == 1
+    state.apply_text("reroll")
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 36  # player 2's own two dice
+    state.apply_text("4+5")
+    assert state.players[1].dice == (4, 5) and state.players[0].phase == "choose"

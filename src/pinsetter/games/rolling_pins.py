@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pinsetter.core.game import (
+    TERMINAL,
     Game,
     IllegalActionError,
     OptionError,
@@ -302,6 +303,7 @@ class Player:
     ten_pin: bool = False
     extra_dice: bool = False  # active for the rest of the current ball
     pending_marks: int = 0
+    private_roll: bool = False  # shared dice: this player's own reroll is in the air
 
     def key(self) -> Hashable:
         return (
@@ -320,6 +322,7 @@ class Player:
             self.ten_pin,
             self.extra_dice,
             self.pending_marks,
+            self.private_roll,
         )
 
 
@@ -333,6 +336,9 @@ class RollingPins(Game):
     option_specs = (
         OptionSpec("advanced", False, "advanced game: grey pins, ability track, abilities", parse=parse_bool),
         OptionSpec("sheet", DEFAULT_SHEET, "advanced sheet: 'default' or a JSON/TOML file", parse=Sheet.parse),
+        OptionSpec(
+            "shared_dice", False, "multiplayer: one roll (coloured, white, third die) serves everyone", parse=parse_bool
+        ),
         OptionSpec("tokens", True, "gain a bowling-ball token each frame (false: never)", parse=parse_bool),
         frames_option(),
         OptionSpec("pins", 10, "pins in a rack, numbered 1..N (fewer: a practice game, basic rules)", parse=int),
@@ -342,6 +348,7 @@ class RollingPins(Game):
         {"advanced": "true"},
         {"frames": "2", "tokens": "false"},
         {"frames": "2", "pins": "4"},
+        {"shared_dice": "true", "advanced": "true"},
     )
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
@@ -416,7 +423,32 @@ class RollingPinsState(State):
         for index, player in enumerate(self.players):
             if player.pending_marks:
                 return index
-        return super().turn()
+        if not self.shared:
+            return super().turn()
+        in_play = self._in_play()
+        if not in_play:
+            return TERMINAL
+        # A private reroll first, then answers to the roll, then choices for the next roll.
+        for index in in_play:
+            if self.players[index].phase == ROLLING and self.players[index].private_roll:
+                return index
+        for phases in ((ROLLED, EXTRA_PIN), (CHOOSE,)):
+            for index in in_play:
+                if self.players[index].phase in phases:
+                    return index
+        return in_play[0]
+
+    @property
+    def shared(self) -> bool:
+        return bool(self.game.options["shared_dice"])
+
+    def _in_play(self) -> list[int]:
+        """Shared dice: the players still playing the earliest unfinished frame."""
+        frames = [ctx.frame if (ctx := self.ball_context(i)) else None for i in range(self.num_players)]
+        live = [f for f in frames if f is not None]
+        if not live:
+            return []
+        return [i for i, f in enumerate(frames) if f == min(live)]
 
     def _me(self) -> tuple[int, Player]:
         index = self.turn()
@@ -428,15 +460,27 @@ class RollingPinsState(State):
         _, player = self._me()
         return player.phase == ROLLING and not player.pending_marks
 
+    def _roll_size(self) -> int:
+        """Dice in the air: the player's own, or the shared coloured, white and third die."""
+        _, player = self._me()
+        if self.shared and not player.private_roll:
+            return 3
+        return self._dice_rolled(player)
+
     def chance_outcomes(self) -> list[tuple[Step, Fraction]]:
         if not self.is_chance_node():
             return []
-        _, player = self._me()
-        return _rolls(self._dice_rolled(player))
+        return _rolls(self._roll_size())
 
     def sample_chance(self, rng: random.Random) -> Step:
-        _, player = self._me()
-        return Roll(tuple(rng.randint(1, 6) for _ in range(self._dice_rolled(player))))
+        return Roll(tuple(rng.randint(1, 6) for _ in range(self._roll_size())))
+
+    @staticmethod
+    def _shared_faces(player: Player, faces: tuple[int, ...]) -> tuple[int, ...]:
+        """What a shared roll (coloured, white, third) gives a player: one die is the coloured one."""
+        coloured, white, third = faces
+        mine = (coloured,) if player.dice_count == 1 else (coloured, white)
+        return (*mine, third) if player.extra_dice else mine
 
     @staticmethod
     def _dice_rolled(player: Player) -> int:
@@ -547,11 +591,12 @@ class RollingPinsState(State):
     def _apply(self, step: Step) -> None:
         index, player = self._me()
         if isinstance(step, Roll):
-            player.dice = step.faces
-            player.phase = ROLLED
-            player.kept = not player.extra_dice
-            player.flipped = False
-            player.rolls_on_rack += 1
+            if self.shared and not player.private_roll:
+                for other in self._in_play():
+                    if self.players[other].phase == ROLLING:
+                        self._receive(self.players[other], self._shared_faces(self.players[other], step.faces))
+            else:
+                self._receive(player, step.faces)
             return
         assert isinstance(step, Action)
         kind = step.kind
@@ -571,6 +616,7 @@ class RollingPinsState(State):
         elif kind == "reroll":
             self._use(player, "reroll")
             player.phase = ROLLING
+            player.private_roll = True  # with shared dice, a reroll is the player's own
             player.rolls_on_rack -= 1  # the reroll replaces the roll
         elif kind == "flip":
             self._use(player, "flip")
@@ -607,6 +653,15 @@ class RollingPinsState(State):
             self._end_ball(index, player)
         elif kind == "pass":
             self._end_ball(index, player)
+
+    @staticmethod
+    def _receive(player: Player, faces: tuple[int, ...]) -> None:
+        player.dice = faces
+        player.phase = ROLLED
+        player.kept = not player.extra_dice
+        player.flipped = False
+        player.private_roll = False
+        player.rolls_on_rack += 1
 
     def _use(self, player: Player, ability: str) -> None:
         player.held[ability] -= 1
