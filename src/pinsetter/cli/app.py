@@ -146,6 +146,7 @@ def play(
     option: OptionOpt = None,
     record: Annotated[Path | None, typer.Option(help="write the record here, after every step")] = None,
     resume: Annotated[Path | None, typer.Option(help="resume the game in this record")] = None,
+    deal: Annotated[str | None, typer.Option(help="bowling-solitaire: play the first frame from this deal")] = None,
 ) -> None:
     """Play a game line by line (bots-only games run to the end without input)."""
     from pinsetter.cli.play import pick_game, play_lines
@@ -158,8 +159,16 @@ def play(
             game_id = game or pick_game()
             specs = PlayerSpec.parse_list(players)
             match = Match.new(game_id, specs, seed, parse_options(option), record)
+            if deal is not None:
+                if game_id != "bowling-solitaire":
+                    fail("--deal is for bowling-solitaire")
+                match.record.extra["deal"] = deal
             if record is not None:
                 match.record.save(record)
+        if "deal" in match.record.extra:
+            from pinsetter.games.bowling_solitaire import Deal, deal_script
+
+            match.chance_script = deal_script(Deal.parse(str(match.record.extra["deal"])))
     except (GameError, ValueError) as exc:
         fail(str(exc))
     play_lines(match)
@@ -275,7 +284,10 @@ def solve(
     import time
 
     if game != "rolling-pins":
-        fail(f"no exact solver for {game!r} (rolling-pins; see `analyze` for the dice games)")
+        fail(
+            f"no exact whole-game solver for {game!r}: rolling-pins is solved exactly; see `analyze` for "
+            "the dice games and `hint bowling-solitaire` for the Solitaire expectimax"
+        )
     from pinsetter.solvers import rolling_pins as solver
 
     try:
@@ -305,16 +317,82 @@ def solve(
 
 
 @app.command()
+def perft(
+    game: GameArg,
+    deal: Annotated[str, typer.Option(help="pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j")],
+    groups: Annotated[str, typer.Option(help="connected or mutual")] = "connected",
+    as_json: JsonOpt = False,
+) -> None:
+    """Count a Bowling Solitaire deal's legal play sequences (exact move generation)."""
+    from pinsetter.games.bowling_solitaire import GROUP_RULES, Deal
+    from pinsetter.solvers.solitaire_perft import perft as count
+
+    if game != "bowling-solitaire":
+        fail("perft counts Bowling Solitaire deals (game bowling-solitaire)")
+    if groups not in GROUP_RULES:
+        fail(f"--groups must be connected or mutual, not {groups!r}")
+    try:
+        result = count(Deal.parse(deal), groups)
+    except GameError as exc:
+        fail(f"--deal: {exc}")
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    for key, value in result.to_dict().items():
+        typer.echo(f"{key:>16}: {value}")
+
+
+def _solitaire_hint(deal_text: str, groups: str, objective: str) -> dict[str, Any]:
+    """Options at the start of a deal, from the player's view (face-down cards unknown)."""
+    from pinsetter.bots.solitaire import OBJECTIVES, ExpectimaxBot
+    from pinsetter.games.bowling_solitaire import GROUP_RULES, BowlingSolitaire, Deal, deal_script
+
+    if groups not in GROUP_RULES:
+        fail(f"--groups must be connected or mutual, not {groups!r}")
+    if objective not in OBJECTIVES:
+        fail(f"--objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    try:
+        deal = Deal.parse(deal_text)
+    except GameError as exc:
+        fail(f"--deal: {exc}")
+    game = BowlingSolitaire({"groups": groups})
+    state = game.new_state()
+    script = deal_script(deal)
+    while state.is_chance_node():  # deals the pins and turns up the three tops only
+        step = script(state)
+        assert step is not None
+        state.apply(step)
+    if state.pinfalls[0]:
+        return {"value": 0.0, "options": [], "note": "no legal play: ball 1 ends at once"}
+    values = ExpectimaxBot(game, objective).evaluate(state) or []
+    return {"value": values[0][1], "options": [{"action": str(a), "value": v} for a, v in values]}
+
+
+@app.command()
 def hint(
     game: GameArg,
     record: Annotated[Path | None, typer.Option(help="the position at the end of this record")] = None,
+    deal: Annotated[str | None, typer.Option(help="bowling-solitaire: the start of this deal")] = None,
+    groups: Annotated[str, typer.Option(help="bowling-solitaire: connected or mutual")] = "connected",
+    objective: Annotated[str, typer.Option(help="bowling-solitaire: score, pins or strike")] = "score",
     as_json: JsonOpt = False,
 ) -> None:
     """The value of every option at a decision, from the solvers."""
     from pinsetter.bots.hints import option_values
 
+    if deal is not None:
+        if game != "bowling-solitaire":
+            fail("--deal is for bowling-solitaire")
+        result = _solitaire_hint(deal, groups, objective)
+        if as_json:
+            emit_json(result)
+        else:
+            typer.echo(f"value ({objective}): {result['value']:.6f}")
+            for row in result["options"]:
+                typer.echo(f"  {row['value']:10.6f}  {row['action']}")
+        return
     if record is None:
-        fail("give the position: --record FILE")
+        fail("give the position: --record FILE (or --deal for bowling-solitaire)")
     try:
         loaded = Record.load(record)
         if loaded.game != game:

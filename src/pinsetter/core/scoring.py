@@ -19,6 +19,7 @@ __all__ = [
     "Lane",
     "Scoresheet",
     "ScoringError",
+    "bonus_weights",
     "format_line",
     "next_ball",
     "parse_line",
@@ -162,6 +163,37 @@ def next_ball(pinfalls: Sequence[int], lane: Lane = STANDARD) -> BallContext | N
         if last:
             return None
         frames.append([])
+
+
+def bonus_weights(pinfalls: Sequence[int], lane: Lane = STANDARD) -> tuple[int, int, int, bool]:
+    """(points certain so far, w1, w2, the last frame's first ball was a strike).
+
+    Every ball counts once for its own frame plus once for each earlier strike or
+    spare whose bonus it pays. (w1, w2) are the bonuses owed to the next two balls
+    of the frame being played (its first and second ball): what a solver needs to
+    weigh the pins of the balls to come. `pinfalls` must be valid.
+    """
+    pins, frames = lane.pins, lane.frames
+    earned, w1, w2 = 0, 0, 0
+    index, frame = 0, 1
+    while index < len(pinfalls) and frame < frames:
+        first = pinfalls[index]
+        earned += first * (1 + w1)
+        if first == pins:
+            w1, w2 = w2 + 1, 1
+            index += 1
+        elif index + 1 < len(pinfalls):
+            second = pinfalls[index + 1]
+            earned += second * (1 + w2)
+            w1, w2 = (1, 0) if first + second == pins else (0, 0)
+            index += 2
+        else:
+            return earned, w1, w2, False  # in the middle of this frame
+        frame += 1
+    rest = pinfalls[index:]
+    weights = (1 + w1, 1 + w2, 1)
+    earned += sum(p * m for p, m in zip(rest, weights, strict=False))
+    return earned, w1, w2, bool(rest) and rest[0] == pins
 
 
 def _marks(balls: Sequence[int], last: bool, pins: int) -> tuple[str, ...]:

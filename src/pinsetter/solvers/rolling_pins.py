@@ -30,6 +30,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pinsetter.core.scoring import Lane, bonus_weights
+
 __all__ = ["RULES_VERSION", "BallTable", "Policy", "solve"]
 
 RULES_VERSION = "rolling-pins-basic-2"
@@ -298,40 +300,11 @@ class Situation:
         return self.earned + self.table.multiplier * self.crossed
 
 
-def ball_weights(pinfalls: list[int], frames: int, pins: int) -> tuple[int, int, int, bool]:
-    """(points earned so far, w1, w2, first ball of the last frame was a strike).
-
-    Every ball counts once for its own frame plus once for each earlier strike or
-    spare whose bonus it pays; (w1, w2) are the bonuses owed to the next two balls
-    of the frame being played.
-    """
-    earned, w1, w2 = 0, 0, 0
-    index, frame = 0, 1
-    while index < len(pinfalls) and frame < frames:
-        first = pinfalls[index]
-        earned += first * (1 + w1)
-        if first == pins:
-            w1, w2 = w2 + 1, 1
-            index += 1
-        elif index + 1 < len(pinfalls):
-            second = pinfalls[index + 1]
-            earned += second * (1 + w2)
-            w1, w2 = (1, 0) if first + second == pins else (0, 0)
-            index += 2
-        else:
-            return earned, w1, w2, False  # in the middle of this frame
-        frame += 1
-    rest = pinfalls[index:]
-    weights = (1 + w1, 1 + w2, 1)
-    earned += sum(p * m for p, m in zip(rest, weights, strict=False))
-    return earned, w1, w2, bool(rest) and rest[0] == pins
-
-
 def situation(
     policy: Policy, pinfalls: list[int], frame: int, ball: int, crossed: int, standing: int, tokens: int
 ) -> Situation:
     # The current ball is not in the pinfalls yet.
-    earned, w1, w2, first_strike = ball_weights(pinfalls, policy.frames, policy.pins)
+    earned, w1, w2, first_strike = bonus_weights(pinfalls, Lane(policy.pins, policy.frames))
     table = policy.table_for(frame, ball, first_strike, w1, w2)
     if tokens >= table.u.shape[1]:
         raise ValueError(f"{tokens} tokens cannot occur in frame {frame}")

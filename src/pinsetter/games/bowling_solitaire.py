@@ -1,0 +1,502 @@
+"""Sid Sackson's Bowling Solitaire (RULES.md section 4; seed 003).
+
+Each frame deals twenty cards (two of each value 1-10): ten pins at positions
+1-10 and three ball piles of 5, 3 and 2 cards with their tops face up. A play
+takes a pile's face-up card and removes one pin of the same value, or two or
+three touching pins whose sum ends in the card's digit.
+
+Cards are chance outcomes drawn when they are turned face up: every unseen
+card is equally likely, exactly as in a shuffled deck, and the state never
+holds a face-down card, so no view or bot can peek. A fixed deal (`Deal`) is a
+script of those outcomes.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+from typing import Any, ClassVar
+
+from pinsetter.core.game import Game, IllegalActionError, OptionSpec, ParseError, State, Step
+from pinsetter.games.pure_chance import frames_option
+from pinsetter.games.registry import register
+
+POSITIONS = tuple(range(1, 11))
+VALUES = tuple(range(1, 11))
+COPIES = 2
+PILE_SIZES = (5, 3, 2)
+FULL = (1 << 10) - 1
+ADJACENT: dict[int, tuple[int, ...]] = {
+    1: (2, 3),
+    2: (1, 3, 4, 5),
+    3: (1, 2, 5, 6),
+    4: (2, 5, 7, 8),
+    5: (2, 3, 4, 6, 8, 9),
+    6: (3, 5, 9, 10),
+    7: (4, 8),
+    8: (4, 5, 7, 9),
+    9: (5, 6, 8, 10),
+    10: (6, 9),
+}
+BACK_ROW = frozenset((7, 8, 9, 10))
+ROW_TWO = frozenset((2, 3))
+CENTRE = 5
+GROUP_RULES = ("connected", "mutual")
+
+
+def bit(position: int) -> int:
+    return 1 << (position - 1)
+
+
+def positions_of(mask: int) -> tuple[int, ...]:
+    return tuple(p for p in POSITIONS if mask & bit(p))
+
+
+def mask_of(positions: tuple[int, ...] | list[int]) -> int:
+    mask = 0
+    for p in positions:
+        mask |= bit(p)
+    return mask
+
+
+NEIGHBOURS = {p: mask_of(list(ADJACENT[p])) for p in POSITIONS}
+
+
+@cache
+def groups(rule: str) -> tuple[int, ...]:
+    """Every removable group as a mask: single pins, touching pairs, and triples
+    that are connected (`connected`) or all touching each other (`mutual`)."""
+    result = [bit(p) for p in POSITIONS]
+    for a, b in combinations(POSITIONS, 2):
+        if b in ADJACENT[a]:
+            result.append(bit(a) | bit(b))
+    for trio in combinations(POSITIONS, 3):
+        touching = sum(1 for a, b in combinations(trio, 2) if b in ADJACENT[a])
+        if touching == 3 or (rule == "connected" and touching == 2):
+            result.append(mask_of(list(trio)))
+    return tuple(result)
+
+
+def first_play_allowed(group: int) -> bool:
+    """No back-row pin on a frame's first play; the centre pin only with a row-two pin."""
+    if group & mask_of(list(BACK_ROW)):
+        return False
+    return not (group & bit(CENTRE)) or bool(group & mask_of(list(ROW_TWO)))
+
+
+def touches(group: int, cleared: int) -> bool:
+    """The chain rule: some pin of the group is adjacent to a cleared position."""
+    return any(group & bit(p) and NEIGHBOURS[p] & cleared for p in POSITIONS)
+
+
+def matches(values: list[int], ball: int) -> bool:
+    """One pin of the ball's value, or a sum ending in the ball's digit (10 counts 0)."""
+    if len(values) == 1:
+        return values[0] == ball
+    return sum(values) % 10 == ball % 10
+
+
+# --- deals -------------------------------------------------------------------------
+
+
+class DealError(ParseError):
+    """A deal that is malformed or impossible."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A whole deal: pin values at positions 1-10 and the three piles, top card first."""
+
+    pins: tuple[int, ...]
+    piles: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self) -> None:
+        if len(self.pins) != 10:
+            raise DealError(f"a deal has 10 pins, this one has {len(self.pins)}")
+        if tuple(len(p) for p in self.piles) != PILE_SIZES:
+            sizes = ",".join(str(len(p)) for p in self.piles)
+            raise DealError(f"piles must hold 5, 3 and 2 cards, these hold {sizes}")
+        for card in (*self.pins, *(c for p in self.piles for c in p)):
+            if card not in VALUES:
+                raise DealError(f"card {card} is not a value 1-10")
+        cards = [*self.pins, *(c for p in self.piles for c in p)]
+        for value in VALUES:
+            if cards.count(value) > COPIES:
+                raise DealError(f"value {value} is used {cards.count(value)} times (there are two of each)")
+
+    def __str__(self) -> str:
+        pins = ",".join(str(v) for v in self.pins)
+        piles = "|".join(",".join(str(c) for c in pile) for pile in self.piles)
+        return f"pins={pins};piles={piles}"
+
+    @classmethod
+    def parse(cls, text: str) -> Deal:
+        parts = dict(part.split("=", 1) for part in text.strip().split(";") if "=" in part)
+        if set(parts) != {"pins", "piles"}:
+            raise DealError(f"{text!r}: a deal reads pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j")
+        try:
+            pins = tuple(int(v) for v in parts["pins"].split(","))
+            piles = tuple(tuple(int(v) for v in pile.split(",")) for pile in parts["piles"].split("|"))
+        except ValueError:
+            raise DealError(f"{text!r}: card values must be numbers 1-10") from None
+        return cls(pins, piles)
+
+    @classmethod
+    def random(cls, rng: random.Random) -> Deal:
+        cards = [v for v in VALUES for _ in range(COPIES)]
+        rng.shuffle(cards)
+        return cls(tuple(cards[:10]), (tuple(cards[10:15]), tuple(cards[15:18]), tuple(cards[18:20])))
+
+
+# --- steps -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Action:
+    """`3:4+5+8` (pile 3 takes pins 4, 5 and 8) or `stop` (end the ball)."""
+
+    kind: str
+    pile: int = 0
+    pins: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        if self.kind == "stop":
+            return "stop"
+        return f"{self.pile}:" + "+".join(str(p) for p in self.pins)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pile": self.pile, "pins": list(self.pins)}
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        text = text.strip().lower()
+        if text == "stop":
+            return cls("stop")
+        pile_text, _, pins_text = text.partition(":")
+        try:
+            pile = int(pile_text)
+            pins = tuple(sorted(int(p) for p in pins_text.split("+")))
+        except ValueError:
+            raise ParseError(f"{text!r} is not a play like '3:4+5+8' or 'stop'") from None
+        if pile not in (1, 2, 3) or not 1 <= len(pins) <= 3 or len(set(pins)) != len(pins):
+            raise ParseError(f"{text!r}: a play is a pile 1-3 and one to three different pins")
+        if any(p not in POSITIONS for p in pins):
+            raise ParseError(f"{text!r}: pins are positions 1-10")
+        return cls("play", pile, pins)
+
+
+STOP = Action("stop")
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A card turned face up (dealt to a pin or revealed on a pile)."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.value}
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise ParseError(f"{text!r} is not a card value 1-10") from None
+        if value not in VALUES:
+            raise ParseError(f"{text!r} is not a card value 1-10")
+        return cls(value)
+
+
+# --- the frame being played ----------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """One deal on the table, as the player sees it."""
+
+    pins: list[int]  # value at positions 1-10 (0 until dealt)
+    standing: int  # mask of pins still standing (dealt pins only)
+    remaining: list[int]  # cards left in each pile, the face-up top included
+    tops: list[int]  # face-up top of each pile (0: none, or not yet turned up)
+    revealed: list[int]  # cards turned up so far from each pile
+    seen: list[int]  # how many of each value (index 1-10) are face up or gone
+    queue: list[tuple[str, int]]  # slots still to turn face up: ("pin", position) or ("pile", pile)
+    ball: int = 1  # ball of this deal (2 after the tops were burned)
+
+    @classmethod
+    def fresh(cls) -> Table:
+        queue = [("pin", p) for p in POSITIONS] + [("pile", p) for p in (1, 2, 3)]
+        return cls([0] * 10, 0, list(PILE_SIZES), [0, 0, 0], [0, 0, 0], [0] * 11, queue)
+
+    def key(self) -> Hashable:
+        return (
+            tuple(self.pins),
+            self.standing,
+            tuple(self.remaining),
+            tuple(self.tops),
+            tuple(self.revealed),
+            tuple(self.queue),
+            self.ball,
+        )
+
+    def unseen(self) -> list[tuple[int, int]]:
+        """(value, copies not yet seen) for every value with copies left."""
+        return [(v, COPIES - self.seen[v]) for v in VALUES if self.seen[v] < COPIES]
+
+    def turn_up(self, value: int) -> None:
+        kind, where = self.queue.pop(0)
+        self.seen[value] += 1
+        if kind == "pin":
+            self.pins[where - 1] = value
+            self.standing |= bit(where)
+        else:
+            self.tops[where - 1] = value
+            self.revealed[where - 1] += 1
+
+    def use_top(self, pile: int) -> None:
+        """The pile's top card is spent (played or burned); the next one is turned up."""
+        self.tops[pile - 1] = 0
+        self.remaining[pile - 1] -= 1
+        if self.remaining[pile - 1]:
+            self.queue.append(("pile", pile))
+
+    def plays(self, rule: str) -> list[Action]:
+        """Every legal play on this table (sorted)."""
+        first = self.standing == FULL
+        cleared = FULL & ~self.standing
+        result = []
+        for pile in (1, 2, 3):
+            ball = self.tops[pile - 1]
+            if not ball:
+                continue
+            for group in groups(rule):
+                if group & ~self.standing:
+                    continue
+                if first and not first_play_allowed(group):
+                    continue
+                if not first and not touches(group, cleared):
+                    continue
+                where = positions_of(group)
+                if matches([self.pins[p - 1] for p in where], ball):
+                    result.append(Action("play", pile, where))
+        return sorted(result)
+
+
+@register
+class BowlingSolitaire(Game):
+    id = "bowling-solitaire"
+    name = "Bowling Solitaire"
+    summary = "Sid Sackson's card game: pins and ball piles from 20 cards."
+    has_decisions = True
+    min_players = 1
+    max_players = 1
+    option_specs = (
+        OptionSpec("groups", "connected", "two/three-pin groups: connected or mutual", choices=GROUP_RULES),
+        frames_option(),
+    )
+    conformance_options: ClassVar[tuple[dict[str, object], ...]] = ({}, {"groups": "mutual", "frames": "3"})
+
+    @property
+    def rule(self) -> str:
+        return str(self.options["groups"])
+
+    def new_state(self, players: int = 1) -> SolitaireState:
+        return SolitaireState(self, players)
+
+    def parse_action(self, text: str) -> Step:
+        return Action.parse(text)
+
+    def parse_outcome(self, text: str) -> Step:
+        return Card.parse(text)
+
+    def rules(self) -> str:
+        return RULES_TEXT
+
+
+class SolitaireState(State):
+    game: BowlingSolitaire
+
+    def __init__(self, game: BowlingSolitaire, players: int = 1) -> None:
+        super().__init__(game, players)
+        self.table = Table.fresh()
+        self.crossed = 0  # pins removed in the current ball
+        self.deals = 1  # deals so far (derived from the pinfalls; kept for scripted deals)
+
+    def clone(self) -> SolitaireState:
+        new = copy.copy(self)
+        new.pinfalls = [list(p) for p in self.pinfalls]
+        new._contexts = list(self._contexts)
+        t = self.table
+        new.table = Table(
+            list(t.pins),
+            t.standing,
+            list(t.remaining),
+            list(t.tops),
+            list(t.revealed),
+            list(t.seen),
+            list(t.queue),
+            t.ball,
+        )
+        return new
+
+    def is_chance_node(self) -> bool:
+        return not self.is_terminal() and bool(self.table.queue)
+
+    def next_slot(self) -> tuple[str, int] | None:
+        """The slot the next chance card turns up in (for scripted deals)."""
+        return self.table.queue[0] if self.is_chance_node() else None
+
+    def chance_outcomes(self) -> list[tuple[Step, Fraction]]:
+        if not self.is_chance_node():
+            return []
+        unseen = self.table.unseen()
+        total = sum(c for _, c in unseen)
+        return [(Card(v), Fraction(c, total)) for v, c in unseen]
+
+    def sample_chance(self, rng: random.Random) -> Step:
+        unseen = self.table.unseen()
+        return Card(rng.choices([v for v, _ in unseen], weights=[c for _, c in unseen])[0])
+
+    def legal_actions(self) -> list[Step]:
+        if self.is_terminal() or self.is_chance_node():
+            return []
+        return [*self.table.plays(self.game.rule), STOP]
+
+    def apply(self, step: Step) -> None:
+        if isinstance(step, Action) and step.kind == "play" and not self.is_terminal() and not self.is_chance_node():
+            if step not in self.table.plays(self.game.rule):
+                raise IllegalActionError(f"{step} is not legal here{self._why_not(step)}")
+            self._apply(step)
+            return
+        super().apply(step)
+
+    def _why_not(self, action: Action) -> str:
+        table = self.table
+        ball = table.tops[action.pile - 1]
+        group = mask_of(list(action.pins))
+        if not ball:
+            return f": pile {action.pile} has no face-up card"
+        if group & ~table.standing:
+            return f": pin {next(p for p in action.pins if not group & table.standing & bit(p))} is not standing"
+        if group not in groups(self.game.rule):
+            return f": pins {'+'.join(map(str, action.pins))} are not a {self.game.rule} group"
+        if table.standing == FULL and not first_play_allowed(group):
+            return ": the first play may not take a back-row pin, nor the centre pin without pin 2 or 3"
+        if table.standing != FULL and not touches(group, FULL & ~table.standing):
+            return ": every later play must touch a cleared position"
+        values = [table.pins[p - 1] for p in action.pins]
+        return f": pins {'+'.join(map(str, values))} do not match a {ball}"
+
+    def _apply(self, step: Step) -> None:
+        table = self.table
+        if isinstance(step, Card):
+            table.turn_up(step.value)
+        else:
+            assert isinstance(step, Action)
+            if step.kind == "stop":
+                self._end_ball()
+            else:
+                table.standing &= ~mask_of(list(step.pins))
+                self.crossed += len(step.pins)
+                table.use_top(step.pile)
+                if not table.standing:
+                    self._end_ball()
+        self._settle()
+
+    def _settle(self) -> None:
+        """A ball with no legal play ends by itself (it is not a decision)."""
+        while not self.is_terminal() and not self.table.queue and not self.table.plays(self.game.rule):
+            self._end_ball()
+
+    def _end_ball(self) -> None:
+        ctx = self.ball_context(0)
+        assert ctx is not None
+        self.record_ball(0, self.crossed)
+        self.crossed = 0
+        after = self.ball_context(0)
+        if after is None:
+            return
+        if after.fresh_rack:
+            self.table = Table.fresh()
+            self.deals += 1
+            return
+        # Ball 2 of the same deal: burn every face-up top, turn up the next cards.
+        self.table.ball = 2
+        for pile in (1, 2, 3):
+            if self.table.remaining[pile - 1]:
+                self.table.use_top(pile)
+
+    def view(self, player: int) -> dict[str, Any]:
+        t = self.table
+        ctx = self.ball_context(0)
+        return {
+            "player": player,
+            "pinfalls": list(self.pinfalls[0]),
+            "frame": ctx.frame if ctx else None,
+            "ball": ctx.ball if ctx else None,
+            "pins": {str(p): t.pins[p - 1] if t.standing & bit(p) else None for p in POSITIONS},
+            "piles": [{"top": t.tops[i] or None, "cards": t.remaining[i]} for i in range(3)],
+            "seen": [v for v in VALUES for _ in range(t.seen[v])],
+        }
+
+    def key(self) -> Hashable:
+        return (tuple(self.pinfalls[0]), self.crossed, self.table.key())
+
+    def describe(self) -> str:
+        t = self.table
+        ctx = self.ball_context(0)
+        assert ctx is not None
+        rows = ((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,))
+        lines = []
+        for row in rows:
+            cells = [f"{t.pins[p - 1]:>2}" if t.standing & bit(p) else " ." for p in row]
+            lines.append("   " * (4 - len(row)) + "    ".join(cells))
+        piles = "  ".join(f"pile {i + 1}: {t.tops[i] or '-'} ({t.remaining[i]} cards)" for i in range(3))
+        return f"frame {ctx.frame} ball {ctx.ball}\n" + "\n".join(lines) + f"\n  {piles}"
+
+
+def deal_script(deal: Deal) -> Callable[[State], Step | None]:
+    """A chance script that turns up the cards of a fixed deal (the first deal of a game)."""
+
+    def script(state: State) -> Step | None:
+        assert isinstance(state, SolitaireState)
+        if state.deals > 1:
+            return None  # only the first deal is fixed
+        slot = state.next_slot()
+        if slot is None:
+            return None
+        kind, where = slot
+        if kind == "pin":
+            return Card(deal.pins[where - 1])
+        return Card(deal.piles[where - 1][state.table.revealed[where - 1]])
+
+    return script
+
+
+RULES_TEXT = """\
+Bowling Solitaire (Sid Sackson) - one player, 20 cards: two each of 1 to 10.
+
+Each frame: ten cards are the pins, positions 1 (front) to 10 (back row 7-10,
+centre pin 5); the other ten form ball piles of 5, 3 and 2 cards, tops face up.
+
+A play (`3:4+5+8`): take the top card of a pile and remove either one standing
+pin of the same value, or two or three touching pins whose sum ends in the
+card's digit (a 10 counts 0). The next card of that pile is turned up.
+  * The first play of a frame takes no back-row pin, and the centre pin only
+    together with pin 2 or 3.
+  * Every later play must take a pin next to a position already cleared.
+Ball 1 lasts while you want and can play (`stop` ends it). Then the top card of
+every pile is burned and the next turned up: ball 2. All ten in ball 1 is a
+strike, the rest in ball 2 a spare. Scoring is ten-pin bowling; 10th-frame
+bonus balls are played on fresh deals.
+Option groups=mutual: three-pin groups must all touch each other.
+"""

@@ -1,0 +1,440 @@
+"""No-peeking expectimax for Bowling Solitaire, compiled with numba.
+
+Within a deal the player knows the ten pin values, the face-up tops, how many
+cards each pile holds and which pile cards have been seen; every arrangement of
+the unseen cards is equally likely, so a card turned up is drawn uniformly from
+the unseen ones. The information state packs into one 64-bit key:
+
+    standing (10 bits) | deal ball (1) | pile sizes (3+2+2) | tops (3 x 4) | seen pile cards (10 x 2)
+
+and the expectimax memoises on it. The objective of a frame is linear:
+m1 * (pins in ball 1) + m2 * (pins in ball 2) + the continuation value of
+ending it as a strike, a spare or open (see `Objective`).
+
+The rules here are a compiled copy of the engine's (`games/bowling_solitaire.py`,
+whose tables it reads); tests hold the two together by comparing this search
+with a plain expectimax through the engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from pinsetter.core.scoring import Lane, bonus_weights, next_ball
+from pinsetter.games.bowling_solitaire import (
+    FULL,
+    NEIGHBOURS,
+    POSITIONS,
+    STOP,
+    Action,
+    Table,
+    first_play_allowed,
+    groups,
+    positions_of,
+)
+
+__all__ = ["Objective", "Position", "evaluate", "option_values"]
+
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What a frame is worth: pins of each ball times its weight, plus how the frame ends."""
+
+    ball1: float = 1.0
+    ball2: float = 1.0
+    strike: float = 0.0
+    spare: float = 0.0
+    open: float = 0.0
+
+    def as_array(self) -> npt.NDArray[np.float64]:
+        return np.array([self.ball1, self.ball2, self.strike, self.spare, self.open])
+
+
+PINS_OBJECTIVE = Objective()
+STRIKE_OBJECTIVE = Objective(0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class Position:
+    """The player's information within a deal."""
+
+    pins: tuple[int, ...]  # values at positions 1-10 (all dealt face up)
+    standing: int
+    ball: int
+    remaining: tuple[int, int, int]
+    tops: tuple[int, int, int]
+    seen: tuple[int, ...]  # pile cards seen so far, per value 1-10 (index 0 unused)
+
+    @classmethod
+    def from_table(cls, table: Table) -> Position:
+        pin_counts = [0] * 11
+        for v in table.pins:
+            pin_counts[v] += 1
+        seen = tuple(table.seen[v] - pin_counts[v] if v else 0 for v in range(11))
+        return cls(
+            tuple(table.pins),
+            table.standing,
+            table.ball,
+            (table.remaining[0], table.remaining[1], table.remaining[2]),
+            (table.tops[0], table.tops[1], table.tops[2]),
+            seen,
+        )
+
+    def seen_code(self) -> int:
+        return sum(self.seen[v] << (2 * (v - 1)) for v in range(1, 11))
+
+
+def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
+    """The deal's groups as arrays, with the groups each ball value can take listed by value."""
+    masks = groups(rule)
+    size = np.array([len(positions_of(g)) for g in masks], dtype=np.int64)
+    first_ok = np.array([first_play_allowed(g) for g in masks], dtype=np.int64)
+    neigh = np.array([np.bitwise_or.reduce([NEIGHBOURS[p] for p in positions_of(g)]) for g in masks], dtype=np.int64)
+    pin_counts = np.zeros(11, dtype=np.int64)
+    for v in pins:
+        pin_counts[v] += 1
+    by_ball: list[list[int]] = [[] for _ in range(11)]
+    for gi, g in enumerate(masks):
+        values = [pins[p - 1] for p in positions_of(g)]
+        for ball in range(1, 11):
+            if (values[0] == ball) if len(values) == 1 else (sum(values) % 10 == ball % 10):
+                by_ball[ball].append(gi)
+    starts = np.zeros(12, dtype=np.int64)
+    for ball in range(11):
+        starts[ball + 1] = starts[ball] + len(by_ball[ball])
+    flat = np.array([gi for lst in by_ball for gi in lst], dtype=np.int64)
+    return np.array(masks, dtype=np.int64), size, first_ok, neigh, pin_counts, starts, flat
+
+
+# --- the compiled search ------------------------------------------------------------------
+# A memo is an open-addressing hash table: keys (-1 = empty), values, and [count, capacity].
+
+EMPTY = -1
+REVEAL_FLAG = 1 << 62  # marks a chance node's key (the state before cards are turned up)
+
+
+@njit(cache=True)
+def _slot(keys, key):  # type: ignore[no-untyped-def]
+    mask = len(keys) - 1
+    h = key ^ (key >> 29)
+    h = h * -4658895280553007687
+    h = h ^ (h >> 32)
+    index = h & mask
+    while keys[index] != EMPTY and keys[index] != key:
+        index = (index + 1) & mask
+    return index
+
+
+@njit(cache=True)
+def _get(memo, key):  # type: ignore[no-untyped-def]
+    keys, vals, _ = memo
+    index = _slot(keys, key)
+    if keys[index] == key:
+        return vals[index]
+    return -1.0
+
+
+@njit(cache=True)
+def _put(memo, key, value):  # type: ignore[no-untyped-def]
+    keys, vals, meta = memo
+    if meta[0] * 10 >= len(keys) * 7:
+        return  # full enough: compute on without memoising more
+    index = _slot(keys, key)
+    if keys[index] != key:
+        keys[index] = key
+        meta[0] += 1
+    vals[index] = value
+
+
+@njit(cache=True)
+def _key(standing: int, ball: int, r1: int, r2: int, r3: int, t1: int, t2: int, t3: int, seen: int) -> int:
+    return (
+        standing
+        | ((ball - 1) << 10)
+        | (r1 << 11)
+        | (r2 << 14)
+        | (r3 << 16)
+        | (t1 << 18)
+        | (t2 << 22)
+        | (t3 << 26)
+        | (seen << 30)
+    )
+
+
+DECIDE, REVEAL = 0, 1
+MAX_DEPTH = 128
+# Fields of a stack frame.
+TYPE, STANDING, BALL, R1, R2, R3, T1, T2, T3, SEEN, KEY, PILE, CURSOR = range(13)
+BEST, PENDING = 0, 1  # float fields: best (or expected) so far, the pending child's weight/offset
+
+
+@njit(cache=True)
+def _reveal_pile(st):  # type: ignore[no-untyped-def]
+    """The first pile with cards but no face-up top (-1: none)."""
+    for pile in range(3):
+        if st[R1 + pile] > 0 and st[T1 + pile] == 0:
+            return pile
+    return -1
+
+
+@njit(cache=True)
+def _open(memo, stack, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+    """Start a node: its memoised value, or -1.0 after pushing it at `depth`."""
+    st = stack[depth]
+    st[STANDING] = standing
+    st[BALL] = ball
+    st[R1] = r1
+    st[R2] = r2
+    st[R3] = r3
+    st[T1] = t1
+    st[T2] = t2
+    st[T3] = t3
+    st[SEEN] = seen
+    pile = _reveal_pile(st) if kind == REVEAL else -1
+    if pile < 0:
+        kind = DECIDE
+    key = _key(standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    if kind == REVEAL:
+        key |= REVEAL_FLAG
+    known = _get(memo, key)
+    if known >= 0.0:
+        return known
+    st[TYPE] = kind
+    st[KEY] = key
+    st[PILE] = pile if kind == REVEAL else -1  # DECIDE: -1 until the stop option is done
+    st[CURSOR] = -1 if kind == DECIDE else 1  # REVEAL: next card value to try
+    return -1.0
+
+
+@njit(cache=True)
+def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+    """Expectimax value of a node (a decision, or a chance node turning up cards), iteratively."""
+    masks, size, first_ok, neigh, pin_counts, starts, flat = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
+    stack = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
+    acc = np.zeros((MAX_DEPTH, 2))
+    value = _open(memo, stack, 0, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    if value >= 0.0:
+        return value
+    acc[0, BEST] = -1.0
+    acc[0, PENDING] = 0.0
+    depth = 1
+    while depth > 0:
+        d = depth - 1
+        st = stack[d]
+        child = -1.0
+        pushed = False
+        if st[TYPE] == DECIDE:
+            if st[PILE] == -1:
+                # The first option: stop the ball.
+                st[PILE] = 0
+                acc[d, PENDING] = 0.0
+                if st[BALL] == 2:
+                    child = par[4]
+                else:
+                    child = _open(
+                        memo, stack, depth, REVEAL, st[STANDING], 2,
+                        max(st[R1] - 1, 0), max(st[R2] - 1, 0), max(st[R3] - 1, 0), 0, 0, 0, st[SEEN],
+                    )  # fmt: skip
+                    pushed = child < 0.0
+            else:
+                standing_ = st[STANDING]
+                cleared = 1023 & ~standing_
+                gi = -1
+                while st[PILE] < 3 and gi < 0:
+                    top = st[T1 + st[PILE]]
+                    if top == 0:
+                        st[PILE] += 1
+                        st[CURSOR] = -1
+                        continue
+                    if st[CURSOR] < 0:
+                        st[CURSOR] = starts[top]
+                    while st[CURSOR] < starts[top + 1]:
+                        candidate = flat[st[CURSOR]]
+                        st[CURSOR] += 1
+                        if masks[candidate] & ~standing_:
+                            continue
+                        if standing_ == 1023:
+                            if first_ok[candidate] == 0:
+                                continue
+                        elif neigh[candidate] & cleared == 0:
+                            continue
+                        gi = candidate
+                        break
+                    if gi < 0:
+                        st[PILE] += 1
+                        st[CURSOR] = -1
+                if gi < 0:
+                    # Every option tried: this decision is solved.
+                    result = acc[d, BEST]
+                    _put(memo, st[KEY], result)
+                    depth -= 1
+                    if depth == 0:
+                        return result
+                    _deliver(stack, acc, depth - 1, result)
+                    continue
+                pile = st[PILE]
+                rest = standing_ & ~masks[gi]
+                immediate = (par[0] if st[BALL] == 1 else par[1]) * size[gi]
+                acc[d, PENDING] = immediate
+                if rest == 0:
+                    child = par[2] if st[BALL] == 1 else par[3]
+                else:
+                    child = _open(
+                        memo, stack, depth, REVEAL, rest, st[BALL],
+                        st[R1] - (pile == 0), st[R2] - (pile == 1), st[R3] - (pile == 2),
+                        st[T1] * (pile != 0), st[T2] * (pile != 1), st[T3] * (pile != 2), st[SEEN],
+                    )  # fmt: skip
+                    pushed = child < 0.0
+        else:
+            # A chance node: the next card of pile PILE, value by value.
+            v = st[CURSOR]
+            seen = st[SEEN]
+            while v <= 10 and 2 - pin_counts[v] - ((seen >> (2 * (v - 1))) & 3) == 0:
+                v += 1
+            if v > 10:
+                total = 0
+                for w in range(1, 11):
+                    total += 2 - pin_counts[w] - ((seen >> (2 * (w - 1))) & 3)
+                result = acc[d, BEST] / total
+                _put(memo, st[KEY], result)
+                depth -= 1
+                if depth == 0:
+                    return result
+                _deliver(stack, acc, depth - 1, result)
+                continue
+            st[CURSOR] = v + 1
+            acc[d, PENDING] = 2 - pin_counts[v] - ((seen >> (2 * (v - 1))) & 3)
+            pile = st[PILE]
+            child = _open(
+                memo, stack, depth, REVEAL, st[STANDING], st[BALL], st[R1], st[R2], st[R3],
+                v if pile == 0 else st[T1], v if pile == 1 else st[T2], v if pile == 2 else st[T3],
+                seen + (1 << (2 * (v - 1))),
+            )  # fmt: skip
+            pushed = child < 0.0
+        if pushed:
+            acc[depth, BEST] = -1.0 if stack[depth, TYPE] == DECIDE else 0.0
+            depth += 1
+        else:
+            _deliver(stack, acc, d, child)
+    return -1.0
+
+
+@njit(cache=True)
+def _deliver(stack, acc, d, value):  # type: ignore[no-untyped-def]
+    """Hand a child's value to the node at depth d."""
+    if stack[d, TYPE] == DECIDE:
+        candidate = acc[d, PENDING] + value
+        if candidate > acc[d, BEST]:
+            acc[d, BEST] = candidate
+    else:
+        acc[d, BEST] += acc[d, PENDING] * value
+
+
+MEMO_BITS = 21  # 2M entries (32 MB); a deal rarely needs a quarter of it
+
+
+def _new_memo(bits: int = MEMO_BITS) -> tuple[IntArray, npt.NDArray[np.float64], IntArray]:
+    return np.full(1 << bits, EMPTY, dtype=np.int64), np.zeros(1 << bits), np.zeros(1, dtype=np.int64)
+
+
+class Evaluator:
+    """Expectimax for one deal's pins under one group rule and objective, with a shared memo."""
+
+    def __init__(self, pins: tuple[int, ...], rule: str, objective: Objective) -> None:
+        self.pins = pins
+        self.rule = rule
+        self.group_masks = groups(rule)
+        self.tables = _group_tables(rule, pins)
+        self.par = objective.as_array()
+        self.memo = _new_memo()
+
+    def value(self, p: Position) -> float:
+        """Value to go at a decision position."""
+        return self._search(DECIDE, p.standing, p.ball, list(p.remaining), list(p.tops), p.seen_code())
+
+    def _search(self, kind: int, standing: int, ball: int, r: list[int], t: list[int], seen: int) -> float:
+        value: float = _search(
+            self.tables, self.par, self.memo, kind, standing, ball, r[0], r[1], r[2], t[0], t[1], t[2], seen
+        )
+        return float(value)
+
+    def option_values(self, p: Position, actions: list[Action]) -> list[tuple[Action, float]]:
+        """Each action's value to go, best first."""
+        result = []
+        seen = p.seen_code()
+        for action in actions:
+            if action == STOP:
+                if p.ball == 2:
+                    value = self.par[4]
+                else:
+                    r = [max(x - 1, 0) for x in p.remaining]
+                    value = self._search(REVEAL, p.standing, 2, r, [0, 0, 0], seen)
+            else:
+                group = sum(1 << (q - 1) for q in action.pins)
+                rest = p.standing & ~group
+                value = (self.par[0] if p.ball == 1 else self.par[1]) * len(action.pins)
+                if rest == 0:
+                    value += self.par[2] if p.ball == 1 else self.par[3]
+                else:
+                    r, t = list(p.remaining), list(p.tops)
+                    r[action.pile - 1] -= 1
+                    t[action.pile - 1] = 0
+                    value += self._search(REVEAL, rest, p.ball, r, t, seen)
+            result.append((action, float(value)))
+        result.sort(key=lambda av: -av[1])
+        return result
+
+
+def evaluate(p: Position, rule: str, objective: Objective = PINS_OBJECTIVE) -> float:
+    return Evaluator(p.pins, rule, objective).value(p)
+
+
+def option_values(
+    p: Position, rule: str, actions: list[Action], objective: Objective = PINS_OBJECTIVE
+) -> list[tuple[Action, float]]:
+    return Evaluator(p.pins, rule, objective).option_values(p, actions)
+
+
+assert FULL == 1023 and len(POSITIONS) == 10  # the compiled code spells these out
+
+
+# --- the score objective ---------------------------------------------------------------------
+# Continuation values: what ending a frame as a strike or a spare is worth in later balls.
+# With E1 the expected pins of a fresh deal's first ball, and E2 the expected pins of the
+# ball after it (the second ball, or the next deal's first after a strike), a strike owes
+# (w2 + 1) * E1 + E2 and a spare E1 more than an open frame; the 10th frame's bonus balls
+# are worth the same. E1, E2 and P(strike) were measured by `benchmarks/solitaire_continuation.py`
+# (expectimax play for pins over 2,000 seeded deals, groups=connected); see docs/solitaire.md.
+FIRST_BALL_PINS = 7.7265
+SECOND_BALL_PINS = 4.7819
+
+
+def score_objective(w1: int, w2: int) -> Objective:
+    """The frame objective under pending bonus weights (w1, w2) on its first two balls."""
+    strike = (w2 + 1) * FIRST_BALL_PINS + SECOND_BALL_PINS
+    return Objective(1.0 + w1, 1.0 + w2, strike, FIRST_BALL_PINS, 0.0)
+
+
+def deal_objective(pinfalls: list[int], deal_ball: int, lane: Lane) -> Objective:
+    """The score objective of the deal being played, from the player's pinfalls so far.
+
+    Frames 1-10 use `score_objective`. The 10th frame's bonus deals count only their
+    bonus balls: after a 10th-frame strike the first bonus deal's balls weigh 1 + w2
+    and 1 (a strike there earns one more fresh deal's first ball); the last bonus
+    deal (after X X or a spare) counts its first ball once.
+    """
+    ctx = next_ball(pinfalls, lane)
+    assert ctx is not None, "the game is over"
+    _, w1, w2, _ = bonus_weights(pinfalls, lane)
+    deal_start = ctx.ball - deal_ball  # the ball of the frame that this deal began with, from 0
+    if ctx.frame < lane.frames or deal_start == 0:
+        return score_objective(w1, w2)
+    if deal_start == 1:
+        return Objective(1.0 + w2, 1.0, FIRST_BALL_PINS, 0.0, 0.0)
+    return Objective(1.0, 0.0, 0.0, 0.0, 0.0)
