@@ -137,3 +137,73 @@ def test_simulate_is_independent_of_workers(tmp_path: Path) -> None:
 def test_simulate_refuses_humans() -> None:
     result = runner.invoke(app, ["simulate", "tenpins", "--players", "ann"])
     assert result.exit_code == 2 and "bots only" in result.output
+
+
+DEAL_0 = "pins=6,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"
+
+
+def test_perft_command() -> None:
+    result = runner.invoke(app, ["perft", "bowling-solitaire", "--deal", DEAL_0, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == {"first_plays": 7, "sequences": 837, "max_pins": 10, "strike_possible": False}
+    mutual = runner.invoke(app, ["perft", "bowling-solitaire", "--deal", DEAL_0, "--groups", "mutual", "--json"])
+    assert json.loads(mutual.output)["first_plays"] == 3
+    bad = runner.invoke(app, ["perft", "bowling-solitaire", "--deal", DEAL_0.replace("7,7", "7,7,7")])
+    assert bad.exit_code == 2 and "5, 3 and 2" in bad.output
+
+
+def test_solitaire_hint_command() -> None:
+    result = runner.invoke(app, ["hint", "bowling-solitaire", "--deal", DEAL_0, "--objective", "pins", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    values = [o["value"] for o in data["options"]]
+    assert values == sorted(values, reverse=True) and data["value"] == values[0]
+    assert {o["action"] for o in data["options"]} == {
+        "2:4", "2:2+4", "2:3+6", "2:2+3+6", "2:3+4+5", "3:1+2+5", "3:2+3+4", "stop"
+    }  # fmt: skip
+    assert 0 < data["value"] <= 10
+    strike = json.loads(
+        runner.invoke(app, ["hint", "bowling-solitaire", "--deal", DEAL_0, "--objective", "strike", "--json"]).output
+    )
+    assert 0 <= strike["value"] <= 1
+    bad = runner.invoke(app, ["hint", "bowling-solitaire", "--deal", DEAL_0, "--objective", "fun"])
+    assert bad.exit_code == 2
+
+
+def test_solitaire_play_from_a_deal(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "bowling-solitaire",
+            "--deal",
+            DEAL_0,
+            "--players",
+            "bot:greedy",
+            "--seed",
+            "1",
+            "--record",
+            str(path),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    steps = json.loads(path.read_text())["steps"]
+    assert [s["step"] for s in steps[:13]] == ["6", "10", "9", "8", "1", "9", "6", "2", "2", "5", "3", "8", "7"]
+    assert runner.invoke(app, ["replay", str(path)]).exit_code == 0
+
+
+def test_rolling_pins_solve_and_hint(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["solve", "rolling-pins", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert abs(data["expected_score"] - 145.14355201492685) < 1e-9
+    assert abs(data["expected_score_no_tokens"] - 89.01846055915482) < 1e-9
+    assert data["states"] > 400_000
+    path = tmp_path / "rp.json"
+    runner.invoke(app, ["play", "rolling-pins", "--seed", "3", "--record", str(path)], input="dice 2\nquit\n")
+    hint = runner.invoke(app, ["hint", "rolling-pins", "--record", str(path), "--json"])
+    assert hint.exit_code == 0, hint.output
+    options = json.loads(hint.output)["options"]
+    assert options[0]["value"] >= options[-1]["value"]
+    assert any(o["action"] == "miss" for o in options)

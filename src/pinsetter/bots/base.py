@@ -21,6 +21,7 @@ class Bot(ABC):
     """
 
     name: str = "bot"
+    value_label: str = "value"  # what `evaluate` values mean, for hints
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -9,8 +9,8 @@ from pinsetter.core.game import OptionError, State
 EVALUATORS = ("optimal", "expectimax")
 
 
-def option_values(state: State) -> tuple[str, list[OptionValue]] | None:
-    """(bot name, options best first) from the first evaluator this game has, or None."""
+def option_values(state: State) -> tuple[str, str, list[OptionValue]] | None:
+    """(bot name, what values mean, options best first) from the first evaluator this game has."""
     for name in EVALUATORS:
         try:
             bot = make_bot(name, state.game)
@@ -18,7 +18,7 @@ def option_values(state: State) -> tuple[str, list[OptionValue]] | None:
             continue
         values = bot.evaluate(state)
         if values is not None:
-            return name, values
+            return name, bot.value_label, values
     return None
 
 
@@ -26,8 +26,8 @@ def hint_lines(state: State) -> str:
     found = option_values(state)
     if found is None:
         return "  no hints for this position"
-    name, values = found
-    lines = [f"  {name} values (expected final score):"]
+    name, label, values = found
+    lines = [f"  {name}: {label}"]
     for action, value in values:
         lines.append(f"    {value:8.3f}  {action}")
     return "\n".join(lines)

@@ -79,6 +79,7 @@ class OptimalBot(Bot):
     """
 
     name = "optimal"
+    value_label = "expected final score with optimal play from here"
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)

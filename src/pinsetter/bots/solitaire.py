@@ -46,6 +46,7 @@ class ExpectimaxBot(Bot):
     """
 
     name = "expectimax"
+    value_label = "expected value of this deal: bonus-weighted pins plus the strike/spare continuation"
 
     def __init__(self, game: Game, objective: str = "score") -> None:
         super().__init__(game)

@@ -405,12 +405,13 @@ def hint(
     found = option_values(state)
     if found is None:
         fail(f"no bot can value the options of {game} here")
-    bot, values = found
+    bot, label, values = found
     estimate = bool(state.game.options.get("advanced"))
     data: dict[str, Any] = {
         "player": state.current_player(),
         "bot": bot,
         "estimate": estimate,
+        "meaning": label,
         "value": values[0][1],
         "options": [{"action": str(a), "value": v} for a, v in values],
     }
@@ -418,8 +419,8 @@ def hint(
         emit_json(data)
         return
     typer.echo(state.describe())
-    label = " (estimate from the basic policy)" if estimate else ""
-    typer.echo(f"expected final score, {bot} play from here{label}:")
+    note = " (estimate from the basic policy)" if estimate else ""
+    typer.echo(f"{bot}: {label}{note}")
     for option_row in data["options"]:
         typer.echo(f"  {option_row['value']:9.4f}  {option_row['action']}")
 

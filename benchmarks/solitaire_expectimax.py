@@ -1,0 +1,59 @@
+"""Time the Bowling Solitaire expectimax: exact evaluation of fresh deals, and every decision of
+played frames (later decisions of a deal reuse its memo). Usage:
+python benchmarks/solitaire_expectimax.py [deals]"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+
+from pinsetter.bots.solitaire import ExpectimaxBot
+from pinsetter.games.bowling_solitaire import BowlingSolitaire, Deal, deal_script
+from pinsetter.solvers.solitaire import PINS_OBJECTIVE, Evaluator, Position
+
+
+def summary(label: str, times: list[float]) -> str:
+    times = sorted(times)
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    return (
+        f"{label}: n={len(times)} median {statistics.median(times) * 1000:.1f} ms, "
+        f"p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
+    )
+
+
+def main() -> None:
+    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    Evaluator((1,) * 10, "connected", PINS_OBJECTIVE)  # compile (or load the compiled cache) first
+    for rule in ("connected", "mutual"):
+        fresh: list[float] = []
+        decisions: list[float] = []
+        game = BowlingSolitaire({"groups": rule, "frames": 2})
+        for seed in range(deals):
+            deal = Deal.random(random.Random(seed))
+            state = game.new_state()
+            script = deal_script(deal)
+            bot = ExpectimaxBot(game, "score")
+            first = True
+            while state.deals == 1 and not state.is_terminal():
+                if state.is_chance_node():
+                    step = script(state)
+                    assert step is not None
+                    state.apply(step)
+                    continue
+                if first:
+                    start = time.perf_counter()
+                    Evaluator(tuple(state.table.pins), rule, PINS_OBJECTIVE).value(Position.from_table(state.table))
+                    fresh.append(time.perf_counter() - start)
+                    first = False
+                start = time.perf_counter()
+                action = bot.choose(state, random.Random(0))
+                decisions.append(time.perf_counter() - start)
+                state.apply(action)
+        print(summary(f"{rule}: exact value of a fresh deal", fresh))
+        print(summary(f"{rule}: a decision in play (score objective)", decisions))
+
+
+if __name__ == "__main__":
+    main()
