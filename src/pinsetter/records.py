@@ -8,6 +8,7 @@ checks the stated result; the first bad step is named in the error.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import tempfile
@@ -93,11 +94,12 @@ class Record:
     result: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """A fresh JSON-ready dict (changing it never changes the record)."""
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
-            "options": self.options,
+            "options": copy.deepcopy(self.options),
             "players": [{"name": p.name, "kind": p.kind} for p in self.players],
             "seed": self.seed,
             "created": self.created,
@@ -105,9 +107,9 @@ class Record:
             "steps": [s.to_json() for s in self.steps],
         }
         if self.extra:
-            data["extra"] = self.extra
+            data["extra"] = copy.deepcopy(self.extra)
         if self.result is not None:
-            data["result"] = self.result
+            data["result"] = copy.deepcopy(self.result)
         return data
 
     def dumps(self) -> str:

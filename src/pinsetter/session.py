@@ -10,11 +10,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pinsetter.bots.base import Bot, make_bot
 from pinsetter.core.game import Game, State, Step
 from pinsetter.games.registry import get_game
 from pinsetter.records import PlayerSpec, Record, RecordStep, replay, result_of
+
+if TYPE_CHECKING:
+    from pinsetter.storage import Storage
 
 __all__ = ["Match", "step_rng"]
 
@@ -38,6 +42,7 @@ class Match:
         seed: int,
         record_path: Path | None = None,
         chance_script: ChanceScript | None = None,
+        storage: Storage | None = None,
     ) -> None:
         self.game = game
         self.players = players
@@ -46,6 +51,8 @@ class Match:
         self.record = Record(game.id, game.options_text(), players, seed)
         self.record_path = record_path
         self.chance_script = chance_script
+        self.storage = storage
+        self.game_id: int | None = None
         self.bots: dict[int, Bot] = {i: make_bot(p.kind, game) for i, p in enumerate(players) if not p.is_human}
 
     @classmethod
@@ -79,10 +86,17 @@ class Match:
         actor = None if self.state.is_chance_node() else self.state.current_player()
         self.state.apply(step)
         self.record.steps.append(RecordStep(actor, str(step)))
-        if self.record_path is not None or self.state.is_terminal():
+        if self.record_path is not None or self.storage is not None or self.state.is_terminal():
             self.record.result = result_of(self.state, self.players)
         if self.record_path is not None:
             self.record.save(self.record_path)
+        self.store()
+
+    def store(self) -> None:
+        """Keep the game in the database (if the match has one): inserted once, then updated."""
+        if self.storage is not None:
+            self.record.result = result_of(self.state, self.players)
+            self.game_id = self.storage.save(self.record)
 
     def draw_chance(self) -> Step:
         """The chance outcome at this node: scripted, or drawn from the seeded stream."""

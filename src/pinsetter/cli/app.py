@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -14,6 +14,9 @@ from pinsetter.core.scoring import ScoringError, parse_line, score
 from pinsetter.games.registry import GAMES, game_class, get_game
 from pinsetter.records import PlayerSpec, Record, RecordError, replay
 from pinsetter.ui.sheet import render_sheets
+
+if TYPE_CHECKING:
+    from pinsetter.storage import Storage
 
 app = typer.Typer(
     help="Play and solve four bowling-themed tabletop games.",
@@ -44,6 +47,9 @@ def emit_json(data: Any) -> None:
 
 
 GameArg = Annotated[str, typer.Argument(help="game id (see `pinsetter games`)")]
+DbOpt = Annotated[
+    str | None, typer.Option("--db", help="SQLAlchemy URL of the game history (default: PINSETTER_DB or SQLite)")
+]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value (repeatable)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 
@@ -147,14 +153,20 @@ def play(
     record: Annotated[Path | None, typer.Option(help="write the record here, after every step")] = None,
     resume: Annotated[Path | None, typer.Option(help="resume the game in this record")] = None,
     deal: Annotated[str | None, typer.Option(help="bowling-solitaire: play the first frame from this deal")] = None,
+    db: DbOpt = None,
 ) -> None:
-    """Play a game line by line (bots-only games run to the end without input)."""
+    """Play a game line by line (bots-only games run to the end without input).
+
+    Every game is kept in the history database after every step; --resume takes a
+    record file or a game id from `pinsetter history`.
+    """
     from pinsetter.cli.play import pick_game, play_lines
     from pinsetter.session import Match
 
+    storage = open_storage(db)
     try:
         if resume is not None:
-            match = Match.resume(Record.load(resume), record or resume)
+            match = Match.resume(load_game(resume, storage), record or (resume if resume.exists() else None))
         else:
             game_id = game or pick_game()
             specs = PlayerSpec.parse_list(players)
@@ -165,6 +177,8 @@ def play(
                 match.record.extra["deal"] = deal
             if record is not None:
                 match.record.save(record)
+        match.storage = storage
+        match.store()
         if "deal" in match.record.extra:
             from pinsetter.games.bowling_solitaire import Deal, deal_script
 
@@ -423,6 +437,165 @@ def hint(
     typer.echo(f"{bot}: {label}{note}")
     for option_row in data["options"]:
         typer.echo(f"  {option_row['value']:9.4f}  {option_row['action']}")
+
+
+def open_storage(url: str | None) -> Storage:
+    from pinsetter.storage import Storage
+
+    try:
+        return Storage(url)
+    except Exception as exc:  # any driver or migration failure, reported in one line
+        fail(f"cannot open the game history {url or ''}: {exc}".replace("  ", " "))
+
+
+def load_game(resume: Path, storage: Storage) -> Record:
+    """A record file, or a stored game by its id."""
+    if not resume.exists() and str(resume).isdigit():
+        stored = storage.get(int(str(resume)))
+        if stored is None:
+            fail(f"no game {resume} in the history")
+        return stored.record
+    return Record.load(resume)
+
+
+@app.command()
+def history(
+    game: Annotated[str | None, typer.Option(help="only this game id")] = None,
+    player: Annotated[str | None, typer.Option(help="only games with this player")] = None,
+    limit: Annotated[int | None, typer.Option(help="at most this many, newest first")] = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The games played: date, game, options, players, scores, winner, finished or not."""
+    rows = [g.summary() for g in open_storage(db).history(game, player, limit)]
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        typer.echo("no games yet")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("id", "date", "game", "options", "players", "scores", "winner", "finished")
+    for r in rows:
+        options = ",".join(f"{k}={v}" for k, v in sorted(r["options"].items()) if k != "frames" or v != 10)
+        table.add_row(
+            str(r["id"]),
+            r["date"][:16].replace("T", " "),
+            r["game"],
+            options,
+            ", ".join(p["name"] for p in r["players"]),
+            ", ".join("-" if s is None else str(s) for s in r["scores"]),
+            r["winner"] or "",
+            "yes" if r["finished"] else "no",
+        )
+    Console().print(table)
+
+
+@app.command()
+def show(game_id: Annotated[int, typer.Argument(help="id from `pinsetter history`")], db: DbOpt = None) -> None:
+    """Print one stored game's scoresheet."""
+    stored = open_storage(db).get(game_id)
+    if stored is None:
+        fail(f"no game {game_id} in the history")
+    try:
+        state = replay(stored.record, check_result=False)
+    except RecordError as exc:
+        fail(f"game {game_id}: {exc}")
+    names = [p.name for p in stored.record.players]
+    typer.echo(f"game {game_id}: {stored.game}, {stored.created[:16].replace('T', ' ')}, seed {stored.record.seed}")
+    sheets = [state.scoresheet(p) for p in range(state.num_players)]
+    typer.echo(render_sheets(names, sheets, state.game.lane.frames))
+    if not stored.finished:
+        typer.echo(f"unfinished: pinsetter play --resume {game_id}")
+
+
+@app.command()
+def stats(
+    player: Annotated[str | None, typer.Option(help="one player's statistics")] = None,
+    game: Annotated[str | None, typer.Option(help="one game id")] = None,
+    reset: Annotated[bool, typer.Option("--reset", help="clear a player's statistics (asks first)")] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="do not ask before --reset")] = False,
+    plot: Annotated[Path | None, typer.Option(help="draw scores over time and the histogram (.png/.svg)")] = None,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Games, average with 95% CI, best, worst, strike/spare rates, 300s, trend, against the odds."""
+    from pinsetter.storage.stats import player_stats
+
+    storage = open_storage(db)
+    if reset:
+        if not player:
+            fail("--reset needs --player NAME")
+        if not yes and not typer.confirm(f"Clear the statistics of {player}? (games stay in the history)"):
+            raise typer.Exit(1)
+        storage.reset_stats(player)
+        typer.echo(f"statistics of {player} cleared; the games stay in the history")
+        return
+    data = player_stats(storage, player, game)
+    if plot is not None and data["games"]:
+        from pinsetter.ui.plots import plot_stats
+
+        plot_stats(data, plot)
+    if as_json:
+        emit_json(data)
+        return
+    who = player or "everyone"
+    if not data["games"]:
+        typer.echo(f"no finished games for {who}")
+        return
+    lo, hi = data["ci95"]
+    lines = [
+        f"{who}{' at ' + game if game else ''}: {data['games']} games",
+        f"  average {data['average']:.2f} (95% CI {lo:.2f}-{hi:.2f}), best {data['best']}, worst {data['worst']}",
+        f"  strikes {data['strike_rate']:.1%}, spares {data['spare_rate']:.1%}, 300s {data['perfect_games']}",
+        f"  last games {data['last_scores']}, trend {data['trend_per_game']:+.2f} points per game",
+    ]
+    if "benchmark" in data:
+        lines.append(f"  {data['benchmark']['text']}")
+    typer.echo("\n".join(lines))
+
+
+@app.command("export")
+def export_cmd(
+    fmt: Annotated[str, typer.Option("--format", help="jsonl (records, re-importable) or csv (a table)")] = "jsonl",
+    out: Annotated[Path | None, typer.Option(help="file to write (default: standard output)")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Export every stored game."""
+    from pinsetter.storage.transfer import export_csv, export_jsonl
+
+    if fmt not in ("jsonl", "csv"):
+        fail(f"--format must be jsonl or csv, not {fmt!r}")
+    text = (export_jsonl if fmt == "jsonl" else export_csv)(open_storage(db))
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text)
+
+
+@app.command("import")
+def import_cmd(
+    source: Annotated[Path, typer.Argument(help="JSON lines of records, or one record")],
+    db: DbOpt = None,
+) -> None:
+    """Import records, each verified by replay; bad lines are reported and skipped."""
+    from pinsetter.storage.transfer import import_records
+
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read {source}: {exc.strerror}")
+    report = import_records(open_storage(db), text)
+    for line, reason in report.rejected:
+        typer.echo(f"{source}:{line}: rejected: {reason}", err=True)
+    typer.echo(
+        f"imported {report.imported}, updated {report.updated}, duplicates {report.duplicates}, "
+        f"rejected {len(report.rejected)}"
+    )
+    if report.rejected:
+        raise typer.Exit(2)
 
 
 def run() -> None:
