@@ -56,8 +56,13 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 
 @app.callback(invoke_without_command=True)
 def main(ctx: typer.Context) -> None:
-    """Without a command, start the interactive game."""
+    """Without a command: the full-screen game in a terminal, a line-based one otherwise."""
     if ctx.invoked_subcommand is None:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            from pinsetter.ui.tui import run_tui
+
+            run_tui()
+            return
         from pinsetter.cli.play import interactive_start
 
         interactive_start()

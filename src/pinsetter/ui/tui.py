@@ -1,0 +1,654 @@
+"""The full-screen terminal interface (Textual): a launcher and one game screen for every game.
+
+It is a client of the game API, the bots and the hints: every move goes through
+`Match.apply`, so it holds no rule of its own. Pictures of the table (pins,
+dice, piles) are drawn from the state's public view.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    Button,
+    Footer,
+    Header,
+    Input,
+    Label,
+    ListItem,
+    ListView,
+    OptionList,
+    RichLog,
+    Select,
+    Static,
+)
+from textual.widgets.option_list import Option
+
+from pinsetter.bots.base import bot_names
+from pinsetter.bots.hints import option_values
+from pinsetter.core.game import GameError, State, Step
+from pinsetter.games.registry import GAMES, game_class, get_game
+from pinsetter.records import PlayerSpec, Record, replay
+from pinsetter.session import Match
+from pinsetter.ui.sheet import render_sheets
+
+DIE_FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
+ROWS = ((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,))
+SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
+
+
+# --- pictures of the table ----------------------------------------------------------------
+
+
+def pin_triangle(labels: dict[int, str], styles: dict[int, str]) -> Text:
+    """The ten pins, back row on top, each as a labelled cell."""
+    text = Text()
+    for row in ROWS:
+        text.append("   " * (4 - len(row)))
+        for pin in row:
+            text.append(f" {labels.get(pin, ' '):>2} ", style=styles.get(pin, ""))
+            text.append("  ")
+        text.append("\n")
+    return text
+
+
+def table_picture(state: State, selected: set[int], pile: int | None, last_roll: str = "") -> Text:
+    """What the table shows for this game: pins, dice, piles, tokens and abilities."""
+    view = state.view(state.turn() if not state.is_terminal() else 0)
+    game = state.game.id
+    text = Text()
+    if game == "rolling-pins":
+        me = view["players"][view["turn"] if view["turn"] >= 0 else 0]
+        standing = set(me["standing"])
+        grey = set(me.get("grey", []))
+        labels = {p: str(p) if p in standing else "x" for p in range(1, 11)}
+        styles = {}
+        for p in range(1, 11):
+            if p in selected:
+                styles[p] = "bold black on yellow"
+            elif p not in standing:
+                styles[p] = "dim strike"
+            elif p in grey:
+                styles[p] = "bold white on grey37"
+            else:
+                styles[p] = "bold white on blue"
+        text.append(pin_triangle(labels, styles))
+        dice = me["dice"]
+        text.append("\ndice: " + ("  ".join(f"{DIE_FACES[d]} {d}" for d in dice) if dice else "-"))
+        if dice:
+            text.append(f"   roll {sum(dice)}")
+        if selected:
+            total = sum(selected)
+            text.append(f"   selected {'+'.join(map(str, sorted(selected)))} = {total}", style="yellow")
+            if dice:
+                text.append(f" (tokens {total - sum(dice):+d})", style="yellow")
+        text.append(f"\ntokens: {'●' * me['tokens'] or '-'}")
+        if "marks" in me:
+            text.append(f"\nabilities: {', '.join(f'{k} x{v}' for k, v in me['abilities'].items()) or 'none'}")
+            text.append(f"\ntrack: {me['marks']}")
+            if me["pending_marks"]:
+                text.append(f"   {me['pending_marks']} box(es) to mark", style="bold yellow")
+    elif game == "bowling-solitaire":
+        pins = {int(k): v for k, v in view["pins"].items()}
+        labels = {p: str(v) if v else "·" for p, v in pins.items()}
+        styles = {
+            p: "bold black on yellow" if p in selected else ("bold white on dark_green" if v else "dim")
+            for p, v in pins.items()
+        }
+        text.append(pin_triangle(labels, styles))
+        for index, p in enumerate(view["piles"], start=1):
+            style = "bold black on yellow" if pile == index else "bold"
+            top = f"[{p['top']:>2}]" if p["top"] else "[  ]"
+            text.append(f" pile {index}: ", style=style)
+            text.append(f"{top} {p['cards']} card(s)\n")
+    else:
+        left: int | None = view.get("standing")
+        text.append("pins standing: ")
+        text.append("▮ " * (left or 0), style="bold white")
+        text.append(f" {left if left is not None else '-'}\n")
+        if last_roll:
+            text.append("\nlast roll:  ")
+            text.append(dice_picture(game, last_roll))
+    return text
+
+
+BOWLING_DICE_FACES = {"X": ("X", "bold white on red"), "/": ("/", "bold white on blue"),
+                      "-": (" ", "on grey23"), "P": ("▮", "bold black on white")}  # fmt: skip
+
+
+def dice_picture(game: str, roll: str) -> Text:
+    """A roll as dice: pips for Ten Pins, the custom faces for Bowling Dice."""
+    text = Text()
+    if game == "bowling-dice":
+        for group in roll.split("|"):
+            for face in group:
+                symbol, style = BOWLING_DICE_FACES[face]
+                text.append(f"[{symbol}]", style=style)
+                text.append(" ")
+            text.append("  ")
+        return text
+    for part in roll.split("+"):
+        text.append(f"{DIE_FACES[int(part)]} {part}   ", style="bold")
+    return text
+
+
+def describe_step(game: str, step: Step) -> str:
+    """A chance outcome in words: dice rolled, or a card turned up."""
+    text = str(step)
+    if game == "bowling-solitaire":
+        return f"turns up a {text}"
+    if game == "bowling-dice":
+        return f"rolled {text}"
+    return "rolled " + "  ".join(f"{DIE_FACES[int(p)]} {p}" for p in text.split("+"))
+
+
+# --- screens -------------------------------------------------------------------------------
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "Close")]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(self.text + KEYS_HELP)
+            yield Button("Close", id="close-help")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss()
+
+
+KEYS_HELP = """
+Keys: choose an action from the list (arrows + Enter, or click), or type it.
+  Rolling Pins: 1-9 and 0 toggle pins, Enter crosses them (tokens are counted
+  for you), m misses.  Solitaire: p picks the next pile, 1-9 and 0 toggle pins,
+  Enter plays them, s stops the ball.  Dice games: space rolls.
+  h hints, u undo (solo), [ and ] change the pace, ? help, q back to the launcher.
+"""
+
+
+class GameScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "roll", "Roll/step"),
+        Binding("h", "toggle_hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("m", "miss", "Miss", show=False),
+        Binding("s", "stop", "Stop", show=False),
+        Binding("p", "next_pile", "Pile", show=False),
+        Binding("left_square_bracket", "slower", "Slower"),
+        Binding("right_square_bracket", "faster", "Faster"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "leave", "Quit"),
+        *[Binding(str(d), f"toggle_pin({d if d else 10})", show=False) for d in range(10)],
+    ]
+
+    def __init__(self, match: Match, undo: bool, speed: int = 1) -> None:
+        super().__init__()
+        self.match = match
+        self.undo_allowed = undo
+        self.speed = speed
+        self.selected: set[int] = set()
+        self.pile: int | None = None
+        self.show_hint = False
+        self.message = ""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="sheet")
+        with Horizontal():
+            with Vertical(id="left"):
+                yield Static(id="status")
+                yield Static(id="table")
+                yield Label("actions (Enter or click):")
+                yield OptionList(id="actions")
+                yield Input(placeholder="or type an action, e.g. dice 2, cross 2+5, 3:4+5, stop", id="command")
+            with Vertical(id="right"):
+                yield Static(id="hint")
+                yield RichLog(id="log", max_lines=200, wrap=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"pinsetter - {self.match.game.name}"
+        self.sub_title = f"seed {self.match.seed}"
+        self.log_line(f"{self.match.game.name}, seed {self.match.seed}")
+        self.refresh_all()
+        self.schedule()
+
+    # --- the automatic pace ------------------------------------------------------------
+    def schedule(self) -> None:
+        delay = SPEEDS[self.speed]
+        self.set_timer(max(delay, 0.01), self.tick)
+
+    def tick(self) -> None:
+        state = self.match.state
+        if state.is_terminal():
+            self.refresh_all()
+            return
+        human_roll = (
+            state.is_chance_node() and self.match.players[state.turn()].is_human and not state.game.has_decisions
+        )
+        if not human_roll and (state.is_chance_node() or self.match.is_bot_turn()):
+            self.step_auto()
+            self.refresh_all()
+        self.schedule()
+
+    def step_auto(self) -> None:
+        state = self.match.state
+        who = self.match.players[state.turn()].name
+        if state.is_chance_node():
+            step = self.match.draw_chance()
+            self.match.apply(step)
+            self.log_line(f"{who}: {describe_step(state.game.id, step)}")
+        else:
+            step = self.match.bot_action()
+            self.match.apply(step)
+            self.log_line(f"{who} plays {step}")
+
+    # --- drawing -------------------------------------------------------------------------
+    def log_line(self, line: str) -> None:
+        self.query_one("#log", RichLog).write(line)
+
+    def refresh_all(self) -> None:
+        state = self.match.state
+        names = [p.name for p in self.match.players]
+        current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
+        sheets = [state.scoresheet(p) for p in range(state.num_players)]
+        self.query_one("#sheet", Static).update(render_sheets(names, sheets, state.game.lane.frames, current))
+        chance = [s.text for s in self.match.record.steps if s.actor is None]
+        last_roll = chance[-1] if chance else ""
+        self.query_one("#table", Static).update(table_picture(state, self.selected, self.pile, last_roll))
+        self.query_one("#status", Static).update(self.status_text())
+        actions = self.query_one("#actions", OptionList)
+        actions.clear_options()
+        if self.human_to_act():
+            actions.add_options([Option(str(a), id=str(a)) for a in state.legal_actions()])
+            actions.highlighted = 0
+        elif state.is_chance_node() and not state.game.has_decisions and not state.is_terminal():
+            actions.add_option(Option("roll (space)", id="roll"))
+            actions.highlighted = 0
+        hint = self.query_one("#hint", Static)
+        hint.update(self.hint_text() if self.show_hint else "")
+
+    def status_text(self) -> Text:
+        state = self.match.state
+        text = Text()
+        if state.is_terminal():
+            text.append("Game over. ", style="bold green")
+            text.append(self.final_words())
+            return text
+        player = state.turn()
+        ctx = state.ball_context(player)
+        assert ctx is not None
+        text.append(f"{self.match.players[player].name}", style="bold")
+        text.append(f" - frame {ctx.frame}, ball {ctx.ball}")
+        if self.human_to_act():
+            text.append("  your move", style="bold yellow")
+        if self.message:
+            text.append(f"\n{self.message}", style="red")
+        return text
+
+    def final_words(self) -> str:
+        state = self.match.state
+        scores = state.scores()
+        names = [p.name for p in self.match.players]
+        top = max(scores)
+        leaders = [n for n, s in zip(names, scores, strict=True) if s == top]
+        words = [("Winner: " if len(leaders) == 1 else "Tie: ") + ", ".join(leaders) + f" with {top}."]
+        final = getattr(state.game, "final_words", None)
+        if final is not None and len(scores) == 1:
+            words.append(f"Ranking: {final(scores[0])}.")
+        words.append(standing_against_odds(state.game.id, self.match.record.options, scores[0]))
+        return " ".join(w for w in words if w)
+
+    def hint_text(self) -> Text:
+        state = self.match.state
+        text = Text("hints\n", style="bold")
+        if not self.human_to_act():
+            return text.append("(no decision now)")
+        found = option_values(state)
+        if found is None:
+            return text.append("no hints for this position")
+        _, label, values = found
+        text.append(f"{label}\n", style="italic")
+        for action, value in values[:12]:
+            text.append(f"{value:9.3f}  {action}\n")
+        return text
+
+    def human_to_act(self) -> bool:
+        state = self.match.state
+        return not state.is_terminal() and not state.is_chance_node() and not self.match.is_bot_turn()
+
+    # --- input -----------------------------------------------------------------------------
+    def play_text(self, text: str) -> None:
+        state = self.match.state
+        if not self.human_to_act():
+            return
+        try:
+            step = state.game.parse_action(text)
+            who = self.match.players[state.turn()].name
+            self.match.apply(step)
+        except GameError as exc:
+            self.message = str(exc)
+            self.log_line(f"refused: {exc}")
+        else:
+            self.message = ""
+            self.log_line(f"{who} plays {step}")
+            self.selected.clear()
+            self.pile = None
+        self.refresh_all()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id == "roll":
+            self.action_roll()
+        elif event.option.id is not None:
+            self.play_text(event.option.id)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.input.value = ""
+        if event.value.strip():
+            self.play_text(event.value.strip())
+
+    def action_roll(self) -> None:
+        state = self.match.state
+        if state.is_chance_node() and not state.is_terminal():
+            self.step_auto()
+            self.refresh_all()
+        elif self.selected:
+            self.confirm_selection()
+
+    def action_toggle_pin(self, pin: int) -> None:
+        if not self.human_to_act() or pin > self.match.game.lane.pins:
+            return
+        self.selected ^= {pin}
+        self.refresh_all()
+
+    def action_next_pile(self) -> None:
+        if self.match.game.id != "bowling-solitaire":
+            return
+        piles = [i + 1 for i, p in enumerate(self.match.state.view(0)["piles"]) if p["top"]]
+        if piles:
+            self.pile = piles[(piles.index(self.pile) + 1) % len(piles)] if self.pile in piles else piles[0]
+        self.refresh_all()
+
+    def confirm_selection(self) -> None:
+        state = self.match.state
+        pins = "+".join(str(p) for p in sorted(self.selected))
+        if self.match.game.id == "rolling-pins":
+            dice = state.view(state.turn())["players"][state.turn()]["dice"]
+            tokens = sum(self.selected) - sum(dice)
+            self.play_text(f"cross {pins}" + (f" tokens {tokens:+d}" if tokens else ""))
+        elif self.match.game.id == "bowling-solitaire":
+            if self.pile is None:
+                self.message = "pick a pile first (p)"
+                self.refresh_all()
+                return
+            self.play_text(f"{self.pile}:{pins}")
+
+    def on_key(self, event: Any) -> None:
+        if event.key == "enter" and self.selected and not isinstance(self.focused, Input):
+            event.stop()
+            self.confirm_selection()
+
+    def action_miss(self) -> None:
+        if self.match.game.id == "rolling-pins":
+            self.play_text("miss")
+
+    def action_stop(self) -> None:
+        if self.match.game.id == "bowling-solitaire":
+            self.play_text("stop")
+
+    def action_toggle_hint(self) -> None:
+        self.show_hint = not self.show_hint
+        self.refresh_all()
+
+    def action_slower(self) -> None:
+        self.speed = min(self.speed + 1, len(SPEEDS) - 1)
+
+    def action_faster(self) -> None:
+        self.speed = max(self.speed - 1, 0)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.match.game.rules()))
+
+    def action_undo(self) -> None:
+        """Take back the last decision (solo games; the record notes that undo was used)."""
+        if not self.undo_allowed:
+            self.message = "undo is off in this game"
+            self.refresh_all()
+            return
+        steps = self.match.record.steps
+        decisions = [i for i, s in enumerate(steps) if s.actor is not None]
+        if not decisions:
+            return
+        record = self.match.record
+        record.steps = steps[: decisions[-1]]
+        record.undo_used = True
+        resumed = Match.resume(record, self.match.record_path)
+        resumed.storage = self.match.storage
+        resumed.chance_script = self.match.chance_script
+        resumed.store()
+        self.match = resumed
+        self.selected.clear()
+        self.log_line("undo")
+        self.refresh_all()
+
+    def action_leave(self) -> None:
+        self.match.store()
+        self.app.pop_screen()
+
+
+def standing_against_odds(game_id: str, options: dict[str, Any], score: int) -> str:
+    """Where a score stands: against the exact distribution, or the best player's average."""
+    from pinsetter.games.pure_chance import PureChanceGame
+
+    instance = get_game(game_id, {k: str(v) if isinstance(v, bool) else v for k, v in options.items()})
+
+    if isinstance(instance, PureChanceGame):
+        from pinsetter.solvers.distribution import analyze
+
+        dist = analyze(instance)
+        return f"Better than {dist.cdf(score - 1):.0%} of games (exact odds)."
+    if game_id == "rolling-pins" and not options.get("advanced") and instance.lane.frames == 10:
+        from pinsetter.solvers.rolling_pins import policy_for
+
+        optimal = policy_for().expected_score
+        return f"The optimal player averages {optimal:.1f}."
+    if game_id == "bowling-solitaire":
+        return "The expectimax player averages about 187."
+    return ""
+
+
+class Launcher(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+p", "play", "Play", show=True),
+        Binding("escape", "app.quit", "Quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        game_class("tenpins")
+        yield Header()
+        with Horizontal():
+            with Vertical(id="games-pane"):
+                yield Label("Game")
+                yield OptionList(
+                    *[Option(f"{cls.name}\n  {cls.summary}", id=gid) for gid, cls in sorted(GAMES.items())],
+                    id="games",
+                )
+                yield Label("Resume an unfinished game")
+                yield OptionList(id="resume")
+            with VerticalScroll(id="setup"):
+                yield Label("Players (in turn order)")
+                yield ListView(id="players")
+                with Horizontal(classes="row"):
+                    yield Input(placeholder="name", id="player-name")
+                    yield Select([], prompt="human", id="player-kind", allow_blank=True)
+                with Horizontal(classes="row"):
+                    yield Button("Add", id="add-player")
+                    yield Button("Remove", id="remove-player")
+                    yield Button("Up", id="up-player")
+                yield Label("Options (key=value, comma separated; see `pinsetter games`)")
+                yield Input(id="options", placeholder="advanced=true, groups=mutual, dice=FILE, frames=5")
+                yield Label("Seed (shown so that a game can be replayed)")
+                yield Input(str(random.randrange(10**6)), id="seed")
+                yield Button("Play", id="play", variant="primary")
+                yield Static(id="launch-message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.seats: list[PlayerSpec] = [PlayerSpec("you")]
+        self.game_id = "tenpins"
+        games = self.query_one("#games", OptionList)
+        games.highlighted = sorted(GAMES).index(self.game_id)
+        self.refresh_players()
+        self.refresh_kinds()
+        self.refresh_resume()
+        games.focus()
+
+    def refresh_players(self) -> None:
+        view = self.query_one("#players", ListView)
+        view.clear()
+        for seat in self.seats:
+            view.append(ListItem(Label(f"{seat.name} ({'human' if seat.is_human else 'bot: ' + seat.kind})")))
+
+    def refresh_kinds(self) -> None:
+        kinds = self.query_one("#player-kind", Select)
+        kinds.set_options([(f"bot: {b}", b) for b in bot_names(self.game_id)])
+
+    def refresh_resume(self) -> None:
+        resume = self.query_one("#resume", OptionList)
+        resume.clear_options()
+        storage = self.app_storage()
+        if storage is None:
+            return
+        for stored in storage.history(limit=50):
+            if not stored.finished:
+                names = ", ".join(p.name for p in stored.record.players)
+                label = f"#{stored.id} {stored.game} - {names} ({stored.steps} steps)"
+                resume.add_option(Option(label, id=str(stored.id)))
+        if resume.option_count:
+            resume.highlighted = 0
+
+    def app_storage(self) -> Any:
+        return getattr(self.app, "storage", None)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "games" and event.option.id:
+            self.game_id = event.option.id
+            self.refresh_kinds()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_list.id == "games" and event.option.id:
+            self.game_id = event.option.id
+            self.action_play()
+        elif event.option_list.id == "resume" and event.option.id:
+            storage = self.app_storage()
+            stored = storage.get(int(event.option.id)) if storage else None
+            if stored is not None:
+                self.start(Match.resume(stored.record))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        button = event.button.id
+        if button == "play":
+            self.action_play()
+        elif button == "add-player":
+            name = self.query_one("#player-name", Input).value.strip()
+            kind = self.query_one("#player-kind", Select).value
+            kind_text = kind if isinstance(kind, str) else "human"
+            name = name or (kind_text if kind_text != "human" else f"player {len(self.seats) + 1}")
+            if any(s.name == name for s in self.seats):
+                name = f"{name}-{len(self.seats) + 1}"
+            self.seats.append(PlayerSpec(name, kind_text))
+            self.query_one("#player-name", Input).value = ""
+            self.query_one("#player-kind", Select).clear()
+            self.refresh_players()
+        elif button == "remove-player":
+            index = self.query_one("#players", ListView).index
+            if index is not None and len(self.seats) > 1:
+                del self.seats[index]
+                self.refresh_players()
+        elif button == "up-player":
+            index = self.query_one("#players", ListView).index
+            if index:
+                self.seats[index - 1], self.seats[index] = self.seats[index], self.seats[index - 1]
+                self.refresh_players()
+
+    def action_play(self) -> None:
+        message = self.query_one("#launch-message", Static)
+        options: dict[str, object] = {}
+        text = self.query_one("#options", Input).value
+        for pair in filter(None, (p.strip() for p in text.split(","))):
+            key, sep, value = pair.partition("=")
+            if not sep:
+                message.update(f"option {pair!r}: expected key=value")
+                return
+            options[key.strip()] = value.strip()
+        try:
+            seed = int(self.query_one("#seed", Input).value)
+            match = Match.new(self.game_id, list(self.seats), seed=seed, options=options)
+        except (GameError, ValueError) as exc:
+            message.update(Text(str(exc), style="red"))
+            return
+        message.update("")
+        self.start(match)
+
+    def start(self, match: Match) -> None:
+        match.storage = self.app_storage()
+        match.store()
+        solo = match.state.num_players == 1
+        self.app.push_screen(GameScreen(match, undo=solo, speed=getattr(self.app, "speed", 1)))
+
+    def on_screen_resume(self) -> None:
+        self.refresh_resume()
+
+
+class PinsetterApp(App[None]):
+    TITLE = "pinsetter"
+    CSS = """
+    #left { width: 1fr; padding: 0 1; }
+    #right { width: 1fr; padding: 0 1; }
+    #table { height: auto; min-height: 8; border: round $primary; padding: 0 1; }
+    #status { height: auto; }
+    #actions { height: 10; }
+    #sheet { height: auto; }
+    #hint { height: auto; }
+    #log { height: 1fr; border: round $secondary; }
+    #games-pane { width: 1fr; }
+    #games { height: auto; max-height: 14; }
+    #resume { height: 8; }
+    #setup { width: 1fr; padding: 0 1; }
+    #players { height: 6; border: round $secondary; }
+    .row { height: auto; }
+    #player-name { width: 1fr; }
+    #player-kind { width: 28; }
+    .row Button { margin-right: 1; }
+    #help { padding: 1 2; background: $panel; border: round $primary; margin: 2 4; }
+    """
+
+    def __init__(self, storage: Any = None, speed: int = 1, resume: Record | None = None) -> None:
+        super().__init__()
+        self.storage = storage
+        self.speed = speed
+        self.resume_record = resume
+
+    def on_mount(self) -> None:
+        self.push_screen(Launcher())
+        if self.resume_record is not None:
+            replay(self.resume_record, check_result=False)
+            launcher = self.screen
+            assert isinstance(launcher, Launcher)
+            launcher.start(Match.resume(self.resume_record))
+
+
+def run_tui(db: str | None = None) -> None:
+    from pinsetter.storage import Storage
+
+    PinsetterApp(storage=Storage(db)).run()
