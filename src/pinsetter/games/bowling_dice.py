@@ -12,9 +12,7 @@ still showing every die.
 
 from __future__ import annotations
 
-import json
 import random
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -23,6 +21,7 @@ from math import factorial
 from pathlib import Path
 from typing import Any
 
+from pinsetter.core.datafile import read_data_file
 from pinsetter.core.game import OptionError, OptionSpec, ParseError, Step
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
@@ -81,13 +80,9 @@ class DiceSet:
     def load(cls, path: Path) -> DiceSet:
         """Read a JSON or TOML file with `dice = [[six face names], ...]` (ten dice)."""
         try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise DiceSetError(f"cannot read dice file {path}: {exc.strerror}") from None
-        try:
-            data = tomllib.loads(raw.decode()) if path.suffix == ".toml" else json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise DiceSetError(f"{path}: not valid {path.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+            data = read_data_file(path, "dice")
+        except OptionError as exc:
+            raise DiceSetError(str(exc)) from None
         dice = data.get("dice") if isinstance(data, dict) else None
         if not isinstance(dice, list):
             raise DiceSetError(f"{path}: needs a list 'dice' of {DICE} dice")

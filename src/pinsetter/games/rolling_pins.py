@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import tomllib
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -21,6 +20,8 @@ from itertools import combinations, product
 from pathlib import Path
 from typing import Any, ClassVar
 
+from pinsetter.core.datafile import read_data_file
+from pinsetter.core.dice import DiceRoll
 from pinsetter.core.game import (
     TERMINAL,
     Game,
@@ -113,16 +114,7 @@ class Sheet:
         if text.startswith("{"):
             return cls.from_json(json.loads(text), "sheet", "inline")
         path = Path(text)
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise OptionError(f"cannot read sheet file {path}: {exc.strerror}") from None
-        try:
-            data = tomllib.loads(raw.decode()) if path.suffix == ".toml" else json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise OptionError(f"{path}: not valid {path.suffix.lstrip('.') or 'JSON'}: {exc}") from None
-        sheet = cls.from_json(data, str(path), "inline")
-        return sheet
+        return cls.from_json(read_data_file(path, "sheet"), str(path), "inline")
 
     @classmethod
     def from_json(cls, data: Any, where: str, name: str) -> Sheet:
@@ -247,27 +239,7 @@ class Action:
             raise ParseError(f"{text!r}: cannot read the arguments of {kind!r}") from None
 
 
-@dataclass(frozen=True, order=True)
-class Roll:
-    """The faces of one roll, die by die (the order matters for flip and keep)."""
-
-    faces: tuple[int, ...]
-
-    def __str__(self) -> str:
-        return "+".join(str(f) for f in self.faces)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"dice": list(self.faces)}
-
-    @classmethod
-    def parse(cls, text: str) -> Roll:
-        try:
-            faces = tuple(int(p) for p in text.strip().split("+"))
-        except ValueError:
-            raise ParseError(f"{text!r} is not a roll like '3+4'") from None
-        if not 1 <= len(faces) <= 3 or any(not 1 <= f <= 6 for f in faces):
-            raise ParseError(f"{text!r} is not a roll of one to three six-sided dice")
-        return cls(faces)
+Roll = DiceRoll  # the dice of one roll, die by die (one to three dice)
 
 
 @cache
@@ -374,7 +346,7 @@ class RollingPins(Game):
         return Action.parse(text)
 
     def parse_outcome(self, text: str) -> Step:
-        return Roll.parse(text)
+        return DiceRoll.parse(text, most=3)
 
     def rules(self) -> str:
         return RULES_TEXT

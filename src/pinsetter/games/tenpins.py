@@ -9,12 +9,11 @@ is recorded as the pins that were standing).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
-from pinsetter.core.game import ParseError, Step
+from pinsetter.core.dice import DiceRoll
+from pinsetter.core.game import Step
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
@@ -22,28 +21,7 @@ from pinsetter.games.registry import register
 SIX_SIDED = range(1, 7)
 
 
-@dataclass(frozen=True, order=True)
-class Dice:
-    """The faces of one roll: two dice on a fresh rack, one die otherwise."""
-
-    faces: tuple[int, ...]
-
-    def __str__(self) -> str:
-        return "+".join(str(f) for f in self.faces)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"dice": list(self.faces)}
-
-    @classmethod
-    def parse(cls, text: str) -> Dice:
-        parts = text.strip().split("+")
-        try:
-            faces = tuple(int(p) for p in parts)
-        except ValueError:
-            raise ParseError(f"{text!r} is not a roll like '3+4' or '5'") from None
-        if not 1 <= len(faces) <= 2 or any(f not in SIX_SIDED for f in faces):
-            raise ParseError(f"{text!r} is not a roll of one or two six-sided dice")
-        return cls(faces)
+Dice = DiceRoll  # a roll of two dice on a fresh rack, one die otherwise
 
 
 def ball_pinfall(faces: tuple[int, ...], standing: int) -> int:
@@ -97,7 +75,7 @@ class TenPins(PureChanceGame):
         return _MODEL
 
     def parse_outcome(self, text: str) -> Step:
-        return Dice.parse(text)
+        return DiceRoll.parse(text, most=2)
 
     def rules(self) -> str:
         return RULES_TEXT

@@ -269,14 +269,11 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
                     if gi < 0:
                         st[PILE] += 1
                         st[CURSOR] = -1
-                if gi < 0:
-                    # Every option tried: this decision is solved.
+                if gi < 0:  # every option tried: this decision is solved
                     result = acc[d, BEST]
-                    _put(memo, st[KEY], result)
-                    depth -= 1
+                    depth = _finish(memo, stack, acc, depth, st[KEY], result)
                     if depth == 0:
                         return result
-                    _deliver(stack, acc, depth - 1, result)
                     continue
                 pile = st[PILE]
                 rest = standing_ & ~masks[gi]
@@ -295,21 +292,19 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
             # A chance node: the next card of pile PILE, value by value.
             v = st[CURSOR]
             seen = st[SEEN]
-            while v <= 10 and 2 - pin_counts[v] - ((seen >> (2 * (v - 1))) & 3) == 0:
+            while v <= 10 and _unseen(pin_counts, seen, v) == 0:
                 v += 1
-            if v > 10:
+            if v > 10:  # every card tried: the expectation is complete
                 total = 0
                 for w in range(1, 11):
-                    total += 2 - pin_counts[w] - ((seen >> (2 * (w - 1))) & 3)
+                    total += _unseen(pin_counts, seen, w)
                 result = acc[d, BEST] / total
-                _put(memo, st[KEY], result)
-                depth -= 1
+                depth = _finish(memo, stack, acc, depth, st[KEY], result)
                 if depth == 0:
                     return result
-                _deliver(stack, acc, depth - 1, result)
                 continue
             st[CURSOR] = v + 1
-            acc[d, PENDING] = 2 - pin_counts[v] - ((seen >> (2 * (v - 1))) & 3)
+            acc[d, PENDING] = _unseen(pin_counts, seen, v)
             pile = st[PILE]
             child = _open(
                 memo, stack, depth, REVEAL, st[STANDING], st[BALL], st[R1], st[R2], st[R3],
@@ -323,6 +318,22 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
         else:
             _deliver(stack, acc, d, child)
     return -1.0
+
+
+@njit(cache=True)
+def _unseen(pin_counts, seen, value):  # type: ignore[no-untyped-def]
+    """Copies of a card value not yet seen: two, less the pins and the pile cards showing it."""
+    return 2 - pin_counts[value] - ((seen >> (2 * (value - 1))) & 3)
+
+
+@njit(cache=True)
+def _finish(memo, stack, acc, depth, key, result):  # type: ignore[no-untyped-def]
+    """Memoise a solved node, pop it and hand its value to its parent; the new depth."""
+    _put(memo, key, result)
+    depth -= 1
+    if depth > 0:
+        _deliver(stack, acc, depth - 1, result)
+    return depth
 
 
 @njit(cache=True)

@@ -1,0 +1,34 @@
+"""A roll of six-sided dice, die by die: the chance outcome of the dice games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pinsetter.core.game import ParseError
+
+__all__ = ["DiceRoll"]
+
+
+@dataclass(frozen=True, order=True)
+class DiceRoll:
+    """The faces of one roll in order, e.g. `3+4` (the order matters for flips and kept dice)."""
+
+    faces: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "+".join(str(f) for f in self.faces)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dice": list(self.faces)}
+
+    @classmethod
+    def parse(cls, text: str, most: int) -> DiceRoll:
+        """Read `3+4`; a game allows one to `most` dice."""
+        try:
+            faces = tuple(int(p) for p in text.strip().split("+"))
+        except ValueError:
+            raise ParseError(f"{text!r} is not a roll like '3+4' or '5'") from None
+        if not 1 <= len(faces) <= most or any(not 1 <= f <= 6 for f in faces):
+            raise ParseError(f"{text!r} is not a roll of one to {most} six-sided dice")
+        return cls(faces)
