@@ -472,7 +472,8 @@ class RollingPinsState(State):
         player = self.players[index]
         if player.phase == ROLLING and not player.pending_marks:
             return []  # the dice are in the air
-        return list[Step](sorted(self._actions(player), key=_order))
+        ordered = sorted(self._actions(player), key=_order)
+        return list[Step](ordered)
 
     def _actions(self, player: Player, with_crosses: bool = True) -> Iterator[Action]:
         advanced = self.game.advanced
