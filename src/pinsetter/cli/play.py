@@ -34,8 +34,13 @@ def pick_game() -> str:
 
 def interactive_start() -> None:
     """`pinsetter` alone: choose a game and play it."""
+    from pinsetter.storage import Storage
+
     game_id = pick_game()
-    play_lines(Match.new(game_id, [PlayerSpec("you")]))
+    match = Match.new(game_id, [PlayerSpec("you")])
+    match.storage = Storage()  # kept in the history like every played game
+    match.store()
+    play_lines(match)
 
 
 def show_sheets(match: Match) -> None:
