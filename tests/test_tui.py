@@ -203,3 +203,21 @@ async def test_bad_options_are_shown_in_the_launcher(app: PinsetterApp) -> None:
         await choose_game(pilot, app, "tenpins")
         assert isinstance(app.screen, Launcher)
         assert "colour" in screen_text(app)
+
+
+async def test_undo_is_off_with_others_by_default(app: PinsetterApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        await type_into(pilot, "#player-name", "cy")
+        await pilot.click("#add-player")
+        await choose_game(pilot, app, "rolling-pins")
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        screen.query_one("#actions", OptionList).focus()
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        steps = len(screen.match.record.steps)
+        await pilot.press("u")
+        assert len(screen.match.record.steps) == steps and not screen.match.record.undo_used
+        assert "undo is off" in screen_text(app)

@@ -420,9 +420,9 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.match.game.rules()))
 
     def action_undo(self) -> None:
-        """Take back the last decision (solo games; the record notes that undo was used)."""
+        """Take back the last decision (when the launcher's setting allows; the record notes it)."""
         if not self.undo_allowed:
-            self.message = "undo is off in this game"
+            self.message = "undo is off in this game (a launcher setting)"
             self.refresh_all()
             return
         steps = self.match.record.steps
@@ -499,6 +499,13 @@ class Launcher(Screen[None]):
                 yield Input(id="options", placeholder="advanced=true, groups=mutual, dice=FILE, frames=5")
                 yield Label("Seed (shown so that a game can be replayed)")
                 yield Input(str(random.randrange(10**6)), id="seed")
+                yield Label("Undo")
+                yield Select(
+                    [("on in solo games, off with others", "auto"), ("always on", "on"), ("off", "off")],
+                    value="auto",
+                    allow_blank=False,
+                    id="undo",
+                )
                 yield Button("Play", id="play", variant="primary")
                 yield Static(id="launch-message")
         yield Footer()
@@ -603,8 +610,9 @@ class Launcher(Screen[None]):
     def start(self, match: Match) -> None:
         match.storage = self.app_storage()
         match.store()
-        solo = match.state.num_players == 1
-        self.app.push_screen(GameScreen(match, undo=solo, speed=getattr(self.app, "speed", 1)))
+        setting = self.query_one("#undo", Select).value
+        undo = setting == "on" or (setting == "auto" and match.state.num_players == 1)
+        self.app.push_screen(GameScreen(match, undo=undo, speed=getattr(self.app, "speed", 1)))
 
     def on_screen_resume(self) -> None:
         self.refresh_resume()
@@ -629,6 +637,7 @@ class PinsetterApp(App[None]):
     .row { height: auto; }
     #player-name { width: 1fr; }
     #player-kind { width: 28; }
+    #undo { width: 44; }
     .row Button { margin-right: 1; }
     #help { padding: 1 2; background: $panel; border: round $primary; margin: 2 4; }
     """
