@@ -138,6 +138,21 @@ def dice_picture(game: str, roll: str) -> Text:
     return text
 
 
+def highlight_frame(sheet: Text, names: list[str], frames: int, player: int, frame: int | None) -> None:
+    """Colour the frame being played in the player's two rows of a `render_sheets` sheet."""
+    if frame is None:
+        return
+    lines = sheet.plain.split("\n")
+    name_width = max([len(n) for n in names] + [6])
+    widths = [7 if n == frames else 5 for n in range(1, frames + 1)]
+    column = name_width + 2 + sum(w + 1 for w in widths[: frame - 1])
+    offset = 0
+    for number, line in enumerate(lines):
+        if number in (2 + 3 * player, 3 + 3 * player):  # after the header and the top rule
+            sheet.stylize("bold black on yellow", offset + column, offset + column + widths[frame - 1])
+        offset += len(line) + 1
+
+
 def describe_step(game: str, step: Step) -> str:
     """A chance outcome in words: dice rolled, or a card turned up."""
     text = str(step)
@@ -262,7 +277,10 @@ class GameScreen(Screen[None]):
         names = [p.name for p in self.match.players]
         current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
         sheets = [state.scoresheet(p) for p in range(state.num_players)]
-        self.query_one("#sheet", Static).update(render_sheets(names, sheets, state.game.lane.frames, current))
+        sheet = Text(render_sheets(names, sheets, state.game.lane.frames, current))
+        if not state.is_terminal():
+            highlight_frame(sheet, names, state.game.lane.frames, state.turn(), current[state.turn()])
+        self.query_one("#sheet", Static).update(sheet)
         chance = [s.text for s in self.match.record.steps if s.actor is None]
         last_roll = chance[-1] if chance else ""
         self.query_one("#table", Static).update(table_picture(state, self.selected, self.pile, last_roll))
