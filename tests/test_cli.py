@@ -201,7 +201,10 @@ def test_rolling_pins_solve_and_hint(tmp_path: Path) -> None:
     assert abs(data["expected_score_no_tokens"] - 89.01846055915482) < 1e-9
     assert data["states"] > 400_000
     path = tmp_path / "rp.json"
-    runner.invoke(app, ["play", "rolling-pins", "--seed", "3", "--record", str(path)], input="dice 2\nquit\n")
+    played = runner.invoke(
+        app, ["play", "rolling-pins", "--seed", "3", "--record", str(path)], input="dice 2\nhint\nquit\n"
+    )
+    assert "expected final score with optimal play" in played.output
     hint = runner.invoke(app, ["hint", "rolling-pins", "--record", str(path), "--json"])
     assert hint.exit_code == 0, hint.output
     options = json.loads(hint.output)["options"]

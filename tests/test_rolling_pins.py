@@ -427,3 +427,19 @@ def test_shared_dice_reroll_is_private() -> None:
     assert state.is_chance_node() and len(state.chance_outcomes()) == 36  # player 2's own two dice
     state.apply_text("4+5")
     assert state.players[1].dice == (4, 5) and state.players[0].phase == "choose"
+
+
+def test_optimal_bot_in_the_advanced_game_uses_abilities_and_beats_greedy() -> None:
+    from pinsetter.session import Match
+
+    optimal, greedy, used = [], [], set()
+    for seed in range(12):
+        match = Match.new("rolling-pins", [PlayerSpec("o", "optimal")], seed=seed, options={"advanced": "true"})
+        match.run_bots()
+        optimal.append(match.state.scores()[0])
+        used |= {s.text.split()[0] for s in match.record.steps if s.actor is not None}
+        match = Match.new("rolling-pins", [PlayerSpec("g", "greedy")], seed=seed, options={"advanced": "true"})
+        match.run_bots()
+        greedy.append(match.state.scores()[0])
+    assert sum(optimal) > sum(greedy) + 12 * 40  # about 160 against 68 on average
+    assert "mark" in used and used & {"ten-pin", "reroll", "flip", "extra-dice", "extra-pin", "auto-strike", "keep"}
