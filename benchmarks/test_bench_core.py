@@ -31,3 +31,15 @@ def test_engine_game_tenpins(benchmark: Any) -> None:
 def test_engine_game_bowling_dice(benchmark: Any) -> None:
     players = [PlayerSpec("bot", "random")]
     benchmark(lambda: play_one("bowling-dice", {}, players, 1, 0))
+
+
+def test_rolling_pins_cold_solve(benchmark: Any) -> None:
+    from pinsetter.solvers.rolling_pins import solve
+
+    benchmark.pedantic(solve, rounds=3, iterations=1)
+
+
+def test_rolling_pins_optimal_game(benchmark: Any) -> None:
+    players = [PlayerSpec("bot", "optimal")]
+    play_one("rolling-pins", {}, players, 1, 0)  # solve (or load) the policy first
+    benchmark(lambda: play_one("rolling-pins", {}, players, 1, 0))
