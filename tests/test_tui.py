@@ -57,14 +57,26 @@ async def finish(pilot: object, app: PinsetterApp, limit: int = 3000) -> GameScr
     assert isinstance(screen, GameScreen)
     p = pilot
     for _ in range(limit):
+        await settle(p, screen)
         if screen.match.state.is_terminal():
             break
         screen.query_one("#actions", OptionList).focus()
         await p.press("enter")  # type: ignore[attr-defined]
-        await p.pause(0.02)  # type: ignore[attr-defined]
     assert screen.match.state.is_terminal()
     await p.pause(0.05)  # type: ignore[attr-defined]
     return screen
+
+
+async def settle(pilot: object, screen: GameScreen) -> None:
+    """Wait until the automatic steps are done: a human must act, or the game is over."""
+    for _ in range(400):
+        state = screen.match.state
+        if state.is_terminal() or screen.human_to_act():
+            break
+        if state.is_chance_node() and not state.game.has_decisions and screen.match.players[state.turn()].is_human:
+            break  # a human's roll in a dice game waits for the space bar
+        await pilot.pause(0.02)  # type: ignore[attr-defined]
+    await pilot.pause(0.05)  # type: ignore[attr-defined]
 
 
 def check_golden(name: str, text: str, svg: str) -> None:
@@ -88,7 +100,7 @@ async def test_play_every_game_from_the_launcher(app: PinsetterApp, game: str) -
         await choose_game(pilot, app, game)
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        await pilot.pause(0.3)
+        await settle(pilot, screen)
         check_golden(game, screen_text(app), app.export_screenshot())
         screen = await finish(pilot, app)
         state = screen.match.state
@@ -134,9 +146,10 @@ async def test_rolling_pins_pins_by_keys_and_a_refused_set(app: PinsetterApp) ->
         await choose_game(pilot, app, "rolling-pins")
         screen = app.screen
         assert isinstance(screen, GameScreen)
+        await settle(pilot, screen)
         screen.query_one("#actions", OptionList).focus()
         await pilot.press("enter")  # the first listed action: dice 1
-        await pilot.pause(0.3)
+        await settle(pilot, screen)
         state = screen.match.state
         rolled = sum(state.players[0].dice)  # type: ignore[attr-defined]
         # Select pins that sum to far more than any token can reach, then try to cross them.
@@ -158,9 +171,9 @@ async def test_resume_after_quitting(app: PinsetterApp) -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         for _ in range(6):
+            await settle(pilot, screen)
             screen.query_one("#actions", OptionList).focus()
             await pilot.press("enter")
-            await pilot.pause(0.1)
         steps = len(screen.match.record.steps)
         await pilot.press("q")
         await pilot.pause(0.1)
@@ -183,10 +196,11 @@ async def test_undo_hint_and_help(app: PinsetterApp) -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         screen.query_one("#actions", OptionList).focus()
+        await settle(pilot, screen)
         await pilot.press("h")
         assert "expected final score" in screen_text(app)
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await settle(pilot, screen)
         before = len(screen.match.record.steps)
         await pilot.press("u")
         assert len(screen.match.record.steps) < before
@@ -214,9 +228,10 @@ async def test_undo_is_off_with_others_by_default(app: PinsetterApp) -> None:
         await choose_game(pilot, app, "rolling-pins")
         screen = app.screen
         assert isinstance(screen, GameScreen)
+        await settle(pilot, screen)
         screen.query_one("#actions", OptionList).focus()
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await settle(pilot, screen)
         steps = len(screen.match.record.steps)
         await pilot.press("u")
         assert len(screen.match.record.steps) == steps and not screen.match.record.undo_used
