@@ -40,15 +40,20 @@ async def type_into(pilot: object, selector: str, text: str) -> None:
     await p.press("end", *["backspace"] * 12, *list(text))  # type: ignore[attr-defined]
 
 
-async def choose_game(pilot: object, app: PinsetterApp, game: str) -> None:
-    """Highlight a game in the launcher's list with the arrow keys and press Enter."""
-    games = app.screen.query_one("#games", OptionList)
-    games.focus()
-    p = pilot
+async def highlight_game(pilot: object, app: PinsetterApp, game: str) -> None:
+    """Highlight a game in the launcher's list with the arrow keys (its options appear)."""
+    app.screen.query_one("#games", OptionList).focus()
     while app.screen.game_id != game:  # type: ignore[attr-defined]
-        await p.press("down")  # type: ignore[attr-defined]
-    await p.press("enter")  # type: ignore[attr-defined]
-    await p.pause(0.1)  # type: ignore[attr-defined]
+        await pilot.press("down")  # type: ignore[attr-defined]
+    await pilot.pause(0.05)  # type: ignore[attr-defined]
+
+
+async def choose_game(pilot: object, app: PinsetterApp, game: str) -> None:
+    """Highlight a game and press Enter to start it."""
+    await highlight_game(pilot, app, game)
+    app.screen.query_one("#games", OptionList).focus()
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await pilot.pause(0.1)  # type: ignore[attr-defined]
 
 
 async def finish(pilot: object, app: PinsetterApp, limit: int = 3000) -> GameScreen:
@@ -211,12 +216,20 @@ async def test_undo_hint_and_help(app: PinsetterApp) -> None:
         await pilot.press("escape")
 
 
-async def test_bad_options_are_shown_in_the_launcher(app: PinsetterApp) -> None:
+async def test_options_have_their_own_widgets_and_bad_values_are_shown(app: PinsetterApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        await type_into(pilot, "#options", "colour=red")
+        await type_into(pilot, "#opt-frames", "0")
         await choose_game(pilot, app, "tenpins")
         assert isinstance(app.screen, Launcher)
-        assert "colour" in screen_text(app)
+        assert "option frames" in screen_text(app)
+        await highlight_game(pilot, app, "rolling-pins")
+        await pilot.click("#opt-advanced")  # a switch
+        await type_into(pilot, "#opt-frames", "2")
+        await choose_game(pilot, app, "rolling-pins")
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.match.game.options["advanced"] is True
+        assert screen.match.game.lane.frames == 2
 
 
 async def test_undo_is_off_with_others_by_default(app: PinsetterApp) -> None:

@@ -27,6 +27,7 @@ from textual.widgets import (
     RichLog,
     Select,
     Static,
+    Switch,
 )
 from textual.widgets.option_list import Option
 
@@ -513,8 +514,8 @@ class Launcher(Screen[None]):
                     yield Button("Add", id="add-player")
                     yield Button("Remove", id="remove-player")
                     yield Button("Up", id="up-player")
-                yield Label("Options (key=value, comma separated; see `pinsetter games`)")
-                yield Input(id="options", placeholder="advanced=true, groups=mutual, dice=FILE, frames=5")
+                yield Label("Options")
+                yield Vertical(id="game-options")
                 yield Label("Seed (shown so that a game can be replayed)")
                 yield Input(str(random.randrange(10**6)), id="seed")
                 yield Label("Undo")
@@ -528,13 +529,14 @@ class Launcher(Screen[None]):
                 yield Static(id="launch-message")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.seats: list[PlayerSpec] = [PlayerSpec("you")]
         self.game_id = "tenpins"
         games = self.query_one("#games", OptionList)
         games.highlighted = sorted(GAMES).index(self.game_id)
         self.refresh_players()
         self.refresh_kinds()
+        await self.refresh_options()
         self.refresh_resume()
         games.focus()
 
@@ -565,10 +567,42 @@ class Launcher(Screen[None]):
     def app_storage(self) -> Any:
         return getattr(self.app, "storage", None)
 
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_list.id == "games" and event.option.id:
+    async def refresh_options(self) -> None:
+        """One widget per option of the game: a switch, a choice, or a text field."""
+        box = self.query_one("#game-options", Vertical)
+        await box.remove_children()
+        widgets: list[Any] = []
+        for spec in game_class(self.game_id).option_specs:
+            widgets.append(Label(f"{spec.name}: {spec.help}", classes="option-help"))
+            if isinstance(spec.default, bool):
+                widgets.append(Switch(value=spec.default, id=f"opt-{spec.name}"))
+            elif spec.choices:
+                choices = [(c, c) for c in spec.choices]
+                widgets.append(Select(choices, value=str(spec.default), allow_blank=False, id=f"opt-{spec.name}"))
+            else:
+                widgets.append(Input(placeholder=f"default: {spec.default}", id=f"opt-{spec.name}"))
+        await box.mount(*widgets)
+
+    def chosen_options(self) -> dict[str, object]:
+        """The options set away from their defaults, as text (validated by the game)."""
+        options: dict[str, object] = {}
+        for spec in game_class(self.game_id).option_specs:
+            widget = self.query_one(f"#opt-{spec.name}")
+            if isinstance(widget, Switch):
+                if widget.value != spec.default:
+                    options[spec.name] = "true" if widget.value else "false"
+            elif isinstance(widget, Select):
+                if widget.value != str(spec.default):
+                    options[spec.name] = str(widget.value)
+            elif isinstance(widget, Input) and widget.value.strip():
+                options[spec.name] = widget.value.strip()
+        return options
+
+    async def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "games" and event.option.id and event.option.id != self.game_id:
             self.game_id = event.option.id
             self.refresh_kinds()
+            await self.refresh_options()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "games" and event.option.id:
@@ -608,14 +642,7 @@ class Launcher(Screen[None]):
 
     def action_play(self) -> None:
         message = self.query_one("#launch-message", Static)
-        options: dict[str, object] = {}
-        text = self.query_one("#options", Input).value
-        for pair in filter(None, (p.strip() for p in text.split(","))):
-            key, sep, value = pair.partition("=")
-            if not sep:
-                message.update(f"option {pair!r}: expected key=value")
-                return
-            options[key.strip()] = value.strip()
+        options = self.chosen_options()
         try:
             seed = int(self.query_one("#seed", Input).value)
             match = Match.new(self.game_id, list(self.seats), seed=seed, options=options)
@@ -656,6 +683,9 @@ class PinsetterApp(App[None]):
     #player-name { width: 1fr; }
     #player-kind { width: 28; }
     #undo { width: 44; }
+    #game-options { height: auto; }
+    #game-options Input, #game-options Select { width: 60; }
+    .option-help { color: $text-muted; }
     .row Button { margin-right: 1; }
     #help { padding: 1 2; background: $panel; border: round $primary; margin: 2 4; }
     """
