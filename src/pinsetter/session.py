@@ -90,10 +90,11 @@ class Match:
             self.record.result = result_of(self.state, self.players)
         if self.record_path is not None:
             self.record.save(self.record_path)
-        self.store()
+        if self.storage is not None:
+            self.game_id = self.storage.save(self.record)
 
     def store(self) -> None:
-        """Keep the game in the database (if the match has one): inserted once, then updated."""
+        """Keep the game in the database now (when it starts or resumes): inserted once, then updated."""
         if self.storage is not None:
             self.record.result = result_of(self.state, self.players)
             self.game_id = self.storage.save(self.record)

@@ -245,17 +245,17 @@ def simulate(
     out: Annotated[Path | None, typer.Option(help="CSV with one row per game")] = None,
 ) -> None:
     """Play many complete games through the engine and summarise the scores."""
+    from pinsetter.bots.base import make_bot
     from pinsetter.simulate import simulate as run
 
     try:
         specs = PlayerSpec.parse_list(players)
         if any(p.is_human for p in specs):
             fail("simulate needs bots only: --players bot:NAME,...")
-        get_game(game, parse_options(option)).check_players(len(specs))
-        from pinsetter.bots.base import make_bot
-
+        instance = get_game(game, parse_options(option))
+        instance.check_players(len(specs))
         for spec in specs:
-            make_bot(spec.kind, get_game(game, parse_options(option)))
+            make_bot(spec.kind, instance)  # an unknown bot is reported before any game is played
     except (GameError, ValueError) as exc:
         fail(str(exc))
     if games < 1:

@@ -37,7 +37,7 @@ from pinsetter.games.bowling_solitaire import (
     positions_of,
 )
 
-__all__ = ["Objective", "Position", "evaluate", "option_values"]
+__all__ = ["Evaluator", "Objective", "Position", "deal_objective", "score_objective"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -400,16 +400,6 @@ class Evaluator:
             result.append((action, float(value)))
         result.sort(key=lambda av: -av[1])
         return result
-
-
-def evaluate(p: Position, rule: str, objective: Objective = PINS_OBJECTIVE) -> float:
-    return Evaluator(p.pins, rule, objective).value(p)
-
-
-def option_values(
-    p: Position, rule: str, actions: list[Action], objective: Objective = PINS_OBJECTIVE
-) -> list[tuple[Action, float]]:
-    return Evaluator(p.pins, rule, objective).option_values(p, actions)
 
 
 assert FULL == 1023 and len(POSITIONS) == 10  # the compiled code spells these out

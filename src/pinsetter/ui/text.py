@@ -61,10 +61,8 @@ def simulation_report(summary: SimulationSummary) -> str:
             f"  {p['name']:<12} mean {p['mean']:.2f} (95% CI {lo:.2f}-{hi:.2f})  "
             f"strikes {p['strike_rate']:.1%}  spares {p['spare_rate']:.1%}  wins {p['win_share']:.1%}"
         )
-        counts = [0.0] * 31
+        shares = [0.0] * 301
         for s in player.scores:
-            counts[min(s // 10, 30)] += 1 / len(player.scores)
-        values, labels = binned(counts, 1)
-        labels = [f"{int(lab.split('-')[0]) * 10}-{int(lab.split('-')[0]) * 10 + 9}" for lab in labels]
-        lines.append(histogram(values, labels, 40))
+            shares[s] += 1 / len(player.scores)
+        lines.append(histogram(*binned(shares), 40))
     return "\n".join(lines)
