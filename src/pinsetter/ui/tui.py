@@ -488,7 +488,7 @@ def standing_against_odds(game_id: str, options: dict[str, Any], score: int) -> 
 
 class Launcher(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+p", "play", "Play", show=True),
+        Binding("ctrl+r", "play", "Play", show=True),
         Binding("escape", "app.quit", "Quit"),
     ]
 
