@@ -162,3 +162,23 @@ def test_invalid_mutations_always_raise(pinfalls: list[int], data: st.DataObject
     with pytest.raises(ScoringError) as info:
         score(mutated)
     assert info.value.ball == bad
+
+
+@given(valid_games(complete=True))
+def test_bonus_weights_account_for_every_point(pinfalls: list[int]) -> None:
+    """Pins times their weights (own frame plus owed bonuses) add up to the final score."""
+    from pinsetter.core.scoring import bonus_weights
+
+    earned, _, _, _ = bonus_weights(pinfalls)
+    assert earned == score(pinfalls).total
+    # At every frame boundary the pending weights say what the next two balls will pay.
+    for cut in range(len(pinfalls)):
+        ctx = next_ball(pinfalls[:cut])
+        if ctx is None or ctx.ball != 1:
+            continue
+        so_far, w1, w2, _ = bonus_weights(pinfalls[:cut])
+        rest = pinfalls[cut:]
+        sheet = score(pinfalls)
+        owed = w1 * rest[0] + (w2 * rest[1] if len(rest) > 1 else 0)
+        done = sum(f.score or 0 for f in sheet.frames[: ctx.frame - 1])
+        assert so_far + owed == done  # the earlier frames are fully paid by these two balls
