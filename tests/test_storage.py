@@ -219,3 +219,13 @@ def test_cli_export_import(tmp_path: Path) -> None:
     result = runner.invoke(app, ["import", str(out), "--db", url(tmp_path / "f.sqlite")])
     assert result.exit_code == 2
     assert "all.jsonl:2: rejected" in result.output and "imported 1" in result.output
+
+
+def test_a_game_plays_on_when_the_history_cannot_be_opened(tmp_path: Path) -> None:
+    bad = f"sqlite:///{tmp_path / 'missing-dir' / 'x.sqlite'}"
+    record = tmp_path / "g.json"
+    args = ["play", "tenpins", "-p", "bot:random", "--seed", "1", "--db", bad, "--record", str(record)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "not kept in the history" in result.output
+    assert json.loads(record.read_text())["result"]["complete"] is True

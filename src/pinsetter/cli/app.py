@@ -168,7 +168,7 @@ def play(
     from pinsetter.cli.play import pick_game, play_lines
     from pinsetter.session import Match
 
-    storage = open_storage(db)
+    storage = try_storage(db)
     try:
         if resume is not None:
             match = Match.resume(load_game(resume, storage), record or (resume if resume.exists() else None))
@@ -453,9 +453,22 @@ def open_storage(url: str | None) -> Storage:
         fail(f"cannot open the game history {url or ''}: {exc}".replace("  ", " "))
 
 
-def load_game(resume: Path, storage: Storage) -> Record:
+def try_storage(url: str | None) -> Storage | None:
+    """The history for a game being played; without one the game still plays (with a warning)."""
+    from pinsetter.storage import Storage
+
+    try:
+        return Storage(url)
+    except Exception as exc:  # any driver or migration failure
+        typer.echo(f"pinsetter: warning: this game is not kept in the history ({exc})", err=True)
+        return None
+
+
+def load_game(resume: Path, storage: Storage | None) -> Record:
     """A record file, or a stored game by its id."""
     if not resume.exists() and str(resume).isdigit():
+        if storage is None:
+            fail(f"no file {resume}, and the game history cannot be opened")
         stored = storage.get(int(str(resume)))
         if stored is None:
             fail(f"no game {resume} in the history")
