@@ -325,7 +325,10 @@ class GameScreen(Screen[None]):
         final = getattr(state.game, "final_words", None)
         if final is not None and len(scores) == 1:
             words.append(f"Ranking: {final(scores[0])}.")
-        words.append(standing_against_odds(state.game.id, self.match.record.options, scores[0]))
+        for name, player_score in zip(names, scores, strict=True):
+            where = standing_against_odds(state.game.id, self.match.record.options, player_score)
+            if where:
+                words.append(f"{name}: {where}" if len(scores) > 1 else where)
         return " ".join(w for w in words if w)
 
     def hint_text(self) -> Text:
