@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from pinsetter.solvers.reference import reference
 from pinsetter.storage.db import Storage
 
 __all__ = ["player_stats"]
@@ -13,33 +14,24 @@ Z95 = 1.959963984540054
 
 
 def _benchmark(game: str, average: float) -> dict[str, Any] | None:
-    """The exact distribution or the optimal player of a game, against an average score."""
-    from pinsetter.games.pure_chance import PureChanceGame
-    from pinsetter.games.registry import get_game
-
-    instance = get_game(game)
-    if isinstance(instance, PureChanceGame):
-        from pinsetter.solvers.distribution import analyze
-
-        dist = analyze(instance)
-        share = dist.cdf(math.ceil(average) - 1)  # P(a game scores less than the average)
+    """An average against the game's exact distribution or optimal player (default options)."""
+    ref = reference(game)
+    if ref is None or not ref.exact:
+        return None
+    if ref.distribution is not None:
+        share = ref.beats(average)
         return {
-            "against": "exact distribution",
-            "exact_mean": dist.mean,
+            "against": ref.against,
+            "exact_mean": ref.mean,
             "average_beats": share,
-            "text": f"an average of {average:.1f} beats {share:.0%} of games (exact mean {dist.mean:.2f})",
+            "text": f"an average of {average:.1f} beats {share:.0%} of games (exact mean {ref.mean:.2f})",
         }
-    if game == "rolling-pins":
-        from pinsetter.solvers.rolling_pins import policy_for
-
-        optimal = policy_for().expected_score
-        return {
-            "against": "optimal player",
-            "optimal_mean": optimal,
-            "share_of_optimal": average / optimal,
-            "text": f"{average / optimal:.0%} of the optimal player's {optimal:.2f} (basic game)",
-        }
-    return None
+    return {
+        "against": ref.against,
+        "optimal_mean": ref.mean,
+        "share_of_optimal": average / ref.mean,
+        "text": f"{average / ref.mean:.0%} of the optimal player's {ref.mean:.2f} (basic game)",
+    }
 
 
 def player_stats(storage: Storage, player: str | None = None, game: str | None = None) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from textual.widgets.option_list import Option
 from pinsetter.bots.base import bot_names
 from pinsetter.bots.hints import option_values
 from pinsetter.core.game import GameError, State, Step
-from pinsetter.games.registry import GAMES, game_class, get_game
+from pinsetter.games.registry import GAMES, game_class
 from pinsetter.records import PlayerSpec, Record, replay
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
@@ -470,23 +470,16 @@ class GameScreen(Screen[None]):
 
 def standing_against_odds(game_id: str, options: dict[str, Any], score: int) -> str:
     """Where a score stands: against the exact distribution, or the best player's average."""
-    from pinsetter.games.pure_chance import PureChanceGame
+    from pinsetter.solvers.reference import reference
 
-    instance = get_game(game_id, {k: str(v) if isinstance(v, bool) else v for k, v in options.items()})
-
-    if isinstance(instance, PureChanceGame):
-        from pinsetter.solvers.distribution import analyze
-
-        dist = analyze(instance)
-        return f"Better than {dist.cdf(score - 1):.0%} of games (exact odds)."
-    if game_id == "rolling-pins" and not options.get("advanced") and instance.lane.frames == 10:
-        from pinsetter.solvers.rolling_pins import policy_for
-
-        optimal = policy_for().expected_score
-        return f"The optimal player averages {optimal:.1f}."
-    if game_id == "bowling-solitaire":
-        return "The expectimax player averages about 187."
-    return ""
+    ref = reference(game_id, options)
+    if ref is None:
+        return ""
+    share = ref.beats(score)
+    if share is not None:
+        return f"Better than {share:.0%} of games (exact odds)."
+    about = "" if ref.exact else "about "
+    return f"The {ref.against} averages {about}{ref.mean:.1f}."
 
 
 class Launcher(Screen[None]):

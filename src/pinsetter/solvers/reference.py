@@ -1,0 +1,56 @@
+"""What a score is measured against: a game's exact distribution, or its best known player.
+
+One lookup serves the statistics and the end of a game in the terminal interface;
+the (costly) distributions and policies are computed once per game and options.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from pinsetter.games.pure_chance import PureChanceGame
+from pinsetter.games.registry import get_game
+from pinsetter.solvers.distribution import ScoreDistribution, analyze
+
+__all__ = ["EXPECTIMAX_SOLITAIRE_MEAN", "Reference", "reference"]
+
+# Measured, not exact: 300 seeded games of the expectimax bot (docs/solitaire.md).
+EXPECTIMAX_SOLITAIRE_MEAN = 186.85
+
+
+@dataclass(frozen=True)
+class Reference:
+    against: str  # "exact distribution", "optimal player" or "expectimax player"
+    mean: float
+    exact: bool
+    distribution: ScoreDistribution | None = None
+
+    def beats(self, value: float) -> float | None:
+        """P(a game scores less than `value`), where the exact distribution is known."""
+        if self.distribution is None:
+            return None
+        return self.distribution.cdf(math.ceil(value) - 1)
+
+
+def reference(game_id: str, options: dict[str, object] | None = None) -> Reference | None:
+    """The reference of a game played with these options (None where pinsetter has none)."""
+    settled = get_game(game_id, options).options_text()  # defaults filled in: one key per game
+    return _reference(game_id, tuple(sorted(settled.items())))
+
+
+@cache
+def _reference(game_id: str, options: tuple[tuple[str, object], ...]) -> Reference | None:
+    game = get_game(game_id, dict(options))
+    if isinstance(game, PureChanceGame):
+        dist = analyze(game)
+        return Reference("exact distribution", dist.mean, True, dist)
+    if game_id == "rolling-pins" and not game.options["advanced"]:
+        from pinsetter.solvers.rolling_pins import policy_for
+
+        policy = policy_for(game.lane.pins, game.lane.frames, 1 if game.options["tokens"] else 0)
+        return Reference("optimal player", policy.expected_score, True)
+    if game_id == "bowling-solitaire" and game.lane.frames == 10:
+        return Reference("expectimax player", EXPECTIMAX_SOLITAIRE_MEAN, False)
+    return None
