@@ -35,7 +35,7 @@ from pinsetter.bots.base import bot_names
 from pinsetter.bots.hints import option_values
 from pinsetter.core.game import GameError, State, Step
 from pinsetter.games.registry import GAMES, game_class
-from pinsetter.records import PlayerSpec, Record, replay
+from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
 
@@ -282,8 +282,7 @@ class GameScreen(Screen[None]):
         if not state.is_terminal():
             highlight_frame(sheet, names, state.game.lane.frames, state.turn(), current[state.turn()])
         self.query_one("#sheet", Static).update(sheet)
-        chance = [s.text for s in self.match.record.steps if s.actor is None]
-        last_roll = chance[-1] if chance else ""
+        last_roll = next((s.text for s in reversed(self.match.record.steps) if s.actor is None), "")
         self.query_one("#table", Static).update(table_picture(state, self.selected, self.pile, last_roll))
         self.query_one("#status", Static).update(self.status_text())
         actions = self.query_one("#actions", OptionList)
@@ -686,19 +685,13 @@ class PinsetterApp(App[None]):
     #help { padding: 1 2; background: $panel; border: round $primary; margin: 2 4; }
     """
 
-    def __init__(self, storage: Any = None, speed: int = 1, resume: Record | None = None) -> None:
+    def __init__(self, storage: Any = None, speed: int = 1) -> None:
         super().__init__()
         self.storage = storage
         self.speed = speed
-        self.resume_record = resume
 
     def on_mount(self) -> None:
         self.push_screen(Launcher())
-        if self.resume_record is not None:
-            replay(self.resume_record, check_result=False)
-            launcher = self.screen
-            assert isinstance(launcher, Launcher)
-            launcher.start(Match.resume(self.resume_record))
 
 
 def run_tui(db: str | None = None) -> None:
