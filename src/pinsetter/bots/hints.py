@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
-from pinsetter.bots.base import OptionValue, make_bot
-from pinsetter.core.game import OptionError, State
+from functools import lru_cache
+
+from pinsetter.bots.base import Bot, OptionValue, make_bot
+from pinsetter.core.game import Game, OptionError, State
 
 # Bots that can value options, strongest first.
 EVALUATORS = ("optimal", "expectimax")
 
 
+@lru_cache(maxsize=8)
+def _evaluator(name: str, game: Game) -> Bot | None:
+    """One evaluating bot per game being played, so that its searches are reused between hints."""
+    try:
+        return make_bot(name, game)
+    except OptionError:
+        return None
+
+
 def option_values(state: State) -> tuple[str, str, list[OptionValue]] | None:
     """(bot name, what values mean, options best first) from the first evaluator this game has."""
     for name in EVALUATORS:
-        try:
-            bot = make_bot(name, state.game)
-        except OptionError:
+        bot = _evaluator(name, state.game)
+        if bot is None:
             continue
         values = bot.evaluate(state)
         if values is not None:
