@@ -9,8 +9,9 @@ import pytest
 
 from pinsetter.bots.base import make_bot
 from pinsetter.core.game import IllegalActionError, OptionError, State
+from pinsetter.core.pins import mask_of
 from pinsetter.games.registry import get_game
-from pinsetter.games.rolling_pins import Action, RollingPins, RollingPinsState, Sheet, mask_of
+from pinsetter.games.rolling_pins import Action, RollingPins, RollingPinsState, Sheet
 from pinsetter.records import PlayerSpec
 from pinsetter.simulate import simulate
 from pinsetter.solvers import rolling_pins as solver

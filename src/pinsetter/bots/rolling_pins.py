@@ -7,6 +7,7 @@ import random
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
+from pinsetter.core.pins import mask_of, pins_of
 from pinsetter.games.rolling_pins import (
     CHOOSE,
     EXTRA_PIN,
@@ -15,8 +16,6 @@ from pinsetter.games.rolling_pins import (
     Player,
     RollingPins,
     RollingPinsState,
-    mask_of,
-    pins_of,
     subsets_by_sum,
 )
 from pinsetter.solvers import rolling_pins as solver

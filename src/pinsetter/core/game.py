@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Final, Protocol
@@ -276,7 +276,3 @@ class State(ABC):
     def describe(self) -> str:
         """A short human description of the position (for line interfaces)."""
         return ""
-
-
-def sorted_steps(steps: Sequence[Step]) -> list[Step]:
-    return sorted(steps, key=str)

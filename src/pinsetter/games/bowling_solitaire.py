@@ -23,6 +23,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from pinsetter.core.game import Game, IllegalActionError, OptionSpec, ParseError, State, Step
+from pinsetter.core.pins import bit, mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
 from pinsetter.games.registry import register
 
@@ -47,21 +48,6 @@ BACK_ROW = frozenset((7, 8, 9, 10))
 ROW_TWO = frozenset((2, 3))
 CENTRE = 5
 GROUP_RULES = ("connected", "mutual")
-
-
-def bit(position: int) -> int:
-    return 1 << (position - 1)
-
-
-def positions_of(mask: int) -> tuple[int, ...]:
-    return tuple(p for p in POSITIONS if mask & bit(p))
-
-
-def mask_of(positions: tuple[int, ...] | list[int]) -> int:
-    mask = 0
-    for p in positions:
-        mask |= bit(p)
-    return mask
 
 
 NEIGHBOURS = {p: mask_of(list(ADJACENT[p])) for p in POSITIONS}
@@ -285,7 +271,7 @@ class Table:
                     continue
                 if not first and not touches(group, cleared):
                     continue
-                where = positions_of(group)
+                where = pins_of(group)
                 if matches([self.pins[p - 1] for p in where], ball):
                     result.append(Action("play", pile, where))
         return sorted(result)

@@ -33,6 +33,7 @@ from pinsetter.core.game import (
     Step,
     parse_bool,
 )
+from pinsetter.core.pins import mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
 from pinsetter.games.registry import register
 
@@ -41,17 +42,6 @@ FULL = (1 << PINS) - 1
 TOKEN_LIMIT = 10  # one token per frame 1-10: no player can ever hold more
 
 ABILITIES = ("reroll", "flip", "extra-pin", "extra-dice", "ten-pin", "auto-strike")
-
-
-def pins_of(mask: int) -> tuple[int, ...]:
-    return tuple(i + 1 for i in range(PINS) if mask >> i & 1)
-
-
-def mask_of(pins: tuple[int, ...] | list[int]) -> int:
-    mask = 0
-    for p in pins:
-        mask |= 1 << (p - 1)
-    return mask
 
 
 @cache

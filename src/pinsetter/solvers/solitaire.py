@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from pinsetter.core.pins import pins_of
 from pinsetter.core.scoring import Lane, bonus_weights, next_ball
 from pinsetter.games.bowling_solitaire import (
     FULL,
@@ -34,7 +35,6 @@ from pinsetter.games.bowling_solitaire import (
     Table,
     first_play_allowed,
     groups,
-    positions_of,
 )
 
 __all__ = ["Evaluator", "Objective", "Position", "deal_objective", "score_objective"]
@@ -93,15 +93,15 @@ class Position:
 def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
     """The deal's groups as arrays, with the groups each ball value can take listed by value."""
     masks = groups(rule)
-    size = np.array([len(positions_of(g)) for g in masks], dtype=np.int64)
+    size = np.array([len(pins_of(g)) for g in masks], dtype=np.int64)
     first_ok = np.array([first_play_allowed(g) for g in masks], dtype=np.int64)
-    neigh = np.array([np.bitwise_or.reduce([NEIGHBOURS[p] for p in positions_of(g)]) for g in masks], dtype=np.int64)
+    neigh = np.array([np.bitwise_or.reduce([NEIGHBOURS[p] for p in pins_of(g)]) for g in masks], dtype=np.int64)
     pin_counts = np.zeros(11, dtype=np.int64)
     for v in pins:
         pin_counts[v] += 1
     by_ball: list[list[int]] = [[] for _ in range(11)]
     for gi, g in enumerate(masks):
-        values = [pins[p - 1] for p in positions_of(g)]
+        values = [pins[p - 1] for p in pins_of(g)]
         for ball in range(1, 11):
             if (values[0] == ball) if len(values) == 1 else (sum(values) % 10 == ball % 10):
                 by_ball[ball].append(gi)
