@@ -60,15 +60,12 @@ async def finish(pilot: object, app: PinsetterApp, limit: int = 3000) -> GameScr
     """Keep choosing the first listed action (or rolling) until the game is over."""
     screen = app.screen
     assert isinstance(screen, GameScreen)
-    p = pilot
     for _ in range(limit):
-        await settle(p, screen)
         if screen.match.state.is_terminal():
             break
-        screen.query_one("#actions", OptionList).focus()
-        await p.press("enter")  # type: ignore[attr-defined]
+        await first_action(pilot, screen)
+    await settle(pilot, screen)
     assert screen.match.state.is_terminal()
-    await p.pause(0.05)  # type: ignore[attr-defined]
     return screen
 
 
@@ -82,6 +79,13 @@ async def settle(pilot: object, screen: GameScreen) -> None:
             break  # a human's roll in a dice game waits for the space bar
         await pilot.pause(0.02)  # type: ignore[attr-defined]
     await pilot.pause(0.05)  # type: ignore[attr-defined]
+
+
+async def first_action(pilot: object, screen: GameScreen) -> None:
+    """Wait for the automatic steps, then choose the first listed action with Enter."""
+    await settle(pilot, screen)
+    screen.query_one("#actions", OptionList).focus()
+    await pilot.press("enter")  # type: ignore[attr-defined]
 
 
 def check_golden(name: str, text: str, svg: str) -> None:
@@ -151,9 +155,7 @@ async def test_rolling_pins_pins_by_keys_and_a_refused_set(app: PinsetterApp) ->
         await choose_game(pilot, app, "rolling-pins")
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        await settle(pilot, screen)
-        screen.query_one("#actions", OptionList).focus()
-        await pilot.press("enter")  # the first listed action: dice 1
+        await first_action(pilot, screen)  # dice 1
         await settle(pilot, screen)
         state = screen.match.state
         rolled = sum(state.players[0].dice)  # type: ignore[attr-defined]
@@ -176,9 +178,7 @@ async def test_resume_after_quitting(app: PinsetterApp) -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen)
         for _ in range(6):
-            await settle(pilot, screen)
-            screen.query_one("#actions", OptionList).focus()
-            await pilot.press("enter")
+            await first_action(pilot, screen)
         steps = len(screen.match.record.steps)
         await pilot.press("q")
         await pilot.pause(0.1)
@@ -241,9 +241,7 @@ async def test_undo_is_off_with_others_by_default(app: PinsetterApp) -> None:
         await choose_game(pilot, app, "rolling-pins")
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        await settle(pilot, screen)
-        screen.query_one("#actions", OptionList).focus()
-        await pilot.press("enter")
+        await first_action(pilot, screen)
         await settle(pilot, screen)
         steps = len(screen.match.record.steps)
         await pilot.press("u")
