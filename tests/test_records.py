@@ -91,7 +91,7 @@ def test_replay_rejects_wrong_actor_and_steps_after_the_end(tmp_path: Path) -> N
         ('{"format": "pinsetter-record", "version": 99}', "version"),
         (
             '{"format": "pinsetter-record", "version": 1, "game": "tenpins", "options": {}, '
-            '"players": [], "steps": [], "seed": "x"}',
+            '"players": [{"name": "a"}], "steps": [], "seed": "x"}',
             "seed",
         ),
         (

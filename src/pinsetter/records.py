@@ -2,29 +2,56 @@
 
 A record holds the game id and options, the players, the seed, every step in
 order (each chance outcome and each decision, in text form, with who acted)
-and the stated result. `replay` re-applies every step through the rules and
-checks the stated result; the first bad step is named in the error.
+and the stated result. The format is one pydantic model (`RecordDocument`)
+that every reader uses: loading, replay, import, resume and the web API. Its
+errors name the path of the bad field. `replay` re-applies every step through
+the rules, checks that each chance step is the one the seed draws (unless the
+record says its chance was entered by hand) and checks the stated result; the
+first bad step is named in the error.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from pinsetter.core.game import GameError, State
+from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, step_rng
 from pinsetter.games.registry import get_game
+from pinsetter.usertext import check_name, visible
 
-__all__ = ["FORMAT", "VERSION", "PlayerSpec", "Record", "RecordError", "RecordStep", "replay"]
+__all__ = [
+    "FORMAT",
+    "MAX_RECORD_BYTES",
+    "VERSION",
+    "ChanceSource",
+    "PlayerSpec",
+    "Record",
+    "RecordDocument",
+    "RecordError",
+    "RecordStep",
+    "replay",
+]
 
 FORMAT = "pinsetter-record"
 VERSION = 1
 CHANCE_ACTOR = "chance"
+# Limits that keep a hostile record from costing memory or time (a real game is a few kB).
+MAX_RECORD_BYTES = 2_000_000
+MAX_STEPS = 20_000
+MAX_PLAYERS = 64
+MAX_TEXT = 10_000
+# "seeded": every chance step is the seed's draw (checked on replay); "entered": chance came
+# from outside (a fixed deal, dice rolled at a real table), allowed but marked and kept out
+# of the statistics against the odds.
+ChanceSource = Literal["seeded", "entered"]
 
 
 class RecordError(GameError):
@@ -35,12 +62,109 @@ class RecordError(GameError):
         self.step = step
 
 
+# --- the format: one schema for every reader and writer ---------------------------------
+
+Name = Annotated[str, Field(max_length=200), AfterValidator(check_name)]
+ShortText = Annotated[str, Field(max_length=200)]
+OptionValue = bool | int | float | Annotated[str, Field(max_length=MAX_TEXT)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class PlayerDocument(_Strict):
+    name: Name
+    kind: ShortText = "human"
+
+
+class StepDocument(_Strict):
+    actor: Literal["chance"] | Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
+    step: ShortText
+
+
+class StatedPlayer(_Strict):
+    name: Name
+    pinfalls: Annotated[list[Annotated[int, Field(ge=0, le=1000)]], Field(max_length=1000)]
+    marks: Annotated[list[Annotated[list[ShortText], Field(max_length=10)]], Field(max_length=1000)]
+    total: Annotated[int, Field(ge=0, le=1_000_000)]
+
+
+class StatedResult(_Strict):
+    complete: bool
+    players: Annotated[list[StatedPlayer], Field(max_length=MAX_PLAYERS)]
+
+
+class RecordDocument(_Strict):
+    """The JSON record format, version 1 (docs/records.md)."""
+
+    format: Literal["pinsetter-record"]
+    version: Literal[1]
+    game: ShortText
+    options: Annotated[dict[ShortText, OptionValue], Field(max_length=100)]
+    players: Annotated[list[PlayerDocument], Field(min_length=1, max_length=MAX_PLAYERS)]
+    seed: Annotated[int, Field(ge=0, le=SEED_MAX)]
+    created: ShortText = ""
+    chance: ChanceSource = "seeded"
+    undo_used: bool = False
+    steps: Annotated[list[StepDocument], Field(max_length=MAX_STEPS)]
+    extra: Annotated[dict[ShortText, bool | int | Annotated[str, Field(max_length=MAX_TEXT)]], Field(max_length=20)] = (
+        Field(default_factory=dict)
+    )
+    result: StatedResult | None = None
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    """`('steps', 3, 'actor')` -> `steps[3].actor` (list positions as the JSON has them, 0-based)."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif part in ("function-after[check_name(), str]",) or "[" in part or part in ("int", "str", "bool", "float"):
+            continue  # pydantic's names of union branches and validators, not a place in the record
+        else:
+            text += f".{part}" if text else part
+    return text
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """One line: the first problem, where it is, and how many more there are."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    where = _path(tuple(first["loc"]))
+    message = str(first["msg"])
+    if first["type"] == "value_error":
+        message = message.removeprefix("Value error, ")
+    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    return f"{where}: {message}{more}" if where else f"{message}{more}"
+
+
+def parse_document(text: str | bytes) -> RecordDocument:
+    """Validate a record's JSON text against the format; RecordError naming the bad field."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"a record is at most {MAX_RECORD_BYTES} bytes, this one is {len(text)}")
+    try:
+        return RecordDocument.model_validate_json(text)
+    except ValidationError as exc:
+        if exc.errors()[0]["type"] == "json_invalid":
+            raise RecordError(f"not JSON: {exc.errors()[0]['ctx'].get('error', 'invalid')}") from None
+        if exc.errors()[0]["type"] == "model_type":
+            raise RecordError("a record is a JSON object") from None
+        raise RecordError(describe_validation_error(exc)) from None
+
+
+# --- the record in memory ------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class PlayerSpec:
     """A seat: its name and `human` or the name of the bot playing it."""
 
     name: str
     kind: str = "human"
+
+    def __post_init__(self) -> None:
+        check_name(self.name)
 
     @property
     def is_human(self) -> bool:
@@ -53,11 +177,11 @@ class PlayerSpec:
         for raw in text.split(","):
             item = raw.strip()
             if not item:
-                raise ValueError(f"empty player name in {text!r}")
+                raise ValueError(f"empty player name in {visible(text)!r}")
             if item.startswith("bot:"):
                 kind = item[4:]
                 if not kind:
-                    raise ValueError(f"{item!r} names no bot (e.g. bot:random)")
+                    raise ValueError(f"{visible(item)!r} names no bot (e.g. bot:random)")
                 name = kind
                 taken = {s.name for s in specs}
                 n = 2
@@ -67,7 +191,7 @@ class PlayerSpec:
                 specs.append(cls(name, kind))
             else:
                 if item in {s.name for s in specs}:
-                    raise ValueError(f"player name {item!r} given twice")
+                    raise ValueError(f"player name {visible(item)!r} given twice")
                 specs.append(cls(item))
         return specs
 
@@ -92,6 +216,7 @@ class Record:
     undo_used: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
+    chance: ChanceSource = "seeded"
 
     def to_json(self) -> dict[str, Any]:
         """A fresh JSON-ready dict (changing it never changes the record)."""
@@ -99,27 +224,35 @@ class Record:
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
-            "options": copy.deepcopy(self.options),
+            "options": dict(self.options),
             "players": [{"name": p.name, "kind": p.kind} for p in self.players],
             "seed": self.seed,
             "created": self.created,
             "undo_used": self.undo_used,
-            "steps": [s.to_json() for s in self.steps],
         }
+        if self.chance != "seeded":  # the default is left out: records stay as older versions wrote them
+            data["chance"] = self.chance
+        data["steps"] = [s.to_json() for s in self.steps]
         if self.extra:
-            data["extra"] = copy.deepcopy(self.extra)
+            data["extra"] = json.loads(json.dumps(self.extra))
         if self.result is not None:
-            data["result"] = copy.deepcopy(self.result)
+            data["result"] = json.loads(json.dumps(self.result))
         return data
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
 
     def save(self, path: Path) -> None:
-        """Write atomically (temporary file, fsync, rename): a crash never leaves half a record."""
+        """Write atomically (temporary file, fsync, rename): a crash never leaves half a record.
+
+        Temporary files left by an earlier save that was killed are removed first.
+        """
         path = Path(path)
         directory = path.parent if str(path.parent) else Path(".")
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        prefix = f".{path.name}."
+        for stale in directory.glob(f"{glob_escape(prefix)}*.tmp"):
+            stale.unlink(missing_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(self.dumps())
@@ -133,61 +266,53 @@ class Record:
     @classmethod
     def load(cls, path: Path) -> Record:
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with Path(path).open("rb") as handle:
+                text = handle.read(MAX_RECORD_BYTES + 1)
         except OSError as exc:
-            raise RecordError(f"cannot read record {path}: {exc.strerror}") from None
+            raise RecordError(f"cannot read record {visible(str(path))}: {exc.strerror}") from None
         return cls.loads(text)
 
     @classmethod
-    def loads(cls, text: str) -> Record:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not JSON: {exc}") from None
-        return cls.from_json(data)
+    def loads(cls, text: str | bytes) -> Record:
+        return cls.from_document(parse_document(text))
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
-        if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
-        if data.get("format") != FORMAT:
-            raise RecordError(f"'format' must be {FORMAT!r}")
-        if data.get("version") != VERSION:
-            raise RecordError(f"unsupported record version {data.get('version')!r} (this is {VERSION})")
-        for name, kind in (("game", str), ("options", dict), ("players", list), ("steps", list)):
-            if not isinstance(data.get(name), kind):
-                raise RecordError(f"field {name!r} is missing or not a {kind.__name__}")
-        seed = data.get("seed")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RecordError("field 'seed' must be an integer")
-        players = []
-        for i, p in enumerate(data["players"], start=1):
-            if not isinstance(p, dict) or not isinstance(p.get("name"), str):
-                raise RecordError(f"player {i}: needs a 'name'")
-            players.append(PlayerSpec(p["name"], str(p.get("kind", "human"))))
+        """From already-parsed JSON (validated through the same schema)."""
+        try:
+            text = json.dumps(data)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise RecordError(f"not a JSON record: {exc}") from None
+        return cls.loads(text)
+
+    @classmethod
+    def from_document(cls, doc: RecordDocument) -> Record:
+        players = [PlayerSpec(p.name, p.kind) for p in doc.players]
         steps = []
-        for i, s in enumerate(data["steps"], start=1):
-            if not isinstance(s, dict) or not isinstance(s.get("step"), str):
-                raise RecordError("malformed step (needs 'actor' and 'step')", i)
-            actor = s.get("actor")
-            if actor == CHANCE_ACTOR:
-                steps.append(RecordStep(None, s["step"]))
-            elif isinstance(actor, int) and not isinstance(actor, bool) and 0 <= actor < len(players):
-                steps.append(RecordStep(actor, s["step"]))
+        for index, s in enumerate(doc.steps, start=1):
+            if s.actor == CHANCE_ACTOR:
+                steps.append(RecordStep(None, s.step))
+            elif isinstance(s.actor, int) and s.actor < len(players):
+                steps.append(RecordStep(s.actor, s.step))
             else:
-                raise RecordError(f"actor {actor!r} is neither 'chance' nor a player index", i)
-        result = data.get("result")
+                raise RecordError(f"actor {s.actor!r} is neither 'chance' nor a player index", index)
         return cls(
-            game=data["game"],
-            options=data["options"],
+            game=doc.game,
+            options=dict(doc.options),
             players=players,
-            seed=seed,
+            seed=doc.seed,
             steps=steps,
-            created=str(data.get("created", "")),
-            undo_used=bool(data.get("undo_used", False)),
-            extra=dict(data.get("extra") or {}),
-            result=result if isinstance(result, dict) else None,
+            created=doc.created,
+            undo_used=doc.undo_used,
+            extra=dict(doc.extra),
+            result=doc.result.model_dump() if doc.result is not None else None,
+            chance=doc.chance,
         )
+
+
+def glob_escape(text: str) -> str:
+    """`text` with glob metacharacters bracketed, so a file name is matched literally."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
 
 def result_of(state: State, players: list[PlayerSpec]) -> dict[str, Any]:
@@ -215,31 +340,54 @@ def new_state_for(record: Record) -> State:
 
 
 def replay(record: Record, check_result: bool = True) -> State:
-    """Re-apply every step of a record, checking legality and the stated result."""
+    """Re-apply every step of a record, checking legality, the seed's chance draws and the stated result."""
     state = new_state_for(record)
+    seeded = record.chance == "seeded"
     for index, step in enumerate(record.steps, start=1):
-        expected = None if state.is_chance_node() else state.current_player()
         if state.is_terminal():
             raise RecordError(f"{step.text!r} comes after the game is over", index)
+        expected = None if state.is_chance_node() else state.current_player()
         if step.actor != expected:
             who = "chance" if expected is None else f"player {expected}"
             raise RecordError(f"{step.text!r} is attributed to the wrong actor (expected {who})", index)
         try:
-            state.apply_text(step.text)
+            if expected is None and seeded:
+                drawn = state.sample_chance(step_rng(record.seed, index - 1, CHANCE_STREAM))
+                if str(drawn) != step.text:
+                    raise RecordError(
+                        f"chance step {step.text!r} is not what seed {record.seed} draws here ({drawn}); "
+                        'a record of chance entered by hand says "chance": "entered"',
+                        index,
+                    )
+                state.apply(drawn)
+            else:
+                state.apply_text(step.text)
         except GameError as exc:
+            if isinstance(exc, RecordError):
+                raise
             raise RecordError(str(exc), index) from None
     if check_result and record.result is not None:
-        actual = result_of(state, record.players)
-        stated = record.result
-        if bool(stated.get("complete")) != actual["complete"]:
-            raise RecordError(
-                f"stated complete={stated.get('complete')} but the replay is "
-                f"{'complete' if actual['complete'] else 'unfinished'}"
-            )
-        for i, (want, got) in enumerate(zip(stated.get("players") or [], actual["players"], strict=False), start=1):
-            for key in ("pinfalls", "marks", "total"):
-                if key in want and want[key] != got[key]:
-                    raise RecordError(
-                        f"player {i} ({got['name']}): stated {key} {want[key]} but the replay gives {got[key]}"
-                    )
+        check_result_of(state, record)
     return state
+
+
+def check_result_of(state: State, record: Record) -> None:
+    """The stated result must be the replay's: one entry per player, names, pinfalls, marks, totals."""
+    actual = result_of(state, record.players)
+    stated = record.result or {}
+    if bool(stated.get("complete")) != actual["complete"]:
+        raise RecordError(
+            f"stated complete={stated.get('complete')} but the replay is "
+            f"{'complete' if actual['complete'] else 'unfinished'}"
+        )
+    entries = stated.get("players") or []
+    if len(entries) != len(actual["players"]):
+        raise RecordError(f"the result lists {len(entries)} players but the game has {len(actual['players'])}")
+    for i, (want, got) in enumerate(zip(entries, actual["players"], strict=True), start=1):
+        if want.get("name") != got["name"]:
+            raise RecordError(f"result player {i} is named {want.get('name')!r}, but seat {i} is {got['name']!r}")
+        for key in ("pinfalls", "marks", "total"):
+            if want.get(key) != got[key]:
+                raise RecordError(
+                    f"player {i} ({got['name']}): stated {key} {want.get(key)} but the replay gives {got[key]}"
+                )

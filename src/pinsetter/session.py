@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from pinsetter.bots.base import Bot, make_bot
 from pinsetter.core.game import Game, State, Step
+from pinsetter.core.seeds import BOT_STREAM, CHANCE_STREAM, SEED_MAX, check_seed, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.records import PlayerSpec, Record, RecordStep, replay, result_of
 
@@ -22,16 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Match", "step_rng"]
 
-CHANCE_STREAM = 0
-BOT_STREAM = 1
-
 # A scripted source of chance outcomes (e.g. a fixed deal); None means "draw at random".
 ChanceScript = Callable[[State], Step | None]
-
-
-def step_rng(seed: int, index: int, stream: int) -> random.Random:
-    """The generator for step `index` of a game with `seed` (independent per stream)."""
-    return random.Random(hash((seed, index, stream)))
 
 
 class Match:
@@ -46,14 +39,26 @@ class Match:
     ) -> None:
         self.game = game
         self.players = players
-        self.seed = seed
+        self.seed = check_seed(seed)
         self.state = game.new_state(len(players))
         self.record = Record(game.id, game.options_text(), players, seed)
         self.record_path = record_path
+        self._chance_script: ChanceScript | None = None
         self.chance_script = chance_script
         self.storage = storage
         self.game_id: int | None = None
         self.bots: dict[int, Bot] = {i: make_bot(p.kind, game) for i, p in enumerate(players) if not p.is_human}
+
+    @property
+    def chance_script(self) -> ChanceScript | None:
+        return self._chance_script
+
+    @chance_script.setter
+    def chance_script(self, script: ChanceScript | None) -> None:
+        """Chance from a script (a fixed deal) is not the seed's: the record says so."""
+        self._chance_script = script
+        if script is not None:
+            self.record.chance = "entered"
 
     @classmethod
     def new(
@@ -65,7 +70,7 @@ class Match:
         record_path: Path | None = None,
     ) -> Match:
         if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
+            seed = random.SystemRandom().randrange(SEED_MAX + 1)
         return cls(get_game(game_id, options), players, seed, record_path)
 
     @classmethod

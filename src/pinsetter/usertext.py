@@ -1,0 +1,54 @@
+"""Text that comes from users (player names, file names) is data, never markup or terminal control.
+
+Policy (docs/records.md, "Names"): a player name is 1 to 40 characters after
+trimming, with no control characters (C0/C1, DEL) and no bidirectional
+overrides, which would reorder what follows them on screen; such names are
+refused where they enter (command line, launcher, records). Markup-looking
+text such as `[bold]` or `<script>` is allowed and always shown literally:
+every interface renders names as plain text. Text that was never checked (a
+file name in an error message) goes through `visible`, which spells control
+characters out as escapes.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["MAX_NAME", "check_name", "name_problem", "visible"]
+
+MAX_NAME = 40
+# Bidirectional embeddings, overrides and isolates: they reorder the text after them.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def _is_control(char: str) -> bool:
+    return unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS
+
+
+def visible(text: str) -> str:
+    """`text` with every control character written as an escape (`ESC` -> `\\x1b`), safe to print."""
+    if not any(_is_control(c) for c in text):
+        return text
+    return "".join(c.encode("unicode_escape").decode("ascii") if _is_control(c) else c for c in text)
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot be a player name, or None if it can."""
+    if not name.strip():
+        return "a player name cannot be empty"
+    if len(name) > MAX_NAME:
+        return f"player name {visible(name[:20])!r}... is longer than {MAX_NAME} characters"
+    bad = next((c for c in name if _is_control(c)), None)
+    if bad is not None:
+        return f"player name {visible(name)!r} contains the control character U+{ord(bad):04X}"
+    if name != name.strip():
+        return f"player name {name!r} starts or ends with spaces"
+    return None
+
+
+def check_name(name: str) -> str:
+    """`name` itself if it is a valid player name; ValueError with the reason otherwise."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return name
