@@ -90,7 +90,7 @@ def test_parse_notations_agree() -> None:
     assert parse_line("XXXXXXXXXXXX") == [10] * 12
 
 
-@pytest.mark.parametrize(("line", "ball"), [("/", 1), ("7X", 2), ("7?", 2), ("X" * 13, 13)])
+@pytest.mark.parametrize(("line", "ball"), [("/", 1), ("7X", 2), ("7 ?", 2), ("X 7?", 3), ("X" * 13, 13)])
 def test_parse_errors_name_the_ball(line: str, ball: int) -> None:
     with pytest.raises(ScoringError) as info:
         parse_line(line)
@@ -182,3 +182,33 @@ def test_bonus_weights_account_for_every_point(pinfalls: list[int]) -> None:
         owed = w1 * rest[0] + (w2 * rest[1] if len(rest) > 1 else 0)
         done = sum(f.score or 0 for f in sheet.frames[: ctx.frame - 1])
         assert so_far + owed == done  # the earlier frames are fully paid by these two balls
+
+
+@pytest.mark.parametrize(
+    ("line", "ball", "reason"),
+    [
+        ("10 7 3 9 0 11", 6, "11 pins in one ball"),
+        ("100", 1, "write 1 0 0 for 3 balls"),
+        ("81", 1, "write 8 1 for 2 balls"),
+        ("X 10 X", 2, "ambiguous"),
+        ("X 181", 2, "at most two balls"),
+        ("\N{SUPERSCRIPT TWO}", 1, "unknown mark"),
+        ("\N{FULLWIDTH DIGIT ONE}\N{FULLWIDTH DIGIT ZERO}", 1, "unknown mark"),
+        ("\N{ARABIC-INDIC DIGIT THREE}", 1, "unknown mark"),
+        ("X \N{ARABIC-INDIC DIGIT THREE}/", 2, "unknown mark"),
+    ],
+)
+def test_scoring_input_is_never_reinterpreted(line: str, ball: int, reason: str) -> None:
+    """A bare number is one ball: `11` is an error, never 1 and 1 (exercism's bowling suite agrees)."""
+    with pytest.raises(ScoringError) as info:
+        parse_line(line)
+    assert info.value.ball == ball
+    assert reason in str(info.value)
+
+
+def test_compact_frames_with_marks_still_read_one_character_per_ball() -> None:
+    assert parse_line("X 3/ 61 X X X 2/ 9- 8/ X72") == [10, 3, 7, 6, 1, 10, 10, 10, 2, 8, 9, 0, 8, 2, 10, 7, 2]
+    assert parse_line("-1") == [0, 1]
+    assert parse_line("10 10 10") == [10, 10, 10]
+    assert format_line([8, 1, 7, 2]) == "8 1 7 2"
+    assert format_line([8, 1, 10]) == "81 X"

@@ -8,7 +8,6 @@ by brute force on small games; the games themselves use the standard lane.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -256,49 +255,80 @@ def score(pinfalls: Sequence[int], lane: Lane = STANDARD) -> Scoresheet:
     return Scoresheet(tuple(result), known[-1] if known else 0, complete)
 
 
-_INTEGER = re.compile(r"^(10|\d)$")
+_DIGITS = "0123456789"
+_MARKS = "Xx/-"
+
+
+def _read_token(token: str, ball: int, notation: bool) -> list[str | int]:
+    """One whitespace-separated token as balls.
+
+    Whole numbers (no token of the line has a mark): a token is one ball's
+    pinfall, `0`..`10`; `11` or `81` is an error, never two balls read silently.
+    Mark notation (some token has `X`, `/` or `-`): a token is a compact frame,
+    one character per ball (`7/`, `9-`, `X72`, the seed's `61`); `10` is refused
+    there as ambiguous (a strike is `X`, one then a gutter `1-`).
+    """
+    bad = next((c for c in token if c not in _DIGITS and c not in _MARKS), None)
+    if bad is not None:
+        where = ball + token.index(bad) if notation else ball
+        raise ScoringError(where, f"unknown mark {bad!r} (use X, /, -, or the digits 0-9)")
+    if not notation:
+        if token == "10" or len(token) == 1:
+            return [int(token)]
+        shown = token if len(token) <= 6 else token[:6] + "..."
+        hint = f" (write {' '.join(token)} for {len(token)} balls)" if len(token) <= 3 else ""
+        raise ScoringError(ball, f"{shown} pins in one ball; a ball knocks down 0 to 10{hint}")
+    if all(c in _DIGITS for c in token):
+        if token == "10":
+            raise ScoringError(ball, "'10' is ambiguous among marks: write X for a strike, or 1- for 1 then 0")
+        if len(token) > 2:
+            raise ScoringError(ball, f"{token[:6]!r}: a frame without a mark has at most two balls")
+    return [int(c) if c in _DIGITS else c for c in token]
 
 
 def parse_line(text: str, lane: Lane = STANDARD) -> list[int]:
-    """Parse `X 7/ 9- X ...` notation, or plain integers `10 7 3 ...`, into pinfalls.
+    """Parse `X 7/ 9- X ...` notation, or whole numbers `10 7 3 ...`, into pinfalls.
 
-    If every whitespace-separated token is a whole number 0..10 the line is read
-    as plain pinfalls; otherwise every non-space character is one ball (`X`, `/`,
-    `-`, 0-9), so `81` is two balls and `10` is one.
+    Tokens are separated by whitespace. In a line of whole numbers each token
+    is one ball (`10` is ten pins; `11` is an error, never 1 and 1); in a line
+    with marks each token is a compact frame, one character per ball (`7/`,
+    `9-`, `61`, `X72`). Only ASCII digits count. Errors name the 1-based ball.
     """
+    pinfalls: list[int] = []
     tokens = text.split()
-    if not tokens:
-        return []
-    if all(_INTEGER.match(t) for t in tokens):
-        pinfalls = [int(t) for t in tokens]
-        _split(pinfalls, lane)
-        return pinfalls
-    pinfalls = []
-    for ch in "".join(tokens):
-        index = len(pinfalls) + 1
-        ctx = next_ball(pinfalls, lane)
-        if ctx is None:
-            raise ScoringError(index, f"{ch!r} comes after the game is over")
-        if ch in "Xx":
-            if not ctx.fresh_rack:
-                raise ScoringError(index, "'X' (strike) needs a fresh rack; use '/' for a spare")
-            pins = ctx.standing
-        elif ch == "/":
-            if ctx.fresh_rack:
-                raise ScoringError(index, "'/' (spare) cannot be the first ball on a rack")
-            pins = ctx.standing
-        elif ch == "-":
-            pins = 0
-        elif ch.isdigit():
-            pins = int(ch)
-        else:
-            raise ScoringError(index, f"unknown mark {ch!r} (use X, /, -, or 0-9)")
-        pinfalls.append(pins)
-        _split(pinfalls, lane)
+    notation = any(c in _MARKS for token in tokens for c in token)
+    for token in tokens:
+        for item in _read_token(token, len(pinfalls) + 1, notation):
+            index = len(pinfalls) + 1
+            ctx = next_ball(pinfalls, lane)
+            if ctx is None:
+                raise ScoringError(index, f"{item!r} comes after the game is over")
+            if isinstance(item, int):
+                pins = item
+            elif item in "Xx":
+                if not ctx.fresh_rack:
+                    raise ScoringError(index, "'X' (strike) needs a fresh rack; use '/' for a spare")
+                pins = ctx.standing
+            elif item == "/":
+                if ctx.fresh_rack:
+                    raise ScoringError(index, "'/' (spare) cannot be the first ball on a rack")
+                pins = ctx.standing
+            else:
+                pins = 0
+            pinfalls.append(pins)
+            _split(pinfalls, lane)
     return pinfalls
 
 
 def format_line(pinfalls: Sequence[int], lane: Lane = STANDARD) -> str:
-    """The line notation of a pinfall sequence, frames separated by spaces."""
+    """The line notation of a pinfall sequence, frames separated by spaces.
+
+    Frames are written compactly (`7/`, `9-`, `81`, `X`); a line without any
+    mark is written as whole numbers instead (`8 1 7 2`), since `81` alone
+    would read as one ball of 81 pins.
+    """
     sheet = score(pinfalls, lane)
-    return " ".join("".join(f.marks) for f in sheet.frames)
+    frames = ["".join(f.marks) for f in sheet.frames]
+    if any(c in _MARKS for frame in frames for c in frame):
+        return " ".join(frames)
+    return " ".join(str(p) for p in pinfalls)
