@@ -3,6 +3,12 @@
 The match owns the seeded randomness and the record; the rules stay in the
 state. Chance outcome number i is drawn from a generator seeded by (seed, i),
 so a game resumed from its record continues exactly as it would have.
+
+Undo is a rule of the match, shared by every interface (docs/tui.md, "Undo"):
+it takes back the most recent human decision, with the bot decisions played
+after it, and is refused once a chance outcome (a die, a card) has been
+revealed after that decision: the outcome would come again (step i is drawn
+from (seed, i)), but the player would already know it.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pinsetter.bots.base import Bot, make_bot
-from pinsetter.core.game import Game, State, Step
+from pinsetter.core.game import Game, GameError, State, Step
 from pinsetter.core.seeds import BOT_STREAM, CHANCE_STREAM, SEED_MAX, check_seed, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.records import PlayerSpec, Record, RecordStep, replay, result_of
@@ -36,6 +42,7 @@ class Match:
         record_path: Path | None = None,
         chance_script: ChanceScript | None = None,
         storage: Storage | None = None,
+        undo_allowed: bool | None = None,
     ) -> None:
         self.game = game
         self.players = players
@@ -48,6 +55,8 @@ class Match:
         self.storage = storage
         self.game_id: int | None = None
         self.bots: dict[int, Bot] = {i: make_bot(p.kind, game) for i, p in enumerate(players) if not p.is_human}
+        # Undo is on by default when one human plays (alone or against bots), off among several.
+        self.undo_allowed = sum(p.is_human for p in players) == 1 if undo_allowed is None else undo_allowed
 
     @property
     def chance_script(self) -> ChanceScript | None:
@@ -91,6 +100,10 @@ class Match:
         actor = None if self.state.is_chance_node() else self.state.current_player()
         self.state.apply(step)
         self.record.steps.append(RecordStep(actor, str(step)))
+        self._save()
+
+    def _save(self) -> None:
+        """The result so far into the record, then the record to its file and the history."""
         if self.record_path is not None or self.storage is not None or self.state.is_terminal():
             self.record.result = result_of(self.state, self.players)
         if self.record_path is not None:
@@ -135,3 +148,51 @@ class Match:
         """Play on until a human must decide or the game ends."""
         while self.advance():
             pass
+
+    # --- undo ------------------------------------------------------------------------------
+    def _last_human_decision(self) -> int | None:
+        """The index in the record of the most recent decision made by a human seat."""
+        for index in range(len(self.record.steps) - 1, -1, -1):
+            actor = self.record.steps[index].actor
+            if actor is not None and self.players[actor].is_human:
+                return index
+        return None
+
+    def can_undo(self) -> str | None:
+        """Why the last human decision cannot be taken back now, or None if it can.
+
+        Refused when undo is off for this match, when the game is over, when no human has
+        decided yet, and when a chance outcome was revealed after that decision.
+        """
+        if not self.undo_allowed:
+            return "undo is off in this game"
+        if self.state.is_terminal():
+            return "the game is over"
+        target = self._last_human_decision()
+        if target is None:
+            return "there is no decision to take back"
+        revealed = next((s for s in self.record.steps[target + 1 :] if s.actor is None), None)
+        if revealed is not None:
+            return f"chance revealed {revealed.text} after the last decision; undo cannot go back past it"
+        return None
+
+    def undo(self) -> int:
+        """Take back the last human decision and the bot decisions after it; the record notes it.
+
+        Returns how many steps were taken back; GameError with `can_undo`'s reason if refused.
+        """
+        reason = self.can_undo()
+        if reason is not None:
+            raise GameError(reason)
+        target = self._last_human_decision()
+        assert target is not None
+        taken = len(self.record.steps) - target
+        del self.record.steps[target:]
+        self.record.undo_used = True
+        state = self.game.new_state(len(self.players))
+        for step in self.record.steps:
+            state.apply_text(step.text)
+        self.state = state
+        self.record.result = result_of(state, self.players)
+        self._save()
+        return taken
