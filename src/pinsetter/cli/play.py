@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
+from pinsetter.cli.common import fail
 from pinsetter.core.game import GameError
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
+from pinsetter.usertext import visible
+
+if TYPE_CHECKING:
+    from pinsetter.storage import Storage
 
 HELP = """\
 Type an action as listed, or:
@@ -24,21 +31,22 @@ def pick_game() -> str:
     for number, gid in enumerate(ids, start=1):
         typer.echo(f"  {number}. {gid:<18} {GAMES[gid].summary}")
     while True:
-        answer = str(typer.prompt("Which game? (number or id)")).strip()
+        try:
+            answer = str(typer.prompt("Which game? (number or id)")).strip()
+        except typer.Abort:
+            fail("no game given: name one (`pinsetter games` lists them)")
         if answer in GAMES:
             return answer
         if answer.isdigit() and 1 <= int(answer) <= len(ids):
             return ids[int(answer) - 1]
-        typer.echo(f"  no game {answer!r}")
+        typer.echo(f"  no game {visible(answer)!r}")
 
 
-def interactive_start() -> None:
-    """`pinsetter` alone: choose a game and play it."""
-    from pinsetter.storage import Storage
-
+def interactive_start(storage: Storage | None) -> None:
+    """`pinsetter` alone: choose a game and play it (kept in the history when it can be opened)."""
     game_id = pick_game()
     match = Match.new(game_id, [PlayerSpec("you")])
-    match.storage = Storage()  # kept in the history like every played game
+    match.storage = storage
     match.store()
     play_lines(match)
 

@@ -1,0 +1,145 @@
+"""What every command shares: the Typer app, one-line user errors, strict argument types, safe output.
+
+A user error is one line on stderr and exit status 2, found before any work
+is done: numbers are ASCII whole numbers in a stated range, output paths are
+checked (folder exists, not a folder, right suffix) before a long run starts.
+User text (names, file names) is printed literally: never as Rich markup, and
+with control characters made visible.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+
+from pinsetter.core.game import GameError
+from pinsetter.core.seeds import SEED_MAX
+from pinsetter.usertext import visible
+
+if TYPE_CHECKING:
+    from pinsetter.storage import Storage
+
+app = typer.Typer(
+    help="Play and solve four bowling-themed tabletop games.",
+    no_args_is_help=False,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+MAX_GAMES = 10**9
+
+
+def fail(message: str) -> NoReturn:
+    """A user error: one line on stderr, exit status 2."""
+    typer.echo(f"pinsetter: {one_line(message)}", err=True)
+    raise typer.Exit(2)
+
+
+def one_line(text: str) -> str:
+    """Whitespace runs (newlines too) collapsed, control characters made visible."""
+    return visible(" ".join(text.split()))
+
+
+_ASCII_WHOLE = re.compile(r"[0-9]+")
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """A parser for an ASCII whole number in low..high (no `1.5`, `1e3`, Arabic-Indic digits, `1_000`)."""
+
+    def parse(text: str | int) -> int:
+        if isinstance(text, int):  # a default value
+            return text
+        raw = text.strip()
+        if not _ASCII_WHOLE.fullmatch(raw) or len(raw) > 30:
+            raise typer.BadParameter(f"{visible(text)!r} is not a whole number from {low} to {high}")
+        value = int(raw)
+        if not low <= value <= high:
+            raise typer.BadParameter(f"{value} is not in {low}..{high}")
+        return value
+
+    parse.__name__ = f"whole number {low}..{high}"
+    return parse
+
+
+def output_path(path: Path | None, option: str, suffixes: Sequence[str] = ()) -> Path | None:
+    """Check an output file before any work: its folder exists and is writable, it is not a folder."""
+    if path is None:
+        return None
+    shown = visible(str(path))
+    if suffixes and path.suffix.lower() not in suffixes:
+        fail(f"{option} {shown}: the file name must end in {' or '.join(suffixes)}")
+    if path.is_dir():
+        fail(f"{option} {shown}: is a folder; give a file name")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        fail(f"{option} {shown}: the folder {visible(str(parent))} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"{option} {shown}: cannot write there (permission denied)")
+    return path
+
+
+def write_text(path: Path, text: str, option: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{option} {visible(str(path))}: {exc.strerror}")
+
+
+def parse_options(game_id: str, pairs: list[str] | None) -> dict[str, object]:
+    """`--option key=value` pairs; a data-file option is read here, once, and travels inline."""
+    from pinsetter.core.datafile import resolve_option_files
+
+    options: dict[str, object] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            fail(f"--option {visible(pair)!r}: expected key=value")
+        key, value = pair.split("=", 1)
+        options[key.strip()] = value.strip()
+    try:
+        return resolve_option_files(game_id, options)
+    except GameError as exc:
+        fail(str(exc))
+
+
+def emit_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def open_storage(url: str | None) -> Storage:
+    from pinsetter.storage import Storage
+
+    try:
+        return Storage(url)
+    except Exception as exc:  # any driver or migration failure, reported in one line
+        fail(f"cannot open the game history {url or ''}: {exc}")
+
+
+def try_storage(url: str | None) -> Storage | None:
+    """The history for a game being played; without one the game still plays (with a warning)."""
+    from pinsetter.storage import Storage
+
+    try:
+        return Storage(url)
+    except Exception as exc:  # any driver or migration failure
+        typer.echo(f"pinsetter: warning: this game is not kept in the history ({one_line(str(exc))})", err=True)
+        return None
+
+
+GameArg = Annotated[str, typer.Argument(help="game id (see `pinsetter games`)")]
+DbOpt = Annotated[
+    str | None,
+    typer.Option("--db", help="the game history: a SQLite file path or a SQLAlchemy URL (default: PINSETTER_DB)"),
+]
+OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value (repeatable)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+SeedOpt = Annotated[
+    int | None, typer.Option(help=f"seed for a reproducible game (0 to {SEED_MAX})", parser=whole_number(0, SEED_MAX))
+]

@@ -1,0 +1,262 @@
+"""Commands about playing: the games and their rules, playing, replaying a record, hints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from pinsetter.cli.common import (
+    DbOpt,
+    GameArg,
+    JsonOpt,
+    OptionOpt,
+    SeedOpt,
+    app,
+    emit_json,
+    fail,
+    output_path,
+    parse_options,
+    try_storage,
+)
+from pinsetter.core.game import GameError
+from pinsetter.games.registry import GAMES, game_class, get_game
+from pinsetter.records import PlayerSpec, Record, RecordError, replay
+from pinsetter.ui.sheet import render_sheets
+from pinsetter.usertext import visible
+
+if TYPE_CHECKING:
+    from pinsetter.storage import Storage
+
+
+@app.command()
+def games(as_json: JsonOpt = False) -> None:
+    """List the games with their players and options."""
+    game_class("tenpins")  # loads the registry
+    rows: list[dict[str, Any]] = []
+    for gid, cls in sorted(GAMES.items()):
+        rows.append(
+            {
+                "id": gid,
+                "name": cls.name,
+                "summary": cls.summary,
+                "players": [cls.min_players, cls.max_players],
+                "decisions": cls.has_decisions,
+                "options": [{"name": o.name, "default": str(o.default), "help": o.help} for o in cls.option_specs],
+            }
+        )
+    if as_json:
+        emit_json(rows)
+        return
+    for row in rows:
+        lo, hi = row["players"]
+        typer.echo(f"{row['id']:<18} {row['name']} - {row['summary']} ({lo}-{hi} players)")
+        for o in row["options"]:
+            typer.echo(f"{'':<20}--option {o['name']}=...  {o['help']} (default: {o['default']})")
+
+
+@app.command()
+def rules(game: GameArg) -> None:
+    """Print a readable summary of a game's rules."""
+    try:
+        typer.echo(get_game(game).rules())
+    except GameError as exc:
+        fail(str(exc))
+
+
+def load_record(path: Path) -> Record:
+    try:
+        return Record.load(path)
+    except RecordError as exc:
+        fail(f"{visible(str(path))}: {exc}")
+
+
+@app.command("replay")
+def replay_cmd(
+    record_file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a game record, verify every step, the seed's draws and the stated results, print the sheets."""
+    record = load_record(record_file)
+    try:
+        state = replay(record)
+    except RecordError as exc:
+        fail(f"{visible(str(record_file))}: {exc}")
+    sheets = [state.scoresheet(p) for p in range(state.num_players)]
+    if as_json:
+        emit_json(
+            {
+                "game": record.game,
+                "complete": state.is_terminal(),
+                "chance": record.chance,
+                "steps": len(record.steps),
+                "players": [
+                    {"name": spec.name, **sheet.to_dict()} for spec, sheet in zip(record.players, sheets, strict=True)
+                ],
+            }
+        )
+        return
+    typer.echo(render_sheets([p.name for p in record.players], sheets, state.game.lane.frames))
+    status = "complete" if state.is_terminal() else "unfinished (resume with `pinsetter play --resume`)"
+    entered = ", chance entered by hand (not from the seed)" if record.chance == "entered" else ""
+    typer.echo(f"{record.game}: {len(record.steps)} steps verified{entered}, game {status}")
+
+
+def load_game(resume: Path, storage: Storage | None) -> Record:
+    """A record file, or a stored game by its id."""
+    text = str(resume)
+    if not resume.exists() and text.isascii() and text.isdigit():
+        if storage is None:
+            fail(f"no file {text}, and the game history cannot be opened")
+        stored = storage.get(int(text))
+        if stored is None:
+            fail(f"no game {text} in the history")
+        return stored.record
+    return load_record(resume)
+
+
+@app.command()
+def play(
+    game: Annotated[str | None, typer.Argument(help="game id; asked for when omitted")] = None,
+    players: Annotated[str, typer.Option("--players", "-p", help="comma separated: names, or bot:NAME")] = "you",
+    seed: SeedOpt = None,
+    option: OptionOpt = None,
+    record: Annotated[Path | None, typer.Option(help="write the record here, after every step")] = None,
+    resume: Annotated[Path | None, typer.Option(help="resume the game in this record, or a game id")] = None,
+    deal: Annotated[str | None, typer.Option(help="bowling-solitaire: play the first frame from this deal")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Play a game line by line (bots-only games run to the end without input).
+
+    Every game is kept in the history database after every step; --resume takes a
+    record file or a game id from `pinsetter history`.
+    """
+    from pinsetter.cli.play import pick_game, play_lines
+    from pinsetter.session import Match
+
+    output_path(record, "--record")
+    try:
+        if resume is not None:
+            if game is not None or deal is not None or option:
+                fail("--resume continues a recorded game: give no game, --option or --deal with it")
+            storage = try_storage(db)
+            loaded = load_game(resume, storage)
+            match = Match.resume(loaded, record or (resume if resume.exists() else None))
+        else:
+            game_id = pick_game() if game is None else game
+            get_game(game_id)  # an unknown game is reported before anything else
+            specs = PlayerSpec.parse_list(players)
+            options = parse_options(game_id, option)
+            script = None
+            if deal is not None:
+                if game_id != "bowling-solitaire":
+                    fail("--deal is for bowling-solitaire")
+                from pinsetter.games.bowling_solitaire import Deal, deal_script
+
+                script = deal_script(Deal.parse(deal))  # a bad deal is refused before anything is kept
+            match = Match.new(game_id, specs, seed, options, record)
+            if deal is not None:
+                match.record.extra["deal"] = deal
+                match.chance_script = script
+            storage = try_storage(db)
+            if record is not None:
+                match.record.save(record)
+        if "deal" in match.record.extra and match.chance_script is None:
+            from pinsetter.games.bowling_solitaire import Deal, deal_script
+
+            match.chance_script = deal_script(Deal.parse(str(match.record.extra["deal"])))
+        match.storage = storage
+        match.store()
+    except (GameError, ValueError) as exc:
+        fail(str(exc))
+    play_lines(match)
+
+
+def _solitaire_hint(deal_text: str, groups: str, objective: str) -> dict[str, Any]:
+    """Options at the start of a deal, from the player's view (face-down cards unknown)."""
+    from pinsetter.bots.solitaire import OBJECTIVES, ExpectimaxBot
+    from pinsetter.games.bowling_solitaire import GROUP_RULES, BowlingSolitaire, Deal, deal_script
+
+    if groups not in GROUP_RULES:
+        fail(f"--groups must be connected or mutual, not {visible(groups)!r}")
+    if objective not in OBJECTIVES:
+        fail(f"--objective must be one of {', '.join(OBJECTIVES)}, not {visible(objective)!r}")
+    try:
+        deal = Deal.parse(deal_text)
+    except GameError as exc:
+        fail(f"--deal: {exc}")
+    game = BowlingSolitaire({"groups": groups})
+    state = game.new_state()
+    script = deal_script(deal)
+    while state.is_chance_node():  # deals the pins and turns up the three tops only
+        step = script(state)
+        assert step is not None
+        state.apply(step)
+    if state.pinfalls[0]:
+        return {"value": 0.0, "options": [], "note": "no legal play: ball 1 ends at once"}
+    values = ExpectimaxBot(game, objective).evaluate(state) or []
+    return {"value": values[0][1], "options": [{"action": str(a), "value": v} for a, v in values]}
+
+
+@app.command()
+def hint(
+    game: GameArg,
+    record: Annotated[Path | None, typer.Option(help="the position at the end of this record")] = None,
+    deal: Annotated[str | None, typer.Option(help="bowling-solitaire: the start of this deal")] = None,
+    groups: Annotated[str, typer.Option(help="bowling-solitaire: connected or mutual")] = "connected",
+    objective: Annotated[str, typer.Option(help="bowling-solitaire: score, pins or strike")] = "score",
+    as_json: JsonOpt = False,
+) -> None:
+    """The value of every option at a decision, from the solvers."""
+    from pinsetter.bots.hints import option_values
+
+    try:
+        get_game(game)
+    except GameError as exc:
+        fail(str(exc))
+    if deal is not None:
+        if game != "bowling-solitaire":
+            fail("--deal is for bowling-solitaire")
+        if record is not None:
+            fail("give either --record or --deal, not both")
+        result = _solitaire_hint(deal, groups, objective)
+        if as_json:
+            emit_json(result)
+        else:
+            typer.echo(f"value ({objective}): {result['value']:.6f}")
+            for row in result["options"]:
+                typer.echo(f"  {row['value']:10.6f}  {row['action']}")
+        return
+    if record is None:
+        fail("give the position: --record FILE (or --deal for bowling-solitaire)")
+    loaded = load_record(record)
+    if loaded.game != game:
+        fail(f"{visible(str(record))} is a {loaded.game} record, not {game}")
+    try:
+        state = replay(loaded, check_result=False)
+    except RecordError as exc:
+        fail(f"{visible(str(record))}: {exc}")
+    if state.is_terminal() or state.is_chance_node():
+        fail(f"{visible(str(record))}: no decision to make at the end of this record (game over or dice to roll)")
+    found = option_values(state)
+    if found is None:
+        fail(f"no bot can value the options of {game} here")
+    bot, label, values = found
+    estimate = bool(state.game.options.get("advanced"))
+    data: dict[str, Any] = {
+        "player": state.current_player(),
+        "bot": bot,
+        "estimate": estimate,
+        "meaning": label,
+        "value": values[0][1],
+        "options": [{"action": str(a), "value": v} for a, v in values],
+    }
+    if as_json:
+        emit_json(data)
+        return
+    typer.echo(state.describe())
+    note = " (estimate from the basic policy)" if estimate else ""
+    typer.echo(f"{bot}: {label}{note}")
+    for option_row in data["options"]:
+        typer.echo(f"  {option_row['value']:9.4f}  {option_row['action']}")
