@@ -1,14 +1,38 @@
-"""Every test gets its own history database, never the user's."""
+"""The test suite writes nothing outside temporary folders (issue item 11).
+
+The solver cache (`PINSETTER_CACHE_DIR`) and the game history (`PINSETTER_DB`)
+point into a temporary folder for the whole session, before any test runs, so
+that even code run at import or by worker processes (which inherit the
+environment) never touches the user's cache or data directories. Every test
+also gets a history database of its own. Hypothesis keeps no example database
+(it would write `.hypothesis/` into the working tree).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("pinsetter", database=None)
+settings.load_profile("pinsetter")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One temporary home for the session's solver cache and a fallback history."""
+    root = tmp_path_factory.mktemp("pinsetter-home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PINSETTER_CACHE_DIR", str(root / "cache"))
+        patch.setenv("PINSETTER_DB", f"sqlite:///{root / 'history.sqlite'}")
+        yield root
 
 
 @pytest.fixture(autouse=True)
-def private_history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def private_history(private_folders: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test's own history database, never the user's nor another test's."""
     path = tmp_path / "history.sqlite"
     monkeypatch.setenv("PINSETTER_DB", f"sqlite:///{path}")
     return path

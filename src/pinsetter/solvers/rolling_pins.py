@@ -19,8 +19,11 @@ after, so a player never holds more than the number of frames: the token axis
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
+import os
+import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -219,15 +222,29 @@ def solve(pins: int = 10, frames: int = 10, token_gain: int = 1) -> Policy:
 
 # --- the on-disk cache -----------------------------------------------------------------
 
+CACHE_ENV = "PINSETTER_CACHE_DIR"
 
-def cache_path(pins: int, frames: int, token_gain: int) -> Path:
+
+def cache_dir() -> Path:
+    """`PINSETTER_CACHE_DIR`, or the user's cache directory (platformdirs)."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
     from platformdirs import user_cache_dir
 
+    return Path(user_cache_dir("pinsetter"))
+
+
+def cache_path(pins: int, frames: int, token_gain: int) -> Path:
     tag = hashlib.sha256(f"{RULES_VERSION}:{pins}:{frames}:{token_gain}".encode()).hexdigest()[:16]
-    return Path(user_cache_dir("pinsetter")) / f"rolling-pins-{tag}.npz"
+    return cache_dir() / f"rolling-pins-{tag}.npz"
 
 
 def save(policy: Policy, path: Path) -> None:
+    """Write atomically: a temporary file in the same folder, then a rename.
+
+    Readers (another process solving the same game) see the old file or the new
+    one, never half of one; a write that fails leaves no temporary file.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays: dict[str, Any] = {}
     for index, (key, table) in enumerate(policy.tables.items()):
@@ -238,18 +255,41 @@ def save(policy: Policy, path: Path) -> None:
         arrays[f"k{index}"] = np.array([repr(key), str(table.multiplier)])
     for key, values in policy.frame_values.items():
         arrays["f" + "_".join(map(str, key))] = values
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, **arrays)
-    tmp.replace(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            np.savez(handle, **arrays)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def expected_keys(frames: int) -> set[tuple[Any, ...]]:
+    """The ball problems `solve` builds for a game of `frames` frames."""
+    keys: set[tuple[Any, ...]] = {("BONUS",), ("BB1", 0), ("BB1", 1), ("B2L", 1), ("B2L", 2)}
+    keys |= {("B1L", w1, w2) for w1, w2 in PENDING}
+    for frame in range(1, frames):
+        keys |= {("B2", frame, 1), ("B2", frame, 2)} | {("B1", frame, w1, w2) for w1, w2 in PENDING}
+    return keys
 
 
 def load(path: Path, pins: int, frames: int, token_gain: int) -> Policy | None:
-    import ast
+    """The cached policy, or None when the file is missing, truncated, corrupt or of another game.
 
+    A cache is only ever a shortcut: anything wrong with it means "solve again".
+    """
     try:
-        data = np.load(path)
-    except (OSError, ValueError):
+        with np.load(path, allow_pickle=False) as data:
+            policy = _read_policy(data, pins, frames, token_gain)
+    except Exception:  # zip, zlib, numpy and parsing errors all mean a bad cache
         return None
+    return policy if _complete(policy) else None
+
+
+def _read_policy(data: Any, pins: int, frames: int, token_gain: int) -> Policy:
     policy = Policy(pins, frames, token_gain)
     for name in data.files:
         if name.startswith("k"):
@@ -265,6 +305,22 @@ def load(path: Path, pins: int, frames: int, token_gain: int) -> Policy | None:
     return policy
 
 
+def _complete(policy: Policy) -> bool:
+    """Every table and frame value a solve makes is there, with the shapes it makes."""
+    if set(policy.tables) != expected_keys(policy.frames):
+        return False
+    if set(policy.frame_values) != {(f, w1, w2) for f in range(1, policy.frames + 1) for w1, w2 in PENDING}:
+        return False
+    size = 1 << policy.pins
+    for table in policy.tables.values():
+        shape = table.u.shape
+        if len(shape) != 2 or shape[0] != size or table.miss.shape != shape or table.clear.shape != shape[1:]:
+            return False
+        if table.by_dice.shape != (2, *shape) or not np.isfinite(table.u).all():
+            return False
+    return all(v.ndim == 1 and np.isfinite(v).all() for v in policy.frame_values.values())
+
+
 _MEMORY: dict[tuple[int, int, int], Policy] = {}
 
 
@@ -274,8 +330,8 @@ def policy_for(pins: int = 10, frames: int = 10, token_gain: int = 1, use_cache:
     if use_cache and key in _MEMORY:
         return _MEMORY[key]
     path = cache_path(*key)
-    policy = load(path, *key) if use_cache and path.exists() else None
-    if policy is None:
+    policy = load(path, *key) if use_cache else None
+    if policy is None:  # no cache, or a bad one: solve and (re)write it
         policy = solve(*key)
         with contextlib.suppress(OSError):  # a read-only cache only costs a re-solve next time
             save(policy, path)
