@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from pinsetter.core.game import CHANCE, TERMINAL, Game, GameOverError, ParseError, State
+from pinsetter.core.game import CHANCE, TERMINAL, Game, GameOverError, OptionError, ParseError, State
 from pinsetter.core.scoring import score
 from pinsetter.games.registry import GAMES, game_class, get_game
 from pinsetter.records import PlayerSpec, Record, replay
@@ -104,3 +104,21 @@ def test_bad_input_is_named(game_id: str) -> None:
         game.parse_action("¿what?")
     with pytest.raises(ParseError):
         game.parse_outcome("¿what?")
+
+
+# RULES.md's table of players (Bowling Dice: "1+", the box's 1 to 8).
+PLAYERS = {"tenpins": (1, 12), "rolling-pins": (1, 12), "bowling-dice": (1, 8), "bowling-solitaire": (1, 1)}
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_player_range_follows_the_rules_and_is_shown(game_id: str) -> None:
+    cls = game_class(game_id)
+    low, high = PLAYERS[game_id]
+    assert (cls.min_players, cls.max_players) == (low, high)
+    rules = get_game(game_id).rules()
+    assert cls.players_text() in rules or (high == 1 and "one player" in rules)
+    game = get_game(game_id)
+    game.new_state(high)
+    for wrong in (low - 1, high + 1):
+        with pytest.raises(OptionError, match=f"{game_id} takes {cls.players_text()}, got {wrong}"):
+            game.new_state(wrong)

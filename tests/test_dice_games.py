@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pinsetter.core.datafile import resolve_option_files
 from pinsetter.core.game import IllegalActionError, OptionError, State
 from pinsetter.games.bowling_dice import DEFAULT_DICE, DiceSet, Roll
 from pinsetter.games.pure_chance import PureChanceGame
@@ -134,14 +135,20 @@ def test_bowling_dice_tenth_frame_rerolls() -> None:
     assert state.pinfalls[0][18:] == [10, 8, 2]
 
 
+def dice_option(path: Path) -> dict[str, object]:
+    """What the command line hands the game for `--option dice=FILE`."""
+    return resolve_option_files("bowling-dice", {"dice": str(path)})
+
+
 def test_dice_sets(tmp_path: Path) -> None:
     assert DiceSet.parse(str(DEFAULT_DICE)) == DEFAULT_DICE
+    assert DiceSet.parse("default") == DEFAULT_DICE
     good = tmp_path / "dice.json"
     good.write_text(json.dumps({"dice": DEFAULT_DICE.to_names()}))
-    assert DiceSet.parse(str(good)) == DEFAULT_DICE
+    assert get_game("bowling-dice", dice_option(good)).options["dice"] == DEFAULT_DICE
     toml = tmp_path / "dice.toml"
     toml.write_text("dice = [" + ",".join(json.dumps(d) for d in DEFAULT_DICE.to_names()) + "]\n")
-    assert DiceSet.load(toml) == DEFAULT_DICE
+    assert get_game("bowling-dice", dice_option(toml)).options["dice"] == DEFAULT_DICE
 
 
 @pytest.mark.parametrize(
@@ -155,20 +162,31 @@ def test_dice_sets(tmp_path: Path) -> None:
             json.dumps({"dice": [["X"] * 6] * 9 + [["X", "pin", "pin", "pins", "pin", "pin"]]}),
             "die 10, face 4",
         ),
+        (json.dumps({"dice": [["X", "pin", "pin", "pin", "pin", 1]] * 10}), "die 1, face 6: 1 is not one of"),
     ],
 )
 def test_bad_dice_files(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
-    with pytest.raises(OptionError, match=message):
-        get_game("bowling-dice", {"dice": str(path)})
+    with pytest.raises(OptionError, match=f"^{path}: .*{message}"):
+        dice_option(path)
 
 
 def test_missing_dice_file_and_bad_inline_set(tmp_path: Path) -> None:
     with pytest.raises(OptionError, match="cannot read dice file"):
-        get_game("bowling-dice", {"dice": str(tmp_path / "none.json")})
+        dice_option(tmp_path / "none.json")
     with pytest.raises(OptionError, match="die 2, face 3"):
         get_game("bowling-dice", {"dice": "XXXXXX,XXQXXX" + ",------" * 8})
+    with pytest.raises(OptionError, match="--option dice=FILE"):
+        get_game("bowling-dice", {"dice": str(tmp_path / "dice.json")})  # the engine never opens a file
+
+
+def test_player_counts() -> None:
+    assert "1 to 12 players" in get_game("tenpins").rules()
+    assert "1 to 8 players" in get_game("bowling-dice").rules()
+    get_game("tenpins").new_state(12)
+    with pytest.raises(OptionError, match="tenpins takes 1 to 12 players, got 13"):
+        get_game("tenpins").new_state(13)
 
 
 def test_roll_text_round_trips() -> None:

@@ -1,15 +1,23 @@
-"""Reading the data files users may supply (dice sets, sheets): JSON or TOML by suffix."""
+"""Reading the data files users may supply (dice sets, sheets): JSON or TOML by suffix.
+
+Only the command line reads them, once, when a game starts
+(`resolve_option_files`); the game engines take the data inline, so a record
+carries its sheet or dice set and replaying it never opens a path.
+"""
 
 from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pinsetter.core.game import OptionError
 
-__all__ = ["read_data_file"]
+__all__ = ["read_data_file", "resolve_option_files"]
+
+DATA_SUFFIXES = (".json", ".toml")
 
 
 def read_data_file(path: Path, what: str) -> Any:
@@ -18,8 +26,42 @@ def read_data_file(path: Path, what: str) -> Any:
         raw = path.read_bytes()
     except OSError as exc:
         raise OptionError(f"cannot read {what} file {path}: {exc.strerror}") from None
-    kind = "toml" if path.suffix == ".toml" else "json"
+    kind = "toml" if path.suffix.lower() == ".toml" else "json"
     try:
         return tomllib.loads(raw.decode()) if kind == "toml" else json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise OptionError(f"{path}: not valid {kind}: {exc}") from None
+
+
+def resolve_option_files(game_id: str, options: Mapping[str, object]) -> dict[str, object]:
+    """Options with every data file named in them replaced by its contents as inline JSON.
+
+    For the command line only, called once on the `--option` values before the
+    game is built. An option whose spec `reads_file` keeps a value its parser
+    accepts inline ('default', JSON, inline faces); any other value naming a
+    `.json`/`.toml` file or an existing file is read and replaced by the JSON
+    text of its contents, checked at once so that errors name the file. Other
+    options, and unknown ones, pass through for the game to judge.
+    """
+    from pinsetter.games.registry import game_class
+
+    specs = {spec.name: spec for spec in game_class(game_id).option_specs}
+    resolved = dict(options)
+    for name, value in options.items():
+        spec = specs.get(name)
+        if spec is None or not spec.reads_file or not isinstance(value, str):
+            continue
+        try:
+            spec.read(value)
+            continue  # inline data
+        except OptionError:
+            path = Path(value.strip())
+            if path.suffix.lower() not in DATA_SUFFIXES and not path.is_file():
+                raise
+        text = json.dumps(read_data_file(path, name), separators=(",", ":"), default=str)
+        try:
+            spec.read(text)
+        except OptionError as exc:
+            raise OptionError(f"{path}: {exc}") from None
+        resolved[name] = text
+    return resolved

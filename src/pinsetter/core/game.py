@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -31,6 +32,10 @@ __all__ = [
     "ParseError",
     "State",
     "Step",
+    "int_in",
+    "parse_bool",
+    "parse_int",
+    "quoted",
 ]
 
 CHANCE: Final = -1
@@ -67,37 +72,83 @@ class Step(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_int(text: str) -> int:
+    """A whole number in ASCII digits with an optional sign.
+
+    Python's int() also takes other scripts' digits (`٣`), underscores and
+    surrounding whitespace; user input and records must be plain ASCII.
+    """
+    if not _INTEGER.fullmatch(text):
+        raise ValueError(f"expected a whole number, got {quoted(text)}")
+    return int(text)
+
+
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    """A parser of whole numbers from `low` to `high`."""
+
+    def parse(text: str) -> int:
+        value = parse_int(text.strip())
+        if not low <= value <= high:
+            raise ValueError(f"expected a whole number from {low} to {high}, got {quoted(text.strip())}")
+        return value
+
+    return parse
+
+
 def parse_bool(text: str) -> bool:
     lowered = text.strip().lower()
     if lowered in {"1", "true", "yes", "on"}:
         return True
     if lowered in {"0", "false", "no", "off"}:
         return False
-    raise ValueError(f"expected true or false, got {text!r}")
+    raise ValueError(f"expected true or false, got {quoted(text)}")
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One game option: its name, default, help text and how to read it from text."""
+    """One game option: its name, default, help text and how to read it from text.
+
+    `parse` reads inline text only and never opens a file: a record's options
+    are data. An option with `reads_file` may be given as a file on the command
+    line; `pinsetter.core.datafile.resolve_option_files` turns it into inline
+    text once, before the game is built.
+    """
 
     name: str
     default: object
     help: str
     parse: Callable[[str], object] = str
     choices: tuple[str, ...] = ()
+    reads_file: bool = False
 
     def read(self, value: object) -> object:
-        """Validate a value given as text (from the CLI) or as a typed value (from JSON)."""
-        if isinstance(value, str):
-            if self.choices and value not in self.choices:
-                raise OptionError(f"option {self.name}: {value!r} is not one of {', '.join(self.choices)}")
-            try:
-                return self.parse(value)
-            except (ValueError, OSError) as exc:
-                raise OptionError(f"option {self.name}: {exc}") from exc
-        if type(value) is not type(self.default) and self.default is not None:
-            raise OptionError(f"option {self.name}: expected {type(self.default).__name__}, got {value!r}")
-        return value
+        """Validate a value given as text (from the CLI) or as a typed value (from JSON).
+
+        A JSON bool or int must have the default's exact type (a bool is not an
+        int, 1 is not true) and passes the same checks as its text form.
+        """
+        if isinstance(value, type(self.default)) and not isinstance(self.default, bool | int | float | str):
+            return value  # an already parsed value (a Sheet, a DiceSet)
+        if isinstance(self.default, bool | int) and type(value) is type(self.default):
+            value = str(value).lower()
+        elif not isinstance(value, str):
+            expected = type(self.default).__name__ if isinstance(self.default, bool | int | float) else "text"
+            raise OptionError(f"option {self.name}: expected {expected}, got {quoted(value)}")
+        if self.choices and value not in self.choices:
+            raise OptionError(f"option {self.name}: {quoted(value)} is not one of {', '.join(self.choices)}")
+        try:
+            return self.parse(value)
+        except (ValueError, RecursionError) as exc:  # OptionError is a ValueError
+            raise OptionError(f"option {self.name}: {exc}") from None
+
+
+def quoted(value: object, limit: int = 60) -> str:
+    """A value as an error message quotes it: repr (so one line), cut short."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class Game(ABC):
@@ -136,9 +187,16 @@ class Game(ABC):
     def max_score(self) -> int:
         return self.lane.max_score
 
+    @classmethod
+    def players_text(cls) -> str:
+        """The player range as the rules text and the game list show it."""
+        if cls.min_players == cls.max_players:
+            return f"{cls.min_players} player" + ("" if cls.min_players == 1 else "s")
+        return f"{cls.min_players} to {cls.max_players} players"
+
     def check_players(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:
-            raise OptionError(f"{self.id} takes {self.min_players} to {self.max_players} players, got {count}")
+            raise OptionError(f"{self.id} takes {self.players_text()}, got {count}")
 
     def options_text(self) -> dict[str, object]:
         """Options as JSON-friendly values (what a record stores)."""

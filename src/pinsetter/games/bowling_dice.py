@@ -2,7 +2,8 @@
 
 Faces are `X` (strike), `/` (spare), `pin` (a standing pin) and `blank` (a pin
 down). The face mix of the retail dice is not known for certain, so the dice
-set is data: a default from RULES.md, or a JSON/TOML file the user loads.
+set is data: a default from RULES.md, or one the user gives inline (the
+command line may read it from a JSON/TOML file, once, when a game starts).
 
 Chance outcomes are grouped: dice with the same faces form a kind, and an
 outcome lists, kind by kind, the faces the rolled dice show in a canonical
@@ -12,17 +13,16 @@ still showing every die.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import product
 from math import factorial
-from pathlib import Path
 from typing import Any
 
-from pinsetter.core.datafile import read_data_file
-from pinsetter.core.game import OptionError, OptionSpec, ParseError, Step
+from pinsetter.core.game import OptionError, OptionSpec, ParseError, Step, quoted
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
@@ -69,34 +69,45 @@ class DiceSet:
 
     @classmethod
     def parse(cls, text: str) -> DiceSet:
-        """Inline form `X--PPP,X--PPP,...` (ten dice, comma separated) or a dice file path."""
+        """`default`, inline faces `X--PPP,X--PPP,...` (ten dice) or the set as inline JSON; never a file.
+
+        A file is read once by the command line (`--option dice=FILE`, see
+        `pinsetter.core.datafile.resolve_option_files`), so a record that names
+        a path is refused instead of opening it.
+        """
         text = text.strip()
-        path = Path(text)
-        if text.endswith((".json", ".toml")) or path.is_file():
-            return cls.load(path)
+        if text == "default":
+            return DEFAULT_DICE
+        if text.startswith(("{", "[")):
+            try:
+                data = json.loads(text)
+            except ValueError as exc:
+                raise DiceSetError(f"not valid JSON: {exc}") from None
+            return cls.from_json(data)
+        if "," not in text and not set(text) <= set(FACES):
+            raise DiceSetError(
+                f"expected 'default', ten dice like X--PPP,... or a dice set as inline JSON, got {quoted(text)}"
+                " (a file is read only from the command line: --option dice=FILE)"
+            )
         return cls(tuple(d.strip() for d in text.split(",")))
 
     @classmethod
-    def load(cls, path: Path) -> DiceSet:
-        """Read a JSON or TOML file with `dice = [[six face names], ...]` (ten dice)."""
-        try:
-            data = read_data_file(path, "dice")
-        except OptionError as exc:
-            raise DiceSetError(str(exc)) from None
+    def from_json(cls, data: Any) -> DiceSet:
+        """From parsed JSON/TOML `{"dice": [[six face names], ...]}` (ten dice); errors name the die and face."""
         dice = data.get("dice") if isinstance(data, dict) else None
         if not isinstance(dice, list):
-            raise DiceSetError(f"{path}: needs a list 'dice' of {DICE} dice")
+            raise DiceSetError(f"needs a list 'dice' of {DICE} dice")
         if len(dice) != DICE:
-            raise DiceSetError(f"{path}: a dice set has {DICE} dice, this one has {len(dice)}")
+            raise DiceSetError(f"a dice set has {DICE} dice, this one has {len(dice)}")
         symbols: list[str] = []
         for number, die in enumerate(dice, start=1):
             if not isinstance(die, list) or len(die) != SIDES:
-                raise DiceSetError(f"{path}: die {number}: needs a list of {SIDES} faces")
+                raise DiceSetError(f"die {number}: needs a list of {SIDES} faces, got {quoted(die)}")
             faces = ""
             for side, face in enumerate(die, start=1):
-                if face not in FACE_NAMES:
+                if not isinstance(face, str) or face not in FACE_NAMES:
                     names = ", ".join(FACE_NAMES)
-                    raise DiceSetError(f"{path}: die {number}, face {side}: {face!r} is not one of {names}")
+                    raise DiceSetError(f"die {number}, face {side}: {quoted(face)} is not one of {names}")
                 faces += FACE_NAMES[face]
             symbols.append(faces)
         return cls(tuple(symbols))
@@ -203,12 +214,14 @@ class BowlingDice(PureChanceGame):
     id = "bowling-dice"
     name = "Bowling Dice"
     summary = "Ten custom dice with strike, spare, pin and blank faces."
+    max_players = 8  # RULES.md: 1 or more; the box says 1 to 8
     option_specs = (
         OptionSpec(
             "dice",
             DEFAULT_DICE,
-            "dice set: a JSON/TOML file, or inline faces like X--PPP,... (X / - P)",
+            "dice set: inline faces like X--PPP,... (X / - P), inline JSON, or a JSON/TOML file on the command line",
             parse=DiceSet.parse,
+            reads_file=True,
         ),
         frames_option(),
     )
@@ -223,11 +236,11 @@ class BowlingDice(PureChanceGame):
         return Roll.parse(text)
 
     def rules(self) -> str:
-        return RULES_TEXT
+        return RULES_TEXT.replace("{players}", self.players_text())
 
 
 RULES_TEXT = """\
-Bowling Dice - 1 to 8 players, no decisions: pure luck.
+Bowling Dice - {players}, no decisions: pure luck.
 
 Ten custom dice; each face is X (strike), / (spare), a standing pin, or blank
 (a pin down). First ball: roll all ten. Any X is a STRIKE. Otherwise every

@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
-from pinsetter.core.game import Game, OptionSpec, State, Step
+from pinsetter.core.game import Game, OptionSpec, State, Step, int_in
 from pinsetter.core.scoring import BallContext, Lane, frame_next
 
 __all__ = ["BallModel", "PureChanceGame", "PureChanceState", "frame_distribution", "frames_option"]
@@ -43,14 +43,13 @@ class BallModel(ABC, Generic[Rack]):
 
 
 def frames_option(default: int = 10) -> OptionSpec:
-    return OptionSpec("frames", default, "frames in a game (fewer for a short game)", parse=int)
+    return OptionSpec("frames", default, "frames in a game, 1 to 10 (fewer for a short game)", parse=int_in(1, 10))
 
 
 class PureChanceGame(Game):
     """A game whose every ball is decided by dice alone."""
 
     has_decisions = False
-    max_players = 8
 
     @abstractmethod
     def ball_model(self) -> BallModel[Any]: ...

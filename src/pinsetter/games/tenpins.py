@@ -68,6 +68,7 @@ class TenPins(PureChanceGame):
     id = "tenpins"
     name = "Ten Pins (dice)"
     summary = "Two dice: double five is a strike, a six is off the alley."
+    max_players = 12  # RULES.md: 1 to 12 (the seed says 2 or more)
     option_specs = (frames_option(),)
     conformance_options = ({}, {"frames": "3"})
 
@@ -78,11 +79,11 @@ class TenPins(PureChanceGame):
         return DiceRoll.parse(text, most=2)
 
     def rules(self) -> str:
-        return RULES_TEXT
+        return RULES_TEXT.replace("{players}", self.players_text())
 
 
 RULES_TEXT = """\
-Ten Pins (dice) - 1 or more players, no decisions: pure luck.
+Ten Pins (dice) - {players}, no decisions: pure luck.
 
 Each frame, roll two dice for the first ball:
   * double five is a STRIKE (X): all ten pins, the frame ends;
