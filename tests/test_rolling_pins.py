@@ -124,7 +124,7 @@ def test_action_text_round_trips_and_errors() -> None:
     for text in ("dice 2", "cross 2+5 tokens +1", "cross 10 tokens -2", "miss", "keep 1+3", "mark 4", "ten-pin"):
         assert str(Action.parse(text)) == text
     assert Action.parse("cross 5+2") == Action("cross", (2, 5))
-    for bad in ("cross", "cross 2+2", "cross 11", "dice two", "jump"):
+    for bad in ("cross", "cross 2+2", "cross 11", "dice two", "jump", "dice \u0662", "cross 1_0", "mark \uff13"):
         with pytest.raises(ValueError):
             Action.parse(bad)
 
@@ -132,8 +132,8 @@ def test_action_text_round_trips_and_errors() -> None:
 # --- the advanced game -------------------------------------------------------------
 
 
-def advanced(steps: list[str], **held: int) -> RollingPinsState:
-    state = play([], {"advanced": "true"})
+def advanced(steps: list[str], options: dict[str, object] | None = None, **held: int) -> RollingPinsState:
+    state = play([], {"advanced": "true", **(options or {})})
     player = state.players[0]
     for ability, count in held.items():
         if ability == "ten_pin":
@@ -249,53 +249,124 @@ def test_extra_pin_on_a_grey_pin_after_ball_one_marks() -> None:
     assert state.players[0].pending_marks == 1
 
 
-def test_auto_strike() -> None:
-    state = advanced(MISS_FRAME, auto_strike=1)
-    assert Action("auto-strike") in state.legal_actions()
+UPPER_FULL_AUTO_STRIKE_TWO = [1, 2, 2, 2, 3, 0, 0, 0, 0, 2]  # one more box completes Auto Strike
+
+
+def test_auto_strike_earned_mid_frame_strikes_the_next_frame() -> None:
+    state = advanced(["dice 2", "6+6", "miss"])  # frame 1, ball 2
+    player = state.players[0]
+    player.marks = list(UPPER_FULL_AUTO_STRIKE_TWO)
+    player.pending_marks = 1
+    state.apply_text("mark 10")
+    assert player.held == {"auto-strike": 1}
+    # The frame it was earned in plays on as usual.
+    assert "auto-strike" not in {str(a) for a in state.legal_actions()}
+    for text in ("dice 2", "6+6", "miss"):
+        state.apply_text(text)
+    # The next frame is a strike at once: no roll, no choice.
+    assert [str(a) for a in state.legal_actions()] == ["auto-strike"]
+    with pytest.raises(IllegalActionError):
+        state.apply_text("dice 2")
+    assert player.tokens == 2  # frame 2 still gave its token
     state.apply_text("auto-strike")
     assert state.pinfalls[0] == [0, 0, 10]
-    assert state.players[0].tokens == 3  # frame 2 still gave its token; frame 3 has begun
+    assert player.held == {} and player.pending_marks == 1  # the strike marks a box
+    assert player.tokens == 3  # unused tokens carry into frame 3
+
+
+def test_auto_strike_earned_by_a_strike_applies_to_the_frame_that_follows() -> None:
+    state = advanced([])
+    state.players[0].marks = list(UPPER_FULL_AUTO_STRIKE_TWO)
+    for text in strike_frame():
+        state.apply_text(text)
+    state.apply_text("mark 10")  # the strike's box completes Auto Strike
+    assert [str(a) for a in state.legal_actions()] == ["auto-strike"]
+    state.apply_text("auto-strike")
+    assert state.pinfalls[0] == [10, 10]
+
+
+def test_auto_strike_earned_in_the_tenth_frame_strikes_the_bonus_frame() -> None:
+    state = advanced(MISS_FRAME * 9)
+    state.players[0].marks = list(UPPER_FULL_AUTO_STRIKE_TWO)
+    for text in strike_frame():
+        state.apply_text(text)
+    state.apply_text("mark 10")
+    assert [str(a) for a in state.legal_actions()] == ["auto-strike"]  # bonus frame 1, a fresh rack
+    state.apply_text("auto-strike")
+    state.apply_text("mark 6")
+    assert state.pinfalls[0][-2:] == [10, 10]
+    assert {"dice 1", "dice 2"} <= {str(a) for a in state.legal_actions()}  # bonus frame 2 is rolled
+
+
+def test_auto_strike_held_variant_waits_for_the_players_choice() -> None:
+    state = advanced(MISS_FRAME, {"auto_strike": "held"}, auto_strike=1)
+    assert {"dice 1", "dice 2", "auto-strike"} <= {str(a) for a in state.legal_actions()}
+    state.apply_text("dice 2")
+    state.apply_text("6+6")
+    state.apply_text("miss")
+    assert Action("auto-strike") not in state.legal_actions()  # only before the first roll of a rack
+    for text in ("dice 2", "6+6", "miss"):
+        state.apply_text(text)
+    state.apply_text("auto-strike")
+    assert state.pinfalls[0] == [0, 0, 0, 0, 10]
+    assert state.players[0].tokens == 4  # frame 3 still gave its token; frame 4 has begun
     assert state.players[0].pending_marks == 1
+    with pytest.raises(OptionError, match="auto_strike: 'later' is not one of next, held"):
+        get_game("rolling-pins", {"auto_strike": "later"})
 
 
-def test_sheets(tmp_path: Path) -> None:
+def test_sheets() -> None:
     data = Sheet.parse("default").to_json()
-    good = tmp_path / "sheet.json"
-    good.write_text(json.dumps(data))
-    game = get_game("rolling-pins", {"advanced": "true", "sheet": str(good)})
-    assert isinstance(game, RollingPins) and game.sheet.grey == Sheet.parse("default").grey
-    # The record stores the sheet itself, so replays do not need the file.
+    data["grey"][0] = [1, 2]
+    game = get_game("rolling-pins", {"advanced": "true", "sheet": json.dumps(data)})
+    assert isinstance(game, RollingPins) and game.sheet.grey[0] == (1, 2)
+    # The record stores the sheet itself, so replays need no file.
+    assert json.loads(str(game.options_text()["sheet"])) == data
     assert Sheet.parse(str(game.sheet)) == game.sheet
 
 
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(grey=d["grey"][:9]), "10 frames"),
+        (lambda d: d.update(grey=d["grey"][:9]), "'grey' needs 10 frames"),
         (lambda d: d["grey"].__setitem__(2, [4, 4]), "frame 3: grey pins must be two different"),
         (lambda d: d["grey"].__setitem__(0, [0, 11]), "frame 1"),
+        (lambda d: d["grey"].__setitem__(1, [True, 3]), "frame 2"),
+        (lambda d: d["grey"].__setitem__(1, [2.0, 3]), "frame 2"),
         (lambda d: d["areas"][1].update(ability="teleport"), "area 2: ability 'teleport'"),
+        (lambda d: d["areas"][1].update(ability=["flip"]), r"area 2: ability \['flip'\]"),
         (lambda d: d["areas"][0].update(boxes=4), "area 1: boxes must be 1, 2 or 3"),
+        (lambda d: d["areas"][0].update(boxes=2.0), "area 1: boxes must be 1, 2 or 3, got 2.0"),
+        (lambda d: d["areas"][0].update(boxes=True), "area 1: boxes must be 1, 2 or 3, got True"),
         (lambda d: d["areas"][9].update(row="middle"), "area 10: row"),
-        (lambda d: d["areas"][7].update(row="upper"), "five upper and five lower"),
+        (lambda d: d["areas"][9].update(row={}), "area 10: row"),
+        (lambda d: d["areas"][7].update(row="upper"), "the track needs five upper and five lower"),
+        (lambda d: d.update(areas=[[]] * 10), "area 1: needs ability"),
     ],
 )
-def test_bad_sheets(tmp_path: Path, change: object, message: str) -> None:
+def test_bad_sheets(change: object, message: str) -> None:
     data = Sheet.parse("default").to_json()
     change(data)  # type: ignore[operator]
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(data))
-    with pytest.raises(OptionError, match=message):
-        get_game("rolling-pins", {"advanced": "true", "sheet": str(path)})
+    with pytest.raises(OptionError, match="^option sheet: " + message):
+        get_game("rolling-pins", {"advanced": "true", "sheet": json.dumps(data)})
 
 
-def test_sheet_file_errors(tmp_path: Path) -> None:
-    with pytest.raises(OptionError, match="cannot read sheet file"):
-        get_game("rolling-pins", {"sheet": str(tmp_path / "missing.toml")})
-    bad = tmp_path / "bad.toml"
-    bad.write_text("grey = [")
-    with pytest.raises(OptionError, match="not valid toml"):
-        get_game("rolling-pins", {"sheet": str(bad)})
+def test_sheet_is_never_read_from_a_file_by_the_engine(tmp_path: Path) -> None:
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(Sheet.parse("default").to_json()))
+    with pytest.raises(OptionError, match=r"inline JSON, got .*--option sheet=FILE"):
+        get_game("rolling-pins", {"sheet": str(path)})
+    with pytest.raises(OptionError, match="option sheet: not valid JSON"):
+        get_game("rolling-pins", {"sheet": "{grey"})
+
+
+def test_player_counts() -> None:
+    game = get_game("rolling-pins")
+    assert (RollingPins.min_players, RollingPins.max_players) == (1, 12)
+    assert len(game.new_state(12).players) == 12
+    with pytest.raises(OptionError, match="rolling-pins takes 1 to 12 players, got 13"):
+        game.new_state(13)
+    assert "1 to 12 players" in game.rules()
 
 
 # --- the solver ---------------------------------------------------------------------
@@ -344,6 +415,55 @@ def test_known_values() -> None:
     policy = solver.solve()
     assert policy.expected_score == pytest.approx(145.14355201492685, abs=1e-9)
     assert solver.solve(token_gain=0).expected_score == pytest.approx(89.01846055915482, abs=1e-9)
+
+
+@pytest.fixture
+def cache_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private cache folder and an empty in-memory cache."""
+    monkeypatch.setenv("PINSETTER_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(solver, "_MEMORY", {})
+    return tmp_path / "cache"
+
+
+SMALL = (3, 2, 1)  # pins, frames, token gain: a game that solves in milliseconds
+
+
+def test_cache_goes_where_the_environment_says(cache_in: Path) -> None:
+    policy = solver.policy_for(*SMALL)
+    path = solver.cache_path(*SMALL)
+    assert path.parent == cache_in and path.is_file()
+    assert [p.name for p in cache_in.iterdir()] == [path.name]  # no temporary file is left behind
+    loaded = solver.load(path, *SMALL)
+    assert loaded is not None and loaded.expected_score == policy.expected_score
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda raw: raw[: len(raw) // 2],  # truncated
+        lambda raw: b"",  # empty
+        lambda raw: raw[:100] + bytes(b ^ 0xFF for b in raw[100:300]) + raw[300:],  # corrupt
+        lambda raw: b"not a zip file at all",
+    ],
+)
+def test_a_bad_cache_file_is_rebuilt(cache_in: Path, damage: object) -> None:
+    expected = solver.policy_for(*SMALL).expected_score
+    path = solver.cache_path(*SMALL)
+    path.write_bytes(damage(path.read_bytes()))  # type: ignore[operator]
+    solver._MEMORY.clear()
+    assert solver.load(path, *SMALL) is None
+    assert solver.policy_for(*SMALL).expected_score == expected
+    rebuilt = solver.load(path, *SMALL)
+    assert rebuilt is not None and rebuilt.expected_score == expected
+
+
+def test_a_cache_file_of_another_game_is_rebuilt(cache_in: Path) -> None:
+    expected = solver.policy_for(*SMALL).expected_score
+    path = solver.cache_path(*SMALL)
+    solver.save(solver.solve(2, 2, 1), path)  # well formed, wrong shapes
+    assert solver.load(path, *SMALL) is None
+    solver._MEMORY.clear()
+    assert solver.policy_for(*SMALL).expected_score == expected
 
 
 def test_optimal_bot_reproduces_the_solver_value() -> None:

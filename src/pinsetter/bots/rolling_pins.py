@@ -43,7 +43,10 @@ def _best_mark(state: RollingPinsState, actions: list[Step]) -> Step:
 
 
 class GreedyBot(Bot):
-    """Two dice, no tokens, no miss on purpose; the most pins, high pins first on ties."""
+    """Two dice, no tokens, no miss on purpose; the most pins, high pins first on ties.
+
+    Strikes the abilities give (Ten Pin, Auto Strike) are taken at once.
+    """
 
     name = "greedy"
 
@@ -53,6 +56,8 @@ class GreedyBot(Bot):
         kinds = {a.kind for a in actions if isinstance(a, Action)}
         if "mark" in kinds:
             return _best_mark(rp, actions)
+        if "auto-strike" in kinds:
+            return Action("auto-strike")  # forced in the standard rules, and a free strike when held
         if player.phase == CHOOSE:
             return Action("dice", (2,))
         if player.phase == EXTRA_PIN:

@@ -17,10 +17,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import combinations, product
-from pathlib import Path
 from typing import Any, ClassVar
 
-from pinsetter.core.datafile import read_data_file
 from pinsetter.core.dice import DiceRoll
 from pinsetter.core.game import (
     TERMINAL,
@@ -31,7 +29,10 @@ from pinsetter.core.game import (
     ParseError,
     State,
     Step,
+    int_in,
     parse_bool,
+    parse_int,
+    quoted,
 )
 from pinsetter.core.pins import mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
@@ -42,6 +43,9 @@ FULL = (1 << PINS) - 1
 TOKEN_LIMIT = 10  # one token per frame 1-10: no player can ever hold more
 
 ABILITIES = ("reroll", "flip", "extra-pin", "extra-dice", "ten-pin", "auto-strike")
+# Auto Strike: the frame after the one it is earned in is a strike (RULES.md), or
+# the earlier reading, kept as a variant, where the player chooses the frame.
+AUTO_STRIKE_RULES = ("next", "held")
 
 
 @cache
@@ -97,46 +101,63 @@ class Sheet:
 
     @classmethod
     def parse(cls, text: str) -> Sheet:
-        """`default`, a JSON/TOML file, or the JSON itself (as records store it)."""
+        """`default` or the sheet as inline JSON (as records store it); never a file.
+
+        A file is read once by the command line (`--option sheet=FILE`, see
+        `pinsetter.core.datafile.resolve_option_files`), so a record that names
+        a path is refused instead of opening it.
+        """
         text = text.strip()
         if text == "default":
             return DEFAULT_SHEET
-        if text.startswith("{"):
-            return cls.from_json(json.loads(text), "sheet", "inline")
-        path = Path(text)
-        return cls.from_json(read_data_file(path, "sheet"), str(path), "inline")
+        if not text.startswith(("{", "[")):
+            raise OptionError(
+                f"expected 'default' or a sheet as inline JSON, got {quoted(text)}"
+                " (a file is read only from the command line: --option sheet=FILE)"
+            )
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise OptionError(f"not valid JSON: {exc}") from None
+        return cls.from_json(data, "inline")
 
     @classmethod
-    def from_json(cls, data: Any, where: str, name: str) -> Sheet:
+    def from_json(cls, data: Any, name: str) -> Sheet:
+        """Check and build a sheet from parsed JSON/TOML; errors name the frame or area."""
         if not isinstance(data, dict):
-            raise OptionError(f"{where}: a sheet is an object with 'grey' and 'areas'")
+            raise OptionError("a sheet is an object with 'grey' and 'areas'")
         grey = data.get("grey")
         if not isinstance(grey, list) or len(grey) != 10:
-            raise OptionError(f"{where}: 'grey' needs 10 frames of two grey pins")
+            raise OptionError("'grey' needs 10 frames of two grey pins")
         pairs = []
         for frame, pair in enumerate(grey, start=1):
-            ok = isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, int) and 1 <= p <= PINS for p in pair)
+            ok = isinstance(pair, list) and len(pair) == 2 and all(_is_int(p) and 1 <= p <= PINS for p in pair)
             if not ok or pair[0] == pair[1]:
-                raise OptionError(f"{where}: frame {frame}: grey pins must be two different pins 1-10, got {pair!r}")
+                raise OptionError(f"frame {frame}: grey pins must be two different pins 1-10, got {quoted(pair)}")
             pairs.append((min(pair), max(pair)))
         raw_areas = data.get("areas")
         if not isinstance(raw_areas, list) or len(raw_areas) != 10:
-            raise OptionError(f"{where}: 'areas' needs 10 areas (five upper, five lower)")
+            raise OptionError("'areas' needs 10 areas (five upper, five lower)")
         areas = []
         for number, area in enumerate(raw_areas, start=1):
             if not isinstance(area, dict):
-                raise OptionError(f"{where}: area {number}: needs ability, boxes and row")
+                raise OptionError(f"area {number}: needs ability, boxes and row")
             ability, boxes, row = area.get("ability"), area.get("boxes"), area.get("row")
-            if ability not in ABILITIES:
-                raise OptionError(f"{where}: area {number}: ability {ability!r} is not one of {', '.join(ABILITIES)}")
-            if boxes not in (1, 2, 3):
-                raise OptionError(f"{where}: area {number}: boxes must be 1, 2 or 3, got {boxes!r}")
-            if row not in ("upper", "lower"):
-                raise OptionError(f"{where}: area {number}: row must be 'upper' or 'lower', got {row!r}")
+            if not isinstance(ability, str) or ability not in ABILITIES:
+                raise OptionError(f"area {number}: ability {quoted(ability)} is not one of {', '.join(ABILITIES)}")
+            if not _is_int(boxes) or boxes not in (1, 2, 3):
+                raise OptionError(f"area {number}: boxes must be 1, 2 or 3, got {quoted(boxes)}")
+            if not isinstance(row, str) or row not in ("upper", "lower"):
+                raise OptionError(f"area {number}: row must be 'upper' or 'lower', got {quoted(row)}")
             areas.append(Area(ability, boxes, row == "lower"))
         if sum(1 for a in areas if not a.lower) != 5:
-            raise OptionError(f"{where}: the track needs five upper and five lower areas")
+            raise OptionError("the track needs five upper and five lower areas")
         return cls(tuple(pairs), tuple(areas), name)
+
+
+def _is_int(value: object) -> bool:
+    """A JSON whole number: an int, but not a bool (True == 1) nor a float (2.0 == 2)."""
+    return type(value) is int
 
 
 DEFAULT_SHEET = Sheet(
@@ -205,10 +226,10 @@ class Action:
             if kind == "cross":
                 if not rest:
                     raise ValueError
-                pins = tuple(sorted(int(p) for p in rest[0].split("+")))
+                pins = tuple(sorted(parse_int(p) for p in rest[0].split("+")))
                 tokens = 0
                 if len(rest) == 3 and rest[1] == "tokens":
-                    tokens = int(rest[2])
+                    tokens = parse_int(rest[2])
                 elif len(rest) != 1:
                     raise ValueError
                 if len(set(pins)) != len(pins) or any(not 1 <= p <= PINS for p in pins):
@@ -217,11 +238,11 @@ class Action:
             if kind == "keep":
                 if len(rest) != 1:
                     raise ValueError
-                return cls(kind, tuple(sorted(int(d) for d in rest[0].split("+"))))
+                return cls(kind, tuple(sorted(parse_int(d) for d in rest[0].split("+"))))
             if kind in ("dice", "flip", "extra-pin", "mark"):
                 if len(rest) != 1:
                     raise ValueError
-                return cls(kind, (int(rest[0]),))
+                return cls(kind, (parse_int(rest[0]),))
             if rest:
                 raise ValueError
             return cls(kind)
@@ -299,20 +320,33 @@ class RollingPins(Game):
     name = "Rolling Pins"
     summary = "Roll and write: cross out pins that sum to your roll; tokens, grey pins, abilities."
     has_decisions = True
-    max_players = 8
+    max_players = 12  # RULES.md: 1 to 12, as the online edition
     option_specs = (
         OptionSpec("advanced", False, "advanced game: grey pins, ability track, abilities", parse=parse_bool),
-        OptionSpec("sheet", DEFAULT_SHEET, "advanced sheet: 'default' or a JSON/TOML file", parse=Sheet.parse),
+        OptionSpec(
+            "sheet",
+            DEFAULT_SHEET,
+            "advanced sheet: 'default', inline JSON, or a JSON/TOML file on the command line",
+            parse=Sheet.parse,
+            reads_file=True,
+        ),
+        OptionSpec(
+            "auto_strike",
+            "next",
+            "advanced: Auto Strike strikes the next frame ('next') or a frame of your choice ('held')",
+            choices=AUTO_STRIKE_RULES,
+        ),
         OptionSpec(
             "shared_dice", False, "multiplayer: one roll (coloured, white, third die) serves everyone", parse=parse_bool
         ),
         OptionSpec("tokens", True, "gain a bowling-ball token each frame (false: never)", parse=parse_bool),
         frames_option(),
-        OptionSpec("pins", 10, "pins in a rack, numbered 1..N (fewer: a practice game, basic rules)", parse=int),
+        OptionSpec("pins", 10, "pins in a rack, 1 to 10 (fewer: a practice game, basic rules)", parse=int_in(1, 10)),
     )
     conformance_options: ClassVar[tuple[dict[str, object], ...]] = (
         {},
         {"advanced": "true"},
+        {"advanced": "true", "auto_strike": "held"},
         {"frames": "2", "tokens": "false"},
         {"frames": "2", "pins": "4"},
         {"shared_dice": "true", "advanced": "true"},
@@ -327,6 +361,11 @@ class RollingPins(Game):
     @property
     def advanced(self) -> bool:
         return bool(self.options["advanced"])
+
+    @property
+    def auto_strike_held(self) -> bool:
+        """The variant where Auto Strike is kept until the player chooses to use it."""
+        return self.options["auto_strike"] == "held"
 
     @property
     def sheet(self) -> Sheet:
@@ -344,7 +383,7 @@ class RollingPins(Game):
         return DiceRoll.parse(text, most=3)
 
     def rules(self) -> str:
-        return RULES_TEXT
+        return RULES_TEXT.replace("{players}", self.players_text())
 
     @staticmethod
     def ranking(score: int) -> str:
@@ -471,11 +510,15 @@ class RollingPinsState(State):
             yield from (Action("mark", (area + 1,)) for area in self._open_areas(player))
             return
         if player.phase == CHOOSE:
+            auto_strike = advanced and player.held.get("auto-strike") and self._first_roll_of_rack(player)
+            if auto_strike and not self.game.auto_strike_held:
+                yield Action("auto-strike")  # earned in the frame before: this frame is a strike
+                return
             yield Action("dice", (1,))
             yield Action("dice", (2,))
             if advanced and player.held.get("extra-dice") and not player.extra_dice:
                 yield Action("extra-dice")
-            if advanced and player.held.get("auto-strike") and self._first_roll_of_rack(player):
+            if auto_strike:
                 yield Action("auto-strike")
             return
         if player.phase == EXTRA_PIN:
@@ -741,7 +784,7 @@ class RollingPinsState(State):
 
 
 RULES_TEXT = """\
-Rolling Pins - roll and write, 1 or more players.
+Rolling Pins - roll and write, {players}.
 
 Pins are numbered 1 to 10. Each frame has two balls. A ball is a run of rolls:
   1. choose one or two dice (`dice 1` / `dice 2`) and roll;
@@ -764,7 +807,9 @@ box on the ability track (`mark N`, area N) for every strike and every grey pin
 crossed after ball 1 ended. Completing an area grants its ability:
   reroll (reroll the dice), flip (one die to 7-x), extra-dice (this ball, roll
   one die more and `keep` the chosen number), extra-pin (after a miss, cross any
-  one pin), auto-strike (before a frame's first roll), ten-pin (permanent: a
-  first roll of a frame with two dice showing 5+5 is a strike).
+  one pin), auto-strike (the next frame is a strike at once: `auto-strike` is
+  then its only action; --option auto_strike=held keeps it for a frame of your
+  choice), ten-pin (permanent: a first roll of a frame with two dice showing
+  5+5 is a strike).
 Order of a roll: roll, reroll, flip, keep, tokens, ten-pin, cross or miss.
 """
