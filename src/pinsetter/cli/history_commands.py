@@ -177,9 +177,13 @@ def import_cmd(
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         fail(f"{shown}: not UTF-8 text (byte {exc.start})")
+    if not text.strip():
+        fail(f"{shown}: holds no records")
     report = import_records(open_storage(db), text)
+    if not (report.imported or report.updated or report.duplicates or report.rejected):
+        fail(f"{shown}: holds no records")
     for line, reason in report.rejected:
-        typer.echo(f"{shown}:{line}: rejected: {visible(reason)}", err=True)
+        typer.echo(f"pinsetter: {shown}:{line}: rejected: {visible(reason)}", err=True)
     typer.echo(
         f"imported {report.imported}, updated {report.updated}, duplicates {report.duplicates}, "
         f"rejected {len(report.rejected)}"
