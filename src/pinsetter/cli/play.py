@@ -79,7 +79,7 @@ def play_lines(match: Match) -> None:
         ctx = state.ball_context(player)
         if ctx and last_frames.get(player) != ctx.frame and ctx.ball == 1:
             last_frames[player] = ctx.frame
-            typer.echo(f"-- {match.players[player].name}: frame {ctx.frame}")
+            typer.echo(f"-- {visible(match.players[player].name)}: frame {ctx.frame}")
         if state.is_chance_node():
             human = match.players[player].is_human
             if human and not state.game.has_decisions:
@@ -99,14 +99,14 @@ def play_lines(match: Match) -> None:
         if match.is_bot_turn():
             step = match.bot_action()
             match.apply(step)
-            typer.echo(f"  {match.players[player].name} plays {step}")
+            typer.echo(f"  {visible(match.players[player].name)} plays {step}")
             continue
         if not _human_turn(match):
             return _quit(match)
     show_sheets(match)
     scores = state.scores()
     top = max(scores)
-    winners = [match.players[i].name for i, s in enumerate(scores) if s == top]
+    winners = [visible(match.players[i].name) for i, s in enumerate(scores) if s == top]
     if len(scores) > 1:
         typer.echo(("Winner: " if len(winners) == 1 else "Tie: ") + ", ".join(winners) + f" with {top}")
     extra = getattr(state.game, "final_words", None)

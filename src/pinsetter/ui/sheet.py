@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pinsetter.core.scoring import Scoresheet
+from pinsetter.usertext import visible
 
 __all__ = ["render_sheets"]
 
@@ -36,7 +37,11 @@ def render_sheets(
     frames: int = 10,
     current: Sequence[int | None] | None = None,
 ) -> str:
-    """Paper-style sheets, one block per player, sharing a header of frame numbers."""
+    """Paper-style sheets, one block per player, sharing a header of frame numbers.
+
+    Names are printed literally, control characters spelled out (`usertext.visible`).
+    """
+    names = [visible(n) for n in names]
     name_width = max([len(n) for n in names] + [6])
     widths = [7 if n == frames else 5 for n in range(1, frames + 1)]
     header = " " * (name_width + 1) + "".join(f"{n:^{w}} " for n, w in zip(range(1, frames + 1), widths, strict=True))

@@ -1,0 +1,81 @@
+"""Text from users is text: names are shown literally everywhere, control characters refused on entry."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pinsetter.cli.app import main
+from pinsetter.records import PlayerSpec, Record
+from pinsetter.session import Match
+from pinsetter.storage import Storage
+from pinsetter.ui.sheet import render_sheets
+from pinsetter.usertext import check_name, visible
+
+HOSTILE = ["[/]", "[bold blink red]ann", "<script>alert(1)</script>", "$x^2$ & [link=file:///etc]"]
+
+
+@pytest.mark.parametrize("name", ["\x1b[2J", "ann\x1b]0;owned\x07", "tab\there", "new\nline", "\u202eevil", ""])
+def test_control_characters_are_refused_on_entry(name: str) -> None:
+    with pytest.raises(ValueError):
+        check_name(name)
+    with pytest.raises(ValueError):
+        PlayerSpec(name)
+
+
+def test_visible_spells_out_control_characters() -> None:
+    assert visible("a\x1b[2Jb\x07") == "a\\x1b[2Jb\\x07"
+    assert visible("[bold]ann") == "[bold]ann"
+
+
+def test_hostile_names_are_shown_literally_by_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    db = str(tmp_path / "h.sqlite")
+    players = [PlayerSpec(name, "random") for name in HOSTILE]
+    record_path = tmp_path / "g.json"
+    match = Match.new("tenpins", players, seed=3, options={"frames": 2}, record_path=record_path)
+    match.storage = Storage(db)
+    match.run_bots()
+    outputs = {}
+    for args in (
+        ["history", "--db", db],
+        ["show", "1", "--db", db],
+        ["replay", str(record_path)],
+        ["stats", "--db", db, "--player", HOSTILE[1]],
+        ["export", "--db", db, "--format", "csv"],
+        ["export", "--db", db],
+    ):
+        capsys.readouterr()
+        assert main(args) == 0, args
+        outputs[args[0] + args[-1]] = capsys.readouterr().out
+    for key, out in outputs.items():
+        if key.startswith("stats"):
+            assert HOSTILE[1] in out, out
+            continue
+        for name in HOSTILE:
+            assert name in out, (key, name, out)
+    record = Record.loads(next(line for line in outputs["export" + db].splitlines() if line))
+    assert [p.name for p in record.players] == HOSTILE
+
+
+def test_sheet_makes_control_characters_visible() -> None:
+    from pinsetter.core.scoring import score
+
+    text = render_sheets(["a\x1bb"], [score([1, 2])], frames=1)
+    assert "\x1b" not in text and "a\\x1bb" in text
+
+
+def test_a_record_with_an_escape_in_a_name_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = Match.new("tenpins", [PlayerSpec("ann", "random")], seed=1, options={"frames": 1})
+    match.run_bots()
+    data = match.record.to_json()
+    data["players"][0]["name"] = "\x1b[2Jann"
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "players[0].name" in err and "control character" in err
