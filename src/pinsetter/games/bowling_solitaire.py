@@ -224,12 +224,16 @@ class Table:
         return cls([0] * 10, 0, list(PILE_SIZES), [0, 0, 0], [0, 0, 0], [0] * 11, queue)
 
     def key(self) -> Hashable:
+        """Everything the position's future depends on. The cards seen so far belong in it: they
+        decide which cards can still turn up (two deals with equal tops but different burned
+        cards are different positions)."""
         return (
             tuple(self.pins),
             self.standing,
             tuple(self.remaining),
             tuple(self.tops),
             tuple(self.revealed),
+            tuple(self.seen),
             tuple(self.queue),
             self.ball,
         )

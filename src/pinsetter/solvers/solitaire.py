@@ -133,11 +133,12 @@ def _slot(keys, key):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _get(memo, key):  # type: ignore[no-untyped-def]
+    """The memoised value of `key`, or NaN (no value of any objective is NaN; any float may be a value)."""
     keys, vals, _ = memo
     index = _slot(keys, key)
     if keys[index] == key:
         return vals[index]
-    return -1.0
+    return np.nan
 
 
 @njit(cache=True)
@@ -185,7 +186,7 @@ def _reveal_pile(st):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _open(memo, stack, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
-    """Start a node: its memoised value, or -1.0 after pushing it at `depth`."""
+    """Start a node: its memoised value, or NaN after pushing it at `depth`."""
     st = stack[depth]
     st[STANDING] = standing
     st[BALL] = ball
@@ -203,13 +204,13 @@ def _open(memo, stack, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
     if kind == REVEAL:
         key |= REVEAL_FLAG
     known = _get(memo, key)
-    if known >= 0.0:
+    if not np.isnan(known):
         return known
     st[TYPE] = kind
     st[KEY] = key
     st[PILE] = pile if kind == REVEAL else -1  # DECIDE: -1 until the stop option is done
     st[CURSOR] = -1 if kind == DECIDE else 1  # REVEAL: next card value to try
-    return -1.0
+    return np.nan
 
 
 @njit(cache=True)
@@ -219,16 +220,14 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
     stack = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
     acc = np.zeros((MAX_DEPTH, 2))
     value = _open(memo, stack, 0, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen)
-    if value >= 0.0:
+    if not np.isnan(value):
         return value
-    acc[0, BEST] = -1.0
-    acc[0, PENDING] = 0.0
+    _start(stack, acc, 0)
     depth = 1
     while depth > 0:
         d = depth - 1
         st = stack[d]
-        child = -1.0
-        pushed = False
+        child = np.nan
         if st[TYPE] == DECIDE:
             if st[PILE] == -1:
                 # The first option: stop the ball.
@@ -241,7 +240,6 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
                         memo, stack, depth, REVEAL, st[STANDING], 2,
                         max(st[R1] - 1, 0), max(st[R2] - 1, 0), max(st[R3] - 1, 0), 0, 0, 0, st[SEEN],
                     )  # fmt: skip
-                    pushed = child < 0.0
             else:
                 standing_ = st[STANDING]
                 cleared = 1023 & ~standing_
@@ -287,7 +285,6 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
                         st[R1] - (pile == 0), st[R2] - (pile == 1), st[R3] - (pile == 2),
                         st[T1] * (pile != 0), st[T2] * (pile != 1), st[T3] * (pile != 2), st[SEEN],
                     )  # fmt: skip
-                    pushed = child < 0.0
         else:
             # A chance node: the next card of pile PILE, value by value.
             v = st[CURSOR]
@@ -311,13 +308,24 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
                 v if pile == 0 else st[T1], v if pile == 1 else st[T2], v if pile == 2 else st[T3],
                 seen + (1 << (2 * (v - 1))),
             )  # fmt: skip
-            pushed = child < 0.0
-        if pushed:
-            acc[depth, BEST] = -1.0 if stack[depth, TYPE] == DECIDE else 0.0
+        if np.isnan(child):  # pushed: search it
+            _start(stack, acc, depth)
             depth += 1
         else:
             _deliver(stack, acc, d, child)
-    return -1.0
+    return np.nan  # pragma: no cover  (the loop returns the root's value)
+
+
+@njit(cache=True)
+def _start(stack, acc, d):  # type: ignore[no-untyped-def]
+    """Reset the accumulator of the node just pushed at depth d, by its type.
+
+    A decision keeps a maximum (from -inf, so that no value is ruled out); a chance node a
+    weighted sum (from 0). The root goes through here too: it used to start every node at
+    -1.0, so a search from a chance node came out 1/(unseen cards) too low (issue 10).
+    """
+    acc[d, BEST] = -np.inf if stack[d, TYPE] == DECIDE else 0.0
+    acc[d, PENDING] = 0.0
 
 
 @njit(cache=True)
