@@ -5,19 +5,30 @@ point into a temporary folder for the whole session, before any test runs, so
 that even code run at import or by worker processes (which inherit the
 environment) never touches the user's cache or data directories. Every test
 also gets a history database of its own. Hypothesis keeps no example database
-(it would write `.hypothesis/` into the working tree).
+and its caches go to the temporary folder too (by default it writes
+`.hypothesis/` into the working tree).
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
+# Set at import: Hypothesis writes its caches while test modules are collected.
+HYPOTHESIS_HOME = Path(tempfile.mkdtemp(prefix="pinsetter-hypothesis-"))
+set_hypothesis_home_dir(HYPOTHESIS_HOME)
 settings.register_profile("pinsetter", database=None)
 settings.load_profile("pinsetter")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(HYPOTHESIS_HOME, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True, scope="session")
