@@ -1,9 +1,9 @@
 """The test suite writes nothing outside temporary folders (issue item 11).
 
 The solver cache (`PINSETTER_CACHE_DIR`) and the game history (`PINSETTER_DB`)
-point into a temporary folder for the whole session, before any test runs, so
-that even code run at import or by worker processes (which inherit the
-environment) never touches the user's cache or data directories. Every test
+point into a temporary folder from the first test's setup to the end of the
+session, so that no test, nor a worker process it starts (which inherits the
+environment), touches the user's cache or data directories. Every test
 also gets a history database of its own. Hypothesis keeps no example database
 and its caches go to the temporary folder too (by default it writes
 `.hypothesis/` into the working tree).
