@@ -13,12 +13,15 @@ import copy
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Final, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, next_ball, score
+
+if TYPE_CHECKING:
+    from pinsetter.core.table import TableView
 
 __all__ = [
     "CHANCE",
@@ -217,6 +220,30 @@ class Game(ABC):
     def rules(self) -> str:
         """A readable summary of the rules for players."""
         return self.summary
+
+    # --- presentation: what every interface draws (core/table.py) -----------------------
+    def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
+        """The renderer-neutral picture of `state` for the player up; games draw their own table.
+
+        This default shows the status and every legal action as a button, so a new
+        game is playable in every interface before it has a presentation.
+        """
+        from pinsetter.core.table import Choice, TableView
+
+        player = None if state.is_terminal() else state.turn()
+        legal = [] if state.is_chance_node() or state.is_terminal() else [str(a) for a in state.legal_actions()]
+        return TableView(
+            game=self.id,
+            title=self.name,
+            player=player,
+            status="game over" if player is None else state.describe() or f"player {player + 1} to play",
+            choices=tuple(Choice(action=t, label=t) for t in legal),
+            roll_label="Next",
+        )
+
+    def selection_action(self, state: State, pins: frozenset[int], pile: int | None) -> str:
+        """The action a selection of pins (and a pile) makes, in text form; the engine then judges it."""
+        raise IllegalActionError(f"{self.name} has no pins to pick")
 
 
 class State(ABC):

@@ -15,17 +15,22 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import product
 from math import factorial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pinsetter.core.game import OptionError, OptionSpec, ParseError, Step, quoted
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
+
+if TYPE_CHECKING:
+    from pinsetter.core.game import State
+    from pinsetter.core.table import TableView
 
 # Face symbols in their canonical order; the names used in dice files.
 FACES = "X/-P"
@@ -237,6 +242,11 @@ class BowlingDice(PureChanceGame):
 
     def rules(self) -> str:
         return RULES_TEXT.replace("{players}", self.players_text())
+
+    def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
+        from pinsetter.games.pure_chance_table import dice_table
+
+        return dice_table(state, list(names) if names else None, last_chance, "bowling")
 
 
 RULES_TEXT = """\

@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinsetter.core.game import Game, IllegalActionError, OptionSpec, ParseError, State, Step
 from pinsetter.core.pins import bit, mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
 from pinsetter.games.registry import register
+
+if TYPE_CHECKING:
+    from pinsetter.core.table import TableView
 
 POSITIONS = tuple(range(1, 11))
 VALUES = tuple(range(1, 11))
@@ -310,6 +313,16 @@ class BowlingSolitaire(Game):
 
     def rules(self) -> str:
         return RULES_TEXT
+
+    def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
+        from pinsetter.games.bowling_solitaire_table import solitaire_table
+
+        return solitaire_table(state, list(names) if names else None, last_chance)
+
+    def selection_action(self, state: State, pins: frozenset[int], pile: int | None) -> str:
+        from pinsetter.games.bowling_solitaire_table import selection_action
+
+        return selection_action(state, pins, pile)
 
 
 class SolitaireState(State):

@@ -12,12 +12,12 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from itertools import combinations, product
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinsetter.core.dice import DiceRoll
 from pinsetter.core.game import (
@@ -37,6 +37,9 @@ from pinsetter.core.game import (
 from pinsetter.core.pins import mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
 from pinsetter.games.registry import register
+
+if TYPE_CHECKING:
+    from pinsetter.core.table import TableView
 
 PINS = 10
 FULL = (1 << PINS) - 1
@@ -400,6 +403,16 @@ class RollingPins(Game):
 
     def final_words(self, score: int) -> str:
         return f"{score}: {self.ranking(score)}"
+
+    def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
+        from pinsetter.games.rolling_pins_table import rolling_pins_table
+
+        return rolling_pins_table(state, list(names) if names else None, last_chance)
+
+    def selection_action(self, state: State, pins: frozenset[int], pile: int | None) -> str:
+        from pinsetter.games.rolling_pins_table import selection_action
+
+        return selection_action(state, pins, pile)
 
 
 class RollingPinsState(State):

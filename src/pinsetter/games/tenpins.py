@@ -9,14 +9,20 @@ is recorded as the pins that were standing).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
+from typing import TYPE_CHECKING
 
 from pinsetter.core.dice import DiceRoll
 from pinsetter.core.game import Step
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
+
+if TYPE_CHECKING:
+    from pinsetter.core.game import State
+    from pinsetter.core.table import TableView
 
 SIX_SIDED = range(1, 7)
 
@@ -80,6 +86,11 @@ class TenPins(PureChanceGame):
 
     def rules(self) -> str:
         return RULES_TEXT.replace("{players}", self.players_text())
+
+    def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
+        from pinsetter.games.pure_chance_table import dice_table
+
+        return dice_table(state, list(names) if names else None, last_chance, "pips")
 
 
 RULES_TEXT = """\

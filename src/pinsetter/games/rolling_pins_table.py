@@ -1,0 +1,166 @@
+"""How Rolling Pins looks: the player's sheet with its pin triangle, tokens, dice and ability track."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pinsetter.core.game import State
+from pinsetter.core.table import Ability, Choice, PinSpot, Selection, TableView, TrackArea
+from pinsetter.games.pure_chance_table import pip_dice
+from pinsetter.games.table_common import status_line, turn_of
+
+__all__ = ["ABILITY_HELP", "ABILITY_TITLES", "action_label", "rolling_pins_table", "selection_action"]
+
+ABILITY_TITLES = {
+    "reroll": "Reroll",
+    "flip": "Flip",
+    "extra-pin": "Extra Pin",
+    "extra-dice": "Extra Dice",
+    "ten-pin": "Ten Pin",
+    "auto-strike": "Auto Strike",
+}
+ABILITY_HELP = {
+    "reroll": "reroll all dice of the current roll (one use)",
+    "flip": "turn one die of the current roll to its opposite face, 7 - x (one use)",
+    "extra-pin": "right after a miss: cross out one more standing pin for that ball (one use)",
+    "extra-dice": "for the rest of this ball, roll one die more than chosen and keep the chosen number (one use)",
+    "ten-pin": "from now on, a first roll of a frame with two dice showing 5 and 5 is a strike (permanent)",
+    "auto-strike": "the frame after it is earned is a strike at once, with no roll",
+}
+PHASE_DOING = {
+    "choose": "choose one or two dice",
+    "rolling": "roll the dice",
+    "rolled": "cross out pins that add up to the roll, or miss",
+    "extra-pin": "use Extra Pin or pass",
+}
+
+
+def _area_names(state: State) -> list[tuple[str, str]]:
+    sheet = state.game.options.get("sheet")
+    areas = getattr(sheet, "areas", ())
+    return [(a.ability, "lower" if a.lower else "upper") for a in areas]
+
+
+def action_label(state: State, text: str) -> str:
+    """A legal action in words, naming the ability behind `mark N`, `reroll`, ..."""
+    words = text.split()
+    kind = words[0]
+    if kind == "dice":
+        return "Roll one die" if words[1] == "1" else f"Roll {words[1]} dice"
+    if kind == "miss":
+        return "Miss (end the ball)"
+    if kind == "pass":
+        return "Pass (keep Extra Pin)"
+    if kind == "cross":
+        return "Cross out " + " ".join(words[1:])
+    if kind == "mark":
+        areas = _area_names(state)
+        number = int(words[1])
+        if 1 <= number <= len(areas):
+            ability, row = areas[number - 1]
+            return f"Mark a box: {ABILITY_TITLES.get(ability, ability)} ({row} row, area {number})"
+        return f"Mark area {number}"
+    if kind == "flip":
+        return f"Flip die {words[1]} (Flip)"
+    if kind == "keep":
+        return f"Keep dice {words[1]} (Extra Dice)"
+    if kind == "extra-pin":
+        return f"Extra Pin: cross pin {words[1]}"
+    return ABILITY_TITLES.get(kind, kind.capitalize())
+
+
+def _pins_of(text: str) -> tuple[int, ...]:
+    words = text.split()
+    if words[0] == "cross":
+        return tuple(int(p) for p in words[1].split("+"))
+    return ()
+
+
+def rolling_pins_table(state: State, names: list[str] | None, last_chance: str = "") -> TableView:
+    player = turn_of(state)
+    me_index = player if player is not None else 0
+    view: dict[str, Any] = state.view(me_index)
+    me = view["players"][me_index]
+    standing = set(me["standing"])
+    grey = set(me.get("grey", []))
+    pins_in_rack = state.game.lane.pins
+    rolled = me["phase"] == "rolled" and not state.is_chance_node()
+    legal = [] if state.is_chance_node() or state.is_terminal() else [str(a) for a in state.legal_actions()]
+    crossable = {p for text in legal for p in _pins_of(text)}
+    pins = tuple(
+        PinSpot(
+            number=n,
+            label=str(n),
+            value=n,
+            down=n not in standing,
+            grey=n in grey,
+            selectable=n in crossable,
+        )
+        for n in range(1, pins_in_rack + 1)
+    )
+    choices = tuple(
+        Choice(action=t, label=action_label(state, t), pins=_pins_of(t), by_selection=t.startswith("cross "))
+        for t in legal
+    )
+    track: tuple[TrackArea, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    if "marks" in me:
+        areas = _area_names(state)
+        sheet = state.game.options.get("sheet")
+        boxes = [a.boxes for a in getattr(sheet, "areas", ())]
+        upper_full = all(m >= b for (_, row), m, b in zip(areas, me["marks"], boxes, strict=False) if row == "upper")
+        track = tuple(
+            TrackArea(
+                ability=ability,
+                title=ABILITY_TITLES.get(ability, ability),
+                help=ABILITY_HELP.get(ability, ""),
+                row="upper" if row == "upper" else "lower",
+                boxes=b,
+                marked=m,
+                open=row == "upper" or upper_full,
+            )
+            for (ability, row), m, b in zip(areas, me["marks"], boxes, strict=False)
+        )
+        abilities = tuple(
+            Ability(name=name, title=ABILITY_TITLES.get(name, name), help=ABILITY_HELP.get(name, ""), held=count)
+            for name, count in sorted(me["abilities"].items())
+            if count
+        )
+    dice = pip_dice("+".join(str(d) for d in me["dice"])) if me["dice"] else ()
+    roll = sum(me["dice"]) if me["dice"] else None
+    notes = []
+    if me.get("pending_marks"):
+        notes.append(f"{me['pending_marks']} box(es) to mark on the ability track")
+    if me.get("extra_dice_active"):
+        notes.append("Extra Dice is active for this ball")
+    doing = PHASE_DOING.get(me["phase"], "") if not state.is_chance_node() else "roll the dice"
+    return TableView(
+        game=state.game.id,
+        title=state.game.name,
+        player=player,
+        status=status_line(state, names, doing),
+        pins=pins,
+        dice=dice,
+        dice_caption=f"roll {roll}" if roll is not None else "",
+        tokens=me["tokens"],
+        track=track,
+        abilities=abilities,
+        notes=tuple(notes),
+        choices=choices,
+        selection=Selection(
+            target=roll,
+            tokens=me["tokens"],
+            hint="pins adding up to the roll; each token moves the total by one",
+        )
+        if rolled
+        else None,
+        roll_label="Roll",
+    )
+
+
+def selection_action(state: State, pins: frozenset[int], pile: int | None) -> str:
+    """`cross 2+5 tokens +1`: the action the picked pins make with the dice rolled."""
+    me = state.view(state.turn())["players"][state.turn()]
+    roll = sum(me["dice"])
+    tokens = sum(pins) - roll
+    return "cross " + "+".join(str(p) for p in sorted(pins)) + (f" tokens {tokens:+d}" if tokens else "")

@@ -1,0 +1,23 @@
+"""Helpers the games' presentations share: status lines and labels that every game words alike."""
+
+from __future__ import annotations
+
+from pinsetter.core.game import State
+
+__all__ = ["status_line", "turn_of"]
+
+
+def turn_of(state: State) -> int | None:
+    """The player whose frame is being played (also at chance nodes), None when the game is over."""
+    return None if state.is_terminal() else state.turn()
+
+
+def status_line(state: State, names: list[str] | None, doing: str) -> str:
+    """`ann, frame 3, ball 2: roll the dice` (or `game over`)."""
+    if state.is_terminal():
+        return "game over"
+    player = state.turn()
+    ctx = state.ball_context(player)
+    who = names[player] if names and player < len(names) else f"player {player + 1}"
+    where = f"frame {ctx.frame}, ball {ctx.ball}" if ctx is not None else ""
+    return f"{who}, {where}: {doing}"
