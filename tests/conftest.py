@@ -37,6 +37,7 @@ def private_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("pinsetter-home")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PINSETTER_CACHE_DIR", str(root / "cache"))
+        patch.setenv("MPLCONFIGDIR", str(root / "matplotlib"))
         patch.setenv("PINSETTER_DB", f"sqlite:///{root / 'history.sqlite'}")
         yield root
 

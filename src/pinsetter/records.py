@@ -331,9 +331,15 @@ def result_of(state: State, players: list[PlayerSpec]) -> dict[str, Any]:
     return {"complete": state.is_terminal(), "players": entries}
 
 
+# Options added after records were first written, with the value that reproduces the older rules
+# for a record that predates them (a current record always names every option).
+OPTIONS_BEFORE = {"rolling-pins": {"auto_strike": "held"}}
+
+
 def new_state_for(record: Record) -> State:
+    options = {**OPTIONS_BEFORE.get(record.game, {}), **record.options}
     try:
-        game = get_game(record.game, record.options)
+        game = get_game(record.game, options)
         return game.new_state(len(record.players))
     except GameError as exc:
         raise RecordError(str(exc)) from None

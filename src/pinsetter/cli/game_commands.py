@@ -50,8 +50,7 @@ def games(as_json: JsonOpt = False) -> None:
         emit_json(rows)
         return
     for row in rows:
-        lo, hi = row["players"]
-        typer.echo(f"{row['id']:<18} {row['name']} - {row['summary']} ({lo}-{hi} players)")
+        typer.echo(f"{row['id']:<18} {row['name']} - {row['summary']} ({GAMES[row['id']].players_text()})")
         for o in row["options"]:
             typer.echo(f"{'':<20}--option {o['name']}=...  {o['help']} (default: {o['default']})")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pinsetter.core.game import ParseError
+from pinsetter.core.game import ParseError, parse_int
 
 __all__ = ["DiceRoll"]
 
@@ -26,7 +26,7 @@ class DiceRoll:
     def parse(cls, text: str, most: int) -> DiceRoll:
         """Read `3+4`; a game allows one to `most` dice."""
         try:
-            faces = tuple(int(p) for p in text.strip().split("+"))
+            faces = tuple(parse_int(p) for p in text.strip().split("+"))
         except ValueError:
             raise ParseError(f"{text!r} is not a roll like '3+4' or '5'") from None
         if not 1 <= len(faces) <= most or any(not 1 <= f <= 6 for f in faces):
