@@ -16,11 +16,11 @@ from typing import Any, NoReturn
 
 import typer
 
-from pinsetter.cli import analysis_commands, game_commands, history_commands
+from pinsetter.cli import analysis_commands, game_commands, history_commands, web_command
 from pinsetter.cli.common import app, one_line, try_storage
 
 __all__ = ["app", "main", "run"]
-COMMAND_MODULES = (game_commands, analysis_commands, history_commands)  # imported for their commands
+COMMAND_MODULES = (game_commands, analysis_commands, history_commands, web_command)  # imported for their commands
 DEBUG_ENV = "PINSETTER_DEBUG"
 
 

@@ -14,7 +14,7 @@ from pinsetter.games.pure_chance import PureChanceGame
 from pinsetter.games.registry import get_game
 from pinsetter.solvers.distribution import ScoreDistribution, analyze
 
-__all__ = ["EXPECTIMAX_SOLITAIRE_MEAN", "Reference", "reference"]
+__all__ = ["EXPECTIMAX_SOLITAIRE_MEAN", "Reference", "reference", "standing_text"]
 
 # Measured, not exact: 300 seeded games of the expectimax bot (docs/solitaire.md).
 EXPECTIMAX_SOLITAIRE_MEAN = 186.85
@@ -54,3 +54,15 @@ def _reference(game_id: str, options: tuple[tuple[str, object], ...]) -> Referen
     if game_id == "bowling-solitaire" and game.lane.frames == 10:
         return Reference("expectimax player", EXPECTIMAX_SOLITAIRE_MEAN, False)
     return None
+
+
+def standing_text(game_id: str, options: dict[str, object], score: int) -> str:
+    """Where a final score stands, in words: against the exact distribution, or the best player's average."""
+    ref = reference(game_id, options)
+    if ref is None:
+        return ""
+    share = ref.beats(score)
+    if share is not None:
+        return f"Better than {share:.0%} of games (exact odds)."
+    about = "" if ref.exact else "about "
+    return f"The {ref.against} averages {about}{ref.mean:.1f}."

@@ -1,0 +1,242 @@
+"""The web app: a JSON API (documented at /docs) and the pages that use it, all served offline.
+
+Every error a request can cause is a 4xx JSON body `{"error": "one line"}`;
+request bodies are size-limited before they are read. User text travels as
+JSON data and the pages insert it with `textContent`, never as HTML.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from pinsetter.records import MAX_RECORD_BYTES, RecordError
+from pinsetter.storage import Storage
+from pinsetter.usertext import visible
+from pinsetter.web.schemas import ActionRequest, AdvanceRequest, ErrorBody, GameView, HintView, NewGame
+from pinsetter.web.service import Conflict, GameService, NotFound, Refused, catalog, game_view
+
+__all__ = ["MAX_BODY", "create_app"]
+
+MAX_BODY = 64 * 1024  # every request but a record upload
+STATIC = files("pinsetter.web") / "static"
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": why}
+    for code, why in (
+        (404, "no such game"),
+        (409, "not possible in the game's state"),
+        (413, "body too large"),
+        (422, "refused"),
+    )
+}
+
+
+class BodyLimit:
+    """Refuse request bodies over a limit (413) before the app reads them, whatever the headers say."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = MAX_RECORD_BYTES if scope["path"] == "/api/records" else MAX_BODY
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await _send_error(send, 413, f"the request body is over {limit} bytes")
+            return
+        seen = 0
+
+        async def limited() -> Any:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _send_error(send, 413, f"the request body is over {limit} bytes")
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _send_error(send: Send, status: int, message: str) -> None:
+    body = JSONResponse({"error": message}, status_code=status).body
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def _one_line(text: str) -> str:
+    return visible(" ".join(str(text).split()))
+
+
+def _validation_line(exc: RequestValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    return _one_line(f"{where}: {message}" if where else message)
+
+
+def create_app(db: str | None = None) -> FastAPI:
+    """The app over one game history (a SQLite path or SQLAlchemy URL; default as the CLI)."""
+    storage = Storage(db)
+    service = GameService(storage)
+    app = FastAPI(
+        title="pinsetter",
+        summary="Play four bowling-themed tabletop games; the server applies every step through the rules.",
+        version="1",
+    )
+    app.state.service = service
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": _one_line(str(exc.detail))}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": _validation_line(exc)}, status_code=422)
+
+    @app.exception_handler(Refused)
+    async def refused(_request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"error": _one_line(str(exc))}, status_code=422)
+
+    @app.exception_handler(NotFound)
+    async def not_found(_request: Request, exc: NotFound) -> JSONResponse:
+        return JSONResponse({"error": _one_line(str(exc))}, status_code=404)
+
+    @app.exception_handler(Conflict)
+    async def conflict(_request: Request, exc: Conflict) -> JSONResponse:
+        return JSONResponse({"error": _one_line(str(exc))}, status_code=409)
+
+    # --- the API ---------------------------------------------------------------------------
+    @app.get("/api/catalog", tags=["games"])
+    def get_catalog() -> list[dict[str, Any]]:
+        """Every game: players, options with help texts and choices, bots."""
+        return catalog()
+
+    @app.get("/api/rules/{game}", tags=["games"], responses=ERRORS)
+    def get_rules(game: str) -> dict[str, str]:
+        from pinsetter.core.game import GameError
+        from pinsetter.games.registry import get_game
+
+        try:
+            instance = get_game(game)
+        except GameError as exc:
+            raise NotFound(str(exc)) from None
+        return {"game": game, "name": instance.name, "rules": instance.rules()}
+
+    @app.post("/api/games", status_code=201, tags=["play"], responses=ERRORS)
+    def post_game(body: NewGame) -> GameView:
+        """Start a game: options are checked by the engine; bots play server-side when advanced."""
+        return service.create(body)
+
+    @app.get("/api/games/{game_id}", tags=["play"], responses=ERRORS)
+    def get_game_view(game_id: int) -> GameView:
+        with service.lock(game_id):
+            return service.view(service.match(game_id))
+
+    @app.post("/api/games/{game_id}/actions", tags=["play"], responses=ERRORS)
+    def post_action(game_id: int, body: ActionRequest) -> GameView:
+        """Apply a human's decision: an action in text form, or picked pins (and a pile)."""
+        return service.act(game_id, body.action, body.pins, body.pile)
+
+    @app.post("/api/games/{game_id}/advance", tags=["play"], responses=ERRORS)
+    def post_advance(game_id: int, body: AdvanceRequest | None = None) -> GameView:
+        """Play the next chance outcome or bot move (or all of them until a human acts)."""
+        return service.advance(game_id, (body or AdvanceRequest()).until)
+
+    @app.post("/api/games/{game_id}/undo", tags=["play"], responses=ERRORS)
+    def post_undo(game_id: int) -> GameView:
+        """Take back the last human decision, never past a revealed die or card (409 with the reason)."""
+        return service.undo(game_id)
+
+    @app.get("/api/games/{game_id}/hint", tags=["play"], responses=ERRORS)
+    def get_hint(game_id: int) -> HintView:
+        with service.lock(game_id):
+            return service.hint(game_id)
+
+    @app.get("/api/games/{game_id}/record", tags=["records"], responses=ERRORS)
+    def get_record(game_id: int) -> JSONResponse:
+        """The game's JSON record, which `pinsetter replay` verifies."""
+        with service.lock(game_id):
+            match = service.match(game_id)
+            data = match.record.to_json()
+        return JSONResponse(data, headers={"content-disposition": f'attachment; filename="pinsetter-{game_id}.json"'})
+
+    @app.get("/api/games/{game_id}/steps/{step}", tags=["records"], responses=ERRORS)
+    def get_step(game_id: int, step: int) -> GameView:
+        """The game as it stood after `step` steps (0 = the start), to step through a past game."""
+        stored = storage.get(game_id)
+        if stored is None:
+            raise NotFound(f"no game {game_id}")
+        record = stored.record
+        if not 0 <= step <= len(record.steps):
+            raise NotFound(f"game {game_id} has steps 0 to {len(record.steps)}")
+        from dataclasses import replace
+
+        partial = replace(record, steps=record.steps[:step], result=None)
+        from pinsetter.session import Match
+
+        try:
+            match = Match.resume(partial)
+        except RecordError as exc:
+            raise Conflict(str(exc)) from None
+        match.game_id = game_id
+        return game_view(match, "over" if match.state.is_terminal() else "decision")
+
+    @app.post("/api/records", status_code=201, tags=["records"], responses=ERRORS)
+    async def post_record(request: Request) -> dict[str, int]:
+        """Upload a record: it is verified by replay (and against its seed) and stored."""
+        raw = await request.body()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused("the record is not UTF-8 text") from None
+        return {"id": service.upload(text)}
+
+    @app.get("/api/history", tags=["history"])
+    def get_history(game: str | None = None, player: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
+        """Past games, newest first."""
+        limit = max(1, min(limit, 1000))
+        return [g.summary() for g in storage.history(game or None, player or None, limit)]
+
+    @app.get("/api/stats", tags=["history"])
+    def get_stats(player: str | None = None, game: str | None = None) -> dict[str, Any]:
+        """Average with 95% CI, best, worst, strike and spare rates, scores over time."""
+        from pinsetter.storage.stats import player_stats
+
+        return player_stats(storage, player or None, game or None)
+
+    # --- the pages ---------------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)
+
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.add_middleware(BodyLimit)
+    return app

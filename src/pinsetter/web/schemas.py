@@ -1,0 +1,102 @@
+"""The web API's request and response bodies: one schema, used by the server and documented at /docs."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from pinsetter.core.seeds import SEED_MAX
+from pinsetter.core.table import TableView
+
+__all__ = [
+    "ActionRequest",
+    "AdvanceRequest",
+    "ErrorBody",
+    "GameView",
+    "HintView",
+    "NewGame",
+    "SeatRequest",
+]
+
+Kind = Field(pattern=r"^(human|bot:[a-z0-9-]{1,30})$", description='"human" or "bot:NAME"')
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+
+
+class SeatRequest(_Request):
+    name: str = Field(min_length=1, max_length=40, description="a player name (no control characters)")
+    kind: str = Kind
+
+
+class NewGame(_Request):
+    game: str = Field(max_length=40, description="a game id from GET /api/catalog")
+    options: dict[str, str | int | bool] = Field(default_factory=dict, max_length=20)
+    players: list[SeatRequest] = Field(min_length=1, max_length=12)
+    seed: int | None = Field(default=None, ge=0, le=SEED_MAX, description="omit for a random seed")
+
+
+class ActionRequest(_Request):
+    """One of: an action in its text form, or a selection of pins (and a pile) that the game turns into one."""
+
+    action: str | None = Field(default=None, max_length=200)
+    pins: list[int] | None = Field(default=None, max_length=10)
+    pile: int | None = Field(default=None, ge=1, le=10)
+
+
+class AdvanceRequest(_Request):
+    until: Literal["step", "human"] = Field(
+        default="step", description="'step': one chance outcome or bot move; 'human': on until a human acts"
+    )
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="one line naming what was wrong and why")
+
+
+class SheetView(BaseModel):
+    name: str
+    kind: str
+    frames: list[dict[str, Any]]
+    total: int
+    current_frame: int | None
+
+
+class LogEntry(BaseModel):
+    step: int
+    actor: str
+    text: str
+
+
+class GameView(BaseModel):
+    """A game as every client sees it (GET /api/games/{id})."""
+
+    id: int
+    game: str
+    title: str
+    options: dict[str, Any]
+    players: list[dict[str, str]]
+    seed: int
+    chance: str
+    turn: int | None = Field(description="the player whose frame is being played, null when over")
+    terminal: bool
+    next: Literal["decision", "roll", "bot", "over"] = Field(
+        description="who acts next: a human decides, a human rolls (a chance step), a bot or chance plays, or over"
+    )
+    has_decisions: bool
+    legal_actions: list[str]
+    view: TableView
+    sheets: list[SheetView]
+    log: list[LogEntry]
+    undo: str | None = Field(description="null when undo is possible now, else why not")
+    result: dict[str, Any] | None
+    ending: list[str] = Field(description="the end screen's lines: ranking and standing against the odds")
+
+
+class HintView(BaseModel):
+    bot: str | None
+    meaning: str
+    options: list[dict[str, Any]]
+    words: list[str] = Field(description="each option's value in plain words, best first")

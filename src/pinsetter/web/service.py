@@ -1,0 +1,309 @@
+"""The games being played on the web: matches kept in the history, driven only through the game API.
+
+The browser never decides anything: it sends actions in text form (or a pick
+of pins that the game's presentation turns into one) and renders what this
+service returns. Every step goes through `Match.apply`, which checks it with
+the engine and writes the game to the history at once, so a reload, a second
+tab or a restarted server continue the same game.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from pinsetter.bots.base import make_bot
+from pinsetter.core.game import GameError
+from pinsetter.games.registry import get_game
+from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
+from pinsetter.session import Match
+from pinsetter.storage import Storage
+from pinsetter.web.schemas import GameView, HintView, LogEntry, NewGame, SheetView
+
+__all__ = ["Conflict", "GameService", "NotFound", "Refused"]
+
+LOG_LENGTH = 40
+CACHE_SIZE = 256
+
+
+class Refused(Exception):
+    """The request is understood but the game refuses it (422)."""
+
+
+class NotFound(Exception):
+    """No such game (404)."""
+
+
+class Conflict(Exception):
+    """The game is over, or the request cannot apply in its state (409)."""
+
+
+class GameService:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._matches: OrderedDict[int, Match] = OrderedDict()
+        self._locks: dict[int, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    # --- finding games --------------------------------------------------------------------
+    def lock(self, game_id: int) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(game_id, threading.Lock())
+
+    def match(self, game_id: int) -> Match:
+        """The live match, or the stored game resumed from its record (after a restart)."""
+        with self._guard:
+            if game_id in self._matches:
+                self._matches.move_to_end(game_id)
+                return self._matches[game_id]
+        stored = self.storage.get(game_id)
+        if stored is None:
+            raise NotFound(f"no game {game_id}")
+        try:
+            match = Match.resume(stored.record)
+        except (RecordError, GameError) as exc:
+            raise Conflict(f"game {game_id} cannot be resumed: {exc}") from None
+        match.storage = self.storage
+        match.game_id = game_id
+        if "deal" in match.record.extra:
+            from pinsetter.games.bowling_solitaire import Deal, deal_script
+
+            match.chance_script = deal_script(Deal.parse(str(match.record.extra["deal"])))
+        self._remember(game_id, match)
+        return match
+
+    def _remember(self, game_id: int, match: Match) -> None:
+        with self._guard:
+            self._matches[game_id] = match
+            while len(self._matches) > CACHE_SIZE:
+                self._matches.popitem(last=False)
+
+    # --- changing games -------------------------------------------------------------------
+    def create(self, request: NewGame) -> GameView:
+        try:
+            game = get_game(request.game, request.options)
+            specs = []
+            for seat in request.players:
+                kind = "human" if seat.kind == "human" else seat.kind.removeprefix("bot:")
+                specs.append(PlayerSpec(seat.name.strip(), kind))
+            if len({s.name for s in specs}) != len(specs):
+                raise Refused("two players have the same name")
+            game.check_players(len(specs))
+            for spec in specs:
+                if not spec.is_human:
+                    make_bot(spec.kind, game)
+            match = Match.new(request.game, specs, request.seed, dict[str, object](request.options))
+        except (GameError, ValueError) as exc:
+            raise Refused(str(exc)) from None
+        match.storage = self.storage
+        match.store()
+        assert match.game_id is not None
+        self._remember(match.game_id, match)
+        return self.view(match)
+
+    def act(self, game_id: int, action: str | None, pins: list[int] | None, pile: int | None) -> GameView:
+        with self.lock(game_id):
+            match = self.match(game_id)
+            state = match.state
+            if state.is_terminal():
+                raise Conflict("the game is over")
+            if state.is_chance_node() or match.is_bot_turn():
+                raise Conflict("it is not a human's decision now: advance the game first")
+            try:
+                if action is None:
+                    if not pins:
+                        raise Refused("give an action, or the pins you pick")
+                    action = match.game.selection_action(state, frozenset(pins), pile)
+                step = match.game.parse_action(action)
+                match.apply(step)
+            except GameError as exc:
+                shown = action if action is not None else "+".join(map(str, pins or []))
+                raise Refused(f"{shown!r}: {exc}") from None
+            return self.view(match)
+
+    def advance(self, game_id: int, until: str) -> GameView:
+        """Play chance outcomes and bot moves: one (`step`), or all until a human acts (`human`)."""
+        with self.lock(game_id):
+            match = self.match(game_id)
+            if match.state.is_terminal():
+                raise Conflict("the game is over")
+            if self.next_of(match) == "decision":
+                raise Conflict("a human must decide first")
+            while True:
+                match.advance()
+                if until == "step" or self.next_of(match) in ("decision", "roll", "over"):
+                    break
+            return self.view(match)
+
+    def undo(self, game_id: int) -> GameView:
+        with self.lock(game_id):
+            match = self.match(game_id)
+            reason = match.can_undo()
+            if reason is not None:
+                raise Conflict(reason)
+            match.undo()
+            return self.view(match)
+
+    def hint(self, game_id: int) -> HintView:
+        from pinsetter.bots.hints import option_values
+
+        match = self.match(game_id)
+        state = match.state
+        if state.is_terminal() or state.is_chance_node() or match.is_bot_turn():
+            raise Conflict("hints are for a human's decision")
+        found = option_values(state)
+        if found is None:
+            return HintView(bot=None, meaning="no solver values this game's options", options=[], words=[])
+        bot, meaning, values = found
+        best = values[0][1]
+        words = []
+        for action, value in values:
+            behind = best - value
+            gap = "the best option" if behind < 1e-9 else f"{behind:.3f} below the best"
+            words.append(f"{action}: {value:.3f} ({gap})")
+        return HintView(
+            bot=bot,
+            meaning=meaning,
+            options=[{"action": str(a), "value": v} for a, v in values],
+            words=words,
+        )
+
+    def upload(self, text: str) -> int:
+        """Store a verified record (from an upload); returns its id."""
+        try:
+            record = Record.loads(text)
+            replay(record)
+        except RecordError as exc:
+            raise Refused(str(exc)) from None
+        return self.storage.save(record)
+
+    # --- what clients see -----------------------------------------------------------------
+    @staticmethod
+    def next_of(match: Match) -> str:
+        state = match.state
+        if state.is_terminal():
+            return "over"
+        if match.is_bot_turn() and not state.is_chance_node():
+            return "bot"
+        player = state.turn()
+        if state.is_chance_node():
+            return "bot" if player in match.bots else "roll"
+        return "decision"
+
+    def view(self, match: Match) -> GameView:
+        return game_view(match, self.next_of(match))
+
+
+def game_view(match: Match, next_step: str) -> GameView:
+    state = match.state
+    names = [p.name for p in match.players]
+    last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
+    table = match.game.table(state, names, last_chance)
+    terminal = state.is_terminal()
+    sheets = []
+    for index, spec in enumerate(match.players):
+        sheet = state.scoresheet(index)
+        ctx = state.ball_context(index)
+        sheets.append(
+            SheetView(
+                name=spec.name,
+                kind=spec.kind,
+                frames=[f.to_dict() for f in sheet.frames],
+                total=sheet.total,
+                current_frame=ctx.frame if ctx is not None else None,
+            )
+        )
+    first = max(0, len(match.record.steps) - LOG_LENGTH)
+    log = [
+        LogEntry(step=i + 1, actor="chance" if s.actor is None else names[s.actor], text=s.text)
+        for i, s in enumerate(match.record.steps[first:], start=first)
+    ]
+    legal = [] if terminal or state.is_chance_node() else [str(a) for a in state.legal_actions()]
+    return GameView(
+        id=match.game_id or 0,
+        game=match.game.id,
+        title=match.game.name,
+        options=dict(match.record.options),
+        players=[{"name": p.name, "kind": p.kind} for p in match.players],
+        seed=match.seed,
+        chance=match.record.chance,
+        turn=None if terminal else state.turn(),
+        terminal=terminal,
+        next=next_step,  # type: ignore[arg-type]
+        has_decisions=match.game.has_decisions,
+        legal_actions=legal,
+        view=table,
+        sheets=sheets,
+        log=log,
+        undo=match.can_undo(),
+        result=result_of(state, match.players) if terminal else None,
+        ending=ending_lines(match) if terminal else [],
+    )
+
+
+def ending_lines(match: Match) -> list[str]:
+    """The end screen: ranking, the solo rank where the game has one, and each score against the odds."""
+    from pinsetter.solvers.reference import standing_text
+
+    state = match.state
+    scores = state.scores()
+    names = [p.name for p in match.players]
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    lines = []
+    place = 0
+    for rank, index in enumerate(order, start=1):
+        if rank == 1 or scores[index] != scores[order[rank - 2]]:
+            place = rank
+        lines.append(f"{place}. {names[index]}: {scores[index]}")
+    final = getattr(state.game, "final_words", None)
+    if final is not None and len(scores) == 1:
+        lines.append(f"Ranking: {final(scores[0])}")
+    for name, score in zip(names, scores, strict=True):
+        where = standing_text(match.game.id, match.record.options, score)
+        if where:
+            lines.append(f"{name}: {where}" if len(scores) > 1 else where)
+    return lines
+
+
+def catalog() -> list[dict[str, Any]]:
+    """The games, their players, options (with help texts and choices) and bots, for the lobby."""
+    from pinsetter.bots.base import bot_names
+    from pinsetter.games.registry import GAMES, game_class
+
+    game_class("tenpins")
+    rows = []
+    for gid, cls in sorted(GAMES.items()):
+        rows.append(
+            {
+                "id": gid,
+                "name": cls.name,
+                "summary": cls.summary,
+                "players": [cls.min_players, cls.max_players],
+                "players_text": cls.players_text(),
+                "decisions": cls.has_decisions,
+                "bots": bot_names(gid),
+                "options": [
+                    {
+                        "name": o.name,
+                        "default": o.default if isinstance(o.default, bool | int | str) else str(o.default),
+                        "help": o.help,
+                        "choices": list(o.choices),
+                        "type": "bool"
+                        if isinstance(o.default, bool)
+                        else "int"
+                        if isinstance(o.default, int)
+                        else "text",
+                    }
+                    for o in cls.option_specs
+                ],
+            }
+        )
+    return rows
+
+
+def _option_type(default: object) -> str:
+    """How the lobby asks for an option: a switch, a number or text (choices come separately)."""
+    if isinstance(default, bool):
+        return "bool"
+    return "int" if isinstance(default, int) else "text"
