@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import multiprocessing
 import os
+import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,14 +16,21 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from pinsetter.cli.app import app
-from pinsetter.records import PlayerSpec, Record
+from pinsetter.core.seeds import SEED_MAX
+from pinsetter.records import PlayerSpec, Record, replay
 from pinsetter.session import Match
-from pinsetter.storage import Storage
+from pinsetter.storage import Storage, StorageError, normalise_url, transfer
 from pinsetter.storage import db as dbmod
 from pinsetter.storage.stats import player_stats
-from pinsetter.storage.transfer import export_jsonl, import_records
+from pinsetter.storage.transfer import csv_cell, export_csv, export_jsonl, import_file, import_records
 
 runner = CliRunner()
+# Real processes, started from a fork server that imported the heavy modules once (not forks of
+# the test runner): see tests/test_storage_concurrency.py.
+processes = multiprocessing.get_context("forkserver")
+processes.set_forkserver_preload(
+    ["pytest", "sqlalchemy", "alembic.command", "psycopg", "pinsetter.session", "pinsetter.storage.transfer"]
+)
 
 
 def finished(seed: int, game: str = "tenpins", names: tuple[str, ...] = ("ann", "bob")) -> Record:
@@ -31,6 +42,21 @@ def finished(seed: int, game: str = "tenpins", names: tuple[str, ...] = ("ann", 
 
 def url(path: Path) -> str:
     return f"sqlite:///{path}"
+
+
+def extreme_records() -> list[Record]:
+    """Valid records at the edges of the format: every game, the largest seed, 40-character
+    names, a 200-character bot kind and free-text start time with a NUL and non-ASCII text."""
+    records = []
+    for number, game in enumerate(("tenpins", "bowling-dice", "rolling-pins", "bowling-solitaire")):
+        match = Match.new(game, [PlayerSpec(chr(0x4E00 + number) * 40, "random")], seed=SEED_MAX)
+        match.run_bots()
+        record = match.record
+        record.players = [PlayerSpec(record.players[0].name, "k\x00" + "é" * 198)]
+        record.created = "2026\x00" + "ü" * 195
+        replay(record)
+        records.append(Record.loads(json.dumps(record.to_json())))
+    return records
 
 
 def test_save_is_an_upsert_and_history_filters(tmp_path: Path) -> None:
@@ -56,8 +82,7 @@ def _writer(path: str, start: int) -> None:
 def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     path = url(tmp_path / "c.sqlite")
     Storage(path)  # create the schema first
-    context = multiprocessing.get_context("spawn")
-    workers = [context.Process(target=_writer, args=(path, 100 * i)) for i in range(4)]
+    workers = [processes.Process(target=_writer, args=(path, 100 * i)) for i in range(4)]
     for w in workers:
         w.start()
     for w in workers:
@@ -81,7 +106,7 @@ def _crash_mid_write(path: str) -> None:
 def test_an_interrupted_write_leaves_the_history_intact(tmp_path: Path) -> None:
     path = url(tmp_path / "i.sqlite")
     Storage(path).save(finished(7))
-    process = multiprocessing.get_context("spawn").Process(target=_crash_mid_write, args=(path,))
+    process = processes.Process(target=_crash_mid_write, args=(path,))
     process.start()
     process.join(60)
     assert process.exitcode == 1
@@ -117,7 +142,7 @@ def test_migration_from_the_first_schema_keeps_games_and_fills_results(tmp_path:
     assert scores == [p["total"] for p in record.result["players"]]  # type: ignore[index]
     with new.transaction() as connection:
         version = connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
-    assert version == "0002"
+    assert version == "0003"
 
 
 def test_import_reports_bad_lines_and_keeps_the_rest(tmp_path: Path) -> None:
@@ -214,7 +239,7 @@ def test_cli_export_import(tmp_path: Path) -> None:
     out = tmp_path / "all.jsonl"
     assert runner.invoke(app, ["export", "--db", db, "--out", str(out)]).exit_code == 0
     csv_text = runner.invoke(app, ["export", "--db", db, "--format", "csv"]).output
-    assert csv_text.splitlines()[0].startswith("id,date,game")
+    assert csv_text.splitlines()[0].startswith('"id","date","game"')
     out.write_text(out.read_text() + "garbage\n")
     result = runner.invoke(app, ["import", str(out), "--db", url(tmp_path / "f.sqlite")])
     assert result.exit_code == 2
@@ -229,3 +254,200 @@ def test_a_game_plays_on_when_the_history_cannot_be_opened(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     assert "not kept in the history" in result.output
     assert json.loads(record.read_text())["result"]["complete"] is True
+
+
+# --- where the history is -------------------------------------------------------------------
+
+
+def test_a_plain_path_is_a_sqlite_file_and_its_folder_is_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "new" / "deeper" / "games.sqlite"
+    assert normalise_url(str(path)).startswith("sqlite:///")
+    Storage(str(path)).save(finished(1))
+    assert path.is_file()
+    assert [g.record.seed for g in Storage(url(path)).all_games()] == [1]  # the same file by its URL
+    odd = tmp_path / "a?b#c d%20" / "h.sqlite"  # URL-special characters in a path are a file name
+    Storage(str(odd)).save(finished(2))
+    assert odd.is_file()
+    monkeypatch.setenv("PINSETTER_DB", str(tmp_path / "env" / "e.sqlite"))
+    Storage().save(finished(3))
+    assert (tmp_path / "env" / "e.sqlite").is_file()
+
+
+def test_a_history_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    cases = [
+        str(tmp_path),  # a folder
+        str(tmp_path / "file" / "below" / "h.sqlite"),  # its folder cannot be made
+        "nosuchdriver://x",
+        "postgresql+psycopg://u:secret@/x?host=/no/such/socket",
+        f"sqlite:///{tmp_path / 'missing-dir' / 'x.sqlite'}",  # a URL is taken as it is
+    ]
+    for location in cases:
+        with pytest.raises(StorageError) as caught:
+            Storage(location)
+        message = str(caught.value)
+        assert message and "\n" not in message and "secret" not in message, location
+
+
+def test_a_history_from_a_newer_pinsetter_is_refused_in_one_line(tmp_path: Path) -> None:
+    storage = Storage(url(tmp_path / "n.sqlite"))
+    with storage.transaction() as connection:
+        connection.execute(sa.text("UPDATE alembic_version SET version_num = '0999'"))
+    with pytest.raises(StorageError, match="revision 0999, made by a newer pinsetter"):
+        Storage(url(tmp_path / "n.sqlite"))
+
+
+def test_a_half_made_schema_left_by_an_older_version_is_completed(tmp_path: Path) -> None:
+    """Older versions ran DDL outside a transaction: a kill could leave tables but no version stamp."""
+    path = tmp_path / "half.sqlite"
+    record = finished(4)
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            "CREATE TABLE games (id INTEGER PRIMARY KEY AUTOINCREMENT, uid VARCHAR(64) NOT NULL UNIQUE, "
+            "game VARCHAR(40) NOT NULL, options TEXT NOT NULL, players TEXT NOT NULL, seed BIGINT NOT NULL, "
+            "created VARCHAR(40) NOT NULL, updated VARCHAR(40) NOT NULL, finished BOOLEAN NOT NULL, "
+            "steps INTEGER NOT NULL, record TEXT NOT NULL)"
+        )
+        connection.execute(
+            "INSERT INTO games (uid, game, options, players, seed, created, updated, finished, steps, record) "
+            "VALUES ('u', 'tenpins', '{}', '[]', 4, ?, ?, 1, ?, ?)",
+            (record.created, record.created, len(record.steps), json.dumps(record.to_json())),
+        )
+        connection.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL PRIMARY KEY)")
+    storage = Storage(str(path))
+    assert storage.revision() == "0003"
+    assert [g.record.seed for g in storage.all_games()] == [4]
+    assert len(storage.results_for("ann")) == 1
+
+
+# --- chance entered by hand ------------------------------------------------------------------
+
+
+def entered(seed: int) -> Record:
+    """A finished game whose chance steps are not the seed's: the record says it was entered."""
+    record = finished(seed)
+    record.seed = seed + 1000
+    record.chance = "entered"
+    replay(record)
+    return record
+
+
+def test_entered_chance_is_stored_marked_and_left_out_of_stats_unless_asked(tmp_path: Path) -> None:
+    storage = Storage(url(tmp_path / "e.sqlite"))
+    storage.save(finished(1))
+    game_id = storage.save(entered(2))
+    assert storage.get(game_id).summary()["chance"] == "entered"  # type: ignore[union-attr]
+    assert [g.summary()["chance"] for g in storage.history()] == ["entered", "seeded"]
+    plain = player_stats(storage, "ann", "tenpins")
+    assert (plain["games"], plain["entered_left_out"]) == (1, 1)
+    every = player_stats(storage, "ann", "tenpins", include_entered=True)
+    assert (every["games"], every["entered_left_out"]) == (2, 0)
+    assert len(storage.results_for("ann")) == 1 and len(storage.results_for("ann", include_entered=True)) == 2
+
+
+def test_migration_0003_marks_stored_games_whose_chance_was_entered(tmp_path: Path) -> None:
+    path = url(tmp_path / "m3.sqlite")
+    old = Storage(path, revision="0002")
+    with old.transaction() as connection:
+        for uid, record in (("s", finished(1)), ("e", entered(2))):
+            connection.execute(sa.text(
+                "INSERT INTO games (uid, game, options, players, seed, created, updated, finished, steps, record) "
+                "VALUES (:uid, 'tenpins', '{}', '[]', 1, :created, :created, 1, :steps, :record)"
+            ), {"uid": uid, "created": record.created, "steps": len(record.steps),
+                "record": json.dumps(record.to_json())})  # fmt: skip
+    new = Storage(path)
+    assert sorted(g.chance for g in new.all_games()) == ["entered", "seeded"]
+
+
+# --- import: never a silent replacement, never a crash ------------------------------------------
+
+
+def prefix(record: Record, steps: int) -> Record:
+    """The same game seen earlier: its first `steps` steps, no stated result."""
+    return replace(record, steps=record.steps[:steps], result=None)
+
+
+def test_import_updates_a_game_it_extends_and_refuses_a_different_game_with_the_same_identity(
+    tmp_path: Path,
+) -> None:
+    storage = Storage(url(tmp_path / "x.sqlite"))
+    game = finished(1)
+    other = replace(finished(2), seed=game.seed, created=game.created, chance="entered")
+    replay(other)
+    assert dbmod.game_uid(other) == dbmod.game_uid(game)  # the same identity, a different game
+    lines = [prefix(game, 6), game, prefix(game, 3), other, game]
+    report = import_records(storage, "\n".join(json.dumps(r.to_json()) for r in lines))
+    assert (report.imported, report.updated, report.duplicates, report.rejected) == (1, 1, 2, [])
+    assert [line for line, _ in report.conflicts] == [4]
+    assert "different steps from step" in report.conflicts[0][1] and "not replaced" in report.conflicts[0][1]
+    assert [g.record.to_json() for g in storage.all_games()] == [game.to_json()]
+
+
+def test_import_never_raises_on_hostile_input(tmp_path: Path) -> None:
+    storage = Storage(url(tmp_path / "h.sqlite"))
+    good, fifth, sixth, seventh = (json.dumps(finished(n).to_json()).encode() for n in (1, 5, 6, 7))
+    huge_seed = good.replace(b'"seed": 1,', b'"seed": 1' + b"0" * 5000 + b",")
+    cases: dict[str, tuple[bytes, int]] = {  # input, how many records it should store
+        "deep array": (b"[" * 100_000 + b"]" * 100_000, 0),
+        "deep object": (b'{"a":' * 100_000 + b"1" + b"}" * 100_000, 0),
+        "deep line": (b"\n".join([good, b"[" * 50_000]), 1),
+        "huge number": (huge_seed + b"\n" + b'{"x": 1e999999}', 0),
+        "huge number in an array": (b"[" + huge_seed + b"]", 0),
+        "not UTF-8": (b"\xff\xfe\x00\x80garbage\n" + fifth.replace(b"ann", b"a\xe9n") + b"\n" + fifth, 1),
+        "array of non-objects": (b'[1, "x", null, [], {}, true]', 0),
+        "array of records": (b"[" + sixth + b", " + seventh + b"]", 2),
+        "one indented record": (finished(3).dumps().encode(), 1),
+        "byte order mark": (b"\xef\xbb\xbf" + json.dumps(finished(4).to_json()).encode(), 1),
+        "empty": (b"", 0),
+    }
+    before = 0
+    for name, (data, stored) in cases.items():
+        report = import_records(storage, data)
+        after = len(storage.all_games())
+        assert after - before == stored, name
+        assert report.imported + report.updated + report.duplicates + len(report.rejected) >= 1 or not data, name
+        assert all("\n" not in reason for _, reason in report.rejected), name
+        before = after
+    array = import_records(Storage(url(tmp_path / "a.sqlite")), cases["array of non-objects"][0])
+    assert [n for n, _ in array.rejected] == [1, 2, 3, 4, 5, 6]
+    assert "a record is a JSON object, not int" in array.rejected[0][1]
+    assert import_records(storage, "text with a lone surrogate \ud800").rejected
+
+
+def test_import_file_reads_bytes_up_to_a_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    storage = Storage(url(tmp_path / "f.sqlite"))
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(json.dumps(finished(1).to_json()).encode() + b"\n\xff\n")
+    report = import_file(storage, source)
+    assert report.imported == 1 and [n for n, _ in report.rejected] == [2]
+    monkeypatch.setattr(transfer, "MAX_IMPORT_BYTES", 100)
+    with pytest.raises(StorageError, match="larger than 100 bytes"):
+        import_file(storage, source)
+    with pytest.raises(StorageError, match="cannot read"):
+        import_file(storage, tmp_path / "missing.jsonl")
+
+
+# --- CSV export and odd but valid records ---------------------------------------------------------
+
+
+def test_csv_export_defuses_formulas_in_names(tmp_path: Path) -> None:
+    storage = Storage(url(tmp_path / "c.sqlite"))
+    names = ('=HYPERLINK("http://x","y")', "@SUM(A1)", "+1", "-2", "ann")
+    storage.save(finished(1, names=names))
+    storage.save(finished(2, names=("=1+1",)))
+    rows = list(csv.reader(io.StringIO(export_csv(storage))))
+    assert rows[0][-1] == "chance"
+    cells = [cell for row in rows[1:] for cell in row]
+    assert not any(cell.startswith(transfer.FORMULA_START) for cell in cells)
+    assert rows[1][4].split(";") == ["'" + n if n[0] in "=@+-" else n for n in names]
+    assert rows[2][6] == "'=1+1"  # the winner
+    assert csv_cell("a=b") == "a=b" and csv_cell("-") == "'-" and csv_cell("\x1b[31m") == "\\x1b[31m"
+
+
+def test_save_never_crashes_on_a_record_that_replays(tmp_path: Path) -> None:
+    storage = Storage(url(tmp_path / "big.sqlite"))
+    for record in extreme_records():
+        game_id = storage.save(record)
+        stored = storage.get(game_id)
+        assert stored is not None and stored.record.to_json() == record.to_json()
+    assert len(storage.results_for(include_entered=True)) == 4

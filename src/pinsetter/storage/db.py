@@ -1,8 +1,17 @@
 """The game database: every game with its full record, and per-player results for statistics.
 
-SQLite in the user's data directory by default; `--db URL` or `PINSETTER_DB`
-take any SQLAlchemy URL. The schema is versioned by Alembic migrations that run
-on open, so an upgrade never loses data. Every write is one transaction.
+SQLite in the user's data directory by default; `--db` or `PINSETTER_DB` take a
+SQLAlchemy URL or a plain file path (a SQLite file). The schema is versioned by
+Alembic migrations that run on open, so an upgrade never loses data.
+
+Concurrency and crashes: every write is one transaction (`BEGIN IMMEDIATE` on
+SQLite, so a read-then-write never races another process). Migrations run in
+one exclusive transaction with the revision re-checked inside it (SQLite:
+`BEGIN IMMEDIATE` with the DDL inside, which SQLite makes transactional;
+PostgreSQL: `pg_advisory_xact_lock`), so processes opening a new database at
+once migrate it exactly once, and a process killed mid-migration leaves the
+database as it was. The migrations are also idempotent, which repairs a schema
+half made by older versions.
 """
 
 from __future__ import annotations
@@ -15,18 +24,31 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from pinsetter.core.scoring import STANDARD, Lane, score
 from pinsetter.records import Record
+from pinsetter.usertext import visible
 
-__all__ = ["Storage", "StoredGame", "default_url", "game_uid", "result_rows"]
+__all__ = [
+    "Merge",
+    "Storage",
+    "StorageError",
+    "StoredGame",
+    "default_url",
+    "game_uid",
+    "normalise_url",
+    "result_rows",
+]
 
 ENV = "PINSETTER_DB"
 MIGRATIONS = Path(__file__).parent / "migrations"
+# pg_advisory_xact_lock key for migrations: any constant, the same in every process.
+MIGRATION_LOCK = 0x70696E7365747472  # "pinsettr"
+FREE_TEXT = 200  # games.created and results.kind: free text in a record, up to 200 characters
 
 metadata = sa.MetaData()
 games = sa.Table(
@@ -38,11 +60,12 @@ games = sa.Table(
     sa.Column("options", sa.Text, nullable=False),
     sa.Column("players", sa.Text, nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),
-    sa.Column("created", sa.String(40), nullable=False),
+    sa.Column("created", sa.String(FREE_TEXT), nullable=False),
     sa.Column("updated", sa.String(40), nullable=False),
     sa.Column("finished", sa.Boolean, nullable=False),
     sa.Column("steps", sa.Integer, nullable=False),
     sa.Column("record", sa.Text, nullable=False),
+    sa.Column("chance", sa.String(16), nullable=False, server_default="seeded"),
 )
 results = sa.Table(
     "results",
@@ -50,7 +73,7 @@ results = sa.Table(
     sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(80), nullable=False),
-    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("kind", sa.String(FREE_TEXT), nullable=False),
     sa.Column("score", sa.Integer, nullable=False),
     sa.Column("strikes", sa.Integer, nullable=False),
     sa.Column("spares", sa.Integer, nullable=False),
@@ -64,15 +87,49 @@ stats_since = sa.Table(
 )
 
 
+class StorageError(Exception):
+    """The history cannot be opened or used; the message is one line, fit for the user."""
+
+
+def one_line(exc: BaseException) -> str:
+    """The gist of a driver or migration error, in one line (no SQL, no links)."""
+    if isinstance(exc, sa.exc.StatementError) and exc.orig is not None:
+        exc = exc.orig
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return visible(text)
+
+
+def normalise_url(text: str) -> str:
+    """A SQLAlchemy URL as given; a value without `://` is a SQLite file path (its folder is created).
+
+    StorageError (one line) when the URL cannot be parsed or the folder cannot be made.
+    """
+    text = text.strip()
+    if not text:
+        raise StorageError("the history location is empty (give a file path or a database URL)")
+    if "://" in text:
+        try:
+            sa.make_url(text)
+        except sa.exc.ArgumentError:
+            raise StorageError(f"{visible(text)!r} is not a database URL (e.g. sqlite:///games.sqlite)") from None
+        return text
+    path = Path(text).expanduser()
+    if path.is_dir():
+        raise StorageError(f"{visible(str(path))} is a folder; give a file path for the history")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StorageError(f"cannot create the folder {visible(str(path.parent))}: {exc.strerror}") from None
+    return sa.URL.create("sqlite", database=str(path.resolve())).render_as_string(hide_password=False)
+
+
 def default_url() -> str:
-    """`PINSETTER_DB`, or SQLite in the user's data directory."""
+    """`PINSETTER_DB` (a URL or a file path), or SQLite in the user's data directory."""
     if os.environ.get(ENV):
-        return os.environ[ENV]
+        return normalise_url(os.environ[ENV])
     from platformdirs import user_data_dir
 
-    path = Path(user_data_dir("pinsetter")) / "games.sqlite"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{path}"
+    return normalise_url(str(Path(user_data_dir("pinsetter")) / "games.sqlite"))
 
 
 def game_uid(record: Record) -> str:
@@ -85,6 +142,14 @@ def game_uid(record: Record) -> str:
         "created": record.created,
     }
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
+
+
+def column_text(text: str, limit: int = FREE_TEXT) -> str:
+    """Free text for a plain column: control characters spelled out (PostgreSQL refuses NUL), cut to fit.
+
+    The record itself (games.record) keeps the original text.
+    """
+    return visible(text)[:limit]
 
 
 def result_rows(game_id: int, record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -103,7 +168,7 @@ def result_rows(game_id: int, record: dict[str, Any]) -> list[dict[str, Any]]:
                 "game_id": game_id,
                 "seat": seat,
                 "name": player["name"],
-                "kind": player.get("kind", "human"),
+                "kind": column_text(str(player.get("kind", "human"))),
                 "score": sheet.total,
                 "strikes": sum(1 for f in middle if f.marks[0] == "X"),
                 "spares": sum(1 for f in middle if len(f.marks) > 1 and f.marks[1] == "/"),
@@ -122,6 +187,7 @@ class StoredGame:
     finished: bool
     steps: int
     record: Record
+    chance: str = "seeded"  # "entered": the chance steps did not come from the seed
 
     def summary(self) -> dict[str, Any]:
         result = self.record.result or {}
@@ -141,72 +207,189 @@ class StoredGame:
             "scores": scores,
             "winner": winner,
             "finished": self.finished,
+            "chance": self.chance,
         }
 
 
+@dataclass(frozen=True)
+class Merge:
+    """What `Storage.merge` did with a record."""
+
+    outcome: Literal["imported", "updated", "duplicate", "conflict"]
+    game_id: int
+    reason: str = ""  # for a conflict: why the record was not stored, one line
+
+
 class Storage:
-    """One database. Opening it brings its schema up to date."""
+    """One database. Opening it brings its schema up to date (StorageError, one line, if it cannot)."""
 
     def __init__(self, url: str | None = None, revision: str = "head") -> None:
-        self.url = url or default_url()
-        self.engine = make_engine(self.url)
-        self.upgrade(revision)
+        self.url = normalise_url(url) if url else default_url()
+        try:
+            self.engine = make_engine(self.url)
+        except (sa.exc.SQLAlchemyError, ImportError) as exc:
+            raise StorageError(f"cannot use {self.safe_url}: {one_line(exc)}") from None
+        try:
+            self.upgrade(revision)
+        except StorageError:
+            self.engine.dispose()
+            raise
+        except Exception as exc:  # driver, file system or migration failure
+            self.engine.dispose()
+            raise StorageError(one_line(exc)) from None
+
+    @property
+    def safe_url(self) -> str:
+        """The URL without its password, for messages."""
+        try:
+            return sa.make_url(self.url).render_as_string(hide_password=True)
+        except sa.exc.ArgumentError:
+            return "the history"
+
+    # --- schema ------------------------------------------------------------------------
+    def revision(self) -> str | None:
+        """The database's schema revision (None for an empty database)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
 
     def upgrade(self, revision: str = "head") -> None:
+        """Migrate to `revision` once: an exclusive transaction, the revision re-checked inside it.
+
+        A process killed part way leaves the database as it was (the DDL is in the transaction).
+        """
         from alembic import command
         from alembic.config import Config
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
 
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as connection:
+        script = ScriptDirectory.from_config(config)
+        target = script.get_current_head() if revision == "head" else revision
+        known = {s.revision for s in script.walk_revisions()}
+        current = self.revision()  # the common case, without a lock: already up to date
+        if current == target:
+            return
+        if current is not None and current not in known:
+            raise StorageError(
+                f"the history is at schema revision {current}, made by a newer pinsetter "
+                f"(this one knows up to {script.get_current_head()}); upgrade pinsetter"
+            )
+        with self._exclusive() as connection:
+            if MigrationContext.configure(connection).get_current_revision() == target:
+                return  # another process migrated it while this one waited for the lock
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
 
     @contextmanager
+    def _exclusive(self) -> Iterator[Connection]:
+        """One transaction that no other process's migration or write can interleave with."""
+        dialect = self.engine.dialect.name
+        with self.engine.connect() as connection:
+            if dialect == "sqlite":
+                connection = connection.execution_options(pinsetter_begin="EXCLUSIVE")
+            with connection.begin():
+                if dialect == "postgresql":
+                    connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                yield connection
+
+    @contextmanager
     def transaction(self) -> Iterator[Connection]:
+        """A write transaction (SQLite: `BEGIN IMMEDIATE`, so its reads and writes are not interleaved)."""
+        with self.engine.connect() as connection:
+            if self.engine.dialect.name == "sqlite":
+                connection = connection.execution_options(pinsetter_begin="IMMEDIATE")
+            with connection.begin():
+                yield connection
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
         with self.engine.begin() as connection:
             yield connection
 
     # --- writing ----------------------------------------------------------------------
     def save(self, record: Record) -> int:
-        """Insert or update a game (by its identity) in one transaction; returns its id."""
+        """Insert or replace a game (by its identity) in one transaction; returns its id.
+
+        This is the game being played, so it is replaced even when shorter (an undo).
+        """
         uid = game_uid(record)
-        data = record.to_json()
-        now = datetime.now(UTC).isoformat(timespec="seconds")
-        finished = bool((record.result or {}).get("complete"))
-        values = {
-            "game": record.game,
-            "options": json.dumps(record.options, sort_keys=True),
-            "players": json.dumps(data["players"]),
-            "seed": record.seed,
-            "created": record.created,
-            "updated": now,
-            "finished": finished,
-            "steps": len(record.steps),
-            "record": json.dumps(data),
-        }
         for attempt in range(3):
             try:
                 with self.transaction() as connection:
                     row = connection.execute(sa.select(games.c.id).where(games.c.uid == uid)).first()
-                    if row is None:
-                        inserted = connection.execute(games.insert().values(uid=uid, **values))
-                        game_id = int(inserted.inserted_primary_key[0])  # type: ignore[index]
-                    else:
-                        game_id = int(row[0])
-                        connection.execute(games.update().where(games.c.id == game_id).values(**values))
-                    connection.execute(results.delete().where(results.c.game_id == game_id))
-                    rows = result_rows(game_id, data)
-                    if rows:
-                        connection.execute(results.insert(), rows)
-                    return game_id
+                    return self._write(connection, uid, record, None if row is None else int(row[0]))
             except sa.exc.IntegrityError:
                 if attempt == 2:
                     raise  # another writer inserted the same game at the same moment: retry as an update
         raise AssertionError("unreachable")
 
+    def merge(self, record: Record) -> Merge:
+        """Store a record unless a different game is stored under its identity; atomic.
+
+        New: imported. Stored, and this record extends its steps: updated. Stored with these
+        steps or more: duplicate. Stored with steps this record does not extend: conflict,
+        nothing changes. The check and the write are one transaction.
+        """
+        uid = game_uid(record)
+        steps = [s.to_json() for s in record.steps]
+        for attempt in range(3):
+            try:
+                with self.transaction() as connection:
+                    query = sa.select(games.c.id, games.c.record).where(games.c.uid == uid).with_for_update()
+                    row = connection.execute(query).first()
+                    if row is None:
+                        return Merge("imported", self._write(connection, uid, record, None))
+                    game_id = int(row[0])
+                    stored = json.loads(row[1])
+                    old = list(stored.get("steps") or [])
+                    if steps[: len(old)] == old:
+                        if len(steps) > len(old) or (stored.get("result") is None and record.result is not None):
+                            return Merge("updated", self._write(connection, uid, record, game_id))
+                        return Merge("duplicate", game_id)
+                    if old[: len(steps)] == steps:
+                        return Merge("duplicate", game_id)  # an earlier moment of the stored game
+                    part = next(i for i, (a, b) in enumerate(zip(old, steps, strict=False), start=1) if a != b)
+                    return Merge(
+                        "conflict",
+                        game_id,
+                        f"stored game {game_id} has the same identity (game, options, players, seed, start) "
+                        f"but different steps from step {part}; it was not replaced",
+                    )
+            except sa.exc.IntegrityError:
+                if attempt == 2:
+                    raise  # another process inserted it first: decide again against its row
+        raise AssertionError("unreachable")
+
+    def _write(self, connection: Connection, uid: str, record: Record, game_id: int | None) -> int:
+        data = record.to_json()
+        values = {
+            "game": record.game,
+            "options": json.dumps(record.options, sort_keys=True),
+            "players": json.dumps(data["players"]),
+            "seed": record.seed,
+            "created": column_text(record.created),
+            "updated": datetime.now(UTC).isoformat(timespec="seconds"),
+            "finished": bool((record.result or {}).get("complete")),
+            "steps": len(record.steps),
+            "record": json.dumps(data),
+            "chance": record.chance,
+        }
+        if game_id is None:
+            inserted = connection.execute(games.insert().values(uid=uid, **values))
+            game_id = int(inserted.inserted_primary_key[0])  # type: ignore[index]
+        else:
+            connection.execute(games.update().where(games.c.id == game_id).values(**values))
+        connection.execute(results.delete().where(results.c.game_id == game_id))
+        rows = result_rows(game_id, data)
+        if rows:
+            connection.execute(results.insert(), rows)
+        return game_id
+
     def contains(self, record: Record) -> StoredGame | None:
-        with self.transaction() as connection:
+        with self._read() as connection:
             row = connection.execute(sa.select(games).where(games.c.uid == game_uid(record))).first()
         return _stored(row) if row else None
 
@@ -218,7 +401,7 @@ class Storage:
 
     # --- reading -----------------------------------------------------------------------
     def get(self, game_id: int) -> StoredGame | None:
-        with self.transaction() as connection:
+        with self._read() as connection:
             row = connection.execute(sa.select(games).where(games.c.id == game_id)).first()
         return _stored(row) if row else None
 
@@ -229,7 +412,7 @@ class Storage:
             query = query.where(games.c.game == game)
         if player:  # a cheap SQL filter; the exact seat match is checked below
             query = query.where(games.c.players.contains(json.dumps(player)))
-        with self.transaction() as connection:
+        with self._read() as connection:
             rows = connection.execute(query).fetchall()
         stored = [_stored(r) for r in rows]
         if player:
@@ -237,14 +420,20 @@ class Storage:
         return stored[:limit] if limit else stored
 
     def all_games(self) -> list[StoredGame]:
-        with self.transaction() as connection:
+        with self._read() as connection:
             rows = connection.execute(sa.select(games).order_by(games.c.id)).fetchall()
         return [_stored(r) for r in rows]
 
-    def results_for(self, player: str | None = None, game: str | None = None) -> list[dict[str, Any]]:
-        """Finished results oldest first, after the player's statistics reset if any."""
+    def results_for(
+        self, player: str | None = None, game: str | None = None, include_entered: bool = False
+    ) -> list[dict[str, Any]]:
+        """Finished results oldest first, after the player's statistics reset if any.
+
+        Games whose chance was entered (not drawn from the seed) are left out unless asked for;
+        each row carries its game's `chance`.
+        """
         query = (
-            sa.select(results, games.c.game, games.c.created)
+            sa.select(results, games.c.game, games.c.created, games.c.chance)
             .join(games, games.c.id == results.c.game_id)
             .outerjoin(stats_since, stats_since.c.name == results.c.name)
             .where(sa.or_(stats_since.c.since.is_(None), games.c.created > stats_since.c.since))
@@ -254,21 +443,30 @@ class Storage:
             query = query.where(results.c.name == player)
         if game:
             query = query.where(games.c.game == game)
-        with self.transaction() as connection:
+        if not include_entered:
+            query = query.where(games.c.chance != "entered")
+        with self._read() as connection:
             return [dict(r._mapping) for r in connection.execute(query)]
 
 
 def make_engine(url: str) -> Engine:
-    if url.startswith("sqlite"):
+    if sa.make_url(url).get_backend_name() == "sqlite":
         engine = sa.create_engine(url, connect_args={"timeout": 60})
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            # pysqlite's own BEGIN handling commits before DDL; transactions are begun below instead.
+            dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA busy_timeout=60000")
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=60000")
             cursor.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _begin(connection: Connection) -> None:
+            mode = connection.get_execution_options().get("pinsetter_begin", "DEFERRED")
+            connection.exec_driver_sql(f"BEGIN {mode}")
 
         return engine
     return sa.create_engine(url)
@@ -284,4 +482,5 @@ def _stored(row: sa.Row[Any]) -> StoredGame:
         finished=bool(m["finished"]),
         steps=m["steps"],
         record=Record.loads(m["record"]),
+        chance=m["chance"],
     )

@@ -34,10 +34,23 @@ def _benchmark(game: str, average: float) -> dict[str, Any] | None:
     }
 
 
-def player_stats(storage: Storage, player: str | None = None, game: str | None = None) -> dict[str, Any]:
-    rows = storage.results_for(player, game)
+def player_stats(
+    storage: Storage, player: str | None = None, game: str | None = None, include_entered: bool = False
+) -> dict[str, Any]:
+    """A player's statistics; games whose chance was entered by hand count only with `include_entered`.
+
+    `entered_left_out` is how many finished results were left out for that reason (0 when included).
+    """
+    every = storage.results_for(player, game, include_entered=True)
+    rows = every if include_entered else [r for r in every if r["chance"] != "entered"]
     scores = [r["score"] for r in rows]
-    data: dict[str, Any] = {"player": player, "game": game, "games": len(scores)}
+    data: dict[str, Any] = {
+        "player": player,
+        "game": game,
+        "games": len(scores),
+        "include_entered": include_entered,
+        "entered_left_out": len(every) - len(rows),
+    }
     if not scores:
         return data
     n = len(scores)

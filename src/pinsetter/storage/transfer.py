@@ -1,4 +1,18 @@
-"""Export and import of the game history; imports are verified by replay."""
+"""Export and import of the game history; imports are verified by replay.
+
+Import never raises on the file's content: each line (or array item) is parsed
+by the record schema (`pinsetter.records.parse_document`, which limits size and
+depth), and a bad one is reported with its line number. Each record is stored
+by `Storage.merge`, one atomic check-and-write, so concurrent imports of the
+same file count every game as imported exactly once, and a different game
+under a stored game's identity is reported as a conflict instead of replacing it.
+
+CSV export: names are user text. Records already refuse control characters in
+names; every text cell also goes through `visible` (escapes spelled out), and a
+name or cell that starts with `=`, `+`, `-` or `@` gets a leading `'` so a
+spreadsheet shows it as text rather than running it as a formula (OWASP CSV
+injection). Text cells are quoted.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +20,28 @@ import csv
 import io
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pydantic_core
 
 from pinsetter.records import Record, RecordError, replay
-from pinsetter.storage.db import Storage
+from pinsetter.storage.db import Storage, StorageError
+from pinsetter.usertext import visible
 
-__all__ = ["ImportReport", "export_csv", "export_jsonl", "import_records"]
+__all__ = [
+    "MAX_IMPORT_BYTES",
+    "ImportReport",
+    "csv_cell",
+    "export_csv",
+    "export_jsonl",
+    "import_file",
+    "import_records",
+]
+
+# An import file is read up to this size (a game's record is a few kB: this is tens of thousands).
+MAX_IMPORT_BYTES = 200_000_000
+FORMULA_START = ("=", "+", "-", "@")
 
 
 def export_jsonl(storage: Storage) -> str:
@@ -18,22 +49,34 @@ def export_jsonl(storage: Storage) -> str:
     return "".join(json.dumps(g.record.to_json(), sort_keys=True) + "\n" for g in storage.all_games())
 
 
+def csv_cell(text: str) -> str:
+    """User text made safe for a spreadsheet: control characters spelled out, formulas defused."""
+    text = visible(text)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
 def export_csv(storage: Storage) -> str:
+    """A table, one game a line; `chance` is `seeded` or `entered` (chance not drawn from the seed)."""
     out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["id", "date", "game", "options", "players", "scores", "winner", "finished"])
+    writer = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow(["id", "date", "game", "options", "players", "scores", "winner", "finished", "chance"])
     for stored in storage.all_games():
         s = stored.summary()
+        names = [csv_cell(p["name"]) for p in s["players"]]
+        winner = s["winner"] or ""
+        if winner.startswith("tie: "):
+            winner = "tie: " + ", ".join(csv_cell(n) for n in winner[5:].split(", "))
         writer.writerow(
             [
                 s["id"],
-                s["date"],
-                s["game"],
-                json.dumps(s["options"], sort_keys=True),
-                ";".join(p["name"] for p in s["players"]),
+                csv_cell(s["date"]),
+                csv_cell(s["game"]),
+                csv_cell(json.dumps(s["options"], sort_keys=True)),
+                ";".join(names),
                 ";".join("" if x is None else str(x) for x in s["scores"]),
-                s["winner"] or "",
+                csv_cell(winner),
                 s["finished"],
+                s["chance"],
             ]
         )
     return out.getvalue()
@@ -42,38 +85,80 @@ def export_csv(storage: Storage) -> str:
 @dataclass
 class ImportReport:
     imported: int = 0
-    updated: int = 0
+    updated: int = 0  # stored games this import extended (a longer record of the same game)
     duplicates: int = 0
-    rejected: list[tuple[int, str]] = field(default_factory=list)
+    rejected: list[tuple[int, str]] = field(default_factory=list)  # (line, reason): not a valid record
+    conflicts: list[tuple[int, str]] = field(default_factory=list)  # (line, reason): a different stored game
 
 
-def import_records(storage: Storage, text: str) -> ImportReport:
-    """Store every record that replays; a game already stored is a duplicate unless this one is longer."""
-    report = ImportReport()
+def import_file(storage: Storage, path: Path) -> ImportReport:
+    """Import a file of records (read as bytes, at most MAX_IMPORT_BYTES); StorageError, one line, if unreadable."""
+    shown = visible(str(path))
     try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None
-    if isinstance(whole, dict):  # a single (possibly indented) record file
-        lines = [(1, text)]
-    elif isinstance(whole, list):  # a JSON array of records: numbered by position
-        lines = [(n, json.dumps(item)) for n, item in enumerate(whole, start=1)]
-    else:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    for number, line in lines:
+        with Path(path).open("rb") as handle:
+            data = handle.read(MAX_IMPORT_BYTES + 1)
+    except OSError as exc:
+        raise StorageError(f"cannot read {shown}: {exc.strerror}") from None
+    if len(data) > MAX_IMPORT_BYTES:
+        raise StorageError(f"{shown} is larger than {MAX_IMPORT_BYTES} bytes; split it to import it")
+    return import_records(storage, data)
+
+
+def _entries(data: bytes) -> list[tuple[int, bytes | Any]]:
+    """(number, entry): a JSON array's items, one whole (indented) record, or the non-empty lines."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    head = data.lstrip()[:1]
+    if head in (b"[", b"{"):
         try:
-            record = Record.loads(line)
+            whole = pydantic_core.from_json(data)  # depth- and number-limited; ValueError when not one JSON value
+        except ValueError as exc:
+            if head == b"[":  # an array (lines of JSON never start with one): the file is one bad value
+                raise RecordError(f"not a JSON array of records: {visible(str(exc))}") from None
+            whole = None
+        if isinstance(whole, list):  # a JSON array of records: numbered by position
+            return list(enumerate(whole, start=1))
+        if isinstance(whole, dict):  # a single record, possibly indented over many lines
+            return [(1, data)]
+    return [(n, line) for n, line in enumerate(data.splitlines(), start=1) if line.strip()]
+
+
+def _parse(entry: bytes | Any) -> Record:
+    if isinstance(entry, bytes):
+        return Record.loads(entry)
+    if not isinstance(entry, dict):
+        raise RecordError(f"a record is a JSON object, not {type(entry).__name__ if entry is not None else 'null'}")
+    return Record.from_json(entry)
+
+
+def import_records(storage: Storage, data: str | bytes) -> ImportReport:
+    """Store every record that replays; see `Storage.merge` for what happens to a known game."""
+    report = ImportReport()
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if len(raw) > MAX_IMPORT_BYTES:
+        report.rejected.append((1, f"the import is larger than {MAX_IMPORT_BYTES} bytes; split it"))
+        return report
+    try:
+        entries = _entries(raw)
+    except RecordError as exc:
+        report.rejected.append((1, str(exc)))
+        return report
+    for number, entry in entries:
+        try:
+            record = _parse(entry)
             replay(record)
         except RecordError as exc:
             report.rejected.append((number, str(exc)))
             continue
-        known = storage.contains(record)
-        if known is not None and known.steps >= len(record.steps):
-            report.duplicates += 1
+        except (ValueError, TypeError, RecursionError, OverflowError) as exc:  # never let a bad line stop the rest
+            report.rejected.append((number, f"not a valid record: {type(exc).__name__}"))
             continue
-        storage.save(record)
-        if known is None:
+        merged = storage.merge(record)
+        if merged.outcome == "imported":
             report.imported += 1
-        else:
+        elif merged.outcome == "updated":
             report.updated += 1
+        elif merged.outcome == "duplicate":
+            report.duplicates += 1
+        else:
+            report.conflicts.append((number, merged.reason))
     return report
