@@ -1,0 +1,1485 @@
+// pinsetter's pages: one ES module, no build step, no dependencies.
+//
+// The browser decides nothing about the rules: it draws the server's GameView
+// (its renderer-neutral TableView, scoresheets, log) and sends actions in text
+// form or picks of pins; the engine judges them. It never asks which game it
+// is drawing. Text from users (names, records, messages) is inserted with
+// textContent / createTextNode only: `h()` below has no way to insert HTML.
+
+const app = document.getElementById("app");
+const SVG = "http://www.w3.org/2000/svg";
+const PACE_KEY = "pinsetter.pace";
+const THEME_KEY = "pinsetter.theme";
+
+// --- tiny DOM helpers (text only, never HTML) -------------------------------------------------
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") el.textContent = String(value);
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "value" && "value" in el) el.value = String(value);
+    else if (key === "checked") el.checked = Boolean(value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}
+
+// --- the API -------------------------------------------------------------------------------------
+async function api(method, path, body, raw = false) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = raw ? body : JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    return { ok: false, status: 0, error: "the server cannot be reached" };
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = data && typeof data.error === "string" ? data.error : `request failed (${response.status})`;
+    return { ok: false, status: response.status, error, data };
+  }
+  return { ok: true, status: response.status, data };
+}
+
+let catalogCache = null;
+async function getCatalog() {
+  if (!catalogCache) {
+    const answer = await api("GET", "/api/catalog");
+    if (!answer.ok) return [];
+    catalogCache = answer.data;
+  }
+  return catalogCache;
+}
+
+// --- routing -------------------------------------------------------------------------------------
+let generation = 0; // bumps on every page change: stale timers and answers are ignored
+let pageKeys = null; // the keyboard handler of the page shown
+
+function route() {
+  generation += 1;
+  pageKeys = null;
+  const hash = location.hash || "#/";
+  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  for (const link of document.querySelectorAll(".top nav a")) {
+    const target = link.getAttribute("href").replace(/^#\/?/, "").split("/")[0];
+    if (target === (parts[0] || "")) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  clear(app);
+  const [page, arg] = parts;
+  if (!page) return lobbyPage();
+  if (page === "game" && /^\d+$/.test(arg || "")) return gamePage(Number(arg));
+  if (page === "history" && !arg) return historyPage();
+  if (page === "history" && /^\d+$/.test(arg)) return replayPage(Number(arg));
+  if (page === "stats") return statsPage();
+  if (page === "rules") return rulesPage(arg);
+  app.append(h("h1", { text: "Not found" }), h("p", {}, h("a", { href: "#/", text: "Back to the lobby" })));
+  return undefined;
+}
+
+function focusMain(heading) {
+  document.title = `${heading} · pinsetter`;
+  const h1 = app.querySelector("h1");
+  if (h1) {
+    h1.setAttribute("tabindex", "-1");
+    h1.focus({ preventScroll: true });
+  }
+}
+
+// --- theme ---------------------------------------------------------------------------------------
+function currentTheme() {
+  const chosen = document.documentElement.dataset.theme;
+  if (chosen === "light" || chosen === "dark") return chosen;
+  return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+function setupTheme() {
+  const button = document.getElementById("theme-toggle");
+  const label = () => {
+    const other = currentTheme() === "dark" ? "light" : "dark";
+    button.textContent = other === "dark" ? "☾ Dark theme" : "☀ Light theme";
+    button.setAttribute("aria-label", `Switch to the ${other} theme`);
+  };
+  button.addEventListener("click", () => {
+    const next = currentTheme() === "dark" ? "light" : "dark";
+    document.documentElement.dataset.theme = next;
+    try {
+      localStorage.setItem(THEME_KEY, next);
+    } catch (err) {
+      /* not remembered */
+    }
+    label();
+  });
+  label();
+}
+
+// --- lobby ---------------------------------------------------------------------------------------
+const lobby = { game: null, players: null, values: {}, seed: "" };
+
+async function lobbyPage() {
+  const gen = generation;
+  const games = await getCatalog();
+  if (gen !== generation) return;
+  if (!lobby.game || !games.some((g) => g.id === lobby.game)) lobby.game = (games[0] || {}).id;
+  if (!lobby.players) lobby.players = [{ name: "Player 1", kind: "human" }];
+
+  const error = h("p", { class: "error", role: "alert", id: "lobby-error" });
+  const optionsBox = h("div", { id: "options" });
+  const playersBox = h("div", { id: "players" });
+  const gameInfo = h("p", { class: "help", id: "game-info" });
+  const spec = () => games.find((g) => g.id === lobby.game);
+
+  function drawOptions() {
+    clear(optionsBox);
+    const game = spec();
+    if (!game) return;
+    clear(gameInfo);
+    gameInfo.append(`${game.summary} ${game.players_text}. `, h("a", { href: `#/rules/${game.id}`, text: "Rules" }));
+    const values = (lobby.values[game.id] ||= {});
+    for (const option of game.options) {
+      const id = `opt-${option.name}`;
+      const helpId = `${id}-help`;
+      const current = option.name in values ? values[option.name] : option.default;
+      let input;
+      if (option.type === "bool") {
+        input = h("input", { type: "checkbox", id, checked: Boolean(current), "aria-describedby": helpId });
+        input.addEventListener("change", () => (values[option.name] = input.checked));
+      } else if (option.choices.length) {
+        input = h(
+          "select",
+          { id, "aria-describedby": helpId },
+          option.choices.map((c) => h("option", { value: c, text: c })),
+        );
+        input.value = String(current);
+        input.addEventListener("change", () => (values[option.name] = input.value));
+      } else {
+        input = h("input", {
+          type: option.type === "int" ? "number" : "text",
+          id,
+          value: current,
+          "aria-describedby": helpId,
+          inputmode: option.type === "int" ? "numeric" : null,
+        });
+        if (option.type === "int") input.style.width = "6rem";
+        input.addEventListener("input", () => (values[option.name] = input.value));
+      }
+      optionsBox.append(
+        h(
+          "div",
+          { class: "option" },
+          h("label", { for: id, text: option.name }),
+          input,
+          h("p", { class: "help", id: helpId, text: option.help }),
+        ),
+      );
+    }
+    if (!game.options.length) optionsBox.append(h("p", { class: "muted", text: "This game has no options." }));
+  }
+
+  function drawPlayers() {
+    clear(playersBox);
+    const game = spec();
+    const bots = game ? game.bots : [];
+    lobby.players.forEach((player, index) => {
+      if (player.kind !== "human" && !bots.includes(player.kind.replace(/^bot:/, ""))) {
+        player.kind = bots.length ? `bot:${bots[0]}` : "human";
+      }
+      const name = h("input", {
+        type: "text",
+        value: player.name,
+        maxlength: 40,
+        "aria-label": `Player ${index + 1} name`,
+        dataset: { key: `player-name-${index}` },
+      });
+      name.addEventListener("input", () => (player.name = name.value));
+      const kind = h(
+        "select",
+        { "aria-label": `Player ${index + 1} kind`, dataset: { key: `player-kind-${index}` } },
+        h("option", { value: "human", text: "Human" }),
+        bots.map((b) => h("option", { value: `bot:${b}`, text: `Bot: ${b}` })),
+      );
+      kind.value = player.kind;
+      kind.addEventListener("change", () => (player.kind = kind.value));
+      const move = (delta) => () => {
+        const other = index + delta;
+        if (other < 0 || other >= lobby.players.length) return;
+        [lobby.players[index], lobby.players[other]] = [lobby.players[other], lobby.players[index]];
+        drawPlayers();
+        const again = playersBox.querySelector(`[data-key="${delta < 0 ? "up" : "down"}-${other}"]`);
+        (again || playersBox.querySelector(`[data-key="player-name-${other}"]`)).focus();
+      };
+      playersBox.append(
+        h(
+          "div",
+          { class: "player-row" },
+          h("span", { class: "muted", text: `${index + 1}.` }),
+          name,
+          kind,
+          h("button", {
+            type: "button",
+            text: "↑",
+            "aria-label": `Move player ${index + 1} up`,
+            disabled: index === 0,
+            onclick: move(-1),
+            dataset: { key: `up-${index}` },
+          }),
+          h("button", {
+            type: "button",
+            text: "↓",
+            "aria-label": `Move player ${index + 1} down`,
+            disabled: index === lobby.players.length - 1,
+            onclick: move(1),
+            dataset: { key: `down-${index}` },
+          }),
+          h("button", {
+            type: "button",
+            text: "✕",
+            "aria-label": `Remove player ${index + 1}`,
+            disabled: lobby.players.length === 1,
+            onclick: () => {
+              lobby.players.splice(index, 1);
+              drawPlayers();
+              playersBox.querySelector("input").focus();
+            },
+          }),
+        ),
+      );
+    });
+    const add = (kind) => () => {
+      lobby.players.push({ name: `Player ${lobby.players.length + 1}`, kind });
+      drawPlayers();
+      const inputs = playersBox.querySelectorAll("input[type=text]");
+      inputs[inputs.length - 1].focus();
+    };
+    playersBox.append(
+      h(
+        "div",
+        { class: "row" },
+        h("button", { type: "button", text: "Add a human", onclick: add("human"), id: "add-human" }),
+        bots.length
+          ? h("button", { type: "button", text: "Add a bot", onclick: add(`bot:${bots[0]}`), id: "add-bot" })
+          : null,
+      ),
+    );
+  }
+
+  const gameList = h(
+    "div",
+    { class: "games", role: "radiogroup", "aria-label": "Game" },
+    games.map((game) =>
+      h(
+        "label",
+        { class: "game-pick" },
+        h("input", {
+          type: "radio",
+          name: "game",
+          value: game.id,
+          checked: game.id === lobby.game,
+          onchange: () => {
+            lobby.game = game.id;
+            drawOptions();
+            drawPlayers();
+          },
+        }),
+        h("span", {}, h("strong", { text: game.name }), h("br"), h("span", { class: "help", text: game.players_text })),
+      ),
+    ),
+  );
+
+  const seed = h("input", { type: "text", id: "seed", inputmode: "numeric", value: lobby.seed, "aria-describedby": "seed-help" });
+  seed.addEventListener("input", () => (lobby.seed = seed.value));
+  const start = h("button", { type: "submit", class: "primary", text: "Start the game", id: "start" });
+
+  const form = h(
+    "form",
+    { class: "panel", "aria-labelledby": "new-game" },
+    h("h2", { id: "new-game", text: "New game" }),
+    h("fieldset", {}, h("legend", { text: "Game" }), gameList, gameInfo),
+    h("fieldset", {}, h("legend", { text: "Options" }), optionsBox),
+    h("fieldset", {}, h("legend", { text: "Players (in playing order)" }), playersBox),
+    h(
+      "div",
+      { class: "option" },
+      h("label", { for: "seed", text: "Seed" }),
+      seed,
+      h("p", { class: "help", id: "seed-help", text: "optional: the same seed and the same decisions replay the same game" }),
+    ),
+    error,
+    start,
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const game = spec();
+    const options = {};
+    for (const option of game.options) {
+      const values = lobby.values[game.id] || {};
+      if (!(option.name in values)) continue;
+      let value = values[option.name];
+      if (option.type === "int" && /^-?\d+$/.test(String(value).trim())) value = Number(value);
+      if (value === option.default) continue;
+      options[option.name] = value;
+    }
+    const body = {
+      game: game.id,
+      options,
+      players: lobby.players.map((p) => ({ name: p.name, kind: p.kind })),
+    };
+    const seedText = lobby.seed.trim();
+    if (seedText) body.seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
+    start.disabled = true;
+    const answer = await api("POST", "/api/games", body);
+    start.disabled = false;
+    if (!answer.ok) {
+      error.textContent = answer.error;
+      return;
+    }
+    location.hash = `#/game/${answer.data.id}`;
+  });
+
+  // Resume and upload.
+  const resumeList = h("ul", { class: "plain", id: "resume-list" }, h("li", { class: "muted", text: "Loading…" }));
+  const uploadError = h("p", { class: "error", role: "alert", id: "upload-error" });
+  const file = h("input", { type: "file", id: "record-file", accept: ".json,application/json,text/plain" });
+  const upload = h("button", { type: "button", text: "Upload and verify", id: "upload" });
+  upload.addEventListener("click", async () => {
+    uploadError.textContent = "";
+    if (!file.files || !file.files[0]) {
+      uploadError.textContent = "choose a record file first";
+      return;
+    }
+    const text = await file.files[0].text();
+    const answer = await api("POST", "/api/records", text, true);
+    if (!answer.ok) {
+      uploadError.textContent = answer.error;
+      return;
+    }
+    location.hash = `#/history/${answer.data.id}`;
+  });
+
+  app.append(
+    h("h1", { text: "Play" }),
+    h(
+      "div",
+      { class: "lobby-grid" },
+      form,
+      h(
+        "div",
+        {},
+        h(
+          "section",
+          { class: "panel", "aria-labelledby": "resume-h" },
+          h("h2", { id: "resume-h", text: "Resume an unfinished game" }),
+          resumeList,
+        ),
+        h(
+          "section",
+          { class: "panel", "aria-labelledby": "upload-h" },
+          h("h2", { id: "upload-h", text: "Upload a record" }),
+          h("p", { class: "help", text: "A game record (JSON) is replayed and verified, then kept in the history." }),
+          h("div", { class: "stack" }, h("label", { for: "record-file", text: "Record file" }), file, upload),
+          uploadError,
+        ),
+      ),
+    ),
+  );
+  drawOptions();
+  drawPlayers();
+  focusMain("Play");
+
+  const history = await api("GET", "/api/history?limit=200");
+  if (gen !== generation) return;
+  clear(resumeList);
+  const open = history.ok ? history.data.filter((g) => !g.finished) : [];
+  if (!open.length) resumeList.append(h("li", { class: "muted", text: "No unfinished games." }));
+  for (const entry of open.slice(0, 20)) {
+    resumeList.append(
+      h(
+        "li",
+        {},
+        h("a", { href: `#/game/${entry.id}`, text: `Game ${entry.id}: ${gameName(entry.game, games)}` }),
+        h("br"),
+        h("span", { class: "help", text: `${playerNames(entry.players)} · ${when(entry.date)}` }),
+      ),
+    );
+  }
+}
+
+function gameName(id, games) {
+  const found = (games || catalogCache || []).find((g) => g.id === id);
+  return found ? found.name : id;
+}
+
+function playerNames(players) {
+  return players.map((p) => (p.kind === "human" ? p.name : `${p.name} (bot ${p.kind})`)).join(", ");
+}
+
+function when(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString();
+}
+
+// --- drawing a table -----------------------------------------------------------------------------
+function pinSvg(pin, picked) {
+  const svg = s("svg", { viewBox: "0 0 52 52", "aria-hidden": "true", focusable: "false" });
+  svg.append(s("circle", { class: "body", cx: 26, cy: 26, r: 22 }));
+  if (pin.grey) svg.append(s("path", { class: "grey-mark", d: "M26 5 l5 5 l-5 5 l-5 -5 z" }));
+  svg.append(s("text", { class: "label", x: 26, y: 32, "text-anchor": "middle", text: pin.label || "" }));
+  if (pin.label !== String(pin.number)) {
+    svg.append(s("text", { class: "number", x: 26, y: 45, "text-anchor": "middle", text: `#${pin.number}` }));
+  }
+  if (pin.down) {
+    svg.append(s("line", { class: "cross", x1: 11, y1: 11, x2: 41, y2: 41 }));
+    svg.append(s("line", { class: "cross", x1: 41, y1: 11, x2: 11, y2: 41 }));
+  }
+  if (picked) {
+    svg.append(s("circle", { class: "tick", cx: 44, cy: 8, r: 8 }));
+    svg.append(s("path", { d: "M40 8 l3 3 l5 -6", stroke: "#fff", "stroke-width": 2.5, fill: "none" }));
+  }
+  return svg;
+}
+
+function pinWords(pin, picked) {
+  const parts = [`pin ${pin.number}`];
+  if (pin.value !== null && pin.value !== undefined) parts.push(`value ${pin.value}`);
+  else if (pin.label) parts.push(`card ${pin.label}`);
+  parts.push(pin.down ? "down" : "standing");
+  if (pin.grey) parts.push("grey");
+  if (picked) parts.push("picked");
+  return parts.join(", ");
+}
+
+function drawPins(view, ctx) {
+  const byNumber = new Map(view.pins.map((p) => [p.number, p]));
+  const box = h("div", { class: "triangle", role: "group", "aria-label": "Pins, back row first" });
+  for (const row of view.rows) {
+    const line = h("div", { class: "pin-row" });
+    for (const number of row) {
+      const pin = byNumber.get(number);
+      if (!pin) continue;
+      const picked = ctx.picked.has(number);
+      const classes = ["pin", pin.grey ? "grey" : "", pin.down ? "down" : "", picked ? "picked" : ""].join(" ");
+      if (ctx.readonly) {
+        line.append(h("span", { class: classes, role: "img", "aria-label": pinWords(pin, false) }, pinSvg(pin, false)));
+        continue;
+      }
+      line.append(
+        h(
+          "button",
+          {
+            type: "button",
+            class: classes,
+            "aria-label": pinWords(pin, picked),
+            "aria-pressed": pin.selectable ? String(picked) : null,
+            disabled: !pin.selectable || ctx.busy,
+            title: pinWords(pin, picked),
+            dataset: { key: `pin-${number}`, pin: String(number) },
+            onclick: () => ctx.togglePin(number),
+          },
+          pinSvg(pin, picked),
+        ),
+      );
+    }
+    box.append(line);
+  }
+  const legend = h("p", { class: "pin-legend" }, "✕ down · ◆ grey pin · ✓ picked");
+  return [box, legend];
+}
+
+function standingIcon() {
+  const svg = s("svg", { viewBox: "0 0 20 30", "aria-hidden": "true" });
+  svg.append(
+    s("path", {
+      d: "M10 1 c3 0 4 3 3 6 c-1 2 -1 3 1 6 c3 5 2 13 -1 16 h-6 c-3 -3 -4 -11 -1 -16 c2 -3 2 -4 1 -6 c-1 -3 0 -6 3 -6 z",
+      fill: "var(--pin)",
+      stroke: "var(--pin-line)",
+      "stroke-width": 1.5,
+    }),
+  );
+  return svg;
+}
+
+const PIPS = {
+  1: [[20, 20]],
+  2: [[11, 11], [29, 29]],
+  3: [[11, 11], [20, 20], [29, 29]],
+  4: [[11, 11], [29, 11], [11, 29], [29, 29]],
+  5: [[11, 11], [29, 11], [20, 20], [11, 29], [29, 29]],
+  6: [[11, 10], [29, 10], [11, 20], [29, 20], [11, 30], [29, 30]],
+};
+
+function dieSvg(die) {
+  const svg = s("svg", { viewBox: "0 0 40 40", "aria-hidden": "true" });
+  svg.append(s("rect", { class: "face", x: 2, y: 2, width: 36, height: 36, rx: 6 }));
+  if (die.kind === "pips" && PIPS[die.face]) {
+    for (const [x, y] of PIPS[die.face]) svg.append(s("circle", { class: "pip", cx: x, cy: y, r: 3.6 }));
+  } else if (die.face === "-") {
+    svg.append(s("line", { class: "mark-line", x1: 12, y1: 20, x2: 28, y2: 20 }));
+  } else if (die.face === "P") {
+    svg.append(
+      s("path", {
+        class: "mark",
+        d: "M20 7 c2.5 0 3 2.5 2.2 4.6 c-.8 1.6 -.6 2.4 .8 4.6 c2.4 4 1.6 10 -.8 12.8 h-4.4 c-2.4 -2.8 -3.2 -8.8 -.8 -12.8 c1.4 -2.2 1.6 -3 .8 -4.6 c-.8 -2.1 -.3 -4.6 2.2 -4.6 z",
+      }),
+    );
+  } else {
+    svg.append(s("text", { class: "mark-text", x: 20, y: 28, "text-anchor": "middle", text: die.face }));
+  }
+  return svg;
+}
+
+function drawDice(view) {
+  if (!view.dice.length && !view.dice_caption) return null;
+  return h(
+    "div",
+    { class: "dice-box" },
+    h(
+      "div",
+      { class: "dice", role: "group", "aria-label": "Dice" },
+      view.dice.map((die, i) =>
+        h("span", { class: "die", role: "img", "aria-label": `die ${i + 1}: ${die.label}`, title: die.label }, dieSvg(die)),
+      ),
+    ),
+    view.dice_caption ? h("p", { class: "muted", id: "dice-caption", text: view.dice_caption }) : null,
+  );
+}
+
+function cardSvg(top) {
+  const svg = s("svg", { viewBox: "0 0 46 64", "aria-hidden": "true" });
+  svg.append(s("rect", { class: top ? "card" : "card-back", x: 2, y: 2, width: 42, height: 60, rx: 5 }));
+  svg.append(s("text", { class: "card-text", x: 23, y: 40, "text-anchor": "middle", text: top || "–" }));
+  return svg;
+}
+
+function drawPiles(view, ctx) {
+  if (!view.piles.length) return null;
+  return h(
+    "div",
+    { class: "piles", role: "group", "aria-label": "Ball piles" },
+    view.piles.map((pile) => {
+      const picked = ctx.pile === pile.number;
+      const words = `pile ${pile.number}, ${pile.top ? `top card ${pile.top}` : "no face-up card"}, ${pile.cards} card${pile.cards === 1 ? "" : "s"}${picked ? ", picked" : ""}`;
+      const inner = [cardSvg(pile.top), h("span", { text: `Pile ${pile.number} · ${pile.cards} left` })];
+      if (ctx.readonly) return h("span", { class: "pile", role: "img", "aria-label": words }, inner);
+      return h(
+        "button",
+        {
+          type: "button",
+          class: "pile",
+          "aria-label": words,
+          "aria-pressed": pile.selectable ? String(picked) : null,
+          disabled: !pile.selectable || ctx.busy,
+          dataset: { key: `pile-${pile.number}`, pile: String(pile.number) },
+          onclick: () => ctx.togglePile(pile.number),
+        },
+        inner,
+      );
+    }),
+  );
+}
+
+function drawCards(view) {
+  const parts = [];
+  if (view.seen.length) parts.push(h("p", { id: "seen" }, h("strong", { text: "Seen this frame: " }), view.seen.join(", ")));
+  const unseen = Object.entries(view.unseen || {});
+  if (unseen.length) {
+    const total = unseen.reduce((sum, [, n]) => sum + n, 0);
+    parts.push(
+      h(
+        "div",
+        { class: "scroll", id: "unseen" },
+        h(
+          "table",
+          { class: "sheet" },
+          h("caption", { text: `Not yet seen: ${total} cards` }),
+          h("tr", {}, h("th", { scope: "row", text: "card" }), unseen.map(([v]) => h("th", { scope: "col", text: v }))),
+          h("tr", {}, h("th", { scope: "row", text: "left" }), unseen.map(([, n]) => h("td", { text: n }))),
+        ),
+      ),
+    );
+  }
+  return parts;
+}
+
+function drawTokens(view) {
+  if (view.tokens === null || view.tokens === undefined) return null;
+  const shown = Math.min(view.tokens, 20);
+  return h(
+    "div",
+    { class: "tokens", id: "tokens" },
+    h("strong", { text: `Tokens: ${view.tokens}` }),
+    h("span", { "aria-hidden": "true", class: "tokens" }, Array.from({ length: shown }, () => h("span", { class: "token" }))),
+  );
+}
+
+function drawTrack(view) {
+  const parts = [];
+  if (view.track.length) {
+    parts.push(
+      h("h3", { text: "Ability track" }),
+      h(
+        "div",
+        { class: "track", id: "track" },
+        view.track.map((area, index) =>
+          h(
+            "div",
+            { class: `area ${area.open ? "" : "closed"}` },
+            h("strong", { text: `${index + 1}. ${area.title}` }),
+            h("span", { class: "help", text: ` ${area.row}${area.open ? "" : ", closed"}` }),
+            h(
+              "div",
+              { class: "boxes", role: "img", "aria-label": `${area.marked} of ${area.boxes} boxes marked` },
+              Array.from({ length: area.boxes }, (_, i) =>
+                h("span", { class: `box ${i < area.marked ? "marked" : ""}`, text: i < area.marked ? "✓" : "" }),
+              ),
+            ),
+            area.help ? h("details", {}, h("summary", { text: "What it does" }), h("p", { class: "help", text: area.help })) : null,
+          ),
+        ),
+      ),
+    );
+  }
+  if (view.abilities.length) {
+    parts.push(
+      h("h3", { text: "Abilities held" }),
+      h(
+        "ul",
+        { class: "plain", id: "abilities" },
+        view.abilities.map((a) =>
+          h(
+            "li",
+            {},
+            h("details", {}, h("summary", { text: `${a.title} × ${a.held}` }), h("p", { class: "help", text: a.help })),
+          ),
+        ),
+      ),
+    );
+  }
+  return parts;
+}
+
+function drawSheets(game) {
+  const frameCount = Math.max(Number(game.options.frames) || 10, ...game.sheets.map((sheet) => sheet.frames.length));
+  return game.sheets.map((sheet, index) => {
+    const current = sheet.current_frame;
+    const isTurn = game.turn === index;
+    const cols = Array.from({ length: frameCount }, (_, i) => i + 1);
+    const frame = (n) => sheet.frames.find((f) => f.frame === n);
+    const cls = (n) => (n === current && isTurn ? "current" : null);
+    const who = sheet.kind === "human" ? sheet.name : `${sheet.name} (bot ${sheet.kind})`;
+    return h(
+      "div",
+      { class: "scroll", tabindex: 0, role: "region", "aria-label": `Scoresheet of ${sheet.name}` },
+      h(
+        "table",
+        { class: `sheet ${isTurn ? "turn" : ""}`, dataset: { player: String(index) } },
+        h("caption", {}, who, isTurn ? h("span", { class: "muted", text: " — to play" }) : null, ` · total ${sheet.total}`),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row", text: "frame" }),
+          cols.map((n) =>
+            h("th", { scope: "col", class: cls(n), "aria-current": cls(n) ? "true" : null, text: n }),
+          ),
+        ),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row", text: "balls" }),
+          cols.map((n) => h("td", { class: cls(n), text: frame(n) ? frame(n).marks.join(" ") : "" })),
+        ),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row", text: "total" }),
+          cols.map((n) => {
+            const f = frame(n);
+            return h("td", { class: `total-cell ${cls(n) || ""}`, text: f && f.total !== null ? f.total : "" });
+          }),
+        ),
+      ),
+    );
+  });
+}
+
+function drawLog(game) {
+  const list = h(
+    "ol",
+    { class: "log", id: "log", start: game.log.length ? game.log[0].step : 1, "aria-label": "Moves" },
+    game.log.map((entry) => h("li", { text: `${entry.actor}: ${entry.text}` })),
+  );
+  return list;
+}
+
+function selectionPanel(view, ctx) {
+  const sel = view.selection;
+  if (!sel || ctx.readonly) return null;
+  const byNumber = new Map(view.pins.map((p) => [p.number, p]));
+  const picked = [...ctx.picked].sort((a, b) => a - b);
+  const raw = picked.reduce((sum, n) => sum + (Number((byNumber.get(n) || {}).value) || 0), 0);
+  const sum = sel.modulo ? raw % sel.modulo : raw;
+  let target = sel.target;
+  if (target === null && sel.needs_pile && ctx.pile !== null) {
+    const pile = view.piles.find((p) => p.number === ctx.pile);
+    if (pile && pile.top !== null && /^\d+$/.test(pile.top)) target = sel.modulo ? Number(pile.top) % sel.modulo : Number(pile.top);
+  }
+  const lines = [];
+  lines.push(
+    h(
+      "p",
+      { class: "sum", id: "selection-sum" },
+      picked.length ? `Picked pins ${picked.join(" + ")}: sum ${raw}` : "No pins picked",
+      picked.length && sel.modulo ? `, last digit ${sum}` : "",
+      target !== null && target !== undefined ? ` · target ${target}` : "",
+    ),
+  );
+  if (sel.tokens !== null && sel.tokens !== undefined) {
+    const diff = picked.length && target !== null ? raw - target : 0;
+    lines.push(
+      h("p", { id: "selection-tokens", text: `Tokens: ${sel.tokens} held · this pick moves the total by ${diff > 0 ? "+" : ""}${diff} (${Math.abs(diff)} token${Math.abs(diff) === 1 ? "" : "s"})` }),
+    );
+  }
+  if (sel.needs_pile) {
+    lines.push(h("p", { text: ctx.pile === null ? "Pick a pile too." : `Pile ${ctx.pile} picked.` }));
+  }
+  if (sel.hint) lines.push(h("p", { class: "help", text: sel.hint }));
+  const ready = picked.length > 0 && (!sel.needs_pile || ctx.pile !== null) && !ctx.busy;
+  lines.push(
+    h(
+      "div",
+      { class: "row" },
+      h("button", {
+        type: "button",
+        class: "primary",
+        id: "play-selection",
+        text: "Play the picked pins (P)",
+        disabled: !ready,
+        dataset: { key: "play" },
+        onclick: () => ctx.playSelection(),
+      }),
+      h("button", {
+        type: "button",
+        id: "clear-selection",
+        text: "Clear (Esc)",
+        disabled: !picked.length && ctx.pile === null,
+        dataset: { key: "clear" },
+        onclick: () => ctx.clearSelection(),
+      }),
+    ),
+  );
+  return h("section", { class: "selection", "aria-label": "Your pick", id: "selection" }, lines);
+}
+
+function drawTable(game, ctx) {
+  const view = game.view;
+  const parts = [];
+  if (view.pins.length) parts.push(...drawPins(view, ctx));
+  if (view.standing !== null && view.standing !== undefined) {
+    parts.push(h("p", { class: "standing", id: "standing" }, standingIcon(), `${view.standing} pins standing`));
+  }
+  parts.push(drawDice(view), drawPiles(view, ctx), ...drawCards(view), drawTokens(view));
+  if (view.notes.length) parts.push(h("ul", { id: "notes" }, view.notes.map((n) => h("li", { text: n }))));
+  parts.push(selectionPanel(view, ctx));
+  if (!ctx.readonly) {
+    const buttons = view.choices.filter((c) => !c.by_selection);
+    if (buttons.length) {
+      parts.push(
+        h(
+          "div",
+          { class: "choices", role: "group", "aria-label": "Choices", id: "choices" },
+          buttons.map((c) =>
+            h("button", {
+              type: "button",
+              text: c.label,
+              disabled: ctx.busy,
+              dataset: { key: `choice-${c.action}`, action: c.action },
+              onclick: () => ctx.send({ action: c.action }),
+            }),
+          ),
+        ),
+      );
+    }
+  }
+  parts.push(...drawTrack(view));
+  return parts;
+}
+
+function drawEnding(game) {
+  if (!game.terminal) return null;
+  return h(
+    "section",
+    { class: "panel ending", id: "ending", "aria-labelledby": "ending-h" },
+    h("h2", { id: "ending-h", text: "Game over" }),
+    h("ul", { class: "plain" }, game.ending.map((line) => h("li", { text: line }))),
+  );
+}
+
+// --- the game page ---------------------------------------------------------------------------------
+function pace() {
+  const stored = Number(localStorage.getItem(PACE_KEY));
+  return Number.isFinite(stored) && localStorage.getItem(PACE_KEY) !== null ? stored : 600;
+}
+
+async function gamePage(id) {
+  const gen = generation;
+  const st = { id, game: null, picked: new Set(), pile: null, error: "", hint: null, busy: false, timer: null };
+  const root = h("div", { id: "game", dataset: { gameId: String(id), busy: "1", next: "" } });
+  app.append(root);
+
+  const ctx = {
+    readonly: false,
+    get picked() {
+      return st.picked;
+    },
+    get pile() {
+      return st.pile;
+    },
+    get busy() {
+      return st.busy;
+    },
+    togglePin(n) {
+      if (st.picked.has(n)) st.picked.delete(n);
+      else st.picked.add(n);
+      draw();
+    },
+    togglePile(n) {
+      st.pile = st.pile === n ? null : n;
+      draw();
+    },
+    clearSelection() {
+      st.picked.clear();
+      st.pile = null;
+      draw();
+    },
+    playSelection() {
+      if (!st.picked.size) return;
+      const body = { pins: [...st.picked].sort((a, b) => a - b) };
+      if (st.pile !== null) body.pile = st.pile;
+      send(body);
+    },
+    send: (body) => send(body),
+  };
+
+  function stale() {
+    return gen !== generation;
+  }
+
+  function accept(answer) {
+    if (stale()) return false;
+    if (!answer.ok) {
+      st.error = answer.error;
+      return false;
+    }
+    const before = st.game ? st.game.log.length && st.game.log[st.game.log.length - 1].step : -1;
+    st.game = answer.data;
+    const after = st.game.log.length ? st.game.log[st.game.log.length - 1].step : 0;
+    if (before !== after) {
+      st.picked.clear();
+      st.pile = null;
+      st.hint = null;
+    }
+    st.error = "";
+    return true;
+  }
+
+  async function request(method, path, body) {
+    clearTimeout(st.timer);
+    st.timer = null;
+    st.busy = true;
+    draw();
+    const answer = await api(method, path, body);
+    if (stale()) return;
+    st.busy = false;
+    const accepted = accept(answer);
+    if (!accepted && answer.status === 409) {
+      // The game moved on elsewhere (another tab, a reload): show where it stands now.
+      const fresh = await api("GET", `/api/games/${id}`);
+      if (stale()) return;
+      const message = st.error;
+      accept(fresh);
+      st.error = message;
+    }
+    draw();
+    schedule();
+  }
+
+  function send(body) {
+    if (st.busy) return;
+    request("POST", `/api/games/${id}/actions`, body);
+  }
+
+  function roll() {
+    if (st.busy || !st.game || st.game.next === "over" || st.game.next === "decision") return;
+    request("POST", `/api/games/${id}/advance`, { until: "step" });
+  }
+
+  function undo() {
+    if (st.busy || !st.game || st.game.undo !== null) return;
+    request("POST", `/api/games/${id}/undo`);
+  }
+
+  async function hint() {
+    if (st.busy || !st.game || st.game.next !== "decision") return;
+    st.busy = true;
+    draw();
+    const answer = await api("GET", `/api/games/${id}/hint`);
+    if (stale()) return;
+    st.busy = false;
+    if (answer.ok) {
+      st.hint = answer.data;
+      st.error = "";
+    } else st.error = answer.error;
+    draw();
+    const panel = document.getElementById("hint");
+    if (panel) panel.focus();
+  }
+
+  function schedule() {
+    clearTimeout(st.timer);
+    st.timer = null;
+    const game = st.game;
+    if (!game || st.busy || stale()) return;
+    let delay = null;
+    if (game.next === "bot") delay = pace();
+    else if (game.next === "roll" && game.has_decisions) delay = 0;
+    if (delay === null) {
+      root.dataset.busy = "0";
+      return;
+    }
+    root.dataset.busy = "1";
+    st.timer = setTimeout(() => {
+      if (!stale()) roll();
+    }, delay);
+  }
+
+  function draw() {
+    if (stale()) return;
+    const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    clear(root);
+    const game = st.game;
+    root.dataset.busy = st.busy || st.timer ? "1" : "0";
+    if (!game) {
+      root.append(h("h1", { text: `Game ${id}` }), h("p", { class: "error", role: "alert", text: st.error }));
+      return;
+    }
+    root.dataset.next = game.next;
+    root.dataset.steps = String(game.log.length ? game.log[game.log.length - 1].step : 0);
+    document.title = `${game.title} · game ${id} · pinsetter`;
+
+    const rollButton =
+      game.next === "roll" && game.view.roll_label
+        ? h("button", {
+            type: "button",
+            class: "primary",
+            id: "roll",
+            text: `${game.view.roll_label} (R)`,
+            disabled: st.busy,
+            dataset: { key: "roll" },
+            onclick: roll,
+          })
+        : null;
+    const undoReason = typeof game.undo === "string" ? game.undo : "";
+    const paceInput = h("input", {
+      type: "range",
+      id: "pace",
+      min: 0,
+      max: 2000,
+      step: 100,
+      value: pace(),
+      "aria-valuetext": `${pace()} milliseconds per bot move`,
+      dataset: { key: "pace" },
+    });
+    paceInput.addEventListener("input", () => {
+      localStorage.setItem(PACE_KEY, paceInput.value);
+      paceInput.setAttribute("aria-valuetext", `${paceInput.value} milliseconds per bot move`);
+      paceText.textContent = `${paceInput.value} ms`;
+      if (st.timer) schedule();
+    });
+    const paceText = h("span", { class: "muted", text: `${pace()} ms` });
+
+    const toolbar = h(
+      "div",
+      { class: "toolbar" },
+      rollButton,
+      h("button", {
+        type: "button",
+        id: "undo",
+        text: "Undo (U)",
+        disabled: st.busy || game.undo !== null,
+        "aria-describedby": undoReason ? "undo-reason" : null,
+        title: undoReason || "take back the last decision",
+        dataset: { key: "undo" },
+        onclick: undo,
+      }),
+      h("button", {
+        type: "button",
+        id: "hint-button",
+        text: "Hint (H)",
+        disabled: st.busy || game.next !== "decision",
+        dataset: { key: "hint" },
+        onclick: hint,
+      }),
+      h("label", { class: "pace", for: "pace" }, "Bot pace", paceInput, paceText),
+    );
+
+    const hintPanel = st.hint
+      ? h(
+          "section",
+          { class: "panel", id: "hint", tabindex: -1, "aria-labelledby": "hint-h" },
+          h("h2", { id: "hint-h", text: "Hint" }),
+          h("p", { class: "help", text: st.hint.bot ? `${st.hint.bot}: ${st.hint.meaning}` : st.hint.meaning }),
+          st.hint.words.length
+            ? h("ol", { class: "hint-words" }, st.hint.words.map((w) => h("li", { text: w })))
+            : null,
+        )
+      : null;
+
+    append(root, [
+      h("h1", {}, game.title, h("span", { class: "muted", text: ` · game ${id}` })),
+      h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: game.view.status }),
+      toolbar,
+      undoReason ? h("p", { class: "reason", id: "undo-reason", text: `Undo: ${undoReason}` }) : null,
+      h("p", { class: "error", role: "alert", id: "game-error", text: st.error }),
+      drawEnding(game),
+      h(
+        "div",
+        { class: "game-grid" },
+        h("section", { class: "panel", "aria-label": "Table", id: "table" }, drawTable(game, ctx)),
+        h(
+          "div",
+          {},
+          hintPanel,
+          h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: "Scoresheets" }), drawSheets(game)),
+          h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), drawLog(game)),
+          h(
+            "p",
+            {},
+            h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: "Download the record" }),
+            " · ",
+            h("a", { href: `#/history/${id}`, text: "Step through" }),
+          ),
+        ),
+      ),
+    ]);
+    if (game.terminal) root.append(h("p", {}, h("a", { href: "#/", class: "button primary", text: "New game" })));
+
+    // Keep keyboard focus where it was, or move it to the next likely action.
+    let target = focused ? root.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
+    if (target && target.disabled) target = null;
+    if (!target && focused && !st.busy) {
+      target =
+        root.querySelector("#roll") ||
+        root.querySelector("#play-selection:not(:disabled)") ||
+        root.querySelector("#choices button") ||
+        root.querySelector(".pin:not(:disabled)") ||
+        root.querySelector("#status");
+      if (target && target.id === "status") target.setAttribute("tabindex", "-1");
+    }
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  pageKeys = (event) => {
+    if (!st.game) return;
+    const key = event.key;
+    if (key === "r" || key === "R") roll();
+    else if (key === "u" || key === "U") undo();
+    else if (key === "h" || key === "H") hint();
+    else if (key === "p" || key === "P") {
+      const play = document.getElementById("play-selection");
+      if (play && !play.disabled) ctx.playSelection();
+    } else if (key === "Escape") ctx.clearSelection();
+    else if (/^[0-9]$/.test(key)) {
+      const number = key === "0" ? 10 : Number(key);
+      const pin = st.game.view.pins.find((p) => p.number === number);
+      if (pin && pin.selectable && !st.busy) {
+        ctx.togglePin(number);
+        const button = root.querySelector(`[data-pin="${number}"]`);
+        if (button) button.focus();
+      }
+    } else return;
+    event.preventDefault();
+  };
+
+  const answer = await api("GET", `/api/games/${id}`);
+  if (stale()) return;
+  if (!answer.ok) {
+    st.error = answer.error;
+    draw();
+    return;
+  }
+  accept(answer);
+  draw();
+  focusMain(st.game.title);
+  schedule();
+}
+
+// --- history ---------------------------------------------------------------------------------------
+const historyFilter = { game: "", player: "" };
+
+async function historyPage() {
+  const gen = generation;
+  const games = await getCatalog();
+  if (gen !== generation) return;
+  const results = h("div", { id: "history-results" });
+  const gameSelect = h(
+    "select",
+    { id: "history-game" },
+    h("option", { value: "", text: "all games" }),
+    games.map((g) => h("option", { value: g.id, text: g.name })),
+  );
+  gameSelect.value = historyFilter.game;
+  const player = h("input", { type: "text", id: "history-player", value: historyFilter.player });
+  const form = h(
+    "form",
+    { class: "panel row", role: "search", "aria-label": "Filter the history" },
+    h("label", { for: "history-game", text: "Game" }),
+    gameSelect,
+    h("label", { for: "history-player", text: "Player" }),
+    player,
+    h("button", { type: "submit", text: "Show" }),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    historyFilter.game = gameSelect.value;
+    historyFilter.player = player.value.trim();
+    load();
+  });
+  app.append(h("h1", { text: "History" }), form, results);
+  focusMain("History");
+
+  async function load() {
+    const query = new URLSearchParams();
+    if (historyFilter.game) query.set("game", historyFilter.game);
+    if (historyFilter.player) query.set("player", historyFilter.player);
+    const answer = await api("GET", `/api/history?${query}`);
+    if (gen !== generation) return;
+    clear(results);
+    if (!answer.ok) {
+      results.append(h("p", { class: "error", role: "alert", text: answer.error }));
+      return;
+    }
+    if (!answer.data.length) {
+      results.append(h("p", { class: "muted", text: "No games found." }));
+      return;
+    }
+    results.append(
+      h(
+        "div",
+        { class: "scroll panel" },
+        h(
+          "table",
+          { class: "list" },
+          h(
+            "thead",
+            {},
+            h("tr", {}, ["Game", "Date", "Players", "Scores", "Result", ""].map((t) => h("th", { scope: "col", text: t }))),
+          ),
+          h(
+            "tbody",
+            {},
+            answer.data.map((entry) =>
+              h(
+                "tr",
+                { dataset: { gameId: String(entry.id) } },
+                h("td", {}, h("a", { href: `#/history/${entry.id}`, text: `${entry.id}. ${gameName(entry.game, games)}` })),
+                h("td", { text: when(entry.date) }),
+                h("td", { text: playerNames(entry.players) }),
+                h("td", { text: entry.scores.join(" · ") }),
+                h("td", { text: entry.finished ? (entry.winner ? `won by ${entry.winner}` : "finished") : "unfinished" }),
+                h(
+                  "td",
+                  {},
+                  entry.finished ? null : [h("a", { href: `#/game/${entry.id}`, text: "Resume" }), " · "],
+                  h("a", { href: `/api/games/${entry.id}/record`, download: `pinsetter-${entry.id}.json`, text: "Record" }),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  load();
+}
+
+async function replayPage(id) {
+  const gen = generation;
+  const root = h("div", { id: "replay", dataset: { gameId: String(id) } });
+  app.append(root);
+  const record = await api("GET", `/api/games/${id}/record`);
+  if (gen !== generation) return;
+  if (!record.ok) {
+    root.append(h("h1", { text: `Game ${id}` }), h("p", { class: "error", role: "alert", text: record.error }));
+    return;
+  }
+  const steps = record.data.steps || [];
+  const total = steps.length;
+  let at = total;
+  const slider = h("input", { type: "range", id: "step", min: 0, max: total, value: at, "aria-label": "Step" });
+  const caption = h("p", { id: "step-caption", "aria-live": "polite" });
+  const body = h("div", {});
+  const error = h("p", { class: "error", role: "alert" });
+  const button = (text, label, to) =>
+    h("button", { type: "button", text, "aria-label": label, onclick: () => go(to()) });
+
+  async function go(n) {
+    at = Math.max(0, Math.min(total, n));
+    slider.value = String(at);
+    const describe = at === 0 ? "the start" : `${steps[at - 1].actor === "chance" ? "chance" : actorName(steps[at - 1].actor)}: ${steps[at - 1].step}`;
+    caption.textContent = `Step ${at} of ${total} — ${describe}`;
+    const answer = await api("GET", `/api/games/${id}/steps/${at}`);
+    if (gen !== generation || Number(slider.value) !== at) return;
+    if (!answer.ok) {
+      error.textContent = answer.error;
+      return;
+    }
+    error.textContent = "";
+    const game = answer.data;
+    const ctx = { readonly: true, picked: new Set(), pile: null, busy: false };
+    clear(body);
+    append(body, [
+      h("p", { class: "status", text: game.view.status }),
+      drawEnding(game),
+      h(
+        "div",
+        { class: "game-grid" },
+        h("section", { class: "panel", "aria-label": "Table" }, drawTable(game, ctx)),
+        h(
+          "div",
+          {},
+          h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: "Scoresheets" }), drawSheets(game)),
+          h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), drawLog(game)),
+        ),
+      ),
+    ]);
+    root.dataset.step = String(at);
+  }
+
+  function actorName(actor) {
+    const players = record.data.players || [];
+    return typeof actor === "number" && players[actor] ? players[actor].name : String(actor);
+  }
+
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const players = record.data.players || [];
+  root.append(
+    h("h1", {}, `${gameName(record.data.game)} `, h("span", { class: "muted", text: `· game ${id}` })),
+    h("p", { class: "muted", text: `${playerNames(players)} · seed ${record.data.seed} · ${total} steps` }),
+    h(
+      "div",
+      { class: "panel stepper", role: "group", "aria-label": "Step through the game (← and → keys)" },
+      button("⏮", "First step", () => 0),
+      button("◀", "Previous step", () => at - 1),
+      slider,
+      button("▶", "Next step", () => at + 1),
+      button("⏭", "Last step", () => total),
+    ),
+    caption,
+    error,
+    h(
+      "p",
+      {},
+      h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: "Download the record" }),
+      " · ",
+      h("a", { href: `#/game/${id}`, text: record.data.result ? "Open the game page" : "Resume this game" }),
+    ),
+    body,
+  );
+  pageKeys = (event) => {
+    if (event.target === slider) return;
+    if (event.key === "ArrowLeft") go(at - 1);
+    else if (event.key === "ArrowRight") go(at + 1);
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(total);
+    else return;
+    event.preventDefault();
+  };
+  await getCatalog();
+  if (gen !== generation) return;
+  focusMain(`Game ${id}`);
+  go(at);
+}
+
+// --- stats -------------------------------------------------------------------------------------------
+const statsFilter = { game: "", player: "" };
+
+async function statsPage() {
+  const gen = generation;
+  const games = await getCatalog();
+  if (gen !== generation) return;
+  const results = h("div", { id: "stats-results" });
+  const gameSelect = h(
+    "select",
+    { id: "stats-game" },
+    h("option", { value: "", text: "all games" }),
+    games.map((g) => h("option", { value: g.id, text: g.name })),
+  );
+  gameSelect.value = statsFilter.game;
+  const player = h("input", { type: "text", id: "stats-player", value: statsFilter.player });
+  const form = h(
+    "form",
+    { class: "panel row", role: "search", "aria-label": "Choose the statistics" },
+    h("label", { for: "stats-player", text: "Player" }),
+    player,
+    h("label", { for: "stats-game", text: "Game" }),
+    gameSelect,
+    h("button", { type: "submit", text: "Show" }),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    statsFilter.game = gameSelect.value;
+    statsFilter.player = player.value.trim();
+    load();
+  });
+  app.append(h("h1", { text: "Statistics" }), form, results);
+  focusMain("Statistics");
+
+  async function load() {
+    const query = new URLSearchParams();
+    if (statsFilter.game) query.set("game", statsFilter.game);
+    if (statsFilter.player) query.set("player", statsFilter.player);
+    const answer = await api("GET", `/api/stats?${query}`);
+    if (gen !== generation) return;
+    clear(results);
+    if (!answer.ok) {
+      results.append(h("p", { class: "error", role: "alert", text: answer.error }));
+      return;
+    }
+    const st = answer.data;
+    if (!st.games) {
+      results.append(h("p", { class: "muted", text: "No finished games yet." }));
+      return;
+    }
+    const fmt = (x, digits = 1) => (typeof x === "number" ? x.toFixed(digits) : "—");
+    const pct = (x) => (typeof x === "number" ? `${(100 * x).toFixed(1)}%` : "—");
+    const items = [
+      ["Games", st.games],
+      ["Average", fmt(st.average)],
+      ["95% interval", Array.isArray(st.ci95) ? `${fmt(st.ci95[0])} – ${fmt(st.ci95[1])}` : "—"],
+      ["Best", st.best ?? "—"],
+      ["Worst", st.worst ?? "—"],
+      ["Strike rate", pct(st.strike_rate)],
+      ["Spare rate", pct(st.spare_rate)],
+      ["Perfect games", st.perfect_games ?? 0],
+      ["Trend per game", fmt(st.trend_per_game, 2)],
+    ];
+    append(results, [
+      h(
+        "section",
+        { class: "panel" },
+        h("dl", { class: "stats-grid" }, items.map(([k, v]) => h("div", {}, h("dt", { text: k }), h("dd", { text: v })))),
+        st.benchmark && st.benchmark.text ? h("p", { text: `Against the odds: ${st.benchmark.text}` }) : null,
+      ),
+      h(
+        "section",
+        { class: "panel", "aria-labelledby": "chart-h" },
+        h("h2", { id: "chart-h", text: "Scores over time" }),
+        chart(st.scores || []),
+        h("details", {}, h("summary", { text: "The scores as text" }), h("p", { text: (st.scores || []).join(", ") })),
+      ),
+    ]);
+  }
+  load();
+}
+
+function chart(scores) {
+  const W = 600;
+  const H = 220;
+  const pad = { l: 40, r: 12, t: 12, b: 28 };
+  const top = Math.max(10, Math.ceil(Math.max(...scores, 0) / 50) * 50);
+  const x = (i) => pad.l + (scores.length <= 1 ? (W - pad.l - pad.r) / 2 : (i * (W - pad.l - pad.r)) / (scores.length - 1));
+  const y = (v) => H - pad.b - (v / top) * (H - pad.t - pad.b);
+  const summary = scores.length
+    ? `Line chart of ${scores.length} scores, oldest first, from ${scores[0]} to ${scores[scores.length - 1]}, highest ${Math.max(...scores)}`
+    : "No scores";
+  const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": summary, id: "chart" });
+  for (let k = 0; k <= 4; k += 1) {
+    const v = (top * k) / 4;
+    svg.append(s("line", { class: "grid", x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v) }));
+    svg.append(s("text", { x: pad.l - 6, y: y(v) + 4, "text-anchor": "end", text: Math.round(v) }));
+  }
+  svg.append(s("line", { class: "axis", x1: pad.l, x2: W - pad.r, y1: H - pad.b, y2: H - pad.b }));
+  svg.append(s("text", { x: (W + pad.l) / 2, y: H - 6, "text-anchor": "middle", text: "games, oldest → newest" }));
+  if (scores.length) {
+    svg.append(s("polyline", { class: "series", points: scores.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
+    scores.forEach((v, i) => svg.append(s("circle", { class: "point", cx: x(i), cy: y(v), r: 3.5 }, s("title", { text: `game ${i + 1}: ${v}` }))));
+  }
+  return svg;
+}
+
+// --- rules ---------------------------------------------------------------------------------------------
+async function rulesPage(gameId) {
+  const gen = generation;
+  const games = await getCatalog();
+  if (gen !== generation) return;
+  const nav = h(
+    "nav",
+    { "aria-label": "Games", class: "row" },
+    games.map((g) => h("a", { href: `#/rules/${g.id}`, "aria-current": g.id === gameId ? "page" : null, text: g.name })),
+  );
+  if (!gameId) {
+    app.append(h("h1", { text: "Rules" }), h("div", { class: "panel" }, nav));
+    focusMain("Rules");
+    return;
+  }
+  const answer = await api("GET", `/api/rules/${encodeURIComponent(gameId)}`);
+  if (gen !== generation) return;
+  if (!answer.ok) {
+    app.append(h("h1", { text: "Rules" }), nav, h("p", { class: "error", role: "alert", text: answer.error }));
+    focusMain("Rules");
+    return;
+  }
+  app.append(
+    h("h1", { text: `Rules: ${answer.data.name}` }),
+    h("div", { class: "panel" }, nav),
+    h("article", { class: "panel" }, h("pre", { class: "rules-text", id: "rules-text", text: answer.data.rules })),
+  );
+  focusMain(`Rules: ${answer.data.name}`);
+}
+
+// --- start --------------------------------------------------------------------------------------------
+document.addEventListener("keydown", (event) => {
+  if (!pageKeys || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  const tag = target && target.tagName;
+  if (tag === "INPUT" && target.type !== "range") return;
+  if (tag === "TEXTAREA" || tag === "SELECT") return;
+  if (tag === "INPUT" && event.key !== "Escape" && !/^[a-zA-Z0-9]$/.test(event.key)) return;
+  pageKeys(event);
+});
+window.addEventListener("hashchange", route);
+setupTheme();
+route();

@@ -1,0 +1,360 @@
+"""The web API (issue 12): every endpoint, its errors, and complete games of all four games through it.
+
+Errors are 4xx JSON bodies `{"error": one line}`; games go through the engine
+only (a pick of pins becomes an action the engine judges); every finished
+game's record verifies with `pinsetter.records.replay`; user text travels as
+data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from pinsetter.records import Record, replay
+from pinsetter.web.app import MAX_BODY, create_app
+
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(str(tmp_path / "h.sqlite"))) as test_client:
+        yield test_client
+
+
+def error_of(response: Any, status: int) -> str:
+    """The one-line error of a refused request."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert set(body) == {"error"}
+    assert isinstance(body["error"], str) and body["error"]
+    assert "\n" not in body["error"]
+    return str(body["error"])
+
+
+def new_game(client: TestClient, game: str, players: list[tuple[str, str]], **extra: Any) -> dict[str, Any]:
+    body = {"game": game, "players": [{"name": n, "kind": k} for n, k in players], **extra}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def play_out(client: TestClient, view: dict[str, Any], by_pick: bool = True) -> dict[str, Any]:
+    """Play a game to its end: chance and bots by `advance`, humans by picks of pins or the first choice."""
+    gid = view["id"]
+    for _ in range(5000):
+        if view["next"] == "over":
+            return view
+        if view["next"] in ("roll", "bot"):
+            response = client.post(f"/api/games/{gid}/advance", json={"until": "step"})
+        else:
+            table = view["view"]
+            picks = [c for c in table["choices"] if c["by_selection"]]
+            if by_pick and picks:
+                choice = picks[0]
+                body: dict[str, Any] = {"pins": choice["pins"]}
+                if choice["pile"] is not None:
+                    body["pile"] = choice["pile"]
+            else:
+                body = {"action": view["legal_actions"][0]}
+            response = client.post(f"/api/games/{gid}/actions", json=body)
+        assert response.status_code == 200, response.text
+        view = response.json()
+    raise AssertionError("the game did not end")
+
+
+def verify_record(client: TestClient, gid: int) -> Record:
+    response = client.get(f"/api/games/{gid}/record")
+    assert response.status_code == 200
+    assert f"pinsetter-{gid}.json" in response.headers["content-disposition"]
+    record = Record.loads(response.text)
+    state = replay(record)
+    assert state.is_terminal()
+    return record
+
+
+# --- catalog and rules ------------------------------------------------------------------------------
+
+
+def test_catalog_lists_the_four_games_with_options_and_bots(client: TestClient) -> None:
+    catalog = client.get("/api/catalog").json()
+    ids = {g["id"] for g in catalog}
+    assert ids == {"tenpins", "bowling-dice", "rolling-pins", "bowling-solitaire"}
+    for game in catalog:
+        assert game["bots"], game["id"]
+        assert any(o["name"] == "frames" for o in game["options"])
+        for option in game["options"]:
+            assert option["help"] and option["type"] in ("bool", "int", "text")
+
+
+def test_rules_of_each_game_and_an_unknown_one(client: TestClient) -> None:
+    for gid in ("tenpins", "bowling-dice", "rolling-pins", "bowling-solitaire"):
+        body = client.get(f"/api/rules/{gid}").json()
+        assert body["game"] == gid and len(body["rules"]) > 100
+    assert "chess" in error_of(client.get("/api/rules/chess"), 404)
+
+
+def test_the_pages_are_served_offline(client: TestClient) -> None:
+    index = client.get("/")
+    assert index.status_code == 200 and "/static/app.js" in index.text
+    for name in ("app.js", "style.css", "index.html"):
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200, name
+        assert "http://" not in response.text.replace("http://www.w3.org/2000/svg", "")
+        assert "https://" not in response.text
+    script = client.get("/static/app.js").text
+    assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "outerHTML" not in script
+
+
+# --- complete games -----------------------------------------------------------------------------------
+
+
+def test_a_complete_tenpins_game_with_a_human_and_a_bot(client: TestClient) -> None:
+    view = new_game(client, "tenpins", [("ann", "human"), ("robo", "bot:random")], options={"frames": 3}, seed=11)
+    assert view["next"] == "roll" and not view["has_decisions"]
+    end = play_out(client, view)
+    assert end["terminal"] and end["result"]["complete"]
+    assert [s["name"] for s in end["sheets"]] == ["ann", "robo"]
+    assert all(len(s["frames"]) == 3 for s in end["sheets"])
+    assert end["ending"][0].startswith("1. ")
+    record = verify_record(client, end["id"])
+    assert [p.name for p in record.players] == ["ann", "robo"]
+
+
+def test_a_complete_bowling_dice_game(client: TestClient) -> None:
+    view = new_game(client, "bowling-dice", [("ann", "human"), ("robo", "bot:random")], options={"frames": 2}, seed=3)
+    assert view["view"]["standing"] == 10
+    end = play_out(client, view)
+    assert end["terminal"] and end["view"]["dice"]
+    assert all(d["kind"] == "bowling" and d["face"] in "X/P-" for d in end["view"]["dice"])
+    verify_record(client, end["id"])
+
+
+def test_a_complete_rolling_pins_game_by_picks_of_pins(client: TestClient) -> None:
+    view = new_game(
+        client, "rolling-pins", [("ann", "human"), ("robo", "bot:greedy")], options={"frames": 2, "advanced": True}
+    )
+    assert view["next"] == "decision" and view["view"]["track"]
+    end = play_out(client, view)
+    assert end["terminal"] and end["result"]["complete"]
+    verify_record(client, end["id"])
+
+
+def test_a_complete_solitaire_game_by_human_and_by_bot(client: TestClient) -> None:
+    view = new_game(client, "bowling-solitaire", [("ann", "human")], options={"frames": 2}, seed=5)
+    end = play_out(client, view)
+    assert end["terminal"]
+    verify_record(client, end["id"])
+    bot = new_game(client, "bowling-solitaire", [("robo", "bot:greedy")], options={"frames": 2}, seed=5)
+    done = client.post(f"/api/games/{bot['id']}/advance", json={"until": "human"}).json()
+    assert done["next"] == "over"  # a bot-only game runs to its end in one advance
+    verify_record(client, bot["id"])
+
+
+# --- the game's steps: picks, refusals, undo, hints -------------------------------------------------
+
+
+def rolled(client: TestClient, seed: int = 4) -> dict[str, Any]:
+    """A solo Rolling Pins game just after its first roll."""
+    view = new_game(client, "rolling-pins", [("ann", "human")], options={"frames": 2}, seed=seed)
+    gid = view["id"]
+    view = client.post(f"/api/games/{gid}/actions", json={"action": "dice 2"}).json()
+    assert view["next"] == "roll"
+    after: dict[str, Any] = client.post(f"/api/games/{gid}/advance", json={"until": "step"}).json()
+    assert after["next"] == "decision" and after["view"]["selection"]["target"] is not None
+    return after
+
+
+def test_a_refused_pick_names_the_pick_and_the_reason(client: TestClient) -> None:
+    view = rolled(client)
+    gid = view["id"]
+    table = view["view"]
+    legal = {frozenset(c["pins"]) for c in table["choices"] if c["by_selection"]}
+    standing = [p["number"] for p in table["pins"] if not p["down"]]
+    assert frozenset(standing) not in legal
+    message = error_of(client.post(f"/api/games/{gid}/actions", json={"pins": standing}), 422)
+    assert "+".join(map(str, standing)) in message
+    assert error_of(client.post(f"/api/games/{gid}/actions", json={"action": "fly away"}), 422)
+    assert "pins" in error_of(client.post(f"/api/games/{gid}/actions", json={}), 422)
+    # nothing changed
+    assert client.get(f"/api/games/{gid}").json()["log"] == view["log"]
+
+
+def test_undo_takes_back_a_decision_but_not_past_a_roll(client: TestClient) -> None:
+    view = rolled(client)
+    gid = view["id"]
+    reason = view["undo"]
+    assert isinstance(reason, str) and reason
+    assert error_of(client.post(f"/api/games/{gid}/undo"), 409) == reason
+    choice = next(c for c in view["view"]["choices"] if c["by_selection"])
+    after = client.post(f"/api/games/{gid}/actions", json={"pins": choice["pins"]}).json()
+    assert after["undo"] is None
+    down = {p["number"] for p in after["view"]["pins"] if p["down"]}
+    assert set(choice["pins"]) <= down
+    back = client.post(f"/api/games/{gid}/undo").json()
+    assert back["log"] == view["log"]
+    assert [p["down"] for p in back["view"]["pins"]] == [p["down"] for p in view["view"]["pins"]]
+
+
+def test_hints_are_for_decisions(client: TestClient) -> None:
+    view = rolled(client)
+    hint = client.get(f"/api/games/{view['id']}/hint")
+    assert hint.status_code == 200
+    body = hint.json()
+    assert set(body) == {"bot", "meaning", "options", "words"}
+    assert body["words"] and "the best option" in body["words"][0]
+    dice = new_game(client, "tenpins", [("ann", "human")], options={"frames": 1})
+    error_of(client.get(f"/api/games/{dice['id']}/hint"), 409)
+
+
+def test_advance_until_human_plays_the_bots_and_stops_at_a_human(client: TestClient) -> None:
+    view = new_game(client, "tenpins", [("robo", "bot:random"), ("ann", "human")], options={"frames": 2}, seed=2)
+    assert view["next"] == "bot"
+    after = client.post(f"/api/games/{view['id']}/advance", json={"until": "human"}).json()
+    assert after["next"] == "roll" and after["turn"] == 1
+    error_of(client.post(f"/api/games/{view['id']}/advance", json={"until": "forever"}), 422)
+
+
+def test_conflicts_over_a_finished_game_and_a_decision_not_taken(client: TestClient) -> None:
+    view = rolled(client)
+    gid = view["id"]
+    assert "decide" in error_of(client.post(f"/api/games/{gid}/advance", json={}), 409)
+    tenpins = new_game(client, "tenpins", [("ann", "human")], options={"frames": 1}, seed=1)
+    error_of(client.post(f"/api/games/{tenpins['id']}/actions", json={"action": "x"}), 409)
+    end = play_out(client, tenpins)
+    assert "over" in error_of(client.post(f"/api/games/{end['id']}/advance", json={}), 409)
+    assert "over" in error_of(client.post(f"/api/games/{end['id']}/actions", json={"action": "x"}), 409)
+
+
+def test_unknown_games_are_404(client: TestClient) -> None:
+    for method, path in (
+        ("GET", "/api/games/999"),
+        ("POST", "/api/games/999/advance"),
+        ("POST", "/api/games/999/undo"),
+        ("GET", "/api/games/999/hint"),
+        ("GET", "/api/games/999/record"),
+        ("GET", "/api/games/999/steps/0"),
+        ("GET", "/api/nothing-here"),
+    ):
+        response = client.request(method, path, json={} if method == "POST" else None)
+        assert "999" in error_of(response, 404) or path.endswith("here")
+
+
+# --- starting games: what is refused ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "chess", "players": [{"name": "a", "kind": "human"}]}, "chess"),
+        ({"game": "tenpins", "players": []}, "players"),
+        ({"game": "tenpins", "players": [{"name": "a", "kind": "wizard"}]}, "kind"),
+        ({"game": "tenpins", "players": [{"name": "a", "kind": "bot:nobody"}]}, "nobody"),
+        ({"game": "tenpins", "players": [{"name": "a", "kind": "human"}, {"name": "a", "kind": "human"}]}, "same name"),
+        (
+            {"game": "bowling-solitaire", "players": [{"name": "a", "kind": "human"}, {"name": "b", "kind": "human"}]},
+            "",
+        ),
+        ({"game": "tenpins", "options": {"frames": 11}, "players": [{"name": "a", "kind": "human"}]}, "frames"),
+        ({"game": "tenpins", "options": {"colour": "red"}, "players": [{"name": "a", "kind": "human"}]}, "colour"),
+        ({"game": "tenpins", "seed": -1, "players": [{"name": "a", "kind": "human"}]}, "seed"),
+        ({"game": "tenpins", "players": [{"name": "a", "kind": "human"}], "extra": 1}, "extra"),
+    ],
+)
+def test_new_games_refused_with_a_reason(client: TestClient, body: dict[str, Any], words: str) -> None:
+    message = error_of(client.post("/api/games", json=body), 422)
+    assert words.lower() in message.lower()
+
+
+def test_a_game_is_reproducible_from_its_seed(client: TestClient) -> None:
+    first = play_out(client, new_game(client, "tenpins", [("a", "human")], options={"frames": 2}, seed=99))
+    second = play_out(client, new_game(client, "tenpins", [("a", "human")], options={"frames": 2}, seed=99))
+    assert first["sheets"][0]["frames"] == second["sheets"][0]["frames"]
+
+
+def test_bodies_over_the_limit_are_413(client: TestClient) -> None:
+    big = json.dumps({"game": "tenpins", "players": [{"name": "a", "kind": "human"}], "pad": "x" * MAX_BODY})
+    response = client.post("/api/games", content=big, headers={"content-type": "application/json"})
+    assert "bytes" in error_of(response, 413)
+    error_of(client.post("/api/records", content=b"x" * 2_000_001), 413)
+
+
+# --- records, history, steps, stats -----------------------------------------------------------------
+
+
+def test_upload_a_record_and_step_through_it(client: TestClient, tmp_path: Path) -> None:
+    end = play_out(client, new_game(client, "tenpins", [("ann", "human")], options={"frames": 2}, seed=8))
+    text = client.get(f"/api/games/{end['id']}/record").text
+    assert client.post("/api/records", content=text.encode()).json()["id"] == end["id"]  # already kept
+    with TestClient(create_app(str(tmp_path / "other.sqlite"))) as other:
+        uploaded = other.post("/api/records", content=text.encode())
+        assert uploaded.status_code == 201
+        assert other.get("/api/history").json()[0]["id"] == uploaded.json()["id"]
+    client = other  # step through the uploaded game on the other server
+    new_id = uploaded.json()["id"]
+    steps = len(json.loads(text)["steps"])
+    start = client.get(f"/api/games/{new_id}/steps/0").json()
+    assert all(f == [] for f in (s["frames"] for s in start["sheets"]))
+    last = client.get(f"/api/games/{new_id}/steps/{steps}").json()
+    assert last["terminal"] and last["sheets"] == end["sheets"]
+    assert str(steps) in error_of(client.get(f"/api/games/{new_id}/steps/{steps + 1}"), 404)
+
+
+def test_upload_refuses_a_tampered_record_naming_the_step(client: TestClient) -> None:
+    end = play_out(client, new_game(client, "tenpins", [("ann", "human")], options={"frames": 2}, seed=8))
+    data = client.get(f"/api/games/{end['id']}/record").json()
+    data["result"]["players"][0]["total"] += 1
+    error_of(client.post("/api/records", content=json.dumps(data).encode()), 422)
+    error_of(client.post("/api/records", content=b"not json"), 422)
+    error_of(client.post("/api/records", content=b"\xff\xfe"), 422)
+
+
+def test_history_filters_and_unfinished_games(client: TestClient) -> None:
+    end = play_out(client, new_game(client, "tenpins", [("ann", "human")], options={"frames": 1}, seed=1))
+    open_game = new_game(client, "rolling-pins", [("bob", "human")], options={"frames": 1})
+    rows = client.get("/api/history").json()
+    assert [r["id"] for r in rows] == [open_game["id"], end["id"]]
+    assert [r["finished"] for r in rows] == [False, True]
+    assert [r["id"] for r in client.get("/api/history?game=tenpins").json()] == [end["id"]]
+    assert [r["id"] for r in client.get("/api/history?player=bob").json()] == [open_game["id"]]
+    assert client.get("/api/history?game=&player=").json() == rows
+
+
+def test_stats_over_finished_games(client: TestClient) -> None:
+    scores = []
+    for seed in (1, 2, 3):
+        end = play_out(client, new_game(client, "tenpins", [("ann", "human")], options={"frames": 2}, seed=seed))
+        scores.append(end["sheets"][0]["total"])
+    stats = client.get("/api/stats?player=ann&game=tenpins").json()
+    assert stats["games"] == 3
+    assert sorted(stats["scores"]) == sorted(scores)
+    assert stats["best"] == max(scores) and stats["worst"] == min(scores)
+    assert client.get("/api/stats?player=nobody").json()["games"] == 0
+
+
+# --- user text is data ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [HOSTILE, "[bold]x", "Zoë &amp; <b>", "a\"b'c&d"])
+def test_hostile_names_round_trip_as_data(client: TestClient, name: str) -> None:
+    view = new_game(client, "tenpins", [(name, "human"), ("robo", "bot:random")], options={"frames": 1}, seed=4)
+    shown = view["players"][0]["name"]
+    assert shown == name.strip()
+    assert view["sheets"][0]["name"] == shown
+    end = play_out(client, view)
+    assert any(line.startswith(("1. ", "2. ")) and shown in line for line in end["ending"])
+    assert client.get("/api/history").json()[0]["players"][0]["name"] == shown
+    assert verify_record(client, end["id"]).players[0].name == shown
+
+
+@pytest.mark.parametrize("name", ["a\x1b[2J", "evil\u202eexe"])
+def test_control_characters_in_names_are_refused(client: TestClient, name: str) -> None:
+    body = {"game": "tenpins", "players": [{"name": name, "kind": "human"}]}
+    assert "control character" in error_of(client.post("/api/games", json=body), 422)
