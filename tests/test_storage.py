@@ -451,3 +451,13 @@ def test_save_never_crashes_on_a_record_that_replays(tmp_path: Path) -> None:
         stored = storage.get(game_id)
         assert stored is not None and stored.record.to_json() == record.to_json()
     assert len(storage.results_for(include_entered=True)) == 4
+
+
+def test_a_record_that_could_not_be_read_back_is_refused_not_stored(tmp_path: Path) -> None:
+    """A lone surrogate (a non-UTF-8 byte in a command-line argument) is not valid JSON text."""
+    storage = Storage(url(tmp_path / "s.sqlite"))
+    record = finished(1)
+    record.players[0] = PlayerSpec("a\udcff", "random")
+    with pytest.raises(StorageError, match="cannot be kept in the history"):
+        storage.save(record)
+    assert storage.all_games() == [] and storage.history() == []

@@ -30,7 +30,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from pinsetter.core.scoring import STANDARD, Lane, score
-from pinsetter.records import Record
+from pinsetter.records import Record, RecordError
 from pinsetter.usertext import visible
 
 __all__ = [
@@ -365,6 +365,11 @@ class Storage:
 
     def _write(self, connection: Connection, uid: str, record: Record, game_id: int | None) -> int:
         data = record.to_json()
+        text = json.dumps(data)
+        try:  # never store what could not be read back: one such row would break every history listing
+            Record.loads(text)
+        except RecordError as exc:
+            raise StorageError(f"this game cannot be kept in the history: {exc}") from None
         values = {
             "game": record.game,
             "options": json.dumps(record.options, sort_keys=True),
@@ -374,7 +379,7 @@ class Storage:
             "updated": datetime.now(UTC).isoformat(timespec="seconds"),
             "finished": bool((record.result or {}).get("complete")),
             "steps": len(record.steps),
-            "record": json.dumps(data),
+            "record": text,
             "chance": record.chance,
         }
         if game_id is None:
