@@ -69,7 +69,8 @@ def postgres() -> Iterator[str]:
     except Exception as exc:  # no driver or no server
         if os.environ.get("CI") == "true":
             raise
-        pytest.skip(f"no PostgreSQL at {base}: {str(exc).splitlines()[0]}")
+        shown = sa.make_url(base).render_as_string(hide_password=True)
+        pytest.skip(f"no PostgreSQL at {shown}: {str(exc).splitlines()[0]}")
     url = sa.make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
     try:
         yield url.render_as_string(hide_password=False)
