@@ -1,0 +1,419 @@
+"""The web pages in a real browser (issue 12): each of the four games played to its end by clicking.
+
+A uvicorn server runs the app in a background thread on a free port over a
+temporary history; one headless Chromium session (Selenium, `/usr/bin/chromium`
+with `/usr/bin/chromedriver`) serves the whole module. The page decides
+nothing: the tests read the server's view only to know which pins make a legal
+pick, then click them as a player would.
+
+Screenshots of each game page are written to the folder named by the
+environment variable `PINSETTER_ARTIFACTS`, or else to a temporary folder
+(printed in the test output): `<game>.png`.
+
+When chromium or chromedriver is missing the module is skipped with a one-line
+reason, except under `CI=true`, where it fails loudly instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pinsetter.records import Record, replay
+
+CHROMIUM = os.environ.get("PINSETTER_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("PINSETTER_CHROMEDRIVER", "/usr/bin/chromedriver")
+HOSTILE = "<img src=x onerror=alert(1)>"
+WAIT = 20  # seconds a page may take to settle: a ceiling, never a measurement
+
+
+def _missing() -> str | None:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (Path(path).is_file() or shutil.which(path)):
+            return f"{path} is not installed"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed"
+    return None
+
+
+if (_why := _missing()) is not None:
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"browser tests must run under CI=true, but {_why}")
+    pytest.skip(f"browser tests skipped: {_why}", allow_module_level=True)
+
+import uvicorn  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from pinsetter.web.app import create_app  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app under uvicorn in a background thread, over a temporary history."""
+    db = tmp_path_factory.mktemp("web") / "browser.sqlite"
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(str(db)), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    ready = threading.Event()
+    for _ in range(200):
+        if server.started:
+            ready.set()
+            break
+        ready.wait(0.05)
+    assert server.started, "the server did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("PINSETTER_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots in {folder}")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def driver(base: str) -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(arg)
+    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    browser.get(base + "/#/")
+    browser.execute_script("localStorage.setItem('pinsetter.pace', '0')")  # bots move at once
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture
+def api(base: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=base) as client:
+        yield client
+
+
+# --- helpers ----------------------------------------------------------------------------------------------
+
+
+def wait(driver: WebDriver, condition: Any, message: str = "") -> Any:
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: condition(d), message)
+
+
+def game_state(driver: WebDriver) -> dict[str, str]:
+    state: dict[str, str] = driver.execute_script(
+        "const g = document.getElementById('game');"
+        "return g ? {busy: g.dataset.busy || '', next: g.dataset.next || '', steps: g.dataset.steps || '',"
+        " error: (document.getElementById('game-error') || {}).textContent || ''} : {busy: '1'};"
+    )
+    return state
+
+
+def settle(driver: WebDriver) -> dict[str, str]:
+    """Wait until the game page waits for a human (or the game is over)."""
+
+    def idle(d: WebDriver) -> dict[str, str] | None:
+        state = game_state(d)
+        return state if state.get("busy") == "0" and state.get("next") in ("decision", "roll", "over") else None
+
+    result: dict[str, str] = wait(driver, idle, "the game page did not settle")
+    return result
+
+
+def after_click(driver: WebDriver, element: WebElement) -> dict[str, str]:
+    """Click, then wait for the server's answer to be drawn (a new step, or an error line)."""
+    before = game_state(driver)["steps"]
+    element.click()
+
+    def moved(d: WebDriver) -> dict[str, str] | None:
+        state = game_state(d)
+        if state.get("busy") != "0":
+            return None
+        return state if state["steps"] != before or state["error"] else None
+
+    wait(driver, moved, "no answer to the click")
+    return settle(driver)
+
+
+def start_game(driver: WebDriver, base: str, game: str, players: list[tuple[str, str]], **options: Any) -> int:
+    """Fill in the lobby and start: players are (name, 'human' or 'bot:NAME')."""
+    driver.get(base + "/#/")
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"input[name=game][value='{game}']"))
+    driver.find_element(By.CSS_SELECTOR, f"input[name=game][value='{game}']").click()
+    for name, value in options.items():
+        field = driver.find_element(By.ID, f"opt-{name}")
+        if field.get_attribute("type") == "checkbox":
+            if field.is_selected() != bool(value):
+                field.click()
+        else:
+            field.clear()
+            field.send_keys(str(value))
+    for _ in players[1:]:
+        driver.find_element(By.ID, "add-human").click()
+    rows = driver.find_elements(By.CSS_SELECTOR, "#players .player-row")
+    assert len(rows) == len(players)
+    for row, (name, kind) in zip(rows, players, strict=True):
+        field = row.find_element(By.CSS_SELECTOR, "input[type=text]")
+        field.clear()
+        field.send_keys(name)
+        Select(row.find_element(By.TAG_NAME, "select")).select_by_value(kind)
+    driver.find_element(By.ID, "start").click()
+    wait(driver, lambda d: "#/game/" in d.current_url, "the game did not start")
+    game_id = int(driver.current_url.rsplit("/", 1)[1])
+    settle(driver)
+    return game_id
+
+
+def server_view(api: httpx.Client, game_id: int) -> dict[str, Any]:
+    view: dict[str, Any] = api.get(f"/api/games/{game_id}").json()
+    return view
+
+
+def pick(driver: WebDriver, pins: list[int], pile: int | None = None) -> None:
+    if pile is not None:
+        driver.find_element(By.CSS_SELECTOR, f"button[data-pile='{pile}']").click()
+    for number in pins:
+        driver.find_element(By.CSS_SELECTOR, f"button[data-pin='{number}']").click()
+
+
+def play_by_clicking(driver: WebDriver, api: httpx.Client, game_id: int) -> None:
+    """Play on to the end: Roll, picks of pins (the first legal one), or the first choice button."""
+    for _ in range(400):
+        state = settle(driver)
+        if state["next"] == "over":
+            return
+        if state["next"] == "roll":
+            after_click(driver, driver.find_element(By.ID, "roll"))
+            continue
+        table = server_view(api, game_id)["view"]
+        picks = [c for c in table["choices"] if c["by_selection"]]
+        if picks:
+            pick(driver, picks[0]["pins"], picks[0]["pile"])
+            after_click(driver, driver.find_element(By.ID, "play-selection"))
+        else:
+            after_click(driver, driver.find_elements(By.CSS_SELECTOR, "#choices button")[0])
+    raise AssertionError("the game did not end")
+
+
+def finish(driver: WebDriver, api: httpx.Client, game_id: int, artifacts: Path, name: str) -> list[str]:
+    """The end screen's lines; the record verifies; a screenshot of the page is kept."""
+    wait(driver, lambda d: d.find_elements(By.ID, "ending"), "no end screen")
+    lines = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#ending li")]
+    assert lines and lines[0].startswith("1. ")
+    record = Record.loads(api.get(f"/api/games/{game_id}/record").text)
+    assert replay(record).is_terminal()
+    driver.save_screenshot(str(artifacts / f"{name}.png"))
+    return lines
+
+
+def no_alert(driver: WebDriver) -> bool:
+    try:
+        _ = driver.switch_to.alert
+    except NoAlertPresentException:
+        return True
+    return False
+
+
+# --- the games ---------------------------------------------------------------------------------------------
+
+
+def test_tenpins_with_hostile_names_and_a_bot(driver: WebDriver, base: str, api: httpx.Client, artifacts: Path) -> None:
+    players = [(HOSTILE, "human"), ("[bold]x", "human"), ("Robo", "bot:random")]
+    game_id = start_game(driver, base, "tenpins", players, frames=2)
+    captions = [c.text for c in driver.find_elements(By.CSS_SELECTOR, ".sheet caption")]
+    assert captions[0].startswith(HOSTILE) and captions[1].startswith("[bold]x")
+    assert driver.find_elements(By.CSS_SELECTOR, "#app img") == []
+    assert HOSTILE in driver.find_element(By.ID, "status").text
+    hint = driver.find_element(By.ID, "hint-button")
+    assert not hint.is_enabled()  # no decisions in this game
+    play_by_clicking(driver, api, game_id)
+    lines = finish(driver, api, game_id, artifacts, "tenpins")
+    assert any(HOSTILE in line for line in lines)
+    assert driver.find_elements(By.CSS_SELECTOR, "#app img") == []
+    assert no_alert(driver)
+
+
+def test_bowling_dice_by_keyboard(driver: WebDriver, base: str, api: httpx.Client, artifacts: Path) -> None:
+    game_id = start_game(driver, base, "bowling-dice", [("Ann", "human"), ("Robo", "bot:random")], frames=2)
+    assert "10 pins standing" in driver.find_element(By.ID, "standing").text
+    for _ in range(100):
+        state = settle(driver)
+        if state["next"] == "over":
+            break
+        assert state["next"] == "roll"
+        before = state["steps"]
+        driver.find_element(By.TAG_NAME, "body").send_keys("r")
+        wait(driver, lambda d, b=before: game_state(d)["steps"] != b)
+    dice = driver.find_elements(By.CSS_SELECTOR, ".die[role=img]")
+    assert dice and all(d.get_attribute("aria-label") for d in dice)
+    finish(driver, api, game_id, artifacts, "bowling-dice")
+
+
+def test_rolling_pins_refusal_hint_undo_and_reload(
+    driver: WebDriver, base: str, api: httpx.Client, artifacts: Path
+) -> None:
+    game_id = start_game(driver, base, "rolling-pins", [("Ann", "human"), ("Robo", "bot:greedy")], frames=2)
+    after_click(driver, driver.find_element(By.CSS_SELECTOR, "#choices button[data-action='dice 2']"))
+    view = server_view(api, game_id)
+    assert view["next"] == "decision" and view["view"]["dice"]
+    table = view["view"]
+    legal = [c for c in table["choices"] if c["by_selection"]]
+    crossable = sorted(p["number"] for p in table["pins"] if p["selectable"])
+    assert legal and frozenset(crossable) not in {frozenset(c["pins"]) for c in legal}
+
+    # A refused pick: every pin that some pick could use, all at once.
+    pick(driver, crossable)
+    total = sum(crossable)
+    assert f"sum {total}" in driver.find_element(By.ID, "selection-sum").text
+    assert f"target {table['selection']['target']}" in driver.find_element(By.ID, "selection-sum").text
+    state = after_click(driver, driver.find_element(By.ID, "play-selection"))
+    assert "+".join(map(str, crossable)) in state["error"]
+    assert driver.find_element(By.ID, "game-error").is_displayed()
+    driver.find_element(By.ID, "clear-selection").click()
+
+    # A hint, in words.
+    driver.find_element(By.ID, "hint-button").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint .hint-words li"), "no hint shown")
+    assert "best" in driver.find_element(By.CSS_SELECTOR, "#hint .hint-words li").text
+
+    # A legal pick, taken back with Undo.
+    choice = legal[0]
+    pick(driver, choice["pins"])
+    label = driver.find_element(By.CSS_SELECTOR, f"button[data-pin='{choice['pins'][0]}']").get_attribute("aria-label")
+    assert label is not None and label.startswith(f"pin {choice['pins'][0]}, value ") and label.endswith("picked")
+    after_click(driver, driver.find_element(By.ID, "play-selection"))
+    crossed = driver.find_element(By.CSS_SELECTOR, f"button[data-pin='{choice['pins'][0]}']")
+    assert "down" in (crossed.get_attribute("aria-label") or "")
+    undo = driver.find_element(By.ID, "undo")
+    assert undo.is_enabled()
+    undo.click()
+    wait(
+        driver,
+        lambda d: (
+            "standing"
+            in (
+                d.find_element(By.CSS_SELECTOR, f"button[data-pin='{choice['pins'][0]}']").get_attribute("aria-label")
+                or ""
+            )
+        ),
+    )
+    settle(driver)
+    assert not driver.find_element(By.ID, "undo").is_enabled()  # the roll is revealed: no undo past it
+    assert driver.find_element(By.ID, "undo-reason").text
+
+    # A reload in the middle continues the same game.
+    steps = settle(driver)["steps"]
+    driver.refresh()
+    after = settle(driver)
+    assert after["steps"] == steps and f"game {game_id}" in driver.find_element(By.TAG_NAME, "h1").text
+    play_by_clicking(driver, api, game_id)
+    finish(driver, api, game_id, artifacts, "rolling-pins")
+
+
+def test_solitaire_left_and_resumed(driver: WebDriver, base: str, api: httpx.Client, artifacts: Path) -> None:
+    game_id = start_game(driver, base, "bowling-solitaire", [("Ann", "human")], frames=2)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "button.pile")) == 3
+    table = server_view(api, game_id)["view"]
+    choice = next(c for c in table["choices"] if c["by_selection"])
+    pick(driver, choice["pins"], choice["pile"])
+    after_click(driver, driver.find_element(By.ID, "play-selection"))
+    steps = settle(driver)["steps"]
+
+    # Leave for the lobby, then resume it from the list of unfinished games.
+    driver.find_element(By.CSS_SELECTOR, ".top nav a[href='#/']").click()
+    link = wait(
+        driver,
+        lambda d: d.find_elements(By.CSS_SELECTOR, f"#resume-list a[href='#/game/{game_id}']"),
+        "the game is not offered for resuming",
+    )
+    link[0].click()
+    assert settle(driver)["steps"] == steps
+    play_by_clicking(driver, api, game_id)
+    finish(driver, api, game_id, artifacts, "bowling-solitaire")
+
+
+# --- the other pages --------------------------------------------------------------------------------------
+
+
+def test_lobby_shows_the_engines_refusal(driver: WebDriver, base: str) -> None:
+    driver.get(base + "/#/")
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.ID, "opt-frames"))
+    driver.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
+    frames = driver.find_element(By.ID, "opt-frames")
+    frames.clear()
+    frames.send_keys("11")
+    driver.find_element(By.ID, "start").click()
+    error = wait(driver, lambda d: d.find_element(By.ID, "lobby-error").text, "no error shown")
+    assert "frames" in error
+    assert "#/game/" not in driver.current_url
+
+
+def test_history_step_through_upload_stats_rules_and_theme(
+    driver: WebDriver, base: str, api: httpx.Client, tmp_path: Path
+) -> None:
+    finished = [g for g in api.get("/api/history").json() if g["finished"]]
+    assert finished, "the games above are in the history"
+    driver.get(base + "/#/history")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#history-results tr[data-game-id]"))
+    target = finished[0]["id"]
+    driver.find_element(By.CSS_SELECTOR, f"#history-results a[href='#/history/{target}']").click()
+    caption = wait(driver, lambda d: d.find_element(By.ID, "step-caption").text, "no stepper")
+    total = len(api.get(f"/api/games/{target}/record").json()["steps"])
+    assert caption.startswith(f"Step {total} of {total}")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#replay #ending"))
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
+    wait(driver, lambda d: d.find_element(By.ID, "step-caption").text.startswith(f"Step 0 of {total}"))
+    driver.find_element(By.CSS_SELECTOR, "[aria-label='Next step']").click()
+    wait(driver, lambda d: d.find_element(By.ID, "replay").get_attribute("data-step") == "1")
+
+    # Upload a record from a file: it opens in the history.
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(api.get(f"/api/games/{target}/record").json()))
+    driver.get(base + "/#/")
+    wait(driver, lambda d: d.find_elements(By.ID, "record-file"))
+    driver.find_element(By.ID, "record-file").send_keys(str(record))
+    driver.find_element(By.ID, "upload").click()
+    wait(driver, lambda d: d.current_url.endswith(f"#/history/{target}"), "the upload did not open")
+
+    driver.get(base + "/#/stats")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#chart .point"))
+    assert "scores" in (driver.find_element(By.ID, "chart").get_attribute("aria-label") or "")
+
+    driver.get(base + "/#/rules/rolling-pins")
+    text = wait(driver, lambda d: d.find_element(By.ID, "rules-text").text)
+    assert "token" in text.lower()
+
+    before = driver.execute_script("return document.documentElement.dataset.theme || ''")
+    driver.find_element(By.ID, "theme-toggle").click()
+    chosen = driver.execute_script("return document.documentElement.dataset.theme")
+    assert chosen in ("light", "dark") and chosen != before
+    driver.refresh()
+    assert driver.execute_script("return document.documentElement.dataset.theme") == chosen
