@@ -454,10 +454,18 @@ def test_save_never_crashes_on_a_record_that_replays(tmp_path: Path) -> None:
 
 
 def test_a_record_that_could_not_be_read_back_is_refused_not_stored(tmp_path: Path) -> None:
-    """A lone surrogate (a non-UTF-8 byte in a command-line argument) is not valid JSON text."""
+    """A lone surrogate (a non-UTF-8 byte in a command-line argument) is not valid JSON text.
+
+    PlayerSpec refuses such a name on entry; the storage guards the history on its own too.
+    """
     storage = Storage(url(tmp_path / "s.sqlite"))
     record = finished(1)
-    record.players[0] = PlayerSpec("a\udcff", "random")
+    with pytest.raises(ValueError, match="U\\+DCFF"):
+        PlayerSpec("a\udcff", "random")
+    forged = object.__new__(PlayerSpec)
+    object.__setattr__(forged, "name", "a\udcff")
+    object.__setattr__(forged, "kind", "random")
+    record.players[0] = forged
     with pytest.raises(StorageError, match="cannot be kept in the history"):
         storage.save(record)
     assert storage.all_games() == [] and storage.history() == []

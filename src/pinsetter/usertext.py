@@ -22,14 +22,22 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 
 
 def _is_control(char: str) -> bool:
-    return unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS
+    """C0/C1 controls, lone surrogates (undecodable bytes) and bidirectional controls."""
+    return unicodedata.category(char) in ("Cc", "Cs") or char in BIDI_CONTROLS
 
 
 def visible(text: str) -> str:
     """`text` with every control character written as an escape (`ESC` -> `\\x1b`), safe to print."""
     if not any(_is_control(c) for c in text):
         return text
-    return "".join(c.encode("unicode_escape").decode("ascii") if _is_control(c) else c for c in text)
+    return "".join(_escape(c) if _is_control(c) else c for c in text)
+
+
+def _escape(char: str) -> str:
+    """`ESC` -> `\\x1b`; a lone surrogate (which no codec encodes) -> `\\udcff`."""
+    if 0xD800 <= ord(char) <= 0xDFFF:
+        return f"\\u{ord(char):04x}"
+    return char.encode("unicode_escape").decode("ascii")
 
 
 def name_problem(name: str) -> str | None:

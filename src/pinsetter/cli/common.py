@@ -114,21 +114,21 @@ def emit_json(data: Any) -> None:
 
 
 def open_storage(url: str | None) -> Storage:
-    from pinsetter.storage import Storage
+    from pinsetter.storage import Storage, StorageError
 
     try:
         return Storage(url)
-    except Exception as exc:  # any driver or migration failure, reported in one line
-        fail(f"cannot open the game history {url or ''}: {exc}")
+    except StorageError as exc:  # one line, without any password in the URL
+        fail(str(exc))
 
 
 def try_storage(url: str | None) -> Storage | None:
     """The history for a game being played; without one the game still plays (with a warning)."""
-    from pinsetter.storage import Storage
+    from pinsetter.storage import Storage, StorageError
 
     try:
         return Storage(url)
-    except Exception as exc:  # any driver or migration failure
+    except StorageError as exc:
         typer.echo(f"pinsetter: warning: this game is not kept in the history ({one_line(str(exc))})", err=True)
         return None
 

@@ -166,27 +166,26 @@ def import_cmd(
     db: DbOpt = None,
 ) -> None:
     """Import records, each verified by replay; bad lines are reported and skipped."""
-    from pinsetter.storage.transfer import import_records
+    from pinsetter.storage import StorageError
+    from pinsetter.storage.transfer import import_file
 
     shown = visible(str(source))
+    if source.is_dir():
+        fail(f"cannot read {shown}: it is a folder")
+    storage = open_storage(db)
     try:
-        raw = source.read_bytes()
-    except OSError as exc:
-        fail(f"cannot read {shown}: {exc.strerror}")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        fail(f"{shown}: not UTF-8 text (byte {exc.start})")
-    if not text.strip():
-        fail(f"{shown}: holds no records")
-    report = import_records(open_storage(db), text)
-    if not (report.imported or report.updated or report.duplicates or report.rejected):
+        report = import_file(storage, source)
+    except StorageError as exc:
+        fail(str(exc))
+    if not (report.imported or report.updated or report.duplicates or report.rejected or report.conflicts):
         fail(f"{shown}: holds no records")
     for line, reason in report.rejected:
         typer.echo(f"pinsetter: {shown}:{line}: rejected: {visible(reason)}", err=True)
+    for line, reason in report.conflicts:
+        typer.echo(f"pinsetter: {shown}:{line}: conflict: {visible(reason)}", err=True)
     typer.echo(
         f"imported {report.imported}, updated {report.updated}, duplicates {report.duplicates}, "
-        f"rejected {len(report.rejected)}"
+        f"conflicts {len(report.conflicts)}, rejected {len(report.rejected)}"
     )
-    if report.rejected:
+    if report.rejected or report.conflicts:
         raise typer.Exit(2)

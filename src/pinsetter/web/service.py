@@ -176,7 +176,12 @@ class GameService:
             replay(record)
         except RecordError as exc:
             raise Refused(str(exc)) from None
-        return self.storage.save(record)
+        merged = self.storage.merge(record)
+        if merged.outcome == "conflict":
+            raise Conflict(merged.reason)
+        with self._guard:
+            self._matches.pop(merged.game_id, None)  # a longer record replaces the live copy
+        return merged.game_id
 
     # --- what clients see -----------------------------------------------------------------
     @staticmethod
