@@ -229,8 +229,18 @@ def finish(driver: WebDriver, api: httpx.Client, game_id: int, artifacts: Path, 
     assert lines and lines[0].startswith("1. ")
     record = Record.loads(api.get(f"/api/games/{game_id}/record").text)
     assert replay(record).is_terminal()
-    driver.save_screenshot(str(artifacts / f"{name}.png"))
+    screenshot(driver, artifacts / f"{name}.png")
     return lines
+
+
+def screenshot(driver: WebDriver, path: Path) -> None:
+    """The whole page from its top, at the window's width."""
+    width, height = driver.get_window_size()["width"], driver.get_window_size()["height"]
+    driver.execute_script("window.scrollTo(0, 0)")
+    full = int(driver.execute_script("return document.documentElement.scrollHeight"))
+    driver.set_window_size(width, min(max(full, height), 4000))
+    driver.save_screenshot(str(path))
+    driver.set_window_size(width, height)
 
 
 def no_alert(driver: WebDriver) -> bool:

@@ -624,7 +624,7 @@ function drawCards(view) {
         h(
           "table",
           { class: "sheet" },
-          h("caption", { text: `Not yet seen: ${total} cards` }),
+          h("caption", { text: `Not yet seen: ${total} card${total === 1 ? "" : "s"}` }),
           h("tr", {}, h("th", { scope: "row", text: "card" }), unseen.map(([v]) => h("th", { scope: "col", text: v }))),
           h("tr", {}, h("th", { scope: "row", text: "left" }), unseen.map(([, n]) => h("td", { text: n }))),
         ),
@@ -1240,6 +1240,7 @@ async function replayPage(id) {
   const root = h("div", { id: "replay", dataset: { gameId: String(id) } });
   app.append(root);
   const record = await api("GET", `/api/games/${id}/record`);
+  await getCatalog();
   if (gen !== generation) return;
   if (!record.ok) {
     root.append(h("h1", { text: `Game ${id}` }), h("p", { class: "error", role: "alert", text: record.error }));
@@ -1301,11 +1302,11 @@ async function replayPage(id) {
     h(
       "div",
       { class: "panel stepper", role: "group", "aria-label": "Step through the game (← and → keys)" },
-      button("⏮", "First step", () => 0),
+      button("« First", "First step", () => 0),
       button("◀", "Previous step", () => at - 1),
       slider,
       button("▶", "Next step", () => at + 1),
-      button("⏭", "Last step", () => total),
+      button("Last »", "Last step", () => total),
     ),
     caption,
     error,
@@ -1327,8 +1328,6 @@ async function replayPage(id) {
     else return;
     event.preventDefault();
   };
-  await getCatalog();
-  if (gen !== generation) return;
   focusMain(`Game ${id}`);
   go(at);
 }
@@ -1419,7 +1418,7 @@ function chart(scores) {
   const W = 600;
   const H = 220;
   const pad = { l: 40, r: 12, t: 12, b: 28 };
-  const top = Math.max(10, Math.ceil(Math.max(...scores, 0) / 50) * 50);
+  const top = Math.max(20, Math.ceil(Math.max(...scores, 0) / 20) * 20);
   const x = (i) => pad.l + (scores.length <= 1 ? (W - pad.l - pad.r) / 2 : (i * (W - pad.l - pad.r)) / (scores.length - 1));
   const y = (v) => H - pad.b - (v / top) * (H - pad.t - pad.b);
   const summary = scores.length
