@@ -8,9 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import OptionList, Static
+from textual import events
+from textual.widgets import Input, OptionList, Static
 
 from pinsetter.storage import Storage
+from pinsetter.ui import tui
 from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -194,6 +196,10 @@ async def test_resume_after_quitting(app: PinsetterApp) -> None:
         assert again.match.record.steps[:steps] == screen.match.record.steps[:steps]
 
 
+def status_line(screen: GameScreen) -> str:
+    return screen.query_one("#status", Static).render().plain  # type: ignore[union-attr,no-any-return]
+
+
 async def test_undo_hint_and_help(app: PinsetterApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await type_into(pilot, "#seed", "5")
@@ -204,12 +210,20 @@ async def test_undo_hint_and_help(app: PinsetterApp) -> None:
         await settle(pilot, screen)
         await pilot.press("h")
         assert "expected final score" in screen_text(app)
-        await pilot.press("enter")
+        await pilot.press("enter")  # how many dice: then the dice are rolled and seen
         await settle(pilot, screen)
-        before = len(screen.match.record.steps)
+        rolled = len(screen.match.record.steps)
         await pilot.press("u")
-        assert len(screen.match.record.steps) < before
+        assert len(screen.match.record.steps) == rolled and not screen.match.record.undo_used
+        assert "cannot undo: chance revealed" in status_line(screen)
+        await first_action(pilot, screen)  # cross (or miss): the next decision follows with nothing revealed
+        await settle(pilot, screen)
+        decided = list(screen.match.record.steps)
+        assert len(decided) == rolled + 1 and screen.human_to_act()
+        await pilot.press("u")
+        assert screen.match.record.steps == decided[:-1]
         assert screen.match.record.undo_used
+        assert "undo: 1 step(s) taken back" in screen_text(app)
         await pilot.press("question_mark")
         await pilot.pause(0.1)
         assert "Rolling Pins" in screen_text(app)
@@ -247,3 +261,137 @@ async def test_undo_is_off_with_others_by_default(app: PinsetterApp) -> None:
         await pilot.press("u")
         assert len(screen.match.record.steps) == steps and not screen.match.record.undo_used
         assert "undo is off" in screen_text(app)
+
+
+async def test_each_game_from_the_launcher_gets_a_new_seed(app: PinsetterApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    seeds = iter(range(101, 1000, 101))
+    monkeypatch.setattr(tui, "draw_seed", lambda: next(seeds))
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        seed_field = launcher.query_one("#seed", Input)
+        assert seed_field.value == "101"
+        await type_into(pilot, "#seed", "7")  # a seed typed in plays that game once
+        played = []
+        for _ in range(2):
+            await choose_game(pilot, app, "tenpins")
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            played.append(screen.match.seed)
+            await pilot.press("q")
+            await pilot.pause(0.1)
+        assert played == [7, 202]
+        assert seed_field.value == "303"  # shown in advance, so that the next game can be noted or replayed
+
+
+async def test_an_unopenable_history_warns_and_the_game_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("PINSETTER_DB", f"sqlite:///{tmp_path / 'file' / 'history.sqlite'}")
+    app = PinsetterApp.open(speed=0)
+    assert app.storage is None and "not kept in the history" in app.storage_warning
+    async with app.run_test(size=SIZE) as pilot:
+        assert "warning: games are not kept in the history" in screen_text(app)
+        await type_into(pilot, "#opt-frames", "1")
+        await choose_game(pilot, app, "tenpins")
+        screen = await finish(pilot, app)
+        assert "Game over" in screen_text(app)
+        assert "warning: games are not kept in the history" in screen_text(app)  # in the game's log
+        assert screen.match.storage is None
+        await pilot.press("q")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, Launcher)
+
+
+HOSTILE = ["[/]", "[bold blink red]ann", "<script>alert(1)</script>"]
+
+
+async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
+    """Markup-looking names are text: in the launcher, the resume list, the sheets, the log, the end screen."""
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        for name in HOSTILE:
+            launcher.query_one("#player-name", Input).value = name
+            await pilot.click("#add-player")
+        assert [s.name for s in launcher.seats] == ["you", *HOSTILE]
+        text = screen_text(app)
+        for name in HOSTILE:
+            assert f"{name} (human)" in text
+        await type_into(pilot, "#opt-frames", "1")
+        await choose_game(pilot, app, "tenpins")
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        while screen.match.players[screen.match.state.turn()].name != HOSTILE[1]:
+            await first_action(pilot, screen)
+        await settle(pilot, screen)
+        text = screen_text(app)
+        lines = text.split("\n")
+        for name in HOSTILE:
+            assert any(line.startswith(f"{name} ") for line in lines)  # the seat's row of the sheet
+        assert f"{HOSTILE[0]}: rolled" in text  # the log
+        assert f"{HOSTILE[1]} - frame 1" in text  # whose turn
+        await pilot.press("q")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, Launcher)
+        assert f"tenpins - you, {', '.join(HOSTILE)}" in screen_text(app)  # the resume list
+        app.screen.query_one("#resume", OptionList).focus()
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        screen = await finish(pilot, app)
+        text = screen_text(app)
+        scores = screen.match.state.scores()
+        top = max(scores)
+        leaders = [n for n, score in zip(["you", *HOSTILE], scores, strict=True) if score == top]
+        assert ", ".join(leaders) in text.replace("\n", "")  # the end screen names the winners as written
+
+
+async def test_a_name_with_control_characters_is_refused_with_one_message(app: PinsetterApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        field = launcher.query_one("#player-name", Input)
+        message = launcher.query_one("#launch-message", Static)
+        for name in ("eve\x1b[2J", "eve\x1b]0;pwned\x07"):
+            # Pasted (or typed) into the field: not entered, and said so.
+            field.focus()
+            field.post_message(events.Paste(name))
+            await pilot.pause(0.05)
+            assert field.value == ""
+            assert "cannot hold control characters" in message.render().plain  # type: ignore[union-attr]
+            # Put there some other way, it is refused when the player is added.
+            field.value = name
+            await pilot.click("#add-player")
+            assert [s.name for s in launcher.seats] == ["you"]
+            assert "contains the control character" in message.render().plain  # type: ignore[union-attr]
+            assert "not added" in message.render().plain  # type: ignore[union-attr]
+            assert field.value == ""
+            assert "\x1b" not in screen_text(app)
+        await type_into(pilot, "#player-name", "eve")
+        await pilot.click("#add-player")
+        assert [s.name for s in launcher.seats] == ["you", "eve"]
+        assert "control character" not in screen_text(app)
+
+
+async def test_a_stored_game_the_records_now_refuse_does_not_break_the_launcher(tmp_path: Path) -> None:
+    """A history written before names were checked may hold one with terminal escapes."""
+    from pinsetter.records import PlayerSpec
+    from pinsetter.session import Match
+    from pinsetter.storage.db import games
+
+    storage = Storage(f"sqlite:///{tmp_path / 'old.sqlite'}")
+    match = Match.new("tenpins", [PlayerSpec("ann")], seed=3)
+    match.storage = storage
+    match.advance()
+    with storage.engine.begin() as connection:
+        record = connection.execute(games.select()).first()._mapping["record"]  # type: ignore[union-attr]
+        connection.execute(games.update().values(record=record.replace('"ann"', '"\\u001b[2J"')))
+    app = PinsetterApp(storage=storage, speed=0)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, Launcher)
+        text = screen_text(app)
+        assert "cannot resume from the history" in text and "control character" in text
+        assert "\x1b" not in text
+        await choose_game(pilot, app, "tenpins")  # new games still play
+        assert isinstance(app.screen, GameScreen)

@@ -1,14 +1,25 @@
 """The full-screen terminal interface (Textual): a launcher and one game screen for every game.
 
 It is a client of the game API, the bots and the hints: every move goes through
-`Match.apply`, so it holds no rule of its own. Pictures of the table (pins,
-dice, piles) are drawn from the state's public view.
+`Match.apply` (and undo through `Match.undo`), so it holds no rule of its own.
+Pictures of the table (pins, dice, piles) are drawn from the state's public view.
+Names and other text from users are always shown literally (rich `Text`, never
+markup). The program ends cleanly however its terminal goes: on SIGHUP or
+SIGTERM, or when the terminal is found hung up, the game is kept and the
+program exits (`TerminalWatch`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
 import random
-from typing import Any, ClassVar
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -38,10 +49,17 @@ from pinsetter.games.registry import GAMES, game_class
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
+from pinsetter.usertext import BIDI_CONTROLS, visible
 
 DIE_FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
 ROWS = ((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,))
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
+HANGUP_STATUS = 128 + 1  # the exit status when the terminal is gone, as if killed by SIGHUP
+
+
+def draw_seed() -> int:
+    """A fresh seed for the launcher's next game: short enough to note down and type again."""
+    return random.SystemRandom().randrange(10**6)
 
 
 # --- pictures of the table ----------------------------------------------------------------
@@ -176,7 +194,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(self.text + KEYS_HELP)
+            yield Static(self.text + KEYS_HELP, markup=False)
             yield Button("Close", id="close-help")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -188,7 +206,8 @@ Keys: choose an action from the list (arrows + Enter, or click), or type it.
   Rolling Pins: 1-9 and 0 toggle pins, Enter crosses them (tokens are counted
   for you), m misses.  Solitaire: p picks the next pile, 1-9 and 0 toggle pins,
   Enter plays them, s stops the ball.  Dice games: space rolls.
-  h hints, u undo (solo), [ and ] change the pace, ? help, q back to the launcher.
+  h hints, u undo (until chance reveals something), [ and ] change the pace,
+  ? help, q back to the launcher.
 """
 
 
@@ -207,15 +226,15 @@ class GameScreen(Screen[None]):
         *[Binding(str(d), f"toggle_pin({d if d else 10})", show=False) for d in range(10)],
     ]
 
-    def __init__(self, match: Match, undo: bool, speed: int = 1) -> None:
+    def __init__(self, match: Match, speed: int = 1) -> None:
         super().__init__()
         self.match = match
-        self.undo_allowed = undo
         self.speed = speed
         self.selected: set[int] = set()
         self.pile: int | None = None
         self.show_hint = False
         self.message = ""
+        self.tick_pending = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -236,26 +255,33 @@ class GameScreen(Screen[None]):
         self.title = f"pinsetter - {self.match.game.name}"
         self.sub_title = f"seed {self.match.seed}"
         self.log_line(f"{self.match.game.name}, seed {self.match.seed}")
+        warning = getattr(self.app, "storage_warning", "")
+        if warning:
+            self.log_line(Text(f"warning: {warning}", style="yellow"))
         self.refresh_all()
-        self.schedule()
 
     # --- the automatic pace ------------------------------------------------------------
     def schedule(self) -> None:
-        delay = SPEEDS[self.speed]
-        self.set_timer(max(delay, 0.01), self.tick)
+        """Play the next automatic step after the pace's delay; nothing runs while a human is to act."""
+        if not self.tick_pending and self.automatic_next():
+            self.tick_pending = True
+            self.set_timer(max(SPEEDS[self.speed], 0.01), self.tick)
 
-    def tick(self) -> None:
+    def automatic_next(self) -> bool:
+        """Whether the next step is played without a human: chance (but a human's own roll) or a bot."""
         state = self.match.state
         if state.is_terminal():
-            self.refresh_all()
-            return
+            return False
         human_roll = (
             state.is_chance_node() and self.match.players[state.turn()].is_human and not state.game.has_decisions
         )
-        if not human_roll and (state.is_chance_node() or self.match.is_bot_turn()):
+        return not human_roll and (state.is_chance_node() or self.match.is_bot_turn())
+
+    def tick(self) -> None:
+        self.tick_pending = False
+        if self.automatic_next():
             self.step_auto()
-            self.refresh_all()
-        self.schedule()
+            self.refresh_all()  # which schedules the next step
 
     def step_auto(self) -> None:
         state = self.match.state
@@ -270,8 +296,9 @@ class GameScreen(Screen[None]):
             self.log_line(f"{who} plays {step}")
 
     # --- drawing -------------------------------------------------------------------------
-    def log_line(self, line: str) -> None:
-        self.query_one("#log", RichLog).write(line)
+    def log_line(self, line: str | Text) -> None:
+        """One line in the log, shown literally (names in it are never markup)."""
+        self.query_one("#log", RichLog).write(Text(line) if isinstance(line, str) else line)
 
     def refresh_all(self) -> None:
         state = self.match.state
@@ -295,6 +322,7 @@ class GameScreen(Screen[None]):
             actions.highlighted = 0
         hint = self.query_one("#hint", Static)
         hint.update(self.hint_text() if self.show_hint else "")
+        self.schedule()  # after every change: the automatic steps go on, if any are due
 
     def status_text(self) -> Text:
         state = self.match.state
@@ -441,30 +469,38 @@ class GameScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.match.game.rules()))
 
     def action_undo(self) -> None:
-        """Take back the last decision (when the launcher's setting allows; the record notes it)."""
-        if not self.undo_allowed:
-            self.message = "undo is off in this game (a launcher setting)"
-            self.refresh_all()
-            return
-        steps = self.match.record.steps
-        decisions = [i for i, s in enumerate(steps) if s.actor is not None]
-        if not decisions:
-            return
-        record = self.match.record
-        record.steps = steps[: decisions[-1]]
-        record.undo_used = True
-        resumed = Match.resume(record, self.match.record_path)
-        resumed.storage = self.match.storage
-        resumed.chance_script = self.match.chance_script
-        resumed.store()
-        self.match = resumed
+        """Take back the last decision if the match's rule allows it (`Match.can_undo`), or say why not."""
+        reason = self.match.can_undo()
+        if reason is not None:
+            self.message = f"cannot undo: {reason}"
+        else:
+            taken = self.match.undo()
+            self.message = ""
+            self.log_line(f"undo: {taken} step(s) taken back")
         self.selected.clear()
-        self.log_line("undo")
+        self.pile = None
         self.refresh_all()
 
     def action_leave(self) -> None:
         self.match.store()
         self.app.pop_screen()
+
+
+# A player name holds no control character (C0, DEL, C1) nor bidirectional control (pinsetter.usertext).
+NAME_TEXT = "[^\x00-\x1f\x7f-\x9f" + "".join(sorted(BIDI_CONTROLS)) + "]*"
+CONTROL_REFUSED = "a player name cannot hold control characters (terminal escapes, tabs, direction marks)"
+
+
+class NameInput(Input):
+    """The player-name field: control characters typed or pasted into it are refused, with a message."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(restrict=NAME_TEXT, **kwargs)
+
+    def restricted(self) -> None:
+        self.app.bell()
+        with contextlib.suppress(Exception):  # the field outside the launcher (never, today)
+            self.screen.query_one("#launch-message", Static).update(Text(CONTROL_REFUSED, style="red"))
 
 
 def standing_against_odds(game_id: str, options: dict[str, Any], score: int) -> str:
@@ -499,11 +535,13 @@ class Launcher(Screen[None]):
                 )
                 yield Label("Resume an unfinished game")
                 yield OptionList(id="resume")
+                yield Static(id="resume-message")
             with VerticalScroll(id="setup"):
+                yield Static(id="history-warning")
                 yield Label("Players (in turn order)")
                 yield ListView(id="players")
                 with Horizontal(classes="row"):
-                    yield Input(placeholder="name", id="player-name")
+                    yield NameInput(placeholder="name", id="player-name")
                     yield Select([], prompt="human", id="player-kind", allow_blank=True)
                 with Horizontal(classes="row"):
                     yield Button("Add", id="add-player")
@@ -512,10 +550,10 @@ class Launcher(Screen[None]):
                 yield Label("Options")
                 yield Vertical(id="game-options")
                 yield Label("Seed (shown so that a game can be replayed)")
-                yield Input(str(random.randrange(10**6)), id="seed")
+                yield Input(str(draw_seed()), id="seed")
                 yield Label("Undo")
                 yield Select(
-                    [("on in solo games, off with others", "auto"), ("always on", "on"), ("off", "off")],
+                    [("on for one human (alone or with bots)", "auto"), ("always on", "on"), ("off", "off")],
                     value="auto",
                     allow_blank=False,
                     id="undo",
@@ -533,31 +571,44 @@ class Launcher(Screen[None]):
         self.refresh_kinds()
         await self.refresh_options()
         self.refresh_resume()
+        warning = getattr(self.app, "storage_warning", "")
+        if warning:
+            self.query_one("#history-warning", Static).update(Text(f"warning: {warning}", style="bold yellow"))
         games.focus()
 
     def refresh_players(self) -> None:
         view = self.query_one("#players", ListView)
         view.clear()
         for seat in self.seats:
-            view.append(ListItem(Label(f"{seat.name} ({'human' if seat.is_human else 'bot: ' + seat.kind})")))
+            view.append(ListItem(Label(Text(f"{seat.name} ({'human' if seat.is_human else 'bot: ' + seat.kind})"))))
 
     def refresh_kinds(self) -> None:
         kinds = self.query_one("#player-kind", Select)
         kinds.set_options([(f"bot: {b}", b) for b in bot_names(self.game_id)])
 
     def refresh_resume(self) -> None:
+        """The unfinished games of the history; a history that cannot be read is reported, not fatal."""
         resume = self.query_one("#resume", OptionList)
         resume.clear_options()
         storage = self.app_storage()
         if storage is None:
             return
-        for stored in storage.history(limit=50):
+        try:
+            stored_games = storage.history(limit=50)
+        except Exception as exc:  # a record the history holds but no longer accepts, or a database error
+            self.resume_problem(exc)
+            return
+        for stored in stored_games:
             if not stored.finished:
                 names = ", ".join(p.name for p in stored.record.players)
-                label = f"#{stored.id} {stored.game} - {names} ({stored.steps} steps)"
+                label = Text(f"#{stored.id} {stored.game} - {names} ({stored.steps} steps)")
                 resume.add_option(Option(label, id=str(stored.id)))
         if resume.option_count:
             resume.highlighted = 0
+
+    def resume_problem(self, exc: Exception) -> None:
+        text = visible(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        self.query_one("#resume-message", Static).update(Text(f"cannot resume from the history: {text}", style="red"))
 
     def app_storage(self) -> Any:
         return getattr(self.app, "storage", None)
@@ -605,9 +656,14 @@ class Launcher(Screen[None]):
             self.action_play()
         elif event.option_list.id == "resume" and event.option.id:
             storage = self.app_storage()
-            stored = storage.get(int(event.option.id)) if storage else None
-            if stored is not None:
-                self.start(Match.resume(stored.record))
+            try:
+                stored = storage.get(int(event.option.id)) if storage else None
+                match = Match.resume(stored.record) if stored is not None else None
+            except Exception as exc:  # the stored record no longer replays, or the database failed
+                self.resume_problem(exc)
+                return
+            if match is not None:
+                self.start(match)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         button = event.button.id
@@ -620,7 +676,15 @@ class Launcher(Screen[None]):
             name = name or (kind_text if kind_text != "human" else f"player {len(self.seats) + 1}")
             if any(s.name == name for s in self.seats):
                 name = f"{name}-{len(self.seats) + 1}"
-            self.seats.append(PlayerSpec(name, kind_text))
+            message = self.query_one("#launch-message", Static)
+            try:
+                seat = PlayerSpec(name, kind_text)
+            except ValueError as exc:  # the name policy (pinsetter.usertext): e.g. a control character
+                message.update(Text(f"{exc}; the player was not added", style="red"))
+                self.query_one("#player-name", Input).value = ""  # never left on screen as it is
+                return
+            message.update("")
+            self.seats.append(seat)
             self.query_one("#player-name", Input).value = ""
             self.query_one("#player-kind", Select).clear()
             self.refresh_players()
@@ -645,14 +709,16 @@ class Launcher(Screen[None]):
             message.update(Text(str(exc), style="red"))
             return
         message.update("")
+        self.query_one("#seed", Input).value = str(draw_seed())  # the next game gets new dice
         self.start(match)
 
     def start(self, match: Match) -> None:
         match.storage = self.app_storage()
         match.store()
         setting = self.query_one("#undo", Select).value
-        undo = setting == "on" or (setting == "auto" and match.state.num_players == 1)
-        self.app.push_screen(GameScreen(match, undo=undo, speed=getattr(self.app, "speed", 1)))
+        if setting != "auto":  # "auto" is the match's default: on for one human, alone or with bots
+            match.undo_allowed = setting == "on"
+        self.app.push_screen(GameScreen(match, speed=getattr(self.app, "speed", 1)))
 
     def on_screen_resume(self) -> None:
         self.refresh_resume()
@@ -683,18 +749,165 @@ class PinsetterApp(App[None]):
     .option-help { color: $text-muted; }
     .row Button { margin-right: 1; }
     #help { padding: 1 2; background: $panel; border: round $primary; margin: 2 4; }
+    #history-warning { height: auto; }
+    #resume-message { height: auto; }
     """
 
-    def __init__(self, storage: Any = None, speed: int = 1) -> None:
-        super().__init__()
+    def __init__(self, storage: Any = None, speed: int = 1, storage_warning: str = "", guard: bool = False) -> None:
+        """`storage_warning`: why there is no history (shown; games play on). `guard`: watch the
+        real terminal and the signals that end the program (`run_tui`; never in tests' pilots)."""
+        super().__init__(driver_class=guarded_driver() if guard else None)
         self.storage = storage
         self.speed = speed
+        self.storage_warning = storage_warning
+        self.guard = guard
+        self.terminal_watch: TerminalWatch | None = None
+
+    @classmethod
+    def open(cls, db: str | None = None, **kwargs: Any) -> PinsetterApp:
+        """The app on the history at `db` (default: PINSETTER_DB); without one, it warns and plays on."""
+        from pinsetter.storage import Storage
+
+        try:
+            return cls(storage=Storage(db), **kwargs)
+        except Exception as exc:  # any driver or migration failure, as `pinsetter play` does
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            return cls(storage=None, storage_warning=f"games are not kept in the history ({visible(first)})", **kwargs)
 
     def on_mount(self) -> None:
         self.push_screen(Launcher())
+        if self.guard and not self.is_headless:
+            self.guard_terminal()
+
+    def guard_terminal(self) -> None:
+        """End cleanly on SIGHUP/SIGTERM and when the terminal is gone, keeping the game."""
+        loop = asyncio.get_running_loop()
+        for name in ("SIGHUP", "SIGTERM"):
+            number = getattr(signal, name, None)
+            if number is not None:
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # none on Windows
+                    loop.add_signal_handler(number, self.leave_now, 128 + int(number))
+
+        def lost() -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is already closed: the app is ending anyway
+                loop.call_soon_threadsafe(self.leave_now, HANGUP_STATUS)
+
+        if sys.__stdin__ is not None and sys.__stdin__.isatty():
+            self.terminal_watch = TerminalWatch(sys.__stdin__.fileno(), lost)
+            self.terminal_watch.start()
+
+    def keep_games(self) -> None:
+        """Save the game being played to the history now (every step is already saved as it is played)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                # The terminal may be gone: there is nowhere to report a failure, and leaving matters more.
+                with contextlib.suppress(Exception):
+                    screen.match.store()
+
+    def leave_now(self, status: int) -> None:
+        """The terminal is gone or the program was told to stop: keep the game, then end."""
+        self.keep_games()
+        self.exit(return_code=status)
+
+
+class TerminalWatch:
+    """Ends the program when its terminal is gone: a closed window or a lost connection.
+
+    A closed terminal is hung up: reading it gives end-of-file and its writes and ioctls
+    fail with EIO. A program that is not the terminal's session leader (`make play` runs it
+    under make) gets no SIGHUP, and Textual's input thread takes end-of-file for "no input
+    yet" and spins on it: so the terminal is checked twice a second and, once it is gone,
+    `on_lost` is called. Should the app still not have ended after `grace` seconds, the
+    process exits anyway; the history already holds every step played.
+    """
+
+    def __init__(self, fd: int, on_lost: Callable[[], None], interval: float = 0.5, grace: float = 10.0) -> None:
+        self.fd = fd
+        self.on_lost = on_lost
+        self.interval = interval
+        self.grace = grace
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, name="pinsetter-terminal-watch", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def run(self) -> None:
+        while not self.stopped.wait(self.interval):
+            if not terminal_alive(self.fd):
+                self.on_lost()
+                if not self.stopped.wait(self.grace):
+                    os._exit(HANGUP_STATUS)
+                return
+
+
+class TerminalOutput:
+    """The terminal's output stream, dropping what it cannot write once the terminal is gone.
+
+    Textual writes from a thread through a short queue: an EIO from a hung-up terminal
+    would end that thread, the queue would fill, and the app would block on its next
+    write, unable even to exit.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return int(self.stream.write(text))
+            except (OSError, ValueError):  # EIO, or the stream is closed
+                self.gone = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.gone = True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def guarded_driver() -> Any:
+    """Textual's terminal driver with its output through `TerminalOutput` (None: Textual's choice)."""
+    if sys.platform == "win32":
+        return None
+    from textual.drivers.linux_driver import LinuxDriver
+
+    class GuardedDriver(LinuxDriver):
+        def __init__(self, app: Any, **kwargs: Any) -> None:
+            super().__init__(app, **kwargs)
+            if getattr(self, "_file", None) is not None:  # the stream Textual's writer thread uses
+                self._file = cast(Any, TerminalOutput(self._file))
+
+    return GuardedDriver
+
+
+def terminal_alive(fd: int) -> bool:
+    """Whether `fd` is still a working terminal (a hung-up one fails every ioctl with EIO)."""
+    import termios
+
+    try:
+        termios.tcgetattr(fd)
+    except (termios.error, OSError):
+        return False
+    return True
 
 
 def run_tui(db: str | None = None) -> None:
-    from pinsetter.storage import Storage
-
-    PinsetterApp(storage=Storage(db)).run()
+    """The full-screen interface on the real terminal; exits with 129 (hang-up) or 143 (SIGTERM) when so ended."""
+    app = PinsetterApp.open(db, guard=True)
+    try:
+        app.run()
+    finally:
+        if app.terminal_watch is not None:
+            app.terminal_watch.stop()
+    if app.return_code:
+        raise SystemExit(app.return_code)
