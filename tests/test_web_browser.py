@@ -54,7 +54,7 @@ if (_why := _missing()) is not None:
 
 import uvicorn  # noqa: E402
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -123,7 +123,9 @@ def api(base: str) -> Iterator[httpx.Client]:
 
 
 def wait(driver: WebDriver, condition: Any, message: str = "") -> Any:
-    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: condition(d), message)
+    # An element read while the page redraws goes stale: read it again on the next poll.
+    ignored = (StaleElementReferenceException,)
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05, ignored_exceptions=ignored).until(condition, message)
 
 
 def game_state(driver: WebDriver) -> dict[str, str]:

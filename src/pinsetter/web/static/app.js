@@ -1095,6 +1095,8 @@ async function gamePage(id) {
       ),
     ]);
     if (game.terminal) root.append(h("p", {}, h("a", { href: "#/", class: "button primary", text: "New game" })));
+    const log = root.querySelector("#log");
+    if (log) log.scrollTop = log.scrollHeight; // the newest moves in view
 
     // Keep keyboard focus where it was, or move it to the next likely action.
     let target = focused ? root.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
