@@ -203,7 +203,7 @@ def create_app(db: str | None = None) -> FastAPI:
         except RecordError as exc:
             raise Conflict(str(exc)) from None
         match.game_id = game_id
-        return game_view(match, "over" if match.state.is_terminal() else "decision")
+        return game_view(match, service.next_of(match))
 
     @app.post("/api/records", status_code=201, tags=["records"], responses=ERRORS)
     async def post_record(request: Request) -> dict[str, int]:

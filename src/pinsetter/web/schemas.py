@@ -47,8 +47,10 @@ class ActionRequest(_Request):
 
 
 class AdvanceRequest(_Request):
-    until: Literal["step", "human"] = Field(
-        default="step", description="'step': one chance outcome or bot move; 'human': on until a human acts"
+    until: Literal["step", "human", "rolls"] = Field(
+        default="step",
+        description="'step': one chance outcome or bot move; 'human': on until a human acts (decides or rolls); "
+        "'rolls': every chance step of a human's turn in a row (a whole deal of cards in one request)",
     )
 
 

@@ -123,16 +123,22 @@ class GameService:
             return self.view(match)
 
     def advance(self, game_id: int, until: str) -> GameView:
-        """Play chance outcomes and bot moves: one (`step`), or all until a human acts (`human`)."""
+        """Play chance outcomes and bot moves: one (`step`), all until a human acts (`human`), or a human's rolls."""
         with self.lock(game_id):
             match = self.match(game_id)
             if match.state.is_terminal():
                 raise Conflict("the game is over")
             if self.next_of(match) == "decision":
                 raise Conflict("a human must decide first")
+            first = self.next_of(match)
             while True:
                 match.advance()
-                if until == "step" or self.next_of(match) in ("decision", "roll", "over"):
+                after = self.next_of(match)
+                if until == "step" or after == "over":
+                    break
+                if until == "human" and after in ("decision", "roll"):
+                    break
+                if until == "rolls" and (first != "roll" or after != "roll"):
                     break
             return self.view(match)
 

@@ -943,7 +943,9 @@ async function gamePage(id) {
 
   function roll() {
     if (st.busy || !st.game || st.game.next === "over" || st.game.next === "decision") return;
-    request("POST", `/api/games/${id}/advance`, { until: "step" });
+    // The rolls that follow a player's own choice (a deal of cards) come in one request.
+    const until = st.game.next === "roll" && st.game.has_decisions ? "rolls" : "step";
+    request("POST", `/api/games/${id}/advance`, { until });
   }
 
   function undo() {
