@@ -619,7 +619,7 @@ class Launcher(Screen[None]):
         await box.remove_children()
         widgets: list[Any] = []
         for spec in game_class(self.game_id).option_specs:
-            widgets.append(Label(f"{spec.name}: {spec.help}", classes="option-help"))
+            widgets.append(Label(Text(f"{spec.name}: {spec.help}"), classes="option-help"))
             if isinstance(spec.default, bool):
                 widgets.append(Switch(value=spec.default, id=f"opt-{spec.name}"))
             elif spec.choices:
