@@ -314,7 +314,9 @@ async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
         assert isinstance(launcher, Launcher)
         for name in HOSTILE:
             launcher.query_one("#player-name", Input).value = name
+            await pilot.pause()
             await pilot.click("#add-player")
+            await pilot.pause()
         assert [s.name for s in launcher.seats] == ["you", *HOSTILE]
         text = screen_text(app)
         for name in HOSTILE:
@@ -330,7 +332,7 @@ async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
         lines = text.split("\n")
         for name in HOSTILE:
             assert any(line.startswith(f"{name} ") for line in lines)  # the seat's row of the sheet
-        assert f"{HOSTILE[0]}: rolled" in text  # the log
+        assert f"{HOSTILE[0]}: roll " in text  # the log
         assert f"{HOSTILE[1]} - frame 1" in text  # whose turn
         await pilot.press("q")
         await pilot.pause(0.1)

@@ -196,3 +196,30 @@ class Match:
         self.record.result = result_of(state, self.players)
         self._save()
         return taken
+
+    # --- the end ---------------------------------------------------------------------------
+    def ending_lines(self) -> list[str]:
+        """The end screen for every interface: ranking, the solo rank, each score against the odds."""
+        from pinsetter.solvers.reference import standing_text
+
+        scores = self.state.scores()
+        names = [p.name for p in self.players]
+        order = sorted(range(len(scores)), key=lambda i: -scores[i])
+        lines = []
+        if len(scores) > 1:
+            top = scores[order[0]]
+            leaders = [names[i] for i in order if scores[i] == top]
+            lines.append(("Winner: " if len(leaders) == 1 else "Tie: ") + ", ".join(leaders) + f" with {top}")
+        place = 0
+        for rank, index in enumerate(order, start=1):
+            if rank == 1 or scores[index] != scores[order[rank - 2]]:
+                place = rank
+            lines.append(f"{place}. {names[index]}: {scores[index]}")
+        final = getattr(self.game, "final_words", None)
+        if final is not None and len(scores) == 1:
+            lines.append(f"Ranking: {final(scores[0])}")
+        for name, score in zip(names, scores, strict=True):
+            where = standing_text(self.game.id, self.record.options, score)
+            if where:
+                lines.append(f"{name}: {where}" if len(scores) > 1 else where)
+        return lines

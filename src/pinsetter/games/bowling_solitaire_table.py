@@ -70,7 +70,7 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
         selection=Selection(modulo=10, needs_pile=True, hint="sum of the pins, last digit = the pile's card")
         if deciding
         else None,
-        roll_label="Deal",
+        roll_label="Turn up",
     )
 
 

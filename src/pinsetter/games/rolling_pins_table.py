@@ -7,7 +7,7 @@ from typing import Any
 from pinsetter.core.game import State
 from pinsetter.core.table import Ability, Choice, PinSpot, Selection, TableView, TrackArea
 from pinsetter.games.pure_chance_table import pip_dice
-from pinsetter.games.table_common import status_line, turn_of
+from pinsetter.games.table_common import rows_for, status_line, turn_of
 
 __all__ = ["ABILITY_HELP", "ABILITY_TITLES", "action_label", "rolling_pins_table", "selection_action"]
 
@@ -139,6 +139,7 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
         title=state.game.name,
         player=player,
         status=status_line(state, names, doing),
+        rows=rows_for(pins_in_rack),
         pins=pins,
         dice=dice,
         dice_caption=f"roll {roll}" if roll is not None else "",

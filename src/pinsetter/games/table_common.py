@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pinsetter.core.game import State
+from pinsetter.core.table import TRIANGLE_ROWS
 
-__all__ = ["status_line", "turn_of"]
+__all__ = ["rows_for", "status_line", "turn_of"]
 
 
 def turn_of(state: State) -> int | None:
@@ -21,3 +22,9 @@ def status_line(state: State, names: list[str] | None, doing: str) -> str:
     who = names[player] if names and player < len(names) else f"player {player + 1}"
     where = f"frame {ctx.frame}, ball {ctx.ball}" if ctx is not None else ""
     return f"{who}, {where}: {doing}"
+
+
+def rows_for(pins: int) -> tuple[tuple[int, ...], ...]:
+    """The triangle's rows holding pins 1..`pins` (a practice rack of fewer pins keeps the front rows)."""
+    rows = (tuple(p for p in row if p <= pins) for row in TRIANGLE_ROWS)
+    return tuple(row for row in rows if row)

@@ -44,15 +44,15 @@ from textual.widgets.option_list import Option
 
 from pinsetter.bots.base import bot_names
 from pinsetter.bots.hints import option_values
-from pinsetter.core.game import GameError, State, Step
+from pinsetter.core.game import GameError
+from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
+from pinsetter.ui.table_text import abilities_help, draw_table
 from pinsetter.usertext import BIDI_CONTROLS, visible
 
-DIE_FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
-ROWS = ((7, 8, 9, 10), (4, 5, 6), (2, 3), (1,))
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
 HANGUP_STATUS = 128 + 1  # the exit status when the terminal is gone, as if killed by SIGHUP
 
@@ -62,99 +62,7 @@ def draw_seed() -> int:
     return random.SystemRandom().randrange(10**6)
 
 
-# --- pictures of the table ----------------------------------------------------------------
-
-
-def pin_triangle(labels: dict[int, str], styles: dict[int, str]) -> Text:
-    """The ten pins, back row on top, each as a labelled cell."""
-    text = Text()
-    for row in ROWS:
-        text.append("   " * (4 - len(row)))
-        for pin in row:
-            text.append(f" {labels.get(pin, ' '):>2} ", style=styles.get(pin, ""))
-            text.append("  ")
-        text.append("\n")
-    return text
-
-
-def table_picture(state: State, selected: set[int], pile: int | None, last_roll: str = "") -> Text:
-    """What the table shows for this game: pins, dice, piles, tokens and abilities."""
-    view = state.view(state.turn() if not state.is_terminal() else 0)
-    game = state.game.id
-    text = Text()
-    if game == "rolling-pins":
-        me = view["players"][view["turn"] if view["turn"] >= 0 else 0]
-        standing = set(me["standing"])
-        grey = set(me.get("grey", []))
-        labels = {p: str(p) if p in standing else "x" for p in range(1, 11)}
-        styles = {}
-        for p in range(1, 11):
-            if p in selected:
-                styles[p] = "bold black on yellow"
-            elif p not in standing:
-                styles[p] = "dim strike"
-            elif p in grey:
-                styles[p] = "bold white on grey37"
-            else:
-                styles[p] = "bold white on blue"
-        text.append(pin_triangle(labels, styles))
-        dice = me["dice"]
-        text.append("\ndice: " + ("  ".join(f"{DIE_FACES[d]} {d}" for d in dice) if dice else "-"))
-        if dice:
-            text.append(f"   roll {sum(dice)}")
-        if selected:
-            total = sum(selected)
-            text.append(f"   selected {'+'.join(map(str, sorted(selected)))} = {total}", style="yellow")
-            if dice:
-                text.append(f" (tokens {total - sum(dice):+d})", style="yellow")
-        text.append(f"\ntokens: {'●' * me['tokens'] or '-'}")
-        if "marks" in me:
-            text.append(f"\nabilities: {', '.join(f'{k} x{v}' for k, v in me['abilities'].items()) or 'none'}")
-            text.append(f"\ntrack: {me['marks']}")
-            if me["pending_marks"]:
-                text.append(f"   {me['pending_marks']} box(es) to mark", style="bold yellow")
-    elif game == "bowling-solitaire":
-        pins = {int(k): v for k, v in view["pins"].items()}
-        labels = {p: str(v) if v else "·" for p, v in pins.items()}
-        styles = {
-            p: "bold black on yellow" if p in selected else ("bold white on dark_green" if v else "dim")
-            for p, v in pins.items()
-        }
-        text.append(pin_triangle(labels, styles))
-        for index, p in enumerate(view["piles"], start=1):
-            style = "bold black on yellow" if pile == index else "bold"
-            top = f"[{p['top']:>2}]" if p["top"] else "[  ]"
-            text.append(f" pile {index}: ", style=style)
-            text.append(f"{top} {p['cards']} card(s)\n")
-    else:
-        left: int | None = view.get("standing")
-        text.append("pins standing: ")
-        text.append("▮ " * (left or 0), style="bold white")
-        text.append(f" {left if left is not None else '-'}\n")
-        if last_roll:
-            text.append("\nlast roll:  ")
-            text.append(dice_picture(game, last_roll))
-    return text
-
-
-BOWLING_DICE_FACES = {"X": ("X", "bold white on red"), "/": ("/", "bold white on blue"),
-                      "-": (" ", "on grey23"), "P": ("▮", "bold black on white")}  # fmt: skip
-
-
-def dice_picture(game: str, roll: str) -> Text:
-    """A roll as dice: pips for Ten Pins, the custom faces for Bowling Dice."""
-    text = Text()
-    if game == "bowling-dice":
-        for group in roll.split("|"):
-            for face in group:
-                symbol, style = BOWLING_DICE_FACES[face]
-                text.append(f"[{symbol}]", style=style)
-                text.append(" ")
-            text.append("  ")
-        return text
-    for part in roll.split("+"):
-        text.append(f"{DIE_FACES[int(part)]} {part}   ", style="bold")
-    return text
+# --- the sheet -------------------------------------------------------------------------------
 
 
 def highlight_frame(sheet: Text, names: list[str], frames: int, player: int, frame: int | None) -> None:
@@ -170,16 +78,6 @@ def highlight_frame(sheet: Text, names: list[str], frames: int, player: int, fra
         if number in (2 + 3 * player, 3 + 3 * player):  # after the header and the top rule
             sheet.stylize("bold black on yellow", offset + column, offset + column + widths[frame - 1])
         offset += len(line) + 1
-
-
-def describe_step(game: str, step: Step) -> str:
-    """A chance outcome in words: dice rolled, or a card turned up."""
-    text = str(step)
-    if game == "bowling-solitaire":
-        return f"turns up a {text}"
-    if game == "bowling-dice":
-        return f"rolled {text}"
-    return "rolled " + "  ".join(f"{DIE_FACES[int(p)]} {p}" for p in text.split("+"))
 
 
 # --- screens -------------------------------------------------------------------------------
@@ -288,8 +186,9 @@ class GameScreen(Screen[None]):
         who = self.match.players[state.turn()].name
         if state.is_chance_node():
             step = self.match.draw_chance()
+            verb = self.table_view().roll_label.lower() or "chance"
             self.match.apply(step)
-            self.log_line(f"{who}: {describe_step(state.game.id, step)}")
+            self.log_line(f"{who}: {verb} {step}")
         else:
             step = self.match.bot_action()
             self.match.apply(step)
@@ -309,8 +208,7 @@ class GameScreen(Screen[None]):
         if not state.is_terminal():
             highlight_frame(sheet, names, state.game.lane.frames, state.turn(), current[state.turn()])
         self.query_one("#sheet", Static).update(sheet)
-        last_roll = next((s.text for s in reversed(self.match.record.steps) if s.actor is None), "")
-        self.query_one("#table", Static).update(table_picture(state, self.selected, self.pile, last_roll))
+        self.query_one("#table", Static).update(draw_table(self.table_view(), self.selected, self.pile))
         self.query_one("#status", Static).update(self.status_text())
         actions = self.query_one("#actions", OptionList)
         actions.clear_options()
@@ -323,6 +221,11 @@ class GameScreen(Screen[None]):
         hint = self.query_one("#hint", Static)
         hint.update(self.hint_text() if self.show_hint else "")
         self.schedule()  # after every change: the automatic steps go on, if any are due
+
+    def table_view(self) -> TableView:
+        """The game's own picture of the table for the player up (core/table.py)."""
+        last_chance = next((s.text for s in reversed(self.match.record.steps) if s.actor is None), "")
+        return self.match.game.table(self.match.state, [p.name for p in self.match.players], last_chance)
 
     def status_text(self) -> Text:
         state = self.match.state
@@ -343,20 +246,7 @@ class GameScreen(Screen[None]):
         return text
 
     def final_words(self) -> str:
-        state = self.match.state
-        scores = state.scores()
-        names = [p.name for p in self.match.players]
-        top = max(scores)
-        leaders = [n for n, s in zip(names, scores, strict=True) if s == top]
-        words = [("Winner: " if len(leaders) == 1 else "Tie: ") + ", ".join(leaders) + f" with {top}."]
-        final = getattr(state.game, "final_words", None)
-        if final is not None and len(scores) == 1:
-            words.append(f"Ranking: {final(scores[0])}.")
-        for name, player_score in zip(names, scores, strict=True):
-            where = standing_against_odds(state.game.id, self.match.record.options, player_score)
-            if where:
-                words.append(f"{name}: {where}" if len(scores) > 1 else where)
-        return " ".join(w for w in words if w)
+        return " ".join(self.match.ending_lines())
 
     def hint_text(self) -> Text:
         state = self.match.state
@@ -421,26 +311,20 @@ class GameScreen(Screen[None]):
         self.refresh_all()
 
     def action_next_pile(self) -> None:
-        if self.match.game.id != "bowling-solitaire":
-            return
-        piles = [i + 1 for i, p in enumerate(self.match.state.view(0)["piles"]) if p["top"]]
+        piles = [p.number for p in self.table_view().piles if p.top is not None]
         if piles:
             self.pile = piles[(piles.index(self.pile) + 1) % len(piles)] if self.pile in piles else piles[0]
         self.refresh_all()
 
     def confirm_selection(self) -> None:
-        state = self.match.state
-        pins = "+".join(str(p) for p in sorted(self.selected))
-        if self.match.game.id == "rolling-pins":
-            dice = state.view(state.turn())["players"][state.turn()]["dice"]
-            tokens = sum(self.selected) - sum(dice)
-            self.play_text(f"cross {pins}" + (f" tokens {tokens:+d}" if tokens else ""))
-        elif self.match.game.id == "bowling-solitaire":
-            if self.pile is None:
-                self.message = "pick a pile first (p)"
-                self.refresh_all()
-                return
-            self.play_text(f"{self.pile}:{pins}")
+        """The picked pins (and pile) become an action through the game's presentation; the engine judges it."""
+        try:
+            text = self.match.game.selection_action(self.match.state, frozenset(self.selected), self.pile)
+        except GameError as exc:
+            self.message = str(exc)
+            self.refresh_all()
+            return
+        self.play_text(text)
 
     def on_key(self, event: Any) -> None:
         if event.key == "enter" and self.selected and not isinstance(self.focused, Input):
@@ -448,12 +332,15 @@ class GameScreen(Screen[None]):
             self.confirm_selection()
 
     def action_miss(self) -> None:
-        if self.match.game.id == "rolling-pins":
-            self.play_text("miss")
+        self.play_if_offered("miss")
 
     def action_stop(self) -> None:
-        if self.match.game.id == "bowling-solitaire":
-            self.play_text("stop")
+        self.play_if_offered("stop")
+
+    def play_if_offered(self, action: str) -> None:
+        """A shortcut key for a plain choice, where the table offers it."""
+        if self.human_to_act() and any(c.action == action for c in self.table_view().choices):
+            self.play_text(action)
 
     def action_toggle_hint(self) -> None:
         self.show_hint = not self.show_hint
@@ -466,7 +353,9 @@ class GameScreen(Screen[None]):
         self.speed = max(self.speed - 1, 0)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.match.game.rules()))
+        explained = abilities_help(self.table_view())
+        extra = f"\n\nAbilities:\n{explained}" if explained else ""
+        self.app.push_screen(HelpScreen(self.match.game.rules() + extra))
 
     def action_undo(self) -> None:
         """Take back the last decision if the match's rule allows it (`Match.can_undo`), or say why not."""
@@ -501,20 +390,6 @@ class NameInput(Input):
         self.app.bell()
         with contextlib.suppress(Exception):  # the field outside the launcher (never, today)
             self.screen.query_one("#launch-message", Static).update(Text(CONTROL_REFUSED, style="red"))
-
-
-def standing_against_odds(game_id: str, options: dict[str, Any], score: int) -> str:
-    """Where a score stands: against the exact distribution, or the best player's average."""
-    from pinsetter.solvers.reference import reference
-
-    ref = reference(game_id, options)
-    if ref is None:
-        return ""
-    share = ref.beats(score)
-    if share is not None:
-        return f"Better than {share:.0%} of games (exact odds)."
-    about = "" if ref.exact else "about "
-    return f"The {ref.against} averages {about}{ref.mean:.1f}."
 
 
 class Launcher(Screen[None]):

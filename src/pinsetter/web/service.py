@@ -249,32 +249,8 @@ def game_view(match: Match, next_step: str) -> GameView:
         log=log,
         undo=match.can_undo(),
         result=result_of(state, match.players) if terminal else None,
-        ending=ending_lines(match) if terminal else [],
+        ending=match.ending_lines() if terminal else [],
     )
-
-
-def ending_lines(match: Match) -> list[str]:
-    """The end screen: ranking, the solo rank where the game has one, and each score against the odds."""
-    from pinsetter.solvers.reference import standing_text
-
-    state = match.state
-    scores = state.scores()
-    names = [p.name for p in match.players]
-    order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    lines = []
-    place = 0
-    for rank, index in enumerate(order, start=1):
-        if rank == 1 or scores[index] != scores[order[rank - 2]]:
-            place = rank
-        lines.append(f"{place}. {names[index]}: {scores[index]}")
-    final = getattr(state.game, "final_words", None)
-    if final is not None and len(scores) == 1:
-        lines.append(f"Ranking: {final(scores[0])}")
-    for name, score in zip(names, scores, strict=True):
-        where = standing_text(match.game.id, match.record.options, score)
-        if where:
-            lines.append(f"{name}: {where}" if len(scores) > 1 else where)
-    return lines
 
 
 def catalog() -> list[dict[str, Any]]:
