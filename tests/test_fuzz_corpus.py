@@ -377,3 +377,14 @@ def test_a_forged_perfect_game_is_refused_everywhere(tmp_path: Path, capsys: pyt
         assert "step 1" in err and "seed 1" in err
     code, out, _err = run_cli(["stats", "--db", db, "--json"], capsys)
     assert code == 0 and json.loads(out)["games"] == 0
+
+
+def test_an_invalid_deal_leaves_no_game_and_no_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "h.sqlite")
+    record = tmp_path / "r.json"
+    args = ["play", "bowling-solitaire", "--deal", "pins=1,2,3", "--record", str(record), "--db", db]
+    code, _out, err = run_cli(args, capsys)
+    assert_one_line_error(args, code, err)
+    assert not record.exists()
+    code, out, _err = run_cli(["history", "--db", db, "--json"], capsys)
+    assert code == 0 and json.loads(out) == []
