@@ -326,6 +326,27 @@ class Storage:
                     raise  # another writer inserted the same game at the same moment: retry as an update
         raise AssertionError("unreachable")
 
+    def save_if(self, record: Record, game_id: int, steps_before: int) -> bool:
+        """Write a game that has grown from `steps_before` steps, unless another writer changed it first.
+
+        A compare-and-set on the stored step count: two server processes acting on one
+        online table can never both append a step (the loser re-reads and tries again).
+        """
+        uid = game_uid(record)
+        with self.transaction() as connection:
+            query = sa.select(games.c.steps).where(games.c.id == game_id).with_for_update()
+            row = connection.execute(query).first()
+            if row is None or int(row[0]) != steps_before:
+                return False
+            self._write(connection, uid, record, game_id)
+            return True
+
+    def steps_of(self, game_id: int) -> int | None:
+        """How many steps the stored game has (None if there is no such game)."""
+        with self._read() as connection:
+            row = connection.execute(sa.select(games.c.steps).where(games.c.id == game_id)).first()
+        return None if row is None else int(row[0])
+
     def merge(self, record: Record) -> Merge:
         """Store a record unless a different game is stored under its identity; atomic.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib.resources import files
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -20,7 +20,17 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from pinsetter.records import MAX_RECORD_BYTES, RecordError
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
-from pinsetter.web.schemas import ActionRequest, AdvanceRequest, ErrorBody, GameView, HintView, NewGame
+from pinsetter.web.schemas import (
+    ActionRequest,
+    AdvanceRequest,
+    ErrorBody,
+    GameView,
+    HintView,
+    HostRequest,
+    NewGame,
+    NewTable,
+    SitRequest,
+)
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused, catalog, game_view
 
 __all__ = ["MAX_BODY", "create_app"]
@@ -98,16 +108,40 @@ def _validation_line(exc: RequestValidationError) -> str:
     return _one_line(f"{where}: {message}" if where else message)
 
 
-def create_app(db: str | None = None) -> FastAPI:
-    """The app over one game history (a SQLite path or SQLAlchemy URL; default as the CLI)."""
+def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
+    """The app over one game history (a SQLite path or SQLAlchemy URL; default as the CLI).
+
+    `origins` are the extra web origins allowed to open table WebSockets (the page's own always is).
+    """
+    from contextlib import asynccontextmanager
+
+    from pinsetter.web.tables import Hub, PostgresBroker, TableService
+
     storage = Storage(db)
     service = GameService(storage)
+    tables = TableService(storage, service)
+    service.table_of = tables.store.table_of_game
+    hub = Hub(tables)
+    if storage.engine.dialect.name == "postgresql":
+        hub.broker = PostgresBroker(storage.url, hub.push)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> Any:
+        await hub.broker.start()
+        try:
+            yield
+        finally:
+            await hub.broker.stop()
+
     app = FastAPI(
         title="pinsetter",
         summary="Play four bowling-themed tabletop games; the server applies every step through the rules.",
         version="1",
+        lifespan=lifespan,
     )
     app.state.service = service
+    app.state.tables = tables
+    app.state.hub = hub
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -227,6 +261,61 @@ def create_app(db: str | None = None) -> FastAPI:
         from pinsetter.storage.stats import player_stats
 
         return player_stats(storage, player or None, game or None)
+
+    # --- online tables (docs/tables.md) ---------------------------------------------------------
+    @app.post("/api/tables", status_code=201, tags=["tables"], responses=ERRORS)
+    def post_table(body: NewTable) -> dict[str, Any]:
+        """Host a table: seats for humans and bots. The host token is returned here only."""
+        kinds = []
+        for seat in body.seats:
+            kind = seat.get("kind", "")
+            if kind != "human" and not (kind.startswith("bot:") and 4 < len(kind) <= 34):
+                raise Refused(f"a seat's kind is 'human' or 'bot:NAME', not {kind!r}")
+            kinds.append(kind)
+        return tables.create(body.game, dict(body.options), kinds, body.seed)
+
+    @app.get("/api/tables/{table_id}", tags=["tables"], responses=ERRORS)
+    def get_table(table_id: int) -> dict[str, Any]:
+        """The table's seats (names, free or not) and status; never a token."""
+        return tables.table(table_id).public()
+
+    @app.get("/api/tables/code/{code}", tags=["tables"], responses=ERRORS)
+    def get_table_by_code(code: str) -> dict[str, Any]:
+        found = tables.store.by_code(code[:16])
+        if found is None:
+            raise NotFound(f"no table with the code {code[:16]!r}")
+        return found.public()
+
+    @app.post("/api/tables/{table_id}/seats/{seat}", tags=["tables"], responses=ERRORS)
+    def post_seat(table_id: int, seat: int, body: SitRequest) -> dict[str, Any]:
+        """Take a free seat by name: the seat's token comes back to this caller only (409 when taken)."""
+        return tables.sit(table_id, seat, body.name.strip())
+
+    @app.post("/api/tables/{table_id}/start", tags=["tables"], responses=ERRORS)
+    async def post_start(table_id: int, body: HostRequest) -> dict[str, Any]:
+        import anyio
+
+        game_id = await anyio.to_thread.run_sync(tables.start, table_id, body.host_token)
+        await hub.broker.publish(table_id)
+        return {"game_id": game_id}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["tables"], responses=ERRORS)
+    async def post_seat_bot(table_id: int, seat: int, body: HostRequest) -> dict[str, Any]:
+        """The host gives a seat to a bot before the game starts."""
+        tables.give_to_bot(table_id, seat, body.host_token, body.bot or "random")
+        await hub.broker.publish(table_id)
+        return tables.table(table_id).public()
+
+    @app.post("/api/tables/{table_id}/close", tags=["tables"], responses=ERRORS)
+    async def post_close(table_id: int, body: HostRequest) -> dict[str, str]:
+        tables.close(table_id, body.host_token)
+        await hub.broker.publish(table_id)
+        return {"status": "closed"}
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(socket: WebSocket, table_id: int, token: str | None = None) -> None:
+        """Live state after every step; a seat sends {"action": text} (or picked pins); see docs/tables.md."""
+        await hub.serve(socket, table_id, token, set(origins))
 
     # --- the pages ---------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)

@@ -102,3 +102,21 @@ class HintView(BaseModel):
     meaning: str
     options: list[dict[str, Any]]
     words: list[str] = Field(description="each option's value in plain words, best first")
+
+
+class NewTable(_Request):
+    game: str = Field(max_length=40)
+    options: dict[str, str | int | bool] = Field(default_factory=dict, max_length=20)
+    seats: list[dict[str, str]] = Field(
+        min_length=1, max_length=12, description='[{"kind": "human"} | {"kind": "bot:NAME"}], in playing order'
+    )
+    seed: int | None = Field(default=None, ge=0, le=SEED_MAX)
+
+
+class SitRequest(_Request):
+    name: str = Field(min_length=1, max_length=40)
+
+
+class HostRequest(_Request):
+    host_token: str = Field(min_length=1, max_length=100)
+    bot: str | None = Field(default=None, max_length=30, description="for a seat handed to a bot")

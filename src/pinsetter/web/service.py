@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from pinsetter.bots.base import make_bot
@@ -45,6 +46,7 @@ class GameService:
         self._matches: OrderedDict[int, Match] = OrderedDict()
         self._locks: dict[int, threading.Lock] = {}
         self._guard = threading.Lock()
+        self.table_of: Callable[[int], int | None] | None = None  # set when online tables are served
 
     # --- finding games --------------------------------------------------------------------
     def lock(self, game_id: int) -> threading.Lock:
@@ -72,6 +74,16 @@ class GameService:
             match.chance_script = deal_script(Deal.parse(str(match.record.extra["deal"])))
         self._remember(game_id, match)
         return match
+
+    def forget(self, game_id: int) -> None:
+        """Drop the live copy: the next request re-reads the game from the database."""
+        with self._guard:
+            self._matches.pop(game_id, None)
+
+    def check_free(self, game_id: int) -> None:
+        """Refuse the open game API for a game played at an online table (only its seats act there)."""
+        if self.table_of is not None and self.table_of(game_id) is not None:
+            raise Conflict(f"game {game_id} is played at an online table: its seats act through the table")
 
     def _remember(self, game_id: int, match: Match) -> None:
         with self._guard:
@@ -103,6 +115,7 @@ class GameService:
         return self.view(match)
 
     def act(self, game_id: int, action: str | None, pins: list[int] | None, pile: int | None) -> GameView:
+        self.check_free(game_id)
         with self.lock(game_id):
             match = self.match(game_id)
             state = match.state
@@ -124,6 +137,7 @@ class GameService:
 
     def advance(self, game_id: int, until: str) -> GameView:
         """Play chance outcomes and bot moves: one (`step`), all until a human acts (`human`), or a human's rolls."""
+        self.check_free(game_id)
         with self.lock(game_id):
             match = self.match(game_id)
             if match.state.is_terminal():
@@ -143,6 +157,7 @@ class GameService:
             return self.view(match)
 
     def undo(self, game_id: int) -> GameView:
+        self.check_free(game_id)
         with self.lock(game_id):
             match = self.match(game_id)
             reason = match.can_undo()

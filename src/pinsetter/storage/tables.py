@@ -1,0 +1,190 @@
+"""Online tables in the history database: seats, their token hashes, the game being played.
+
+A seat's token is never stored, only its SHA-256, so a copy of the database
+does not let anyone act for a player. Every change is a compare-and-set on the
+row's `version`, so two server processes can never both take one seat or both
+start one table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from pinsetter.storage.db import Storage, games, metadata
+
+__all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "token_hash"]
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(16), nullable=False, unique=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("host_hash", sa.String(64), nullable=False),
+    sa.Column("status", sa.String(12), nullable=False),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey(games.c.id, ondelete="SET NULL"), nullable=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("created", sa.String(40), nullable=False),
+)
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed safely
+CODE_LENGTH = 6
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    """An unguessable seat or host token (192 bits)."""
+    return secrets.token_urlsafe(24)
+
+
+@dataclass
+class Seat:
+    kind: str  # "human" or "bot:NAME"
+    name: str | None = None  # taken by this name (humans), or the bot's name
+    token_hash: str | None = None
+
+    @property
+    def free(self) -> bool:
+        return self.kind == "human" and self.token_hash is None
+
+
+@dataclass
+class StoredTable:
+    id: int
+    code: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[Seat]
+    host_hash: str
+    status: str  # open, playing, closed
+    game_id: int | None
+    version: int
+    created: str = field(default="")
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat this token holds, or None (a spectator)."""
+        if not token:
+            return None
+        wanted = token_hash(token)
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, wanted):
+                return index
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and secrets.compare_digest(self.host_hash, token_hash(token or ""))
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may see: never a token or its hash."""
+        return {
+            "id": self.id,
+            "join_code": self.code,
+            "game": self.game,
+            "options": self.options,
+            "status": self.status,
+            "game_id": self.game_id,
+            "seats": [{"seat": i, "kind": s.kind, "name": s.name, "free": s.free} for i, s in enumerate(self.seats)],
+        }
+
+
+class TableStore:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    def create(self, game: str, options: dict[str, Any], seed: int, seats: list[Seat]) -> tuple[StoredTable, str]:
+        """A new open table and its host token (returned once, stored only as a hash)."""
+        host = new_token()
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        for _attempt in range(10):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                with self.storage.transaction() as connection:
+                    inserted = connection.execute(
+                        tables.insert().values(
+                            code=code,
+                            game=game,
+                            options=json.dumps(options, sort_keys=True),
+                            seed=seed,
+                            seats=_seats_json(seats),
+                            host_hash=token_hash(host),
+                            status="open",
+                            game_id=None,
+                            version=0,
+                            created=now,
+                        )
+                    )
+                    table_id = int(inserted.inserted_primary_key[0])  # type: ignore[index]
+                found = self.get(table_id)
+                assert found is not None
+                return found, host
+            except sa.exc.IntegrityError:
+                continue  # the code was taken: draw another
+        raise RuntimeError("no free join code")
+
+    def get(self, table_id: int) -> StoredTable | None:
+        with self.storage.engine.begin() as connection:
+            row = connection.execute(sa.select(tables).where(tables.c.id == table_id)).first()
+        return _table(row) if row else None
+
+    def by_code(self, code: str) -> StoredTable | None:
+        with self.storage.engine.begin() as connection:
+            row = connection.execute(sa.select(tables).where(tables.c.code == code.strip().upper())).first()
+        return _table(row) if row else None
+
+    def table_of_game(self, game_id: int) -> int | None:
+        """The table a game is played at, if any."""
+        with self.storage.engine.begin() as connection:
+            row = connection.execute(sa.select(tables.c.id).where(tables.c.game_id == game_id)).first()
+        return None if row is None else int(row[0])
+
+    def update(self, table: StoredTable) -> bool:
+        """Write `table` if nobody changed it since it was read (its version); bumps the version."""
+        with self.storage.transaction() as connection:
+            done = connection.execute(
+                tables.update()
+                .where(tables.c.id == table.id, tables.c.version == table.version)
+                .values(
+                    seats=_seats_json(table.seats),
+                    status=table.status,
+                    game_id=table.game_id,
+                    version=table.version + 1,
+                )
+            )
+        if done.rowcount == 1:
+            table.version += 1
+            return True
+        return False
+
+
+def _seats_json(seats: list[Seat]) -> str:
+    return json.dumps([{"kind": s.kind, "name": s.name, "token_hash": s.token_hash} for s in seats])
+
+
+def _table(row: sa.Row[Any]) -> StoredTable:
+    m = row._mapping
+    return StoredTable(
+        id=int(m["id"]),
+        code=m["code"],
+        game=m["game"],
+        options=json.loads(m["options"]),
+        seed=int(m["seed"]),
+        seats=[Seat(**s) for s in json.loads(m["seats"])],
+        host_hash=m["host_hash"],
+        status=m["status"],
+        game_id=m["game_id"],
+        version=int(m["version"]),
+        created=m["created"],
+    )

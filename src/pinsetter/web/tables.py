@@ -1,0 +1,400 @@
+"""Online tables: friends on different machines at one game, live over WebSockets.
+
+A host creates a table (seats for humans and bots) and gets a join code and a
+host token; each visitor takes a free seat by name and gets a seat token; the
+host starts the game. The server accepts a decision only from the seat whose
+decision it is, identified by its token (spectators hold none), applies it
+through the engine, plays the bots and the chance steps that follow, stores
+the game with a compare-and-set on its step count (so two server processes
+never both append a step), and tells every process to push the new state to
+its connections: in-process, or through PostgreSQL LISTEN/NOTIFY when several
+processes share one PostgreSQL database (docs/tables.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import sqlalchemy as sa
+from fastapi import WebSocket, WebSocketDisconnect
+
+from pinsetter.bots.base import make_bot
+from pinsetter.core.game import GameError
+from pinsetter.core.seeds import SEED_MAX
+from pinsetter.games.registry import get_game
+from pinsetter.records import PlayerSpec, result_of
+from pinsetter.session import Match
+from pinsetter.storage import Storage
+from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
+from pinsetter.usertext import check_name
+from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view
+
+__all__ = ["Hub", "TableService"]
+
+log = logging.getLogger("pinsetter.tables")
+CHANNEL = "pinsetter_tables"
+MAX_MESSAGE = 4096  # bytes of one WebSocket message from a client
+RATE = 10.0  # messages per second a connection may send on average
+BURST = 20.0
+BAD_MESSAGE = 'a message is a JSON object like {"action": "dice 2"}'
+
+
+class TableService:
+    """Tables over the history database; every change goes through the game API and the engine."""
+
+    def __init__(self, storage: Storage, games: GameService) -> None:
+        self.storage = storage
+        self.games = games
+        self.store = TableStore(storage)
+
+    def table(self, table_id: int) -> StoredTable:
+        found = self.store.get(table_id)
+        if found is None:
+            raise NotFound(f"no table {table_id}")
+        return found
+
+    def create(self, game: str, options: dict[str, Any], seats: list[str], seed: int | None) -> dict[str, Any]:
+        import random
+
+        try:
+            instance = get_game(game, options)
+            instance.check_players(len(seats))
+            made = []
+            for index, kind in enumerate(seats):
+                if kind == "human":
+                    made.append(Seat("human"))
+                else:
+                    bot = kind.removeprefix("bot:")
+                    make_bot(bot, instance)
+                    made.append(Seat(kind, name=f"{bot}-{index + 1}"))
+        except (GameError, ValueError) as exc:
+            raise Refused(str(exc)) from None
+        if seed is None:
+            seed = random.SystemRandom().randrange(SEED_MAX + 1)
+        table, host = self.store.create(game, instance.options_text(), seed, made)
+        return {"id": table.id, "join_code": table.code, "host_token": host, "table": table.public()}
+
+    def sit(self, table_id: int, seat: int, name: str) -> dict[str, Any]:
+        """Take a free human seat by name; the token is returned to this caller only."""
+        try:
+            check_name(name)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+        for _attempt in range(5):
+            table = self.table(table_id)
+            if table.status != "open":
+                raise Conflict("the game has started: watch it as a spectator")
+            if not 0 <= seat < len(table.seats):
+                raise NotFound(f"table {table_id} has seats 0 to {len(table.seats) - 1}")
+            if not table.seats[seat].free:
+                raise Conflict(f"seat {seat} is taken")
+            if any(s.name == name for s in table.seats):
+                raise Conflict(f"the name {name!r} is taken at this table")
+            token = new_token()
+            table.seats[seat] = Seat("human", name, token_hash(token))
+            if self.store.update(table):
+                return {"token": token, "seat": seat, "table": table.public()}
+        raise Conflict("the table is busy: try again")
+
+    def start(self, table_id: int, host_token: str) -> int:
+        """Start the game once every human seat is taken; returns the game's id."""
+        table = self.table(table_id)
+        if not table.is_host(host_token):
+            raise Refused("only the host can start the table")
+        if table.status != "open":
+            raise Conflict("the table has already started")
+        if any(s.free for s in table.seats):
+            raise Conflict("every human seat must be taken first (or given to a bot)")
+        specs = [PlayerSpec(s.name or f"seat-{i + 1}", s.kind.removeprefix("bot:")) for i, s in enumerate(table.seats)]
+        try:
+            match = Match.new(table.game, specs, table.seed, dict(table.options))
+        except (GameError, ValueError) as exc:
+            raise Refused(str(exc)) from None
+        match.undo_allowed = False
+        match.storage = self.storage
+        match.store()
+        assert match.game_id is not None
+        table.game_id = match.game_id
+        table.status = "playing"
+        if not self.store.update(table):
+            raise Conflict("the table changed while starting: try again")
+        with self.games.lock(match.game_id):
+            self._run_automatic(match)
+            self.games._remember(match.game_id, match)
+        return match.game_id
+
+    def give_to_bot(self, table_id: int, seat: int, host_token: str, bot: str) -> None:
+        """The host hands a seat (free, or idle) to a bot; its token stops working."""
+        table = self.table(table_id)
+        if not table.is_host(host_token):
+            raise Refused("only the host can hand a seat to a bot")
+        if not 0 <= seat < len(table.seats):
+            raise NotFound(f"no seat {seat}")
+        try:
+            make_bot(bot, get_game(table.game, table.options))
+        except GameError as exc:
+            raise Refused(str(exc)) from None
+        if table.status == "open":
+            table.seats[seat] = Seat(f"bot:{bot}", name=f"{bot}-{seat + 1}")
+            if not self.store.update(table):
+                raise Conflict("the table changed: try again")
+            return
+        raise Conflict("a seat can be handed to a bot before the game starts")
+
+    def close(self, table_id: int, host_token: str) -> None:
+        table = self.table(table_id)
+        if not table.is_host(host_token):
+            raise Refused("only the host can close the table")
+        table.status = "closed"
+        if not self.store.update(table):
+            raise Conflict("the table changed: try again")
+
+    # --- playing ------------------------------------------------------------------------
+    def current_match(self, game_id: int) -> Match:
+        """The live match, re-read from the database when another process has moved it on."""
+        match = self.games.match(game_id)
+        stored = self.storage.steps_of(game_id)
+        if stored is not None and stored != len(match.record.steps):
+            self.games.forget(game_id)
+            match = self.games.match(game_id)
+        match.undo_allowed = False
+        return match
+
+    def act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> None:
+        """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not."""
+        table = self.table(table_id)
+        if table.status != "playing" or table.game_id is None:
+            raise Conflict("the game has not started" if table.status == "open" else "the table is closed")
+        if seat is None:
+            raise Refused("spectators cannot act")
+        action = message.get("action")
+        pins = message.get("pins")
+        pile = message.get("pile")
+        if action is not None and not isinstance(action, str):
+            raise Refused("'action' must be text")
+        if pins is not None and (not isinstance(pins, list) or not all(type(p) is int for p in pins)):
+            raise Refused("'pins' must be a list of pin numbers")
+        if pile is not None and type(pile) is not int:
+            raise Refused("'pile' must be a pile number")
+        game_id = table.game_id
+        with self.games.lock(game_id):
+            match = self.current_match(game_id)
+            state = match.state
+            if state.is_terminal():
+                raise Conflict("the game is over")
+            if state.turn() != seat:
+                raise Refused(f"it is not seat {seat}'s turn")
+            before = len(match.record.steps)
+            storage, match.storage = match.storage, None  # written below, with a compare-and-set
+            try:
+                if state.is_chance_node():
+                    if action != "roll":
+                        raise Refused('roll the dice first: send {"action": "roll"}')
+                    match.apply(match.draw_chance())
+                else:
+                    if action is None:
+                        if not pins:
+                            raise Refused("give an action, or the pins you pick")
+                        action = match.game.selection_action(state, frozenset(pins), pile)
+                    match.apply(match.game.parse_action(action))
+                self._run_automatic(match)
+            except GameError as exc:
+                self.games.forget(game_id)
+                raise Refused(f"{action!r}: {exc}") from None
+            except BaseException:
+                self.games.forget(game_id)
+                raise
+            finally:
+                match.storage = storage
+            match.record.result = result_of(match.state, match.players)
+            if not self.storage.save_if(match.record, game_id, before):
+                self.games.forget(game_id)
+                raise Conflict("the game moved on meanwhile: look at the new state and decide again")
+
+    def _run_automatic(self, match: Match) -> None:
+        """Bots and chance play on until a human decides or rolls (a human's roll in a dice game waits)."""
+        while not match.state.is_terminal():
+            state = match.state
+            human = match.players[state.turn()].is_human
+            if state.is_chance_node() and human and not match.game.has_decisions:
+                break
+            if not state.is_chance_node() and human:
+                break
+            match.advance()
+        if match.storage is not None:
+            match.store()
+
+    def state_for(self, table_id: int, seat: int | None) -> dict[str, Any]:
+        """The message a connection receives: the table, and the game view with this seat's choices only."""
+        table = self.table(table_id)
+        message: dict[str, Any] = {"type": "state", "seat": seat, "table": table.public(), "view": None}
+        if table.game_id is None:
+            return message
+        with self.games.lock(table.game_id):
+            match = self.current_match(table.game_id)
+            view = game_view(match, self.games.next_of(match)).model_dump(mode="json")
+        mine = not match.state.is_terminal() and seat is not None and match.state.turn() == seat
+        if not mine:
+            view["legal_actions"] = []
+            view["view"]["choices"] = []
+            view["view"]["selection"] = None
+        view["undo"] = "undo is off at a table"
+        message["view"] = view
+        return message
+
+
+# --- live fan-out --------------------------------------------------------------------------
+
+
+class Hub:
+    """This process's WebSocket connections, by table; told of changes by a broker."""
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self.connections: dict[int, set[tuple[WebSocket, int | None]]] = defaultdict(set)
+        self.broker: Broker = LocalBroker(self.push)
+
+    async def push(self, table_id: int) -> None:
+        """Send every connection at the table its own state."""
+        for socket, seat in list(self.connections.get(table_id, ())):
+            try:
+                message = await anyio.to_thread.run_sync(self.tables.state_for, table_id, seat)
+                await socket.send_json(message)
+            except Exception:  # a closed connection: it is dropped when its handler ends
+                log.debug("push to a closed connection of table %s", table_id)
+
+    async def serve(self, socket: WebSocket, table_id: int, token: str | None, origins: set[str]) -> None:
+        origin = socket.headers.get("origin")
+        host = socket.headers.get("host", "")
+        if origin is not None and origin not in origins and origin.split("://", 1)[-1] != host:
+            await socket.close(code=1008, reason="origin not allowed")
+            log.warning("table %s: refused a connection from origin %r", table_id, origin)
+            return
+        try:
+            table = await anyio.to_thread.run_sync(self.tables.table, table_id)
+        except NotFound:
+            await socket.close(code=1008, reason="no such table")
+            return
+        seat = table.seat_of(token)
+        if token and seat is None and not table.is_host(token):
+            await socket.close(code=1008, reason="unknown token")
+            log.warning("table %s: refused an unknown token", table_id)
+            return
+        await socket.accept()
+        key = (socket, seat)
+        self.connections[table_id].add(key)
+        bucket = TokenBucket(RATE, BURST)
+        try:
+            await socket.send_json(await anyio.to_thread.run_sync(self.tables.state_for, table_id, seat))
+            while True:
+                raw = await socket.receive_text()
+                if len(raw.encode()) > MAX_MESSAGE:
+                    await socket.send_json({"type": "error", "error": f"a message is at most {MAX_MESSAGE} bytes"})
+                    continue
+                if not bucket.take():
+                    await socket.send_json({"type": "error", "error": "too many messages: slow down"})
+                    continue
+                await self._handle(socket, table_id, seat, raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.connections[table_id].discard(key)
+
+    async def _handle(self, socket: WebSocket, table_id: int, seat: int | None, raw: str) -> None:
+        import json
+
+        try:
+            message = json.loads(raw)
+            if not isinstance(message, dict):
+                raise ValueError
+        except (ValueError, RecursionError):
+            await socket.send_json({"type": "error", "error": 'a message is a JSON object like {"action": "dice 2"}'})
+            return
+        try:
+            await anyio.to_thread.run_sync(self.tables.act, table_id, seat, message)
+        except (Refused, Conflict, NotFound) as exc:
+            log.info("table %s seat %s: refused %r: %s", table_id, seat, message, exc)
+            await socket.send_json({"type": "error", "error": " ".join(str(exc).split())})
+            return
+        await self.broker.publish(table_id)
+
+
+class TokenBucket:
+    """At most `rate` messages a second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+class Broker:
+    """Tells every server process that a table changed."""
+
+    async def publish(self, table_id: int) -> None:
+        raise NotImplementedError
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+
+class LocalBroker(Broker):
+    """One process: push at once."""
+
+    def __init__(self, push: Callable[[int], Awaitable[None]]) -> None:
+        self.push = push
+
+    async def publish(self, table_id: int) -> None:
+        await self.push(table_id)
+
+
+class PostgresBroker(Broker):
+    """Several processes on one PostgreSQL: NOTIFY on a change, every process LISTENs and pushes."""
+
+    def __init__(self, url: str, push: Callable[[int], Awaitable[None]]) -> None:
+        self.dsn = sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self.push = push
+        self.task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        import psycopg
+
+        self.listener = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        await self.listener.execute(f"LISTEN {CHANNEL}")
+        self.sender = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        self.task = asyncio.create_task(self._listen())
+
+    async def _listen(self) -> None:
+        async for note in self.listener.notifies():
+            with contextlib.suppress(ValueError):
+                await self.push(int(note.payload))
+
+    async def publish(self, table_id: int) -> None:
+        await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(table_id)))
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+        for connection in (getattr(self, "listener", None), getattr(self, "sender", None)):
+            if connection is not None:
+                await connection.close()
