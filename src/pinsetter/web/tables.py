@@ -233,21 +233,34 @@ class TableService:
 
     def state_for(self, table_id: int, seat: int | None) -> dict[str, Any]:
         """The message a connection receives: the table, and the game view with this seat's choices only."""
+        return self.states_for(table_id, [seat])[0]
+
+    def states_for(self, table_id: int, seats: list[int | None]) -> list[dict[str, Any]]:
+        """One message per connection's seat, from one read of the table and one view of the game."""
+        import copy
+
         table = self.table(table_id)
-        message: dict[str, Any] = {"type": "state", "seat": seat, "table": table.public(), "view": None}
+        public = table.public()
         if table.game_id is None:
-            return message
+            return [{"type": "state", "seat": seat, "table": public, "view": None} for seat in seats]
         with self.games.lock(table.game_id):
             match = self.current_match(table.game_id)
             view = game_view(match, self.games.next_of(match)).model_dump(mode="json")
-        mine = not match.state.is_terminal() and seat is not None and match.state.turn() == seat
-        if not mine:
-            view["legal_actions"] = []
-            view["view"]["choices"] = []
-            view["view"]["selection"] = None
+            deciding = None if match.state.is_terminal() else match.state.turn()
         view["undo"] = "undo is off at a table"
-        message["view"] = view
-        return message
+        hidden = copy.deepcopy(view)
+        hidden["legal_actions"] = []
+        hidden["view"]["choices"] = []
+        hidden["view"]["selection"] = None
+        return [
+            {
+                "type": "state",
+                "seat": seat,
+                "table": public,
+                "view": view if seat is not None and seat == deciding else hidden,
+            }
+            for seat in seats
+        ]
 
 
 # --- live fan-out --------------------------------------------------------------------------
@@ -262,10 +275,13 @@ class Hub:
         self.broker: Broker = LocalBroker(self.push)
 
     async def push(self, table_id: int) -> None:
-        """Send every connection at the table its own state."""
-        for socket, seat in list(self.connections.get(table_id, ())):
+        """Send every connection at the table its own state (the game is viewed once for all of them)."""
+        connections = list(self.connections.get(table_id, ()))
+        if not connections:
+            return
+        messages = await anyio.to_thread.run_sync(self.tables.states_for, table_id, [seat for _, seat in connections])
+        for (socket, _seat), message in zip(connections, messages, strict=True):
             try:
-                message = await anyio.to_thread.run_sync(self.tables.state_for, table_id, seat)
                 await socket.send_json(message)
             except Exception:  # a closed connection: it is dropped when its handler ends
                 log.debug("push to a closed connection of table %s", table_id)
