@@ -27,8 +27,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Two workers (this machine has two cores); a module's tests stay in one worker (shared browser, servers).
 unit: $(STAMP) browser
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadfile
 
 # The browser tests drive Debian's Chromium: installed here when run as root (as CI is).
 browser:
