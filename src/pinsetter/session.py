@@ -89,6 +89,7 @@ class Match:
         match = cls(state.game, record.players, record.seed, record_path)
         match.state = state
         match.record = record
+        match.chance_script = state.game.scripted_chance(record.extra)  # a fixed deal goes on as dealt
         return match
 
     @property

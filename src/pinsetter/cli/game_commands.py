@@ -21,7 +21,7 @@ from pinsetter.cli.common import (
     try_storage,
 )
 from pinsetter.core.game import GameError
-from pinsetter.games.registry import GAMES, game_class, get_game
+from pinsetter.games.registry import all_games, get_game
 from pinsetter.records import PlayerSpec, Record, RecordError, replay
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
@@ -33,15 +33,15 @@ if TYPE_CHECKING:
 @app.command()
 def games(as_json: JsonOpt = False) -> None:
     """List the games with their players and options."""
-    game_class("tenpins")  # loads the registry
     rows: list[dict[str, Any]] = []
-    for gid, cls in sorted(GAMES.items()):
+    for gid, cls in all_games().items():
         rows.append(
             {
                 "id": gid,
                 "name": cls.name,
                 "summary": cls.summary,
                 "players": [cls.min_players, cls.max_players],
+                "players_text": cls.players_text(),
                 "decisions": cls.has_decisions,
                 "options": [{"name": o.name, "default": str(o.default), "help": o.help} for o in cls.option_specs],
             }
@@ -50,7 +50,7 @@ def games(as_json: JsonOpt = False) -> None:
         emit_json(rows)
         return
     for row in rows:
-        typer.echo(f"{row['id']:<18} {row['name']} - {row['summary']} ({GAMES[row['id']].players_text()})")
+        typer.echo(f"{row['id']:<18} {row['name']} - {row['summary']} ({row['players_text']})")
         for o in row["options"]:
             typer.echo(f"{'':<20}--option {o['name']}=...  {o['help']} (default: {o['default']})")
 
@@ -161,10 +161,6 @@ def play(
             storage = try_storage(db)
             if record is not None:
                 match.record.save(record)
-        if "deal" in match.record.extra and match.chance_script is None:
-            from pinsetter.games.bowling_solitaire import Deal, deal_script
-
-            match.chance_script = deal_script(Deal.parse(str(match.record.extra["deal"])))
         match.storage = storage
         match.store()
     except (GameError, ValueError) as exc:

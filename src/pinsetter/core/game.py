@@ -221,6 +221,10 @@ class Game(ABC):
         """A readable summary of the rules for players."""
         return self.summary
 
+    def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
+        """The chance script a record's `extra` data fixes (e.g. a Solitaire deal), or None for seeded chance."""
+        return None
+
     # --- presentation: what every interface draws (core/table.py) -----------------------
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         """The renderer-neutral picture of `state` for the player up; games draw their own table.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -313,6 +313,12 @@ class BowlingSolitaire(Game):
 
     def rules(self) -> str:
         return RULES_TEXT
+
+    def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
+        """A record made from a fixed `--deal` keeps its deal in `extra`."""
+        if "deal" not in extra:
+            return None
+        return deal_script(Deal.parse(str(extra["deal"])))
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.bowling_solitaire_table import solitaire_table

@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from pinsetter.core.game import Game, OptionError
 
-__all__ = ["GAMES", "game_class", "get_game", "register"]
+__all__ = ["GAMES", "all_games", "game_class", "get_game", "register"]
 
 GAMES: dict[str, type[Game]] = {}
 
@@ -29,6 +29,12 @@ def game_class(game_id: str) -> type[Game]:
     except KeyError:
         known = ", ".join(sorted(GAMES))
         raise OptionError(f"unknown game {game_id!r} (games: {known})") from None
+
+
+def all_games() -> dict[str, type[Game]]:
+    """Every registered game by id, sorted by id."""
+    _load_all()
+    return dict(sorted(GAMES.items()))
 
 
 def get_game(game_id: str, options: Mapping[str, object] | None = None) -> Game:

@@ -68,10 +68,6 @@ class GameService:
             raise Conflict(f"game {game_id} cannot be resumed: {exc}") from None
         match.storage = self.storage
         match.game_id = game_id
-        if "deal" in match.record.extra:
-            from pinsetter.games.bowling_solitaire import Deal, deal_script
-
-            match.chance_script = deal_script(Deal.parse(str(match.record.extra["deal"])))
         self._remember(game_id, match)
         return match
 
@@ -271,11 +267,10 @@ def game_view(match: Match, next_step: str) -> GameView:
 def catalog() -> list[dict[str, Any]]:
     """The games, their players, options (with help texts and choices) and bots, for the lobby."""
     from pinsetter.bots.base import bot_names
-    from pinsetter.games.registry import GAMES, game_class
+    from pinsetter.games.registry import all_games
 
-    game_class("tenpins")
     rows = []
-    for gid, cls in sorted(GAMES.items()):
+    for gid, cls in all_games().items():
         rows.append(
             {
                 "id": gid,
