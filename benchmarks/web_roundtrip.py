@@ -69,12 +69,14 @@ def round_trips(base: str, count: int) -> list[float]:
     return timings
 
 
+DRAWN = "return (performance.getEntriesByName('pinsetter:drawn')[0] || {}).startTime"
+
+
 def first_render(base: str, game_id: int) -> float | None:
-    """Milliseconds from navigation start to the game page's table drawn (its `[data-ready]` marker)."""
+    """Milliseconds from navigation start to the game page's first table drawn (its performance mark)."""
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
-        from selenium.webdriver.common.by import By
         from selenium.webdriver.support.ui import WebDriverWait
     except ImportError:
         return None
@@ -90,12 +92,8 @@ def first_render(base: str, game_id: int) -> float | None:
         for _ in range(5):
             driver.get("about:blank")
             driver.get(f"{base}/#/game/{game_id}")
-            WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-ready]"))
-            samples.append(
-                driver.execute_script(
-                    "return performance.now() - 0"  # ms since navigation start (the time origin)
-                )
-            )
+            WebDriverWait(driver, 10).until(lambda d: d.execute_script(DRAWN) is not None)
+            samples.append(driver.execute_script(DRAWN))  # ms from navigation start to the table drawn
         return float(statistics.median(samples))
     finally:
         driver.quit()
