@@ -21,7 +21,7 @@ from pinsetter.cli.common import (
     try_storage,
 )
 from pinsetter.core.game import GameError
-from pinsetter.games.registry import all_games, get_game
+from pinsetter.games.registry import get_game
 from pinsetter.records import PlayerSpec, Record, RecordError, replay
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
@@ -33,19 +33,9 @@ if TYPE_CHECKING:
 @app.command()
 def games(as_json: JsonOpt = False) -> None:
     """List the games with their players and options."""
-    rows: list[dict[str, Any]] = []
-    for gid, cls in all_games().items():
-        rows.append(
-            {
-                "id": gid,
-                "name": cls.name,
-                "summary": cls.summary,
-                "players": [cls.min_players, cls.max_players],
-                "players_text": cls.players_text(),
-                "decisions": cls.has_decisions,
-                "options": [{"name": o.name, "default": str(o.default), "help": o.help} for o in cls.option_specs],
-            }
-        )
+    from pinsetter.catalog import catalog
+
+    rows = catalog()
     if as_json:
         emit_json(rows)
         return

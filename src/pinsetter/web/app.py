@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from pinsetter.catalog import catalog
 from pinsetter.records import MAX_RECORD_BYTES, RecordError
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
@@ -31,7 +32,7 @@ from pinsetter.web.schemas import (
     NewTable,
     SitRequest,
 )
-from pinsetter.web.service import Conflict, GameService, NotFound, Refused, catalog, game_view
+from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view
 
 __all__ = ["MAX_BODY", "create_app"]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
 
 from pinsetter.bots.base import make_bot
 from pinsetter.core.game import GameError
@@ -262,45 +261,3 @@ def game_view(match: Match, next_step: str) -> GameView:
         result=result_of(state, match.players) if terminal else None,
         ending=match.ending_lines() if terminal else [],
     )
-
-
-def catalog() -> list[dict[str, Any]]:
-    """The games, their players, options (with help texts and choices) and bots, for the lobby."""
-    from pinsetter.bots.base import bot_names
-    from pinsetter.games.registry import all_games
-
-    rows = []
-    for gid, cls in all_games().items():
-        rows.append(
-            {
-                "id": gid,
-                "name": cls.name,
-                "summary": cls.summary,
-                "players": [cls.min_players, cls.max_players],
-                "players_text": cls.players_text(),
-                "decisions": cls.has_decisions,
-                "bots": bot_names(gid),
-                "options": [
-                    {
-                        "name": o.name,
-                        "default": o.default if isinstance(o.default, bool | int | str) else str(o.default),
-                        "help": o.help,
-                        "choices": list(o.choices),
-                        "type": "bool"
-                        if isinstance(o.default, bool)
-                        else "int"
-                        if isinstance(o.default, int)
-                        else "text",
-                    }
-                    for o in cls.option_specs
-                ],
-            }
-        )
-    return rows
-
-
-def _option_type(default: object) -> str:
-    """How the lobby asks for an option: a switch, a number or text (choices come separately)."""
-    if isinstance(default, bool):
-        return "bool"
-    return "int" if isinstance(default, int) else "text"
