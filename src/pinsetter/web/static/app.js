@@ -998,6 +998,8 @@ async function gamePage(id) {
       return;
     }
     root.dataset.next = game.next;
+    // The first table drawn on this page load, for the first-render benchmark.
+    if (!performance.getEntriesByName("pinsetter:drawn").length) performance.mark("pinsetter:drawn");
     root.dataset.steps = String(game.log.length ? game.log[game.log.length - 1].step : 0);
     document.title = `${game.title} · game ${id} · pinsetter`;
 
