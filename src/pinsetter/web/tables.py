@@ -53,6 +53,7 @@ class TableService:
         self.storage = storage
         self.games = games
         self.store = TableStore(storage)
+        self.changed: Callable[[int], None] = lambda _table_id: None  # the hub pushes the new state
 
     def table(self, table_id: int) -> StoredTable:
         found = self.store.get(table_id)
@@ -100,6 +101,7 @@ class TableService:
             token = new_token()
             table.seats[seat] = Seat("human", name, token_hash(token))
             if self.store.update(table):
+                self.changed(table_id)  # everyone at the table sees the seat taken
                 return {"token": token, "seat": seat, "table": table.public()}
         raise Conflict("the table is busy: try again")
 
@@ -273,6 +275,14 @@ class Hub:
         self.tables = tables
         self.connections: dict[int, set[tuple[WebSocket, int | None]]] = defaultdict(set)
         self.broker: Broker = LocalBroker(self.push)
+        tables.changed = self._changed
+
+    def _changed(self, table_id: int) -> None:
+        """Publish a change made in a worker thread (a request handled off the event loop)."""
+        try:
+            anyio.from_thread.run(self.broker.publish, table_id)
+        except RuntimeError:  # not called from a worker thread: nobody to tell from here
+            log.debug("table %s changed outside a worker thread", table_id)
 
     async def push(self, table_id: int) -> None:
         """Send every connection at the table its own state (the game is viewed once for all of them)."""

@@ -88,10 +88,16 @@ async function getCatalog() {
 // --- routing -------------------------------------------------------------------------------------
 let generation = 0; // bumps on every page change: stale timers and answers are ignored
 let pageKeys = null; // the keyboard handler of the page shown
+let pageLeave = null; // what the page shown does when it is left (a table page closes its socket)
 
 function route() {
   generation += 1;
   pageKeys = null;
+  if (pageLeave) {
+    const leave = pageLeave;
+    pageLeave = null;
+    leave();
+  }
   const hash = location.hash || "#/";
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
   for (const link of document.querySelectorAll(".top nav a")) {
@@ -105,6 +111,8 @@ function route() {
   if (page === "game" && /^\d+$/.test(arg || "")) return gamePage(Number(arg));
   if (page === "history" && !arg) return historyPage();
   if (page === "history" && /^\d+$/.test(arg)) return replayPage(Number(arg));
+  if (page === "table" && /^\d+$/.test(arg || "")) return tablePage(Number(arg));
+  if (page === "join" && arg) return joinPage(arg);
   if (page === "stats") return statsPage();
   if (page === "rules") return rulesPage(arg);
   app.append(h("h1", { text: "Not found" }), h("p", {}, h("a", { href: "#/", text: "Back to the lobby" })));
@@ -323,6 +331,7 @@ async function lobbyPage() {
   const seed = h("input", { type: "text", id: "seed", inputmode: "numeric", value: lobby.seed, "aria-describedby": "seed-help" });
   seed.addEventListener("input", () => (lobby.seed = seed.value));
   const start = h("button", { type: "submit", class: "primary", text: "Start the game", id: "start" });
+  const host = h("button", { type: "button", text: "Host a table for friends", id: "host-table", "aria-describedby": "host-help" });
 
   const form = h(
     "form",
@@ -339,10 +348,15 @@ async function lobbyPage() {
       h("p", { class: "help", id: "seed-help", text: "optional: the same seed and the same decisions replay the same game" }),
     ),
     error,
-    start,
+    h("div", { class: "row" }, start, host),
+    h("p", {
+      class: "help",
+      id: "host-help",
+      text: "Host a table: the humans' seats stay open for friends, who take them by name from a join link; bots play on the server.",
+    }),
   );
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+
+  function chosenOptions() {
     const game = spec();
     const options = {};
     for (const option of game.options) {
@@ -353,13 +367,30 @@ async function lobbyPage() {
       if (value === option.default) continue;
       options[option.name] = value;
     }
-    const body = {
-      game: game.id,
-      options,
-      players: lobby.players.map((p) => ({ name: p.name, kind: p.kind })),
-    };
+    const body = { game: game.id, options };
     const seedText = lobby.seed.trim();
     if (seedText) body.seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
+    return body;
+  }
+
+  host.addEventListener("click", async () => {
+    const body = chosenOptions();
+    body.seats = lobby.players.map((p) => ({ kind: p.kind }));
+    host.disabled = true;
+    const answer = await api("POST", "/api/tables", body);
+    host.disabled = false;
+    if (!answer.ok) {
+      error.textContent = answer.error;
+      return;
+    }
+    store(hostKey(answer.data.id), answer.data.host_token);
+    location.hash = `#/table/${answer.data.id}`;
+  });
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = chosenOptions();
+    body.players = lobby.players.map((p) => ({ name: p.name, kind: p.kind }));
     start.disabled = true;
     const answer = await api("POST", "/api/games", body);
     start.disabled = false;
@@ -1150,6 +1181,563 @@ async function gamePage(id) {
   draw();
   focusMain(st.game.title);
   schedule();
+}
+
+// --- online tables (docs/tables.md) ------------------------------------------------------------------
+// A table's tokens stay in this browser: the host's (to start, hand seats to bots, close) and the
+// seat's (to act), each keyed by the table's id. The server sends every state over a WebSocket.
+function hostKey(id) {
+  return `pinsetter.table.${id}.host`;
+}
+
+function seatKey(id) {
+  return `pinsetter.table.${id}.seat`;
+}
+
+function store(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch (err) {
+    /* storage blocked: the token lives as long as the page */
+  }
+}
+
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch (err) {
+    return null;
+  }
+}
+
+function joinLink(code) {
+  return `${location.origin}${location.pathname}#/join/${encodeURIComponent(code)}`;
+}
+
+function seatLabel(seat) {
+  if (seat.free) return `Seat ${seat.seat + 1}: free`;
+  if (seat.kind === "human") return `Seat ${seat.seat + 1}: ${seat.name}`;
+  return `Seat ${seat.seat + 1}: ${seat.name} (bot ${seat.kind.replace(/^bot:/, "")})`;
+}
+
+function optionsText(options) {
+  const entries = Object.entries(options || {});
+  return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(", ") : "default options";
+}
+
+// A form to take one of the free seats by name; `sat(answer)` gets the server's answer.
+function sitForm(table, sat) {
+  const error = h("p", { class: "error", role: "alert", id: "sit-error" });
+  const name = h("input", { type: "text", id: "sit-name", maxlength: 40, autocomplete: "nickname", required: true });
+  const free = table.seats.filter((s) => s.free);
+  const buttons = free.map((seat) =>
+    h("button", {
+      type: "button",
+      class: "primary",
+      text: `Sit at seat ${seat.seat + 1}`,
+      dataset: { key: `sit-${seat.seat}`, seat: String(seat.seat) },
+      onclick: async (event) => {
+        const button = event.currentTarget;
+        if (!name.value.trim()) {
+          error.textContent = "type your name first";
+          name.focus();
+          return;
+        }
+        button.disabled = true;
+        const answer = await api("POST", `/api/tables/${table.id}/seats/${seat.seat}`, { name: name.value.trim() });
+        button.disabled = false;
+        if (!answer.ok) {
+          error.textContent = answer.error;
+          return;
+        }
+        store(seatKey(table.id), JSON.stringify({ seat: answer.data.seat, token: answer.data.token }));
+        sat(answer.data);
+      },
+    }),
+  );
+  if (!free.length) return null;
+  return h(
+    "section",
+    { class: "panel", id: "sit", "aria-labelledby": "sit-h" },
+    h("h2", { id: "sit-h", text: "Take a seat" }),
+    h("div", { class: "option" }, h("label", { for: "sit-name", text: "Your name" }), name),
+    h("div", { class: "row" }, buttons),
+    error,
+  );
+}
+
+async function joinPage(code) {
+  const gen = generation;
+  const root = h("div", { id: "join" });
+  app.append(root);
+  const [games, answer] = await Promise.all([getCatalog(), api("GET", `/api/tables/code/${encodeURIComponent(code)}`)]);
+  if (gen !== generation) return;
+  if (!answer.ok) {
+    root.append(h("h1", { text: `Join table ${code}` }), h("p", { class: "error", role: "alert", text: answer.error }));
+    focusMain("Join a table");
+    return;
+  }
+  const table = answer.data;
+  if (stored(seatKey(table.id))) {
+    location.hash = `#/table/${table.id}`; // this browser already holds a seat there
+    return;
+  }
+  root.append(
+    h("h1", { text: `Join table ${table.join_code}` }),
+    h("p", { id: "join-game", text: `${gameName(table.game, games)} · ${optionsText(table.options)}` }),
+    h("ul", { class: "plain seats", id: "join-seats" }, table.seats.map((seat) => h("li", { text: seatLabel(seat) }))),
+  );
+  if (table.status === "open") {
+    root.append(sitForm(table, () => (location.hash = `#/table/${table.id}`)) || h("p", { text: "Every seat is taken." }));
+  } else {
+    root.append(h("p", { text: table.status === "playing" ? "The game has started." : "This table is closed." }));
+  }
+  root.append(h("p", {}, h("a", { href: `#/table/${table.id}`, id: "watch", class: "button", text: "Just watch" })));
+  focusMain(`Join table ${table.join_code}`);
+}
+
+async function tablePage(id) {
+  const gen = generation;
+  const held = (() => {
+    try {
+      const mine = JSON.parse(stored(seatKey(id)) || "null");
+      return mine && typeof mine.token === "string" ? mine : null;
+    } catch (err) {
+      return null;
+    }
+  })();
+  const st = {
+    table: null,
+    view: null,
+    seat: null,
+    token: held ? held.token : null,
+    hostToken: stored(hostKey(id)),
+    error: "",
+    notice: "",
+    live: false,
+    busy: false,
+    picked: new Set(),
+    pile: null,
+    socket: null,
+    retries: 0,
+    retryTimer: null,
+    steps: -1,
+    left: false,
+  };
+  const root = h("div", { id: "table-page", dataset: { tableId: String(id), live: "0", status: "", seat: "", turn: "", next: "", steps: "" } });
+  app.append(root);
+  let drawnOnce = false;
+  const stale = () => gen !== generation || st.left;
+
+  const ctx = {
+    get readonly() {
+      return !myDecision();
+    },
+    get picked() {
+      return st.picked;
+    },
+    get pile() {
+      return st.pile;
+    },
+    get busy() {
+      return st.busy || !st.live;
+    },
+    togglePin(n) {
+      if (st.picked.has(n)) st.picked.delete(n);
+      else st.picked.add(n);
+      draw();
+    },
+    togglePile(n) {
+      st.pile = st.pile === n ? null : n;
+      draw();
+    },
+    clearSelection() {
+      st.picked.clear();
+      st.pile = null;
+      draw();
+    },
+    playSelection() {
+      if (!st.picked.size) return;
+      const body = { pins: [...st.picked].sort((a, b) => a - b) };
+      if (st.pile !== null) body.pile = st.pile;
+      send(body);
+    },
+    send: (body) => send(body),
+  };
+
+  function myTurn() {
+    const v = st.view;
+    return Boolean(v && !v.terminal && st.seat !== null && v.turn === st.seat);
+  }
+
+  function myDecision() {
+    return myTurn() && st.view.next === "decision";
+  }
+
+  function canRoll() {
+    return myTurn() && st.view.next === "roll" && Boolean(st.view.view.roll_label);
+  }
+
+  function send(body) {
+    if (st.busy || !st.live || !st.socket) return;
+    st.busy = true;
+    st.error = "";
+    st.socket.send(JSON.stringify(body));
+    draw();
+  }
+
+  function connect() {
+    if (stale()) return;
+    clearTimeout(st.retryTimer);
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = st.token ? `?token=${encodeURIComponent(st.token)}` : "";
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}//${location.host}/ws/tables/${id}${query}`);
+    } catch (err) {
+      reconnectLater();
+      return;
+    }
+    st.socket = socket;
+    socket.addEventListener("message", (event) => {
+      if (stale() || st.socket !== socket) return;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (err) {
+        return;
+      }
+      if (message.type === "state") {
+        st.live = true;
+        st.retries = 0;
+        st.notice = "";
+        st.busy = false;
+        st.table = message.table;
+        st.seat = message.seat;
+        st.view = message.view;
+        const steps = st.view && st.view.log.length ? st.view.log[st.view.log.length - 1].step : 0;
+        if (steps !== st.steps) {
+          st.picked.clear();
+          st.pile = null;
+          st.error = "";
+        }
+        st.steps = steps;
+        draw();
+      } else if (message.type === "error") {
+        st.busy = false;
+        st.error = String(message.error);
+        draw();
+      }
+    });
+    socket.addEventListener("close", (event) => {
+      if (st.socket !== socket) return;
+      st.socket = null;
+      st.live = false;
+      st.busy = false;
+      if (stale()) return;
+      if (event.code === 1008 && event.reason === "unknown token" && st.token) {
+        // The seat this browser held is no longer its own: watch instead.
+        store(seatKey(id), null);
+        st.token = null;
+        st.error = "this browser's seat token is not valid at this table: you are watching";
+        reconnectLater(0);
+        return;
+      }
+      if (event.code === 1008) {
+        st.error = event.reason || "the server refused the connection";
+        draw();
+        return;
+      }
+      reconnectLater();
+    });
+  }
+
+  function reconnectLater(delay) {
+    if (stale()) return;
+    const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** st.retries) * (0.75 + Math.random() / 2);
+    st.retries += 1;
+    st.notice = delay === 0 ? "" : `Connection lost: reconnecting in ${Math.max(1, Math.round(wait / 1000))} s…`;
+    draw();
+    st.retryTimer = setTimeout(connect, wait);
+  }
+
+  async function hostRequest(path, body, button) {
+    if (button) button.disabled = true;
+    const answer = await api("POST", `/api/tables/${id}/${path}`, { host_token: st.hostToken, ...body });
+    if (stale()) return;
+    if (button) button.disabled = false;
+    st.error = answer.ok ? "" : answer.error;
+    draw(); // the new state arrives over the socket
+  }
+
+  function seatsPanel() {
+    const table = st.table;
+    const bots = ((catalogCache || []).find((g) => g.id === table.game) || {}).bots || [];
+    const items = table.seats.map((seat) => {
+      const mine = seat.seat === st.seat;
+      const turn = st.view && !st.view.terminal && st.view.turn === seat.seat;
+      const parts = [
+        turn ? h("span", { class: "turn-mark", "aria-hidden": "true", text: "▶ " }) : null,
+        h("span", { class: seat.free ? "muted" : null, text: seatLabel(seat) }),
+        mine ? h("strong", { text: " (you)" }) : null,
+        turn ? h("span", { class: "muted", text: " — to play" }) : null,
+      ];
+      if (st.hostToken && table.status === "open" && seat.free && bots.length) {
+        const choice = h(
+          "select",
+          { "aria-label": `Bot for seat ${seat.seat + 1}`, dataset: { key: `bot-kind-${seat.seat}` } },
+          bots.map((b) => h("option", { value: b, text: b })),
+        );
+        parts.push(
+          " ",
+          choice,
+          h("button", {
+            type: "button",
+            text: "Give to a bot",
+            dataset: { key: `bot-${seat.seat}`, seat: String(seat.seat) },
+            onclick: (event) => hostRequest(`seats/${seat.seat}/bot`, { bot: choice.value }, event.currentTarget),
+          }),
+        );
+      }
+      return h("li", { class: turn ? "turn" : null, dataset: { seat: String(seat.seat), free: seat.free ? "1" : "0" } }, parts);
+    });
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "seats-h" },
+      h("h2", { id: "seats-h", text: "Seats" }),
+      h("ul", { class: "plain seats", id: "seats" }, items),
+    );
+  }
+
+  function hostPanel() {
+    const table = st.table;
+    if (!st.hostToken || table.status === "closed") return null;
+    const free = table.seats.some((s) => s.free);
+    return h(
+      "section",
+      { class: "panel", id: "host", "aria-labelledby": "host-h" },
+      h("h2", { id: "host-h", text: "You host this table" }),
+      table.status === "open"
+        ? h("button", {
+            type: "button",
+            class: "primary",
+            id: "start-table",
+            text: "Start the game",
+            disabled: free,
+            "aria-describedby": "start-help",
+            onclick: (event) => hostRequest("start", {}, event.currentTarget),
+          })
+        : null,
+      table.status === "open"
+        ? h("p", { class: "help", id: "start-help", text: free ? "Every seat must be taken (or given to a bot) first." : "Every seat is taken." })
+        : null,
+      h("button", {
+        type: "button",
+        id: "close-table",
+        text: "Close the table",
+        onclick: (event) => {
+          if (window.confirm("Close this table for everybody?")) hostRequest("close", {}, event.currentTarget);
+        },
+      }),
+    );
+  }
+
+  function invitePanel() {
+    const table = st.table;
+    const link = joinLink(table.join_code);
+    const field = h("input", { type: "text", id: "join-link", readonly: true, value: link, "aria-label": "Join link" });
+    const copied = h("span", { class: "muted", role: "status", id: "copied" });
+    const copy = h("button", {
+      type: "button",
+      id: "copy-link",
+      text: "Copy the link",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          copied.textContent = "Copied.";
+        } catch (err) {
+          field.select();
+          copied.textContent = "Selected: copy it with Ctrl+C.";
+        }
+      },
+    });
+    return h(
+      "section",
+      { class: "panel", id: "invite", "aria-labelledby": "invite-h" },
+      h("h2", { id: "invite-h", text: "Invite friends" }),
+      h("p", {}, "Join code: ", h("strong", { class: "code", id: "join-code", text: table.join_code })),
+      h("div", { class: "row" }, field, copy, copied),
+    );
+  }
+
+  function turnLine() {
+    const v = st.view;
+    if (!v || v.terminal) return null;
+    const sheet = v.sheets[v.turn];
+    const who = sheet ? sheet.name : `seat ${v.turn + 1}`;
+    const text = myTurn() ? `Your turn, ${who} (seat ${v.turn + 1})` : `Turn: ${who} (seat ${v.turn + 1})`;
+    return h("p", { class: `turn-line ${myTurn() ? "mine" : ""}`, id: "turn", text });
+  }
+
+  function draw() {
+    if (stale()) return;
+    const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    const nameField = root.querySelector("#sit-name");
+    const typed = nameField ? nameField.value : "";
+    const typing = nameField !== null && document.activeElement === nameField;
+    clear(root);
+    const table = st.table;
+    const v = st.view;
+    Object.assign(root.dataset, {
+      live: st.live ? "1" : "0",
+      busy: st.busy ? "1" : "0",
+      status: table ? table.status : "",
+      seat: st.seat === null ? "" : String(st.seat),
+      turn: v && !v.terminal ? String(v.turn) : "",
+      next: v ? (v.terminal ? "over" : myTurn() ? v.next : "wait") : "",
+      steps: String(st.steps),
+    });
+    const connection = h("p", {
+      class: st.live ? "live" : "reason",
+      id: "connection",
+      role: "status",
+      text: st.live ? "● live" : st.notice || "connecting…",
+    });
+    if (!table) {
+      root.append(h("h1", { text: `Table ${id}` }), connection, h("p", { class: "error", role: "alert", id: "table-error", text: st.error }));
+      return;
+    }
+    const title = `${gameName(table.game)} · table ${table.join_code}`;
+    document.title = `${title} · pinsetter`;
+    const who =
+      st.seat !== null
+        ? `You play seat ${st.seat + 1}${table.seats[st.seat] && table.seats[st.seat].name ? ` as ${table.seats[st.seat].name}` : ""}.`
+        : "You are watching.";
+    const head = [
+      h("h1", {}, gameName(table.game), h("span", { class: "muted", text: ` · table ${table.join_code}` })),
+      connection,
+      h("p", { id: "whoami", text: `${who} ${optionsText(table.options)}.` }),
+    ];
+    const error = h("p", { class: "error", role: "alert", id: "table-error", text: st.error });
+
+    if (!v) {
+      const status =
+        table.status === "open" ? "Waiting for players: the host starts the game when every seat is taken." : "The host closed this table.";
+      append(root, [
+        head,
+        h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: status }),
+        error,
+        h(
+          "div",
+          { class: "lobby-grid" },
+          h(
+            "div",
+            {},
+            table.status === "open" ? invitePanel() : null,
+            table.status === "open" && st.seat === null
+              ? sitForm(table, (answer) => {
+                  st.token = answer.token;
+                  if (st.socket) st.socket.close(4000, "sat down");
+                  st.socket = null;
+                  connect();
+                })
+              : null,
+          ),
+          h("div", {}, seatsPanel(), hostPanel()),
+        ),
+      ]);
+    } else {
+      const rollButton = canRoll()
+        ? h("button", {
+            type: "button",
+            class: "primary",
+            id: "roll",
+            text: `${v.view.roll_label} (R)`,
+            disabled: st.busy || !st.live,
+            dataset: { key: "roll" },
+            onclick: () => send({ action: "roll" }),
+          })
+        : null;
+      append(root, [
+        head,
+        turnLine(),
+        h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: v.view.status }),
+        table.status === "closed" ? h("p", { class: "reason", id: "closed", text: "The host closed this table." }) : null,
+        rollButton ? h("div", { class: "toolbar" }, rollButton) : null,
+        error,
+        drawEnding(v),
+        h(
+          "div",
+          { class: "game-grid" },
+          h("section", { class: "panel", "aria-label": "Table", id: "table" }, drawTable(v, ctx)),
+          h(
+            "div",
+            {},
+            h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: "Scoresheets" }), drawSheets(v)),
+            h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), drawLog(v)),
+            seatsPanel(),
+            hostPanel(),
+            h(
+              "p",
+              {},
+              h("a", { href: `/api/games/${table.game_id}/record`, download: `pinsetter-${table.game_id}.json`, text: "Download the record" }),
+              v.terminal ? [" · ", h("a", { href: `#/history/${table.game_id}`, text: "Step through" })] : null,
+            ),
+          ),
+        ),
+      ]);
+      const log = root.querySelector("#log");
+      if (log) log.scrollTop = log.scrollHeight;
+    }
+    const field = root.querySelector("#sit-name");
+    if (field) {
+      field.value = typed; // a name being typed survives a redraw
+      if (typing) field.focus();
+    }
+    let target = focused ? root.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
+    if (target && target.disabled) target = null;
+    if (!target && focused && myTurn() && !st.busy) {
+      target = root.querySelector("#roll") || root.querySelector("#play-selection:not(:disabled)") || root.querySelector("#choices button");
+    }
+    if (target) target.focus({ preventScroll: true });
+    if (!drawnOnce) {
+      drawnOnce = true;
+      focusMain(title);
+    }
+  }
+
+  pageKeys = (event) => {
+    if (!st.view || !myTurn()) return;
+    const key = event.key;
+    if ((key === "r" || key === "R") && canRoll()) send({ action: "roll" });
+    else if (key === "p" || key === "P") {
+      const play = document.getElementById("play-selection");
+      if (play && !play.disabled) ctx.playSelection();
+    } else if (key === "Escape") ctx.clearSelection();
+    else if (/^[0-9]$/.test(key) && myDecision()) {
+      const number = key === "0" ? 10 : Number(key);
+      const pin = st.view.view.pins.find((p) => p.number === number);
+      if (pin && pin.selectable && !st.busy) {
+        ctx.togglePin(number);
+        const button = root.querySelector(`[data-pin="${number}"]`);
+        if (button) button.focus();
+      }
+    } else return;
+    event.preventDefault();
+  };
+
+  pageLeave = () => {
+    st.left = true;
+    clearTimeout(st.retryTimer);
+    if (st.socket) st.socket.close(1000, "page left");
+    st.socket = null;
+  };
+
+  await getCatalog();
+  if (stale()) return;
+  draw();
+  connect();
 }
 
 // --- history ---------------------------------------------------------------------------------------

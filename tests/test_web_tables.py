@@ -1,0 +1,528 @@
+"""Online tables (issue 13) through the API and the WebSocket: seats, tokens, turns, limits, restarts.
+
+The app runs in-process under `TestClient` over a temporary SQLite history.
+The PostgreSQL variants use `PINSETTER_TEST_POSTGRES` (default: a local server)
+in a fresh schema of their own; they are skipped with a one-line reason when no
+server answers, unless `CI=true`. The last test runs two real `pinsetter serve`
+processes on one PostgreSQL database, kills one mid-game and finishes the game
+on the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import types
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+import pinsetter.web.tables as tables_module
+from pinsetter.records import Record, replay
+from pinsetter.web.app import create_app
+
+POSTGRES_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+HOSTILE = ["<script>alert(1)</script>", "[bold]x[/bold]", "<img src=x onerror=alert(1)>"]
+Socket = Any  # starlette's WebSocketTestSession
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "h.sqlite")
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db)) as test_client:
+        yield test_client
+
+
+# --- helpers ----------------------------------------------------------------------------------------------
+
+
+def host(client: TestClient, seats: list[str], game: str = "tenpins", **options: Any) -> dict[str, Any]:
+    answer = client.post("/api/tables", json={"game": game, "options": options, "seats": [{"kind": k} for k in seats]})
+    assert answer.status_code == 201, answer.text
+    made: dict[str, Any] = answer.json()
+    return made
+
+
+def sit(client: TestClient, table_id: int, seat: int, name: str) -> str:
+    answer = client.post(f"/api/tables/{table_id}/seats/{seat}", json={"name": name})
+    assert answer.status_code == 200, answer.text
+    token: str = answer.json()["token"]
+    return token
+
+
+def start(client: TestClient, table: dict[str, Any]) -> int:
+    answer = client.post(f"/api/tables/{table['id']}/start", json={"host_token": table["host_token"]})
+    assert answer.status_code == 200, answer.text
+    game_id: int = answer.json()["game_id"]
+    return game_id
+
+
+def error_of(answer: httpx.Response, status: int) -> str:
+    """The one-line error of a refused request."""
+    assert answer.status_code == status, answer.text
+    body = answer.json()
+    assert list(body) == ["error"] and "\n" not in body["error"] and body["error"]
+    message: str = body["error"]
+    return message
+
+
+def steps(message: dict[str, Any]) -> int:
+    view = message["view"]
+    if view is None or not view["log"]:
+        return 0
+    last: int = view["log"][-1]["step"]
+    return last
+
+
+def receive(ws: Socket) -> dict[str, Any]:
+    message: dict[str, Any] = ws.receive_json()
+    return message
+
+
+def play_out(sockets: dict[int, Socket], watchers: list[Socket], first: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """Every seat rolls when the state says it is its turn; every connection sees every step. Returns the last state."""
+    state = next(iter(first.values()))
+    for _ in range(200):
+        view = state["view"]
+        if view["terminal"]:
+            return state
+        turn = view["turn"]
+        before = steps(state)
+        sockets[turn].send_json({"action": "roll"})
+        seen = [receive(ws) for ws in [*sockets.values(), *watchers]]
+        assert all(m["type"] == "state" for m in seen), seen
+        assert len({steps(m) for m in seen}) == 1 and steps(seen[0]) > before  # everybody, the same step
+        for m in seen:  # each seat sees its own seat; watchers none
+            assert m["seat"] in (*sockets, None)
+        state = seen[0]
+    raise AssertionError("the game did not end")
+
+
+def assert_replays(client: TestClient, game_id: int) -> Record:
+    record = Record.loads(client.get(f"/api/games/{game_id}/record").text)
+    assert replay(record).is_terminal()
+    return record
+
+
+# --- hosting and sitting ----------------------------------------------------------------------------------
+
+
+def test_host_sit_start_close_and_their_errors(client: TestClient) -> None:
+    table = host(client, ["human", "human", "bot:random"], frames=2)
+    table_id, code = table["id"], table["join_code"]
+    assert len(table["host_token"]) >= 32 and len(code) == 6
+    assert table["table"]["status"] == "open" and table["table"]["game_id"] is None
+    assert [s["free"] for s in table["table"]["seats"]] == [True, True, False]
+    public = client.get(f"/api/tables/{table_id}").json()
+    assert public == client.get(f"/api/tables/code/{code.lower()}").json() == table["table"]
+    error_of(client.get("/api/tables/999"), 404)
+    error_of(client.get("/api/tables/code/NOPE99"), 404)
+
+    at = f"/api/tables/{table_id}"
+    hosting = {"host_token": table["host_token"]}
+    ann = sit(client, table_id, 0, "Ann")
+    assert "taken" in error_of(client.post(f"{at}/seats/0", json={"name": "Bob"}), 409)
+    assert "taken" in error_of(client.post(f"{at}/seats/1", json={"name": "Ann"}), 409)
+    assert "taken" in error_of(client.post(f"{at}/seats/2", json={"name": "Cy"}), 409)  # a bot's
+    error_of(client.post(f"{at}/seats/7", json={"name": "Bob"}), 404)
+    error_of(client.post("/api/tables/999/seats/0", json={"name": "Bob"}), 404)
+    error_of(client.post(f"{at}/seats/1", json={"name": ""}), 422)
+    error_of(client.post(f"{at}/seats/1", json={"name": "x" * 41}), 422)
+
+    assert "every human seat" in error_of(client.post(f"{at}/start", json=hosting), 409)
+    assert "host" in error_of(client.post(f"{at}/start", json={"host_token": ann}), 422)  # a seat is no host
+    error_of(client.post(f"{at}/seats/1/bot", json={"host_token": ann, "bot": "random"}), 422)
+    error_of(client.post(f"{at}/seats/1/bot", json={**hosting, "bot": "nobody"}), 422)
+    error_of(client.post("/api/tables/999/start", json=hosting), 404)
+
+    bob = sit(client, table_id, 1, "Bob")
+    assert len({ann, bob, table["host_token"]}) == 3
+    game_id = start(client, table)
+    assert client.get(at).json()["status"] == "playing"
+    assert client.get(at).json()["game_id"] == game_id
+    error_of(client.post(f"{at}/start", json=hosting), 409)
+    assert "started" in error_of(client.post(f"{at}/seats/1", json={"name": "Dee"}), 409)
+    error_of(client.post(f"{at}/seats/1/bot", json={**hosting, "bot": "random"}), 409)
+
+    error_of(client.post(f"{at}/close", json={"host_token": bob}), 422)
+    assert client.post(f"{at}/close", json=hosting).json() == {"status": "closed"}
+    assert client.get(at).json()["status"] == "closed"
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={ann}") as ws:
+        assert receive(ws)["table"]["status"] == "closed"
+        ws.send_json({"action": "roll"})
+        assert receive(ws) == {"type": "error", "error": "the table is closed"}
+
+
+def test_the_host_hands_a_free_seat_to_a_bot_and_everyone_sees_seats_fill(client: TestClient) -> None:
+    table = host(client, ["human", "human"], frames=1)
+    with client.websocket_connect(f"/ws/tables/{table['id']}") as watcher:
+        assert [s["free"] for s in receive(watcher)["table"]["seats"]] == [True, True]
+        sit(client, table["id"], 0, "Ann")
+        assert receive(watcher)["table"]["seats"][0]["name"] == "Ann"  # pushed at once, no polling
+        hosting = {"host_token": table["host_token"], "bot": "random"}
+        answer = client.post(f"/api/tables/{table['id']}/seats/1/bot", json=hosting)
+        assert answer.status_code == 200 and answer.json()["seats"][1]["kind"] == "bot:random"
+        assert receive(watcher)["table"]["seats"][1]["free"] is False
+        game_id = start(client, table)
+        started = receive(watcher)
+        assert started["table"]["game_id"] == game_id and started["view"]["turn"] == 0
+
+
+def test_refused_tables(client: TestClient) -> None:
+    def refused(body: dict[str, Any]) -> str:
+        return error_of(client.post("/api/tables", json=body), 422)
+
+    refused({"game": "chess", "seats": [{"kind": "human"}]})
+    assert "kind" in refused({"game": "tenpins", "seats": [{"kind": "admin"}]})
+    refused({"game": "tenpins", "seats": [{"kind": "bot:nobody"}]})
+    refused({"game": "tenpins", "seats": []})
+    refused({"game": "tenpins", "seats": [{"kind": "human"}], "seed": "abc"})
+    refused({"game": "tenpins", "seats": [{"kind": "human"}], "options": {"frames": 0}})
+    refused({"game": "tenpins", "seats": [{"kind": "human"}] * 13})
+    assert error_of(client.post("/api/tables", content=b"{" + b" " * 70_000 + b"}"), 413)
+
+
+def test_hostile_names_round_trip_as_data_and_terminal_escapes_are_refused(client: TestClient) -> None:
+    table = host(client, ["human", "human", "human"], frames=1)
+    tokens = [sit(client, table["id"], i, name) for i, name in enumerate(HOSTILE)]
+    assert [s["name"] for s in client.get(f"/api/tables/{table['id']}").json()["seats"]] == HOSTILE
+    for name in ("\x1b[2J\x1b[31mred", "a\u202eb", "tab\there", "   "):
+        other = host(client, ["human"])
+        error_of(client.post(f"/api/tables/{other['id']}/seats/0", json={"name": name}), 422)
+    game_id = start(client, table)
+    view = client.get(f"/api/games/{game_id}").json()
+    assert [s["name"] for s in view["sheets"]] == HOSTILE
+    with client.websocket_connect(f"/ws/tables/{table['id']}?token={tokens[0]}") as ws:
+        state = receive(ws)
+        assert [s["name"] for s in state["table"]["seats"]] == HOSTILE
+        assert state["view"]["sheets"][0]["name"] == HOSTILE[0]
+
+
+def test_tokens_appear_only_in_their_holders_answers(client: TestClient) -> None:
+    table = host(client, ["human", "human"], frames=1)
+    ann_answer = client.post(f"/api/tables/{table['id']}/seats/0", json={"name": "Ann"})
+    bob_answer = client.post(f"/api/tables/{table['id']}/seats/1", json={"name": "Bob"})
+    ann, bob = ann_answer.json()["token"], bob_answer.json()["token"]
+    secret = [table["host_token"], ann, bob]
+    assert table["host_token"] not in ann_answer.text + bob_answer.text
+    assert bob not in ann_answer.text and ann not in bob_answer.text
+    texts = [client.get(f"/api/tables/{table['id']}").text, client.get(f"/api/tables/code/{table['join_code']}").text]
+    start_answer = client.post(f"/api/tables/{table['id']}/start", json={"host_token": table["host_token"]})
+    texts += [start_answer.text, client.get(f"/api/games/{start_answer.json()['game_id']}").text]
+    texts += [client.get(f"/api/games/{start_answer.json()['game_id']}/record").text, client.get("/api/history").text]
+    for token in (ann, bob, None):
+        query = f"?token={token}" if token else ""
+        with client.websocket_connect(f"/ws/tables/{table['id']}{query}") as ws:
+            texts.append(json.dumps(receive(ws)))
+    for text in texts:
+        assert not any(s in text for s in secret)
+        assert "token_hash" not in text and "host_hash" not in text
+
+
+# --- acting -------------------------------------------------------------------------------------------------
+
+
+def test_only_the_seat_to_play_acts(client: TestClient) -> None:
+    table = host(client, ["human", "human"], frames=1)
+    ann, bob = sit(client, table["id"], 0, "Ann"), sit(client, table["id"], 1, "Bob")
+    start(client, table)
+    url = f"/ws/tables/{table['id']}"
+    with (
+        client.websocket_connect(f"{url}?token={ann}") as wa,
+        client.websocket_connect(f"{url}?token={bob}") as wb,
+        client.websocket_connect(url) as spectator,
+        client.websocket_connect(f"{url}?token={table['host_token']}") as host_socket,
+    ):
+        states = [receive(ws) for ws in (wa, wb, spectator, host_socket)]
+        assert [s["seat"] for s in states] == [0, 1, None, None]
+        assert states[0]["view"]["turn"] == 0
+        wb.send_json({"action": "roll"})
+        assert receive(wb) == {"type": "error", "error": "it is not seat 1's turn"}
+        spectator.send_json({"action": "roll"})
+        assert receive(spectator) == {"type": "error", "error": "spectators cannot act"}
+        host_socket.send_json({"action": "roll"})
+        assert receive(host_socket)["error"] == "spectators cannot act"
+        wa.send_json({"action": "strike"})  # a decision where the seat must roll
+        assert "roll" in receive(wa)["error"]
+        wa.send_json({"action": "roll"})
+        after = [receive(ws) for ws in (wa, wb, spectator, host_socket)]  # the refusals moved nothing
+        assert {steps(s) for s in after} == {1}
+
+
+def test_choices_go_only_to_the_seat_whose_decision_it_is(client: TestClient) -> None:
+    table = host(client, ["human", "human"], game="rolling-pins", frames=1)
+    ann, bob = sit(client, table["id"], 0, "Ann"), sit(client, table["id"], 1, "Bob")
+    start(client, table)
+    url = f"/ws/tables/{table['id']}"
+    with client.websocket_connect(f"{url}?token={ann}") as wa, client.websocket_connect(f"{url}?token={bob}") as wb:
+        mine, theirs = receive(wa), receive(wb)
+        assert mine["view"]["next"] == "decision" and mine["view"]["turn"] == 0
+        assert mine["view"]["legal_actions"] and mine["view"]["view"]["choices"]
+        assert theirs["view"]["legal_actions"] == [] and theirs["view"]["view"]["choices"] == []
+        assert theirs["view"]["view"]["selection"] is None
+        action = mine["view"]["legal_actions"][0]
+        wb.send_json({"action": action})  # Ann's legal move, from Bob's seat
+        assert receive(wb)["error"] == "it is not seat 1's turn"
+        wa.send_json({"action": "no such move"})
+        assert receive(wa)["type"] == "error"
+        wa.send_json({"action": action})
+        assert steps(receive(wa)) > steps(mine) and steps(receive(wb)) > steps(theirs)
+
+
+def test_forged_tokens_bad_origins_and_unknown_tables_are_refused(db: str) -> None:
+    with TestClient(create_app(db, origins=("https://friends.example",))) as client:
+        table = host(client, ["human"], frames=1)
+        url = f"/ws/tables/{table['id']}"
+        refusals = [
+            (f"{url}?token=forged-{'x' * 32}", {}),
+            (f"{url}?token={table['host_token']}x", {}),
+            ("/ws/tables/999", {}),
+            (url, {"origin": "https://evil.example"}),
+            (url, {"origin": "http://testserver.evil.example"}),
+        ]
+        for address, headers in refusals:
+            with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(address, headers=headers) as ws:
+                receive(ws)
+            assert closed.value.code == 1008
+        for origin in ("http://testserver", "https://friends.example"):
+            with client.websocket_connect(url, headers={"origin": origin}) as ws:
+                assert receive(ws)["type"] == "state"
+
+
+def test_oversize_malformed_and_too_fast_messages_are_answered_with_errors(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The clock stands still: the token bucket never refills, so the limit shows without timing.
+    monkeypatch.setattr(tables_module, "time", types.SimpleNamespace(monotonic=lambda: 1000.0))
+    table = host(client, ["human"], frames=1)
+    token = sit(client, table["id"], 0, "Ann")
+    start(client, table)
+    with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
+        receive(ws)
+        ws.send_text(json.dumps({"action": "x" * 5000}))
+        assert receive(ws) == {"type": "error", "error": "a message is at most 4096 bytes"}
+        for raw in ("not json", "[1, 2]", '{"action": 5}', '{"pins": ["1"]}', "[" * 3000 + "]" * 1000):
+            ws.send_text(raw)
+            answer = receive(ws)
+            assert answer["type"] == "error" and "\n" not in answer["error"]
+        answers = []
+        for _ in range(20):
+            ws.send_text("[]")
+            answers.append(receive(ws)["error"])
+        # 20 in a burst, the oversize one not counted: 5 were answered, 15 more pass, then the limit
+        assert answers[:14] == ['a message is a JSON object like {"action": "dice 2"}'] * 14
+        assert answers[15:] == ["too many messages: slow down"] * 5
+        ws.send_json({"action": "roll"})
+        assert receive(ws)["error"] == "too many messages: slow down"
+
+
+def test_the_open_game_api_refuses_a_tables_game(client: TestClient) -> None:
+    table = host(client, ["human"], frames=1)
+    sit(client, table["id"], 0, "Ann")
+    game_id = start(client, table)
+    assert "table" in error_of(client.post(f"/api/games/{game_id}/advance", json={"until": "step"}), 409)
+    error_of(client.post(f"/api/games/{game_id}/actions", json={"action": "roll"}), 409)
+    error_of(client.post(f"/api/games/{game_id}/undo"), 409)
+    assert client.get(f"/api/games/{game_id}").status_code == 200  # reading is open to all
+
+
+# --- whole games ----------------------------------------------------------------------------------------------
+
+
+def test_a_complete_tenpins_table_with_two_humans_a_bot_and_a_spectator(client: TestClient) -> None:
+    table = host(client, ["human", "bot:random", "human"], frames=2)
+    ann, bob = sit(client, table["id"], 0, "Ann"), sit(client, table["id"], 2, "Bob")
+    game_id = start(client, table)
+    url = f"/ws/tables/{table['id']}"
+    with (
+        client.websocket_connect(f"{url}?token={ann}") as wa,
+        client.websocket_connect(f"{url}?token={bob}") as wb,
+        client.websocket_connect(url) as spectator,
+    ):
+        first = {0: receive(wa), 2: receive(wb)}
+        assert receive(spectator)["seat"] is None
+        last = play_out({0: wa, 2: wb}, [spectator], first)
+    assert last["view"]["terminal"] and last["view"]["ending"]
+    record = assert_replays(client, game_id)
+    assert [p.name for p in record.players] == ["Ann", "random-2", "Bob"]
+    assert len(record.steps) == steps(last)
+    actors = {s.actor for s in record.steps if s.actor is not None}
+    assert actors <= {0, 1, 2}
+
+
+def test_a_restarted_server_continues_the_table(db: str) -> None:
+    with TestClient(create_app(db)) as client:
+        table = host(client, ["human", "human"], frames=2)
+        ann, bob = sit(client, table["id"], 0, "Ann"), sit(client, table["id"], 1, "Bob")
+        game_id = start(client, table)
+        with client.websocket_connect(f"/ws/tables/{table['id']}?token={ann}") as wa:
+            receive(wa)
+            wa.send_json({"action": "roll"})
+            moved = steps(receive(wa))
+    with TestClient(create_app(db)) as again:  # a new process on the same database
+        url = f"/ws/tables/{table['id']}"
+        with again.websocket_connect(f"{url}?token={ann}") as wa, again.websocket_connect(f"{url}?token={bob}") as wb:
+            first = {0: receive(wa), 1: receive(wb)}
+            assert steps(first[0]) == moved and first[1]["seat"] == 1
+            play_out({0: wa, 1: wb}, [], first)
+        record = assert_replays(again, game_id)
+        assert len(record.steps) >= moved
+
+
+# --- PostgreSQL ----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    """A URL into a fresh schema of the test server, dropped afterwards."""
+    base = os.environ.get("PINSETTER_TEST_POSTGRES", POSTGRES_DEFAULT)
+    schema = f"pinsetter_test_{uuid.uuid4().hex[:12]}"
+    try:
+        engine = sa.create_engine(base)
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as exc:  # no driver or no server
+        if os.environ.get("CI") == "true":
+            raise
+        shown = sa.make_url(base).render_as_string(hide_password=True)
+        pytest.skip(f"no PostgreSQL at {shown}: {str(exc).splitlines()[0]}")
+    url = sa.make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+def test_a_complete_table_on_postgresql(postgres: str) -> None:
+    with TestClient(create_app(postgres)) as client:
+        table = host(client, ["human", "human", "bot:random"], frames=2)
+        ann, bob = sit(client, table["id"], 0, "Ann"), sit(client, table["id"], 1, "Bob")
+        game_id = start(client, table)
+        url = f"/ws/tables/{table['id']}"
+        with (
+            client.websocket_connect(f"{url}?token={ann}") as wa,
+            client.websocket_connect(f"{url}?token={bob}") as wb,
+            client.websocket_connect(url) as spectator,
+        ):
+            first = {0: receive(wa), 1: receive(wb)}
+            receive(spectator)
+            last = play_out({0: wa, 1: wb}, [spectator], first)  # pushed through LISTEN/NOTIFY
+        record = assert_replays(client, game_id)
+        assert len(record.steps) == steps(last)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _serve(url: str, tmp: Path, name: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A real `pinsetter serve` process, once it answers."""
+    port = _free_port()
+    log = (tmp / f"{name}.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from pinsetter.cli.app import run; run()", "serve", "--db", url, "--port", str(port)],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        if process.poll() is not None:
+            raise AssertionError(f"{name} stopped: {(tmp / f'{name}.log').read_text()}")
+        try:
+            if httpx.get(f"{base}/api/catalog", timeout=2).status_code == 200:
+                return process, base
+        except httpx.TransportError:
+            pass
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(0.1)
+    raise AssertionError(f"{name} did not answer")
+
+
+def test_two_server_processes_share_a_table_and_one_dies_mid_game(postgres: str, tmp_path: Path) -> None:
+    from websockets.asyncio.client import ClientConnection, connect
+
+    one, one_base = _serve(postgres, tmp_path, "one")
+    two, two_base = _serve(postgres, tmp_path, "two")
+    try:
+        table = httpx.post(
+            f"{one_base}/api/tables",
+            json={"game": "tenpins", "options": {"frames": 2}, "seats": [{"kind": "human"}, {"kind": "human"}]},
+        ).json()
+        tokens = [
+            httpx.post(f"{base}/api/tables/{table['id']}/seats/{seat}", json={"name": name}).json()["token"]
+            for seat, (base, name) in enumerate([(one_base, "Ann"), (two_base, "Bob")])
+        ]
+        hosting = {"host_token": table["host_token"]}
+        game_id = httpx.post(f"{two_base}/api/tables/{table['id']}/start", json=hosting).json()["game_id"]
+
+        def ws_url(base: str, token: str | None) -> str:
+            return base.replace("http://", "ws://") + f"/ws/tables/{table['id']}" + (f"?token={token}" if token else "")
+
+        async def next_state(ws: ClientConnection, after: int) -> dict[str, Any]:
+            """The first state past step `after` (each process pushes every change to its own connections)."""
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                assert message["type"] == "state", message
+                if steps(message) > after:
+                    return dict(message)
+
+        async def play() -> tuple[int, int]:
+            ann = await connect(ws_url(one_base, tokens[0]))  # on process one
+            bob = await connect(ws_url(two_base, tokens[1]))  # on process two
+            watcher = await connect(ws_url(two_base, None))
+            seats = {0: ann, 1: bob}
+            state = json.loads(await ann.recv())
+            await bob.recv(), await watcher.recv()
+            rolls, killed = 0, False
+            while not state["view"]["terminal"]:
+                before = steps(state)
+                await seats[state["view"]["turn"]].send(json.dumps({"action": "roll"}))
+                rolls += 1
+                seen = [await next_state(ws, before) for ws in seats.values()] + [await next_state(watcher, before)]
+                assert len({steps(m) for m in seen}) == 1  # both processes' clients saw the same step live
+                state = seen[0]
+                if rolls == 4 and not killed:  # kill process one: Ann reconnects to process two
+                    one.kill()
+                    one.wait()
+                    killed = True
+                    with pytest.raises(Exception):  # noqa: B017 - the connection is gone, however it says so
+                        await asyncio.wait_for(ann.recv(), 60)
+                    ann = seats[0] = await connect(ws_url(two_base, tokens[0]))
+                    again = json.loads(await ann.recv())
+                    assert again["seat"] == 0 and steps(again) == steps(state)  # nothing lost
+            for ws in (*seats.values(), watcher):
+                await ws.close()
+            assert killed
+            return rolls, steps(state)
+
+        rolls, last_step = asyncio.run(play())
+        record = Record.loads(httpx.get(f"{two_base}/api/games/{game_id}/record").text)
+        assert replay(record).is_terminal()
+        assert len(record.steps) == last_step  # every step once: none lost, none doubled
+        assert sum(1 for s in record.steps if s.actor is None) >= rolls
+    finally:
+        for process in (one, two):
+            if process.poll() is None:
+                process.terminate()
+                process.wait(10)
