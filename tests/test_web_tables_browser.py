@@ -1,0 +1,245 @@
+"""Online tables in real browsers (issue 13): two players at one table from their own sessions, and a spectator.
+
+A uvicorn server runs the app in a background thread on a free port over a
+temporary history; three headless Chromium sessions (Selenium, `/usr/bin/chromium`
+with `/usr/bin/chromedriver`), each with its own storage, are the host (who also
+plays), a friend who joins by the link, and a spectator. Screenshots go to the
+folder named by `PINSETTER_ARTIFACTS` (else a temporary folder): `table-*.png`.
+
+When chromium or chromedriver is missing the module is skipped with a one-line
+reason, except under `CI=true`, where it fails loudly instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pinsetter.records import Record, replay
+
+CHROMIUM = os.environ.get("PINSETTER_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("PINSETTER_CHROMEDRIVER", "/usr/bin/chromedriver")
+HOSTILE = "<img src=x onerror=alert(1)>"
+WAIT = 60  # seconds: generous, so a loaded machine slows the test down instead of failing it
+
+
+def _missing() -> str | None:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (Path(path).is_file() or shutil.which(path)):
+            return f"{path} is not installed"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed"
+    return None
+
+
+if (_why := _missing()) is not None:
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"browser tests must run under CI=true, but {_why}")
+    pytest.skip(f"browser tests skipped: {_why}", allow_module_level=True)
+
+import uvicorn  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from pinsetter.web.app import create_app  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app under uvicorn in a background thread, over a temporary history."""
+    db = tmp_path_factory.mktemp("tables") / "browser.sqlite"
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(str(db)), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    ready = threading.Event()
+    for _ in range(200):
+        if server.started:
+            break
+        ready.wait(0.05)
+    assert server.started, "the server did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = Path(os.environ.get("PINSETTER_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots in {folder}")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def browsers(base: str) -> Iterator[list[WebDriver]]:
+    """Three sessions, each with its own profile (and so its own localStorage of tokens)."""
+    sessions: list[WebDriver] = []
+    try:
+        for _ in range(3):
+            options = webdriver.ChromeOptions()
+            options.binary_location = CHROMIUM
+            for arg in (
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--window-size=1280,900",
+            ):
+                options.add_argument(arg)
+            sessions.append(webdriver.Chrome(service=Service(CHROMEDRIVER), options=options))
+        yield sessions
+    finally:
+        for session in sessions:
+            session.quit()
+
+
+def wait(driver: WebDriver, condition: Any, message: str = "") -> Any:
+    ignored = (StaleElementReferenceException,)
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05, ignored_exceptions=ignored).until(condition, message)
+
+
+def page(driver: WebDriver) -> dict[str, str]:
+    """The table page's state as it draws it: live, status, seat, turn, next (roll / decision / wait / over), steps."""
+    state: dict[str, str] = driver.execute_script(
+        "const t = document.getElementById('table-page');"
+        "return t ? Object.assign({error: (document.getElementById('table-error') || {}).textContent || ''},"
+        " t.dataset) : {};"
+    )
+    return state
+
+
+def live_at(driver: WebDriver, **expected: str) -> dict[str, str]:
+    def ready(d: WebDriver) -> dict[str, str] | None:
+        state = page(d)
+        ok = state.get("live") == "1" and state.get("busy") == "0"
+        return state if ok and all(state.get(k) == v for k, v in expected.items()) else None
+
+    result: dict[str, str] = wait(driver, ready, f"the table page never showed {expected}")
+    return result
+
+
+def screenshot(driver: WebDriver, path: Path) -> None:
+    width, height = driver.get_window_size()["width"], driver.get_window_size()["height"]
+    driver.execute_script("window.scrollTo(0, 0)")
+    full = int(driver.execute_script("return document.documentElement.scrollHeight"))
+    driver.set_window_size(width, min(max(full, height), 4000))
+    driver.save_screenshot(str(path))
+    driver.set_window_size(width, height)
+
+
+def sit(driver: WebDriver, name: str, seat: int) -> None:
+    wait(driver, lambda d: d.find_elements(By.ID, "sit-name"), "no seat to take")
+    field = driver.find_element(By.ID, "sit-name")
+    field.clear()
+    field.send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, f"#sit button[data-seat='{seat}']").click()
+
+
+def test_two_players_and_a_spectator_play_a_table_with_a_reload(
+    browsers: list[WebDriver], base: str, artifacts: Path
+) -> None:
+    host, friend, watcher = browsers
+    # The host fills in the lobby: Ten Pins, 2 frames, two human seats; then hosts a table.
+    host.get(base + "/#/")
+    wait(host, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=game][value='tenpins']"))
+    host.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
+    frames = host.find_element(By.ID, "opt-frames")
+    frames.clear()
+    frames.send_keys("2")
+    host.find_element(By.ID, "add-human").click()
+    host.find_element(By.ID, "host-table").click()
+    wait(host, lambda d: "#/table/" in d.current_url, "no table page")
+    table_id = int(host.current_url.rsplit("/", 1)[1])
+    live_at(host, status="open", seat="")
+    code = host.find_element(By.ID, "join-code").text
+    link = host.find_element(By.ID, "join-link").get_attribute("value")
+    assert link == f"{base}/#/join/{code}"
+    sit(host, "Ann", 0)
+    live_at(host, seat="0")
+    assert not host.find_element(By.ID, "start-table").is_enabled()  # seat 2 is still free
+
+    # A friend opens the link and sits by name; a third browser only watches.
+    friend.get(link)
+    sit(friend, HOSTILE, 1)
+    wait(friend, lambda d: f"#/table/{table_id}" in d.current_url)
+    live_at(friend, seat="1")
+    watcher.get(link)
+    wait(watcher, lambda d: d.find_elements(By.ID, "watch"))
+    watcher.find_element(By.ID, "watch").click()
+    live_at(watcher, seat="", status="open")
+    assert not watcher.find_elements(By.ID, "start-table")  # only the host may start
+
+    # The friend's seat shows up on the host's page at once; the host starts.
+    wait(host, lambda d: d.find_element(By.ID, "start-table").is_enabled(), "the host never saw the seat taken")
+    seats = [li.text for li in host.find_elements(By.CSS_SELECTOR, "#seats li")]
+    assert any(HOSTILE in text for text in seats)
+    screenshot(host, artifacts / "table-open.png")
+    host.find_element(By.ID, "start-table").click()
+    for driver in browsers:
+        live_at(driver, status="playing")
+
+    players = {0: host, 1: friend}
+    reloaded = False
+    rolls = 0
+    for _ in range(60):
+        state = live_at(watcher)
+        if state["next"] == "over":
+            break
+        turn = int(state["turn"])
+        mover = players[turn]
+        other = players[1 - turn]
+        live_at(mover, next="roll", steps=state["steps"])
+        live_at(other, next="wait", steps=state["steps"])  # everyone sees whose turn it is
+        assert not other.find_elements(By.ID, "roll") and not watcher.find_elements(By.ID, "roll")
+        assert mover.find_element(By.ID, "turn").text.startswith("Your turn")
+        assert watcher.find_element(By.ID, "turn").text.startswith("Turn: ")
+        if rolls == 0:
+            screenshot(mover, artifacts / "table-playing.png")
+        mover.find_element(By.ID, "roll").click()
+        rolls += 1
+        for driver in browsers:  # every page draws the new step live
+            wait(driver, lambda d, before=state["steps"]: page(d).get("steps") not in ("", before), "no live step")
+        if rolls == 3 and not reloaded:  # the friend reloads mid-game and plays on
+            friend.refresh()
+            live_at(friend, seat="1", status="playing")
+            reloaded = True
+    else:
+        raise AssertionError("the game did not end")
+    assert reloaded and rolls >= 4
+
+    for name, driver in (("host", host), ("guest", friend), ("spectator", watcher)):
+        live_at(driver, next="over")
+        wait(driver, lambda d: d.find_elements(By.ID, "ending"), "no end screen")
+        lines = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#ending li")]
+        assert any(line.startswith("1. ") for line in lines)
+        assert driver.find_elements(By.CSS_SELECTOR, "#app img") == []  # the hostile name stayed text
+        screenshot(driver, artifacts / f"table-{name}.png")
+    captions = [c.text for c in watcher.find_elements(By.CSS_SELECTOR, ".sheet caption")]
+    assert captions[0].startswith("Ann") and captions[1].startswith(HOSTILE)
+
+    game_id = httpx.get(f"{base}/api/tables/{table_id}").json()["game_id"]
+    record = Record.loads(httpx.get(f"{base}/api/games/{game_id}/record").text)
+    assert replay(record).is_terminal()
+    assert [p.name for p in record.players] == ["Ann", HOSTILE]
