@@ -14,14 +14,20 @@ def serve(
     host: Annotated[str, typer.Option(help="address to listen on (127.0.0.1: this machine only)")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port", parser=whole_number(0, 65535))] = 8000,
     db: DbOpt = None,
+    origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="another web origin allowed to open table WebSockets, e.g. https://bowl.example (repeatable)"
+        ),
+    ] = None,
 ) -> None:
-    """Serve the web app: play all four games in a browser (works offline)."""
+    """Serve the web app: play all four games in a browser, host online tables (works offline)."""
     import uvicorn
 
     from pinsetter.web.app import create_app
 
     try:
-        web = create_app(db)
+        web = create_app(db, origins=tuple(origin or ()))
     except Exception as exc:  # the history cannot be opened: one line
         fail(f"cannot open the game history {db or ''}: {exc}")
     shown = f"[{host}]" if ":" in host else host
