@@ -44,6 +44,7 @@ class PinSpot(_Model):
     down: bool = Field(default=False, description="crossed out, knocked down or removed")
     grey: bool = Field(default=False, description="a grey pin of the advanced Rolling Pins sheet")
     selectable: bool = False
+    key: str = Field(default="", description="the key that picks this position, when it differs from the label")
 
 
 class Die(_Model):
@@ -73,6 +74,8 @@ class TrackArea(_Model):
     boxes: int
     marked: int
     open: bool = Field(description="its row is open for marking")
+    held: bool = Field(default=False, description="all boxes marked and the ability not yet used (circled on paper)")
+    used: bool = Field(default=False, description="all boxes marked and the ability used (crossed on paper)")
 
 
 class Ability(_Model):
@@ -129,6 +132,10 @@ class TableView(_Model):
     choices: tuple[Choice, ...] = ()
     selection: Selection | None = None
     roll_label: str = Field(default="", description="the label of the 'advance chance' button (roll, turn a card)")
+    chance_words: str = Field(default="", description="the last chance outcome in words: 'rolled 3 and 4'")
+    pending_chance: str = Field(
+        default="", description="at a chance node, what the outcome is for, in words: 'on pile 2', 'for pin 4'"
+    )
 
     def pin(self, number: int) -> PinSpot | None:
         return next((p for p in self.pins if p.number == number), None)

@@ -36,6 +36,7 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
             value=value,
             down=value is None,
             selectable=int(position) in usable,
+            key=str(int(position) % 10),
         )
         for position, value in sorted(view["pins"].items(), key=lambda kv: int(kv[0]))
     )
@@ -55,6 +56,11 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
             label = f"Pile {pile} ({top}): remove pin{'s' if len(used) > 1 else ''} {'+'.join(map(str, used))}"
             choices.append(Choice(action=text, label=label, pins=used, pile=pile, by_selection=True))
     deciding = bool(legal)
+    slot = getattr(getattr(state, "table", None), "queue", None) if state.is_chance_node() else None
+    pending = ""
+    if slot:
+        kind, where = slot[0]
+        pending = f"for pin {where}" if kind == "pin" else f"on pile {where}"
     return TableView(
         game=state.game.id,
         title=state.game.name,
@@ -71,6 +77,10 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
         if deciding
         else None,
         roll_label="Turn up",
+        chance_words=f"turned up {'an' if last_chance in ('8', '11', '18') else 'a'} {last_chance}"
+        if last_chance.isdigit()
+        else "",
+        pending_chance=pending,
     )
 
 

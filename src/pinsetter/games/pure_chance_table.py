@@ -27,6 +27,30 @@ def bowling_dice(roll: str) -> tuple[Die, ...]:
     )
 
 
+def pip_words(roll: str) -> str:
+    """`5+3` -> `rolled 5 and 3`; `4` -> `rolled a 4`."""
+    faces = [part for part in roll.split("+") if part.isdigit()]
+    if not faces:
+        return ""
+    if len(faces) == 1:
+        return f"rolled {'an' if faces[0] == '8' else 'a'} {faces[0]}"
+    return "rolled " + ", ".join(faces[:-1]) + f" and {faces[-1]}"
+
+
+def bowling_words(roll: str) -> str:
+    """`X-P|PP|---` -> what the faces say: strikes, spares, pins down and pins left standing."""
+    faces = [face for group in roll.split("|") for face in group]
+    parts = []
+    for face, one, many in (("X", "strike", "strikes"), ("/", "spare", "spares")):
+        count = faces.count(face)
+        if count:
+            parts.append(f"{count} {one if count == 1 else many}")
+    down, up = faces.count("-"), faces.count("P")
+    parts.append(f"{down} pin{'s' if down != 1 else ''} down")
+    parts.append(f"{up} standing")
+    return f"rolled {len(faces)} dice: " + ", ".join(parts)
+
+
 def dice_table(state: State, names: list[str] | None, last_roll: str, kind: str) -> TableView:
     """Pins standing for the player up, the last roll, and the one thing to do: roll."""
     player = turn_of(state)
@@ -41,4 +65,5 @@ def dice_table(state: State, names: list[str] | None, last_roll: str, kind: str)
         dice=dice,
         dice_caption=f"last roll: {last_roll}" if last_roll else "",
         roll_label="Roll",
+        chance_words=(bowling_words if kind == "bowling" else pip_words)(last_roll) if last_roll else "",
     )

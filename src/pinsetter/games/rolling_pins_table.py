@@ -6,7 +6,7 @@ from typing import Any
 
 from pinsetter.core.game import State
 from pinsetter.core.table import Ability, Choice, PinSpot, Selection, TableView, TrackArea
-from pinsetter.games.pure_chance_table import pip_dice
+from pinsetter.games.pure_chance_table import pip_dice, pip_words
 from pinsetter.games.table_common import rows_for, status_line, turn_of
 
 __all__ = ["ABILITY_HELP", "ABILITY_TITLES", "action_label", "rolling_pins_table", "selection_action"]
@@ -109,6 +109,16 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
         sheet = state.game.options.get("sheet")
         boxes = [a.boxes for a in getattr(sheet, "areas", ())]
         upper_full = all(m >= b for (_, row), m, b in zip(areas, me["marks"], boxes, strict=False) if row == "upper")
+        # An area whose boxes are all marked earned its ability: circled while held, crossed once used.
+        # The engine counts uses held per ability, so the first earned areas of an ability are the used ones.
+        unused = dict(me["abilities"])
+        earned_areas: dict[str, list[int]] = {}
+        for index, ((ability, _), m, b) in enumerate(zip(areas, me["marks"], boxes, strict=False)):
+            if m >= b:
+                earned_areas.setdefault(ability, []).append(index)
+        held_areas = {
+            i for ability, found in earned_areas.items() for i in found[len(found) - unused.get(ability, 0) :]
+        }
         track = tuple(
             TrackArea(
                 ability=ability,
@@ -118,8 +128,10 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
                 boxes=b,
                 marked=m,
                 open=row == "upper" or upper_full,
+                held=index in held_areas,
+                used=m >= b and index not in held_areas,
             )
-            for (ability, row), m, b in zip(areas, me["marks"], boxes, strict=False)
+            for index, ((ability, row), m, b) in enumerate(zip(areas, me["marks"], boxes, strict=False))
         )
         abilities = tuple(
             Ability(name=name, title=ABILITY_TITLES.get(name, name), help=ABILITY_HELP.get(name, ""), held=count)
@@ -156,6 +168,7 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
         if rolled
         else None,
         roll_label="Roll",
+        chance_words=pip_words(last_chance) if last_chance else "",
     )
 
 
