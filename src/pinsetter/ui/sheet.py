@@ -1,4 +1,8 @@
-"""A terminal scoresheet that looks like the paper one: marks on top, running totals below."""
+"""A terminal scoresheet that looks like the paper one: marks on top, running totals below.
+
+`compact` draws the same sheet in narrow cells (no box separators inside a frame) for a
+terminal narrower than the paper layout's 78 columns, rather than letting it wrap.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,40 @@ from collections.abc import Sequence
 from pinsetter.core.scoring import Scoresheet
 from pinsetter.usertext import visible
 
-__all__ = ["render_sheets"]
+__all__ = ["frame_columns", "render_sheets", "sheet_width"]
 
 
-def _cells(sheet: Scoresheet, frames: int, current: int | None) -> tuple[list[str], list[str]]:
+def _widths(frames: int, compact: bool) -> list[int]:
+    if compact:
+        return [3 if n < frames else 4 for n in range(1, frames + 1)]
+    return [7 if n == frames else 5 for n in range(1, frames + 1)]
+
+
+def _name_width(names: Sequence[str]) -> int:
+    return max([len(visible(n)) for n in names] + [6])
+
+
+def frame_columns(names: Sequence[str], frames: int, compact: bool = False) -> list[tuple[int, int]]:
+    """(first column, width) of each frame's cell on a sheet's lines, to highlight the frame being played."""
+    widths = _widths(frames, compact)
+    column = _name_width(names) + 2
+    found = []
+    for width in widths:
+        found.append((column, width))
+        column += width + 1
+    return found
+
+
+def sheet_width(names: Sequence[str], frames: int = 10, compact: bool = False) -> int:
+    """How many columns the sheet takes."""
+    return _name_width(names) + 2 + sum(w + 1 for w in _widths(frames, compact)) + (5 if compact else 8)
+
+
+def _cells(sheet: Scoresheet, frames: int, current: int | None, compact: bool) -> tuple[list[str], list[str]]:
     marks_row: list[str] = []
     totals_row: list[str] = []
     by_number = {f.number: f for f in sheet.frames}
+    widths = _widths(frames, compact)
     for number in range(1, frames + 1):
         last = number == frames
         boxes = 3 if last else 2
@@ -22,12 +53,15 @@ def _cells(sheet: Scoresheet, frames: int, current: int | None) -> tuple[list[st
         if not last and marks == ["X"]:
             marks = ["", "X"]
         marks += [""] * (boxes - len(marks))
-        marks_row.append(" " + "│".join(f"{m:1}" for m in marks) + " ")
-        width = 2 * boxes + 1
+        width = widths[number - 1]
+        if compact:
+            marks_row.append(f"{''.join(m or ' ' for m in marks):>{width}}")
+        else:
+            marks_row.append(" " + "│".join(f"{m:1}" for m in marks) + " ")
         total = "" if frame is None or frame.total is None else str(frame.total)
         if number == current and not total:
             total = "·"
-        totals_row.append(f"{total:>{width - 1}} ")
+        totals_row.append(f"{total:>{width}}" if compact else f"{total:>{width - 1}} ")
     return marks_row, totals_row
 
 
@@ -36,24 +70,31 @@ def render_sheets(
     sheets: Sequence[Scoresheet],
     frames: int = 10,
     current: Sequence[int | None] | None = None,
+    compact: bool = False,
+    turn: int | None = None,
 ) -> str:
     """Paper-style sheets, one block per player, sharing a header of frame numbers.
 
     Names are printed literally, control characters spelled out (`usertext.visible`).
+    `turn`: the player to act, marked `▶` after the name so that it reads without colour.
     """
     names = [visible(n) for n in names]
+    if turn is not None:
+        names = [f"{n} ▶" if i == turn else n for i, n in enumerate(names)]
     name_width = max([len(n) for n in names] + [6])
-    widths = [7 if n == frames else 5 for n in range(1, frames + 1)]
+    widths = _widths(frames, compact)
+    total_width = 4 if compact else 7
     header = " " * (name_width + 1) + "".join(f"{n:^{w}} " for n, w in zip(range(1, frames + 1), widths, strict=True))
-    top = " " * name_width + " ┌" + "┬".join("─" * w for w in widths) + "┬───────┐"
-    mid = " " * name_width + " ├" + "┼".join("─" * w for w in widths) + "┼───────┤"
-    bottom = " " * name_width + " └" + "┴".join("─" * w for w in widths) + "┴───────┘"
-    lines = [header.rstrip() + "   total", top]
+    header = header.rstrip() + (" total" if compact else "   total")
+    top = " " * name_width + " ┌" + "┬".join("─" * w for w in widths) + "┬" + "─" * total_width + "┐"
+    mid = " " * name_width + " ├" + "┼".join("─" * w for w in widths) + "┼" + "─" * total_width + "┤"
+    bottom = " " * name_width + " └" + "┴".join("─" * w for w in widths) + "┴" + "─" * total_width + "┘"
+    lines = [header, top]
     for index, (name, sheet) in enumerate(zip(names, sheets, strict=True)):
         cur = current[index] if current else None
-        marks_row, totals_row = _cells(sheet, frames, cur)
-        total = f"{sheet.total:>6} "
-        lines.append(f"{name:<{name_width}} │" + "│".join(marks_row) + "│       │")
+        marks_row, totals_row = _cells(sheet, frames, cur, compact)
+        total = f"{sheet.total:>{total_width - 1}} "
+        lines.append(f"{name:<{name_width}} │" + "│".join(marks_row) + "│" + " " * total_width + "│")
         lines.append(" " * name_width + " │" + "│".join(totals_row) + f"│{total}│")
         lines.append(mid if index < len(names) - 1 else bottom)
     return "\n".join(lines)

@@ -12,9 +12,9 @@ from collections.abc import Collection
 
 from rich.text import Text
 
-from pinsetter.core.table import TableView
+from pinsetter.core.table import TableView, TrackArea
 
-__all__ = ["DIE_FACES", "draw_table", "selection_line"]
+__all__ = ["DIE_FACES", "abilities_help", "draw_table", "draw_track", "label_adds", "selection_line"]
 
 DIE_FACES = {"1": "⚀", "2": "⚁", "3": "⚂", "4": "⚃", "5": "⚄", "6": "⚅"}
 BOWLING_FACES = {
@@ -37,19 +37,35 @@ def _pin_cell(label: str, down: bool, grey: bool, picked: bool) -> tuple[str, st
 
 
 def draw_pins(view: TableView, picked: Collection[int]) -> Text:
-    """The triangle, back row on top, each pin with its label."""
+    """The triangle, back row on top, each pin with its label (and its key, where that differs)."""
     text = Text()
     widest = max((len(row) for row in view.rows), default=0)
-    for row in view.rows:
-        text.append("   " * (widest - len(row)))
+    keyed = any(spot.key for spot in view.pins)
+    width = 8 if keyed else 6  # columns per pin; a missing pin of a row shifts it by half of that
+    legend = []
+    if keyed:
+        legend.append("key:card")
+    if any(spot.grey and not spot.down for spot in view.pins):
+        legend.append("◆ grey")
+    if any(spot.down for spot in view.pins):
+        legend.append("x down")
+    if picked:
+        legend.append("✓ picked")
+    for index, row in enumerate(view.rows):
+        text.append(" " * ((widest - len(row)) * width // 2))
         for number in row:
             spot = view.pin(number)
             if spot is None:
-                text.append("      ")
+                text.append(" " * width)
                 continue
+            if keyed:
+                text.append(f"{spot.key:>1}:", style="dim" if spot.down else "")
             cell, style = _pin_cell(spot.label, spot.down, spot.grey, number in picked)
             text.append(f"{cell} ", style=style)
             text.append("  ")
+        # The legend beside the triangle, one symbol a row: it costs no line of its own.
+        if index < len(legend):
+            text.append(" " * ((widest - len(row)) * width // 2) + legend[index], style="dim")
         text.append("\n")
     return text
 
@@ -60,7 +76,7 @@ def selection_line(view: TableView, picked: Collection[int], pile: int | None) -
         return ""
     values = [spot.value or 0 for n in sorted(picked) if (spot := view.pin(n)) is not None]
     total = sum(values)
-    line = f"selected {'+'.join(str(n) for n in sorted(picked))}"
+    line = f"selected: {'+'.join(str(n) for n in sorted(picked))}"
     if any(v != n for v, n in zip(values, sorted(picked), strict=True)):
         line += f" ({'+'.join(map(str, values))})"
     line += f" = {total}"
@@ -87,7 +103,7 @@ def draw_table(view: TableView, picked: Collection[int] = (), pile: int | None =
         text.append("▮ " * view.standing, style="bold white")
         text.append(f" {view.standing}\n")
     if view.dice:
-        text.append("\ndice: ")
+        text.append("dice: ")
         for die in view.dice:
             if die.kind == "pips":
                 text.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
@@ -97,6 +113,8 @@ def draw_table(view: TableView, picked: Collection[int] = (), pile: int | None =
                 text.append(" ")
         if view.dice_caption:
             text.append(f"  {view.dice_caption}")
+        if view.tokens is not None:  # on the dice's line, to keep the table short
+            text.append(f"   tokens: {'●' * view.tokens or '-'} {view.tokens}")
         text.append("\n")
     line = selection_line(view, picked, pile)
     if line:
@@ -104,30 +122,62 @@ def draw_table(view: TableView, picked: Collection[int] = (), pile: int | None =
     for p in view.piles:
         chosen = p.number == pile
         text.append(f"{'▶' if chosen else ' '}pile {p.number}: ", style="bold black on yellow" if chosen else "bold")
-        text.append(f"[{p.top or '  ':>2}] {p.cards} card(s)\n")
+        text.append(f"[{p.top or '  ':>2}] {p.cards} card(s)")
+        text.append(" (chosen)\n" if chosen else "\n")
+    if view.seen:
+        text.append(f"seen this frame: {' '.join(view.seen)}\n")
     if view.unseen:
-        unseen = "  ".join(f"{value}:{count}" for value, count in view.unseen.items())
-        text.append(f"unseen cards  {unseen}\n", style="dim")
-    if view.tokens is not None:
+        unseen = " ".join(f"{value}:{count}" for value, count in view.unseen.items())
+        text.append(f"unseen (card:left) {unseen}\n")
+    if view.tokens is not None and not view.dice:
         text.append(f"tokens: {'●' * view.tokens or '-'} {view.tokens}\n")
     if view.track:
-        text.append("ability track (? explains):\n")
-        for row in ("upper", "lower"):
-            areas = [a for a in view.track if a.row == row]
-            if not areas:
-                continue
-            state = "open" if areas[0].open else "closed"
-            text.append(f" {row} ({state}): ")
-            for area in areas:
-                boxes = "■" * area.marked + "□" * (area.boxes - area.marked)
-                text.append(f"{area.title} {boxes}  ", style="" if area.open else "dim")
-            text.append("\n")
-    if view.abilities:
+        text.append(draw_track(view))
+    if view.abilities and not view.track:  # the track circles the abilities held
         held = ", ".join(f"{a.title} x{a.held}" for a in view.abilities)
         text.append(f"abilities held: {held}\n")
     for note in view.notes:
         text.append(note + "\n", style="bold yellow")
     return text
+
+
+def _area_cell(number: int, area: TrackArea) -> tuple[str, str]:
+    """`2 Flip       ■□ ◉`: the area's number (as in `mark N`), its ability, its boxes and its state."""
+    boxes = "■" * area.marked + "□" * (area.boxes - area.marked)
+    state = "◉" if area.held else "✗" if area.used else " "
+    style = "bold" if area.held else "dim" if (area.used or not area.open) else ""
+    return f"{number:>2} {area.title:<12}{boxes:<3}{state}", style
+
+
+def draw_track(view: TableView) -> Text:
+    """The ability track as on the paper sheet: the upper row beside the lower, each area numbered."""
+    text = Text()
+    upper = [(n, a) for n, a in enumerate(view.track, start=1) if a.row == "upper"]
+    lower = [(n, a) for n, a in enumerate(view.track, start=1) if a.row == "lower"]
+    lower_open = bool(lower) and lower[0][1].open
+    text.append(f"{'track  upper: ' + ('open' if not lower_open else 'full'):<21}", style="bold")
+    text.append(f"{'lower: ' + ('open' if lower_open else 'closed')}\n", style="bold")
+    for index in range(max(len(upper), len(lower))):
+        for column, side in enumerate((upper, lower)):
+            if index < len(side):
+                cell, style = _area_cell(*side[index])
+                text.append(cell, style=style)
+            if column == 0:
+                text.append(" ")
+        text.append("\n")
+    if any(a.held or a.used for a in view.track):
+        text.append(" ◉ held  ✗ used", style="dim")
+        if view.abilities:
+            text.append(" - " + ", ".join(f"{a.title} x{a.held}" for a in view.abilities), style="dim")
+        text.append("\n")
+    return text
+
+
+def label_adds(action: str, label: str) -> bool:
+    """Whether a choice's label says more than its action's text (`Cross out 5` adds nothing to `cross 5`)."""
+    words = label.lower().replace("(", " ").replace(")", " ").split()
+    said = action.lower().split()
+    return bool(label) and (len(words) > len(said) + 1 or not all(word in words for word in said))
 
 
 def abilities_help(view: TableView) -> str:

@@ -22,10 +22,12 @@ from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
+from textual.theme import Theme
 from textual.widgets import (
     Button,
     Footer,
@@ -35,7 +37,6 @@ from textual.widgets import (
     ListItem,
     ListView,
     OptionList,
-    RichLog,
     Select,
     Static,
     Switch,
@@ -49,8 +50,8 @@ from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
-from pinsetter.ui.sheet import render_sheets
-from pinsetter.ui.table_text import abilities_help, draw_table
+from pinsetter.ui.sheet import frame_columns, render_sheets, sheet_width
+from pinsetter.ui.table_text import abilities_help, draw_table, label_adds
 from pinsetter.usertext import BIDI_CONTROLS, visible
 
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
@@ -65,19 +66,46 @@ def draw_seed() -> int:
 # --- the sheet -------------------------------------------------------------------------------
 
 
-def highlight_frame(sheet: Text, names: list[str], frames: int, player: int, frame: int | None) -> None:
+def highlight_frame(
+    sheet: Text, names: list[str], frames: int, player: int, frame: int | None, compact: bool = False
+) -> None:
     """Colour the frame being played in the player's two rows of a `render_sheets` sheet."""
     if frame is None:
         return
     lines = sheet.plain.split("\n")
-    name_width = max([len(n) for n in names] + [6])
-    widths = [7 if n == frames else 5 for n in range(1, frames + 1)]
-    column = name_width + 2 + sum(w + 1 for w in widths[: frame - 1])
+    column, width = frame_columns(names, frames, compact)[frame - 1]
     offset = 0
     for number, line in enumerate(lines):
         if number in (2 + 3 * player, 3 + 3 * player):  # after the header and the top rule
-            sheet.stylize("bold black on yellow", offset + column, offset + column + widths[frame - 1])
+            sheet.stylize("bold black on yellow", offset + column, offset + column + width)
         offset += len(line) + 1
+
+
+def step_words(view_before: TableView, view_after: TableView, text: str, chance: bool) -> str:
+    """A step as the log says it: a chance outcome in words, a decision by its label (the game's words)."""
+    if chance:
+        words = view_after.chance_words or f"{(view_before.roll_label or 'chance').lower()} {text}"
+        return f"{words} {view_before.pending_chance}".rstrip()
+    label = next((c.label for c in view_before.choices if c.action == text), "")
+    return f"{label} ({text})" if label_adds(text, label) else text
+
+
+def replayed_log(match: Match, limit: int = 200) -> list[str]:
+    """The log of a resumed game so far, rebuilt from its record with the game's own words."""
+    names = [p.name for p in match.players]
+    state = match.game.new_state(len(match.players))
+    last = ""
+    lines: list[str] = []
+    for step in match.record.steps:
+        before = match.game.table(state, names, last)
+        who = names[state.turn()] if not state.is_terminal() else ""
+        state.apply_text(step.text)
+        chance = step.actor is None
+        if chance:
+            last = step.text
+        after = match.game.table(state, names, last) if chance else before
+        lines.append(f"{who}: {step_words(before, after, step.text, chance)}")
+    return lines[-limit:]
 
 
 # --- screens -------------------------------------------------------------------------------
@@ -92,7 +120,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(self.text + KEYS_HELP, markup=False)
+            yield Static(Text(self.text + KEYS_HELP))
             yield Button("Close", id="close-help")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -100,12 +128,17 @@ class HelpScreen(ModalScreen[None]):
 
 
 KEYS_HELP = """
-Keys: choose an action from the list (arrows + Enter, or click), or type it.
+Keys: choose an action from the list (arrows + Enter, or click), or type it
+  in the box (also hint, undo, sheet, rules, quit; Escape leaves the box).
   Rolling Pins: 1-9 and 0 toggle pins, Enter crosses them (tokens are counted
-  for you), m misses.  Solitaire: p picks the next pile, 1-9 and 0 toggle pins,
-  Enter plays them, s stops the ball.  Dice games: space rolls.
+  for you), m misses.  Solitaire: p picks the next pile (it stays chosen),
+  1-9 and 0 toggle the positions shown before each card, Enter plays them,
+  s stops the ball.  Dice games: space rolls.
   h hints, u undo (until chance reveals something), [ and ] change the pace,
+  a abilities (advanced Rolling Pins), ctrl+t high-contrast colours,
   ? help, q back to the launcher.
+Without colour: ✓ picked, ◆ grey pin, x down, ▶ the player up and the chosen
+  pile, ◉ an ability held, ✗ an ability used, ■ a marked box.
 """
 
 
@@ -114,6 +147,7 @@ class GameScreen(Screen[None]):
         Binding("space", "roll", "Roll/step"),
         Binding("h", "toggle_hint", "Hint"),
         Binding("u", "undo", "Undo"),
+        Binding("a", "abilities", "Abilities", show=False),
         Binding("m", "miss", "Miss", show=False),
         Binding("s", "stop", "Stop", show=False),
         Binding("p", "next_pile", "Pile", show=False),
@@ -131,32 +165,53 @@ class GameScreen(Screen[None]):
         self.selected: set[int] = set()
         self.pile: int | None = None
         self.show_hint = False
+        self.show_abilities = False
+        self.hints: dict[int, Text] = {}  # hint text by the number of steps played, once worked out
+        self.thinking: int | None = None  # the position whose hints are being worked out
         self.message = ""
         self.tick_pending = False
+        self.log_lines: list[Text] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="sheet")
-        with Horizontal():
-            with Vertical(id="left"):
-                yield Static(id="status")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="left"):
                 yield Static(id="table")
-                yield Label("actions (Enter or click):")
-                yield OptionList(id="actions")
-                yield Input(placeholder="or type an action, e.g. dice 2, cross 2+5, 3:4+5, stop", id="command")
             with Vertical(id="right"):
+                yield Static(id="status")
+                yield Label("actions (Enter or click):", id="actions-label")
+                yield OptionList(id="actions")
+                yield Input(placeholder="or type an action (Escape leaves)", id="command", compact=True)
                 yield Static(id="hint")
-                yield RichLog(id="log", max_lines=200, wrap=True)
+                with VerticalScroll(id="log"):
+                    yield Static(id="log-text")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = f"pinsetter - {self.match.game.name}"
         self.sub_title = f"seed {self.match.seed}"
         self.log_line(f"{self.match.game.name}, seed {self.match.seed}")
+        if self.match.record.steps:  # a resumed game: what happened so far
+            self.log_line(Text("resumed; the game so far:", style="italic"))
+            for line in replayed_log(self.match):
+                self.log_line(line)
         warning = getattr(self.app, "storage_warning", "")
         if warning:
             self.log_line(Text(f"warning: {warning}", style="yellow"))
+        self.fit(self.app.size.width, self.app.size.height)
         self.refresh_all()
+        self.query_one("#actions", OptionList).focus()
+
+    def on_resize(self, event: Any) -> None:
+        self.fit(event.size.width, event.size.height)
+        self.refresh_all()
+
+    def fit(self, width: int, height: int) -> None:
+        """Classes for the terminal's size: a short one loses the header, a narrow one stacks the columns."""
+        self.set_class(height < 32, "short")
+        self.set_class(width < 76, "narrow")
+        self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end, animate=False)
 
     # --- the automatic pace ------------------------------------------------------------
     def schedule(self) -> None:
@@ -184,50 +239,72 @@ class GameScreen(Screen[None]):
     def step_auto(self) -> None:
         state = self.match.state
         who = self.match.players[state.turn()].name
-        if state.is_chance_node():
-            step = self.match.draw_chance()
-            verb = self.table_view().roll_label.lower() or "chance"
-            self.match.apply(step)
-            self.log_line(f"{who}: {verb} {step}")
-        else:
-            step = self.match.bot_action()
-            self.match.apply(step)
-            self.log_line(f"{who} plays {step}")
+        before = self.table_view()
+        chance = state.is_chance_node()
+        step = self.match.draw_chance() if chance else self.match.bot_action()
+        self.match.apply(step)
+        after = self.table_view() if chance else before
+        self.log_line(f"{who}: {step_words(before, after, str(step), chance)}")
 
     # --- drawing -------------------------------------------------------------------------
     def log_line(self, line: str | Text) -> None:
-        """One line in the log, shown literally (names in it are never markup)."""
-        self.query_one("#log", RichLog).write(Text(line) if isinstance(line, str) else line)
+        """One line in the log, shown literally (names in it are never markup); the newest stay in view.
+
+        The log is one wrapped text, so a resize re-wraps every line without losing a character.
+        """
+        self.log_lines.append(Text(line) if isinstance(line, str) else line)
+        del self.log_lines[:-300]
+        self.query_one("#log-text", Static).update(Text("\n").join(self.log_lines))
+        self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end, animate=False)
 
     def refresh_all(self) -> None:
         state = self.match.state
         names = [p.name for p in self.match.players]
+        frames = state.game.lane.frames
         current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
         sheets = [state.scoresheet(p) for p in range(state.num_players)]
-        sheet = Text(render_sheets(names, sheets, state.game.lane.frames, current))
-        if not state.is_terminal():
-            highlight_frame(sheet, names, state.game.lane.frames, state.turn(), current[state.turn()])
+        turn = None if state.is_terminal() else state.turn()
+        compact = sheet_width(names, frames) + 2 > self.app.size.width
+        shown = [f"{n} ▶" if i == turn else n for i, n in enumerate(names)]
+        sheet = Text(render_sheets(names, sheets, frames, current, compact=compact, turn=turn), no_wrap=True)
+        if turn is not None:
+            highlight_frame(sheet, shown, frames, turn, current[turn], compact)
         self.query_one("#sheet", Static).update(sheet)
-        self.query_one("#table", Static).update(draw_table(self.table_view(), self.selected, self.pile))
-        self.query_one("#status", Static).update(self.status_text())
+        view = self.table_view()
+        if self.pile is not None and not any(p.number == self.pile and (p.top or p.cards) for p in view.piles):
+            self.pile = None  # the chosen pile stays chosen until it has no card to play
+        table = draw_table(view, self.selected, self.pile)
+        if self.show_abilities and view.track:
+            table.append("\n" + abilities_help(view) + "\n", style="italic")
+        self.query_one("#table", Static).update(table)
+        self.query_one("#status", Static).update(self.status_text(view))
         actions = self.query_one("#actions", OptionList)
         actions.clear_options()
         if self.human_to_act():
-            actions.add_options([Option(str(a), id=str(a)) for a in state.legal_actions()])
+            labels = {c.action: c.label for c in view.choices}
+            actions.add_options([self.action_option(str(a), labels.get(str(a), "")) for a in state.legal_actions()])
             actions.highlighted = 0
         elif state.is_chance_node() and not state.game.has_decisions and not state.is_terminal():
-            actions.add_option(Option("roll (space)", id="roll"))
+            actions.add_option(Option(f"{view.roll_label or 'Roll'} (space)", id="roll"))
             actions.highlighted = 0
-        hint = self.query_one("#hint", Static)
-        hint.update(self.hint_text() if self.show_hint else "")
+        self.update_hint()
         self.schedule()  # after every change: the automatic steps go on, if any are due
+
+    @staticmethod
+    def action_option(action: str, label: str) -> Option:
+        """A legal action by the game's label, with the text that types it."""
+        if not label_adds(action, label):
+            return Option(Text(action), id=action)
+        text = Text(label)
+        text.append(f"  ({action})", style="dim")
+        return Option(text, id=action)
 
     def table_view(self) -> TableView:
         """The game's own picture of the table for the player up (core/table.py)."""
         last_chance = next((s.text for s in reversed(self.match.record.steps) if s.actor is None), "")
         return self.match.game.table(self.match.state, [p.name for p in self.match.players], last_chance)
 
-    def status_text(self) -> Text:
+    def status_text(self, view: TableView) -> Text:
         state = self.match.state
         text = Text()
         if state.is_terminal():
@@ -237,22 +314,53 @@ class GameScreen(Screen[None]):
         player = state.turn()
         ctx = state.ball_context(player)
         assert ctx is not None
+        text.append("▶ ")
         text.append(f"{self.match.players[player].name}", style="bold")
         text.append(f" - frame {ctx.frame}, ball {ctx.ball}")
         if self.human_to_act():
             text.append("  your move", style="bold yellow")
+            doing = view.status.rsplit(": ", 1)[-1] if ": " in view.status else ""
+            if doing:
+                text.append(f": {doing}")
         if self.message:
-            text.append(f"\n{self.message}", style="red")
+            text.append(f"\n! {self.message}", style="red")
         return text
 
     def final_words(self) -> str:
         return " ".join(self.match.ending_lines())
 
-    def hint_text(self) -> Text:
-        state = self.match.state
-        text = Text("hints\n", style="bold")
+    def update_hint(self) -> None:
+        """The hint panel: hints are worked out in a thread (the first can take seconds), "thinking" till then."""
+        hint = self.query_one("#hint", Static)
+        hint.set_class(not self.show_hint, "hidden")
+        if not self.show_hint:
+            return
+        key = self.match.steps_done
         if not self.human_to_act():
-            return text.append("(no decision now)")
+            hint.update(Text("hints\n(no decision now)"))
+        elif key in self.hints:
+            hint.update(self.hints[key])
+        else:
+            hint.update(Text("hints\nthinking... (the first hint of a game can take a few seconds)", style="italic"))
+            if self.thinking != key:
+                self.thinking = key
+                state = self.match.state.clone()
+                self.run_worker(lambda: self.work_out_hint(key, state), thread=True, exclusive=True)
+
+    def work_out_hint(self, key: int, state: Any) -> None:
+        text = self.hint_text(state)
+        self.app.call_from_thread(self.hint_ready, key, text)
+
+    def hint_ready(self, key: int, text: Text) -> None:
+        self.hints[key] = text
+        if self.thinking == key:
+            self.thinking = None
+        if self.is_mounted:
+            self.update_hint()
+
+    @staticmethod
+    def hint_text(state: Any) -> Text:
+        text = Text("hints\n", style="bold")
         found = option_values(state)
         if found is None:
             return text.append("no hints for this position")
@@ -271,6 +379,7 @@ class GameScreen(Screen[None]):
         state = self.match.state
         if not self.human_to_act():
             return
+        before = self.table_view()
         try:
             step = state.game.parse_action(text)
             who = self.match.players[state.turn()].name
@@ -280,9 +389,8 @@ class GameScreen(Screen[None]):
             self.log_line(f"refused: {exc}")
         else:
             self.message = ""
-            self.log_line(f"{who} plays {step}")
+            self.log_line(f"{who}: {step_words(before, before, str(step), False)}")
             self.selected.clear()
-            self.pile = None
         self.refresh_all()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -291,10 +399,27 @@ class GameScreen(Screen[None]):
         elif event.option.id is not None:
             self.play_text(event.option.id)
 
+    TYPED: ClassVar[dict[str, str]] = {
+        "hint": "toggle_hint",
+        "undo": "undo",
+        "rules": "help",
+        "help": "help",
+        "?": "help",
+        "quit": "leave",
+        "q": "leave",
+        "abilities": "abilities",
+    }
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.value = ""
-        if event.value.strip():
-            self.play_text(event.value.strip())
+        text = event.value.strip()
+        if text in self.TYPED:  # the words the line-based game takes at any prompt
+            getattr(self, f"action_{self.TYPED[text]}")()
+        elif text == "sheet":
+            self.message = "the scoresheets are at the top of the screen"
+            self.refresh_all()
+        elif text:
+            self.play_text(text)
 
     def action_roll(self) -> None:
         state = self.match.state
@@ -330,6 +455,9 @@ class GameScreen(Screen[None]):
         if event.key == "enter" and self.selected and not isinstance(self.focused, Input):
             event.stop()
             self.confirm_selection()
+        elif event.key == "escape" and isinstance(self.focused, Input):
+            event.stop()
+            self.query_one("#actions", OptionList).focus()
 
     def action_miss(self) -> None:
         self.play_if_offered("miss")
@@ -344,6 +472,11 @@ class GameScreen(Screen[None]):
 
     def action_toggle_hint(self) -> None:
         self.show_hint = not self.show_hint
+        self.refresh_all()
+
+    def action_abilities(self) -> None:
+        """What each ability does, under the track (where the game has one)."""
+        self.show_abilities = not self.show_abilities
         self.refresh_all()
 
     def action_slower(self) -> None:
@@ -367,12 +500,26 @@ class GameScreen(Screen[None]):
             self.message = ""
             self.log_line(f"undo: {taken} step(s) taken back")
         self.selected.clear()
-        self.pile = None
         self.refresh_all()
 
     def action_leave(self) -> None:
         self.match.store()
         self.app.pop_screen()
+
+
+def resume_summary(record: Any) -> str:
+    """`ann 87 in frame 5, bob 60 in frame 4`: where each player of a stored game stands."""
+    entries = (record.result or {}).get("players") or []
+    parts = []
+    for index, spec in enumerate(record.players):
+        entry = entries[index] if index < len(entries) else {}
+        frame = max(len(entry.get("marks") or []), 1)
+        parts.append(f"{spec.name} {entry.get('total', 0)} in frame {frame}")
+    return ", ".join(parts)
+
+
+def switch_words(on: bool) -> str:
+    return " on" if on else " off"
 
 
 # A player name holds no control character (C0, DEL, C1) nor bidirectional control (pinsetter.usertext).
@@ -392,6 +539,16 @@ class NameInput(Input):
             self.screen.query_one("#launch-message", Static).update(Text(CONTROL_REFUSED, style="red"))
 
 
+class GameList(OptionList):
+    """The launcher's games: a click highlights a game (its options appear); Enter or Play starts it."""
+
+    async def _on_click(self, event: events.Click) -> None:
+        event.prevent_default()  # not OptionList's click, which would select (start) it
+        clicked: int | None = event.style.meta.get("option")
+        if clicked is not None and not self._options[clicked].disabled:
+            self.highlighted = clicked
+
+
 class Launcher(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+r", "play", "Play", show=True),
@@ -401,10 +558,10 @@ class Launcher(Screen[None]):
     def compose(self) -> ComposeResult:
         game_class("tenpins")
         yield Header()
-        with Horizontal():
+        with Horizontal(id="launcher-main"):
             with Vertical(id="games-pane"):
-                yield Label("Game")
-                yield OptionList(
+                yield Label("Game (a click selects, Enter or Play starts)")
+                yield GameList(
                     *[Option(f"{cls.name}\n  {cls.summary}", id=gid) for gid, cls in sorted(GAMES.items())],
                     id="games",
                 )
@@ -416,26 +573,32 @@ class Launcher(Screen[None]):
                 yield Label("Players (in turn order)")
                 yield ListView(id="players")
                 with Horizontal(classes="row"):
-                    yield NameInput(placeholder="name", id="player-name")
-                    yield Select([], prompt="human", id="player-kind", allow_blank=True)
+                    yield NameInput(placeholder="name", id="player-name", compact=True)
+                    yield Select([], prompt="human", id="player-kind", allow_blank=True, compact=True)
                 with Horizontal(classes="row"):
-                    yield Button("Add", id="add-player")
-                    yield Button("Remove", id="remove-player")
-                    yield Button("Up", id="up-player")
+                    yield Button("Add", id="add-player", compact=True)
+                    yield Button("Remove", id="remove-player", compact=True)
+                    yield Button("Up", id="up-player", compact=True)
                 yield Label("Options")
                 yield Vertical(id="game-options")
-                yield Label("Seed (shown so that a game can be replayed)")
-                yield Input(str(draw_seed()), id="seed")
-                yield Label("Undo")
-                yield Select(
-                    [("on for one human (alone or with bots)", "auto"), ("always on", "on"), ("off", "off")],
-                    value="auto",
-                    allow_blank=False,
-                    id="undo",
-                )
-                yield Button("Play", id="play", variant="primary")
-                yield Static(id="launch-message")
+        with Horizontal(id="launch-bar"):
+            yield Label("Seed")
+            yield Input(str(draw_seed()), id="seed", compact=True)
+            yield Label("Undo")
+            yield Select(
+                [("on for one human", "auto"), ("always on", "on"), ("off", "off")],
+                value="auto",
+                allow_blank=False,
+                id="undo",
+                compact=True,
+            )
+            yield Button("Play", id="play", variant="primary", compact=True)
+        yield Static(id="launch-message")
         yield Footer()
+
+    def on_resize(self, event: Any) -> None:
+        self.set_class(event.size.height < 32, "short")
+        self.set_class(event.size.width < 70, "narrow")
 
     async def on_mount(self) -> None:
         self.seats: list[PlayerSpec] = [PlayerSpec("you")]
@@ -475,8 +638,7 @@ class Launcher(Screen[None]):
             return
         for stored in stored_games:
             if not stored.finished:
-                names = ", ".join(p.name for p in stored.record.players)
-                label = Text(f"#{stored.id} {stored.game} - {names} ({stored.steps} steps)")
+                label = Text(f"#{stored.id} {stored.game} - {resume_summary(stored.record)}")
                 resume.add_option(Option(label, id=str(stored.id)))
         if resume.option_count:
             resume.highlighted = 0
@@ -496,13 +658,24 @@ class Launcher(Screen[None]):
         for spec in game_class(self.game_id).option_specs:
             widgets.append(Label(Text(f"{spec.name}: {spec.help}"), classes="option-help"))
             if isinstance(spec.default, bool):
-                widgets.append(Switch(value=spec.default, id=f"opt-{spec.name}"))
+                # The switch's state in words too (colour is not the only signal).
+                state = Label(switch_words(spec.default), id=f"state-{spec.name}")
+                widgets.append(
+                    Horizontal(Switch(value=spec.default, id=f"opt-{spec.name}"), state, classes="option-row")
+                )
             elif spec.choices:
                 choices = [(c, c) for c in spec.choices]
-                widgets.append(Select(choices, value=str(spec.default), allow_blank=False, id=f"opt-{spec.name}"))
+                widgets.append(
+                    Select(choices, value=str(spec.default), allow_blank=False, id=f"opt-{spec.name}", compact=True)
+                )
             else:
-                widgets.append(Input(placeholder=f"default: {spec.default}", id=f"opt-{spec.name}"))
+                widgets.append(Input(placeholder=f"default: {spec.default}", id=f"opt-{spec.name}", compact=True))
         await box.mount(*widgets)
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        name = (event.switch.id or "").removeprefix("opt-")
+        with contextlib.suppress(Exception):
+            self.query_one(f"#state-{name}", Label).update(switch_words(event.value))
 
     def chosen_options(self) -> dict[str, object]:
         """The options set away from their defaults, as text (validated by the game)."""
@@ -599,33 +772,75 @@ class Launcher(Screen[None]):
         self.refresh_resume()
 
 
+HIGH_CONTRAST = Theme(
+    name="pinsetter-high-contrast",
+    primary="#ffff00",
+    secondary="#00ffff",
+    accent="#ffffff",
+    foreground="#ffffff",
+    background="#000000",
+    surface="#000000",
+    panel="#202020",
+    success="#00ff00",
+    warning="#ffff00",
+    error="#ff4040",
+    dark=True,
+)
+
+
 class PinsetterApp(App[None]):
+    """The launcher and the game screens; `PINSETTER_THEME=high-contrast` (or ctrl+t) for strong colours.
+
+    `NO_COLOR` is respected (Textual draws in monochrome); every colour on screen has a symbol or
+    a word beside it, so nothing is lost.
+    """
+
     TITLE = "pinsetter"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+t", "contrast", "Contrast", show=False)]
     CSS = """
-    #left { width: 1fr; padding: 0 1; }
-    #right { width: 1fr; padding: 0 1; }
-    #table { height: auto; min-height: 8; border: round $primary; padding: 0 1; }
+    #main { height: 1fr; }
+    #left { width: 42; height: 1fr; }
+    #right { width: 1fr; padding: 0 0 0 1; }
+    #table { height: auto; border: round $primary; padding: 0 0; }
     #status { height: auto; }
-    #actions { height: 10; }
+    #actions { height: auto; max-height: 12; min-height: 3; }
+    #command { margin: 0 0 1 0; }
     #sheet { height: auto; }
-    #hint { height: auto; }
-    #log { height: 1fr; border: round $secondary; }
+    #hint { height: auto; max-height: 14; }
+    .hidden { display: none; }
+    #log { height: 1fr; min-height: 3; border: round $secondary; }
+    #log-text { height: auto; }
+    GameScreen.short Header, Launcher.short Header { display: none; }
+    GameScreen.short #actions-label { display: none; }
+    GameScreen.short #table { border: none; }
+    GameScreen.short #actions { max-height: 8; }
+    GameScreen.short #log { border: none; border-top: solid $secondary; }
+    GameScreen.narrow #main { layout: vertical; }
+    GameScreen.narrow #left { width: 1fr; height: auto; max-height: 50%; }
+    GameScreen.narrow #right { padding: 0; }
+    #launcher-main { height: 1fr; }
     #games-pane { width: 1fr; }
-    #games { height: auto; max-height: 14; }
-    #resume { height: 8; }
+    #games { height: auto; max-height: 10; }
+    #resume { height: 1fr; min-height: 3; }
     #setup { width: 1fr; padding: 0 1; }
-    #players { height: 6; border: round $secondary; }
+    #players { height: auto; max-height: 7; min-height: 3; border: round $secondary; }
     .row { height: auto; }
     #player-name { width: 1fr; }
-    #player-kind { width: 28; }
-    #undo { width: 44; }
+    #player-kind { width: 24; }
     #game-options { height: auto; }
-    #game-options Input, #game-options Select { width: 60; }
+    #game-options Input, #game-options Select { width: 1fr; max-width: 60; }
+    .option-row { height: auto; }
     .option-help { color: $text-muted; }
-    .row Button { margin-right: 1; }
-    #help { padding: 1 2; background: $panel; border: round $primary; margin: 2 4; }
+    .row Button { margin-right: 1; min-width: 8; width: auto; }
+    #launch-bar { height: auto; padding: 0 1; }
+    #launch-bar Label { margin: 0 1 0 0; }
+    #seed { width: 10; margin-right: 2; }
+    #undo { width: 1fr; max-width: 30; margin-right: 2; }
+    #help { padding: 1 2; background: $panel; border: round $primary; margin: 1 2; }
     #history-warning { height: auto; }
     #resume-message { height: auto; }
+    #launch-message { height: auto; padding: 0 1; }
+    Launcher.narrow #launcher-main { layout: vertical; }
     """
 
     def __init__(self, storage: Any = None, speed: int = 1, storage_warning: str = "", guard: bool = False) -> None:
@@ -637,6 +852,13 @@ class PinsetterApp(App[None]):
         self.storage_warning = storage_warning
         self.guard = guard
         self.terminal_watch: TerminalWatch | None = None
+        self.register_theme(HIGH_CONTRAST)
+        if os.environ.get("PINSETTER_THEME", "") == "high-contrast":
+            self.theme = HIGH_CONTRAST.name
+
+    def action_contrast(self) -> None:
+        """Between the high-contrast theme and Textual's default."""
+        self.theme = "textual-dark" if self.theme == HIGH_CONTRAST.name else HIGH_CONTRAST.name
 
     @classmethod
     def open(cls, db: str | None = None, **kwargs: Any) -> PinsetterApp:

@@ -1,0 +1,226 @@
+"""The full-screen interface at the sizes people use: 80x24 and below, and without colour.
+
+Games are set up through `Match` and shown with `GameScreen` directly (the launcher is
+covered in test_tui.py), so that each screen is a known position of a seeded game.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Input, OptionList
+
+from pinsetter.records import PlayerSpec
+from pinsetter.session import Match
+from pinsetter.storage import Storage
+from pinsetter.ui import tui
+from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp
+from test_tui import check_golden, screen_text
+
+# (game, options, players, steps played first): a position where the player has a decision or a roll.
+POSITIONS: dict[str, tuple[dict[str, object], list[str], int]] = {
+    "tenpins": ({}, ["ann", "bob"], 6),
+    "bowling-dice": ({}, ["ann"], 3),
+    "rolling-pins": ({"advanced": "true"}, ["ann", "bob"], 40),
+    "bowling-solitaire": ({}, ["ann"], 14),
+}
+
+
+def seeded_match(game: str, seed: int = 7) -> Match:
+    """The game at its test position: every decision so far is the first legal one."""
+    options, names, steps = POSITIONS[game]
+    match = Match.new(game, [PlayerSpec(n) for n in names], seed=seed, options=options)
+    for _ in range(steps):
+        match.apply(match.draw_chance() if match.state.is_chance_node() else match.state.legal_actions()[0])
+    return match
+
+
+async def open_game(app: PinsetterApp, pilot: Any, match: Match) -> GameScreen:
+    screen = GameScreen(match, speed=0)
+    app.push_screen(screen)
+    for _ in range(100):  # the footer lists the keys once the focus has settled
+        await pilot.pause(0.02)
+        if screen.query("FooterKey"):
+            break
+    await pilot.pause(0.05)
+    return screen
+
+
+@pytest.mark.parametrize("game", sorted(POSITIONS))
+async def test_every_game_at_80x24(game: str) -> None:
+    """The sheet, the table, the status, the actions, the typing box and the log all show at 80x24."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, seeded_match(game))
+        text = screen_text(app)
+        check_golden(f"{game}-80x24", text, app.export_screenshot())
+        lines = text.split("\n")
+        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+        assert "total" in lines[0]  # the sheet's header, at the top
+        assert "or type an action" in text  # the typing box
+        assert screen.query_one("#actions", OptionList).region.height >= 3
+        assert "frame" in text and "Quit" in text
+
+
+async def test_advanced_rolling_pins_names_every_ability() -> None:
+    """The track as on paper (areas numbered as `mark N`), and `mark N` choices naming the ability."""
+    app = PinsetterApp(storage=None, speed=0)
+    match = seeded_match("rolling-pins")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, match)
+        text = screen_text(app)
+        for title in ("1 Reroll", "2 Flip", "3 Extra Pin", "4 Extra Dice", "5 Ten Pin", "10 Auto Strike"):
+            assert title in text
+        assert "upper: open" in text and "lower: closed" in text
+        assert "◆" in text  # grey pins by a symbol, not only by colour
+        await pilot.press("a")
+        assert "Flip: turn one die" in screen.query_one("#table").render().plain  # type: ignore[attr-defined]
+        labels = [str(o.prompt) for o in screen.query_one("#actions", OptionList).options]
+        assert labels and all("(" in label or label.startswith(("dice", "miss")) for label in labels)
+    # A box to mark: every choice names its ability and its row.
+    view = match.game.table(match.state, ["ann", "bob"])
+    marks = [c.label for c in view.choices if c.action.startswith("mark")]
+    assert all("Mark a box: " in label and "row, area" in label for label in marks)
+
+
+async def test_below_80x24_the_screen_degrades_without_garbage() -> None:
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await open_game(app, pilot, seeded_match("rolling-pins"))
+        text = screen_text(app)
+        check_golden("rolling-pins-60x20", text, app.export_screenshot())
+        lines = text.split("\n")
+        assert max(len(line) for line in lines) <= 60
+        assert lines[0].rstrip().endswith("total")  # the compact sheet in one piece: no wrapped rows
+        assert "┌───┬" in text and "or type an action" in text
+
+
+async def test_the_log_keeps_its_newest_lines_and_every_character_after_a_resize() -> None:
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_game(app, pilot, seeded_match("tenpins"))
+        long = "word " * 30 + "THE-END"
+        for number in range(60):
+            screen.log_line(f"line {number}")
+        screen.log_line(long)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert "THE-END" in text and "line 0\n" not in text
+        flat = " ".join(screen.query_one("#log-text").render().plain.split())  # type: ignore[attr-defined]
+        assert long.strip() in flat  # wrapped, not cut
+
+
+async def test_solitaire_keys_selection_pile_and_cards_seen() -> None:
+    app = PinsetterApp(storage=None, speed=0)
+    match = seeded_match("bowling-solitaire")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, match)
+        text = screen_text(app)
+        assert "7:" in text and "0:" in text and "key:card" in text  # the key before each card
+        assert "seen this frame:" in text and "unseen (card:left)" in text
+        view = screen.table_view()
+        choice = next(c for c in view.choices if c.by_selection)
+        assert choice.pile is not None
+        while screen.pile != choice.pile:
+            await pilot.press("p")
+        for pin in choice.pins:
+            await pilot.press(str(pin % 10))
+        values = [view.pin(p).value for p in choice.pins]  # type: ignore[union-attr]
+        total = sum(v or 0 for v in values)
+        assert f"selected: {'+'.join(map(str, choice.pins))}" in screen_text(app)
+        assert f"= {total} -> {total % 10}" in screen_text(app)
+        steps = match.steps_done
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert match.record.steps[steps].text == choice.action
+        if any(p.number == choice.pile and p.top for p in screen.table_view().piles):
+            assert screen.pile == choice.pile  # the chosen pile stays chosen
+            assert f"▶pile {choice.pile}" in screen_text(app)
+
+
+async def test_the_first_hint_says_it_is_thinking(monkeypatch: pytest.MonkeyPatch) -> None:
+    release = threading.Event()
+
+    def slow(state: Any) -> Any:
+        release.wait(10)
+        return ("bot", "expected final score if you play on optimally", [("stop", 1.5)])
+
+    monkeypatch.setattr(tui, "option_values", slow)
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, seeded_match("bowling-solitaire"))
+        await pilot.press("h")
+        assert "thinking" in screen_text(app)
+        release.set()
+        for _ in range(200):
+            if screen.match.steps_done in screen.hints:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause(0.05)
+        assert "1.500  stop" in screen_text(app) and "thinking" not in screen_text(app)
+
+
+async def test_the_typing_box_takes_the_line_games_words_and_escape_leaves_it() -> None:
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, seeded_match("rolling-pins"))
+        box = screen.query_one("#command", Input)
+        box.focus()
+        await pilot.press(*"rules", "enter")
+        await pilot.pause(0.1)
+        assert "Rolling Pins" in screen_text(app) and not isinstance(app.screen, GameScreen)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        box.focus()
+        await pilot.press(*"undo", "enter")
+        assert "cannot undo" in screen_text(app) or screen.match.record.undo_used
+        await pilot.press("escape")
+        assert isinstance(screen.focused, OptionList)
+        box.focus()
+        await pilot.press(*"quit", "enter")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, Launcher)
+
+
+async def test_a_resumed_game_shows_its_log_so_far() -> None:
+    match = seeded_match("rolling-pins")
+    resumed = Match.resume(match.record)
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_game(app, pilot, resumed)
+        log = screen.query_one("#log-text").render().plain  # type: ignore[attr-defined]
+        assert "resumed" in log and "ann: Roll one die (dice 1)" in log and "ann: rolled " in log
+
+
+async def test_without_colour_every_state_has_a_symbol(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = PinsetterApp(storage=None, speed=0)
+    assert app.no_color
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(app, pilot, seeded_match("rolling-pins"))
+        await pilot.press("1")
+        text = screen_text(app)
+        assert "ann ▶" in text and "▶ ann" in text  # the player up, on the sheet and in the status
+        assert "◆" in text and "x down" in text
+        assert "✓" in text or "not" in text  # a picked pin (or the reason it cannot be picked)
+        await pilot.press("ctrl+t")
+        assert app.theme == tui.HIGH_CONTRAST.name
+
+
+async def test_the_launcher_fits_80x24(tmp_path: Path) -> None:
+    app = PinsetterApp(storage=Storage(f"sqlite:///{tmp_path / 'h.sqlite'}"), speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        text = screen_text(app)
+        assert "Seed" in text and "Undo" in text and "Play" in text
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        await pilot.click("#games", offset=(4, 5))  # one click selects a game, and does not start it
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, Launcher)
+        await pilot.click("#play")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, GameScreen)
