@@ -8,10 +8,12 @@ import typer
 
 from pinsetter.cli.common import fail
 from pinsetter.core.game import GameError
+from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
+from pinsetter.ui.table_text import draw_table, label_adds
 from pinsetter.usertext import visible
 
 if TYPE_CHECKING:
@@ -70,6 +72,25 @@ def show_hint(match: Match) -> None:
     typer.echo(hint_lines(match.state))
 
 
+def columns(items: list[str], width: int = 78, gap: int = 3) -> str:
+    """Items in aligned columns, read down each column; never an item cut between two lines."""
+    if not items:
+        return ""
+    widest = max(len(i) for i in items) + gap
+    per_line = max(1, min(len(items), width // widest))
+    rows = -(-len(items) // per_line)
+    lines = []
+    for row in range(rows):
+        cells = [items[i] for i in range(row, len(items), rows)]
+        lines.append("".join(f"{c:<{widest}}" for c in cells).rstrip())
+    return "\n".join(lines)
+
+
+def table_view(match: Match) -> TableView:
+    last = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
+    return match.game.table(match.state, [p.name for p in match.players], last)
+
+
 def play_lines(match: Match) -> None:
     state = match.state
     typer.echo(f"{state.game.name}, seed {match.seed}")
@@ -92,14 +113,19 @@ def play_lines(match: Match) -> None:
                 if answer.strip() == "sheet":
                     show_sheets(match)
                     continue
+            before = table_view(match)
             step = match.draw_chance()
             match.apply(step)
-            typer.echo(f"  {step}")
+            words = table_view(match).chance_words or str(step)
+            typer.echo(f"  {visible(match.players[player].name)}: {words} {before.pending_chance}".rstrip())
             continue
         if match.is_bot_turn():
+            labels = {c.action: c.label for c in table_view(match).choices}
             step = match.bot_action()
             match.apply(step)
-            typer.echo(f"  {visible(match.players[player].name)} plays {step}")
+            label = labels.get(str(step), "")
+            said = f"{label} ({step})" if label_adds(str(step), label) else str(step)
+            typer.echo(f"  {visible(match.players[player].name)}: {said}")
             continue
         if not _human_turn(match):
             return _quit(match)
@@ -122,11 +148,18 @@ def _quit(match: Match) -> None:
 
 def _human_turn(match: Match) -> bool:
     state = match.state
-    description = state.describe()
-    if description:
-        typer.echo(f"  {description}")
-    actions = state.legal_actions()
-    typer.echo("  legal: " + "  ".join(str(a) for a in actions))
+    view = table_view(match)
+    typer.echo(f"== {visible(view.status)}")  # whose decision it is (in shared-dice games too)
+    picture = draw_table(view).plain.rstrip()
+    if picture:
+        typer.echo("\n".join("  " + line for line in picture.split("\n")))
+    labels = {c.action: c.label for c in view.choices}
+    items = []
+    for action in (str(a) for a in state.legal_actions()):
+        label = labels.get(action, "")
+        items.append(f"{action} = {label}" if label_adds(action, label) else action)
+    typer.echo("  legal actions (type the text before =):")
+    typer.echo("\n".join("    " + line for line in columns(items, 74).split("\n")))
     while True:
         try:
             text = str(typer.prompt("  your move")).strip()
