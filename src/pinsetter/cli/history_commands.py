@@ -119,25 +119,37 @@ def stats(
         typer.echo(f"statistics of {who} cleared; the games stay in the history")
         return
     data = player_stats(storage, player, game, include_entered=include_entered)
-    if plot is not None and data["games"]:
+    blocks = data.get("by_game") or ({data["game"] or "": data} if data["games"] else {})
+    if plot is not None and blocks:
         from pinsetter.ui.plots import plot_stats
 
-        plot_stats(data, plot)
+        for gid, block in blocks.items():
+            target = plot if len(blocks) == 1 else plot.with_name(f"{plot.stem}-{gid}{plot.suffix}")
+            plot_stats(block, target)
+            if not as_json:
+                typer.echo(f"plot of {gid or 'the scores'} written to {visible(str(target))}")
     if as_json:
         emit_json(data)
         return
     if not data["games"]:
         typer.echo(f"no finished games for {who}")
         return
-    lo, hi = data["ci95"]
-    lines = [
-        f"{who}{' at ' + visible(game) if game else ''}: {data['games']} games",
-        f"  average {data['average']:.2f} (95% CI {lo:.2f}-{hi:.2f}), best {data['best']}, worst {data['worst']}",
-        f"  strikes {data['strike_rate']:.1%}, spares {data['spare_rate']:.1%}, 300s {data['perfect_games']}",
-        f"  last games {data['last_scores']}, trend {data['trend_per_game']:+.2f} points per game",
-    ]
-    if "benchmark" in data:
-        lines.append(f"  {data['benchmark']['text']}")
+    lines = []
+    for gid, block in blocks.items():
+        name = gid or game or ""
+        lines.append(f"{who}{' at ' + visible(name) if name else ''}: {block['games']} games")
+        if block["ci95"] is None:
+            interval = "one game: no confidence interval yet"
+        else:
+            lo, hi = block["ci95"]
+            interval = f"95% CI {lo:.2f}-{hi:.2f}"
+        lines += [
+            f"  average {block['average']:.2f} ({interval}), best {block['best']}, worst {block['worst']}",
+            f"  strikes {block['strike_rate']:.1%}, spares {block['spare_rate']:.1%}, 300s {block['perfect_games']}",
+            f"  last games {block['last_scores']}, trend {block['trend_per_game']:+.2f} points per game",
+        ]
+        if "benchmark" in block:
+            lines.append(f"  {block['benchmark']['text']}")
     typer.echo("\n".join(lines))
 
 

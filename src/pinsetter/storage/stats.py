@@ -39,14 +39,29 @@ def player_stats(
 ) -> dict[str, Any]:
     """A player's statistics; games whose chance was entered by hand count only with `include_entered`.
 
+    Without `game`, a player of several games gets `by_game` (one block per game) and no
+    overall average: different games' scores are never averaged together.
+
     `entered_left_out` is how many finished results were left out for that reason (0 when included).
     """
     every = storage.results_for(player, game, include_entered=True)
     rows = every if include_entered else [r for r in every if r["chance"] != "entered"]
+    games_played = sorted({r["game"] for r in rows})
+    if game is None and len(games_played) > 1:
+        # Scores of different games do not add up to one average: one block of statistics per game.
+        by_game = {gid: player_stats(storage, player, gid, include_entered) for gid in games_played}
+        return {
+            "player": player,
+            "game": None,
+            "games": len(rows),
+            "include_entered": include_entered,
+            "entered_left_out": len(every) - len(rows),
+            "by_game": by_game,
+        }
     scores = [r["score"] for r in rows]
     data: dict[str, Any] = {
         "player": player,
-        "game": game,
+        "game": game or (games_played[0] if games_played else None),  # the one game these results are of
         "games": len(scores),
         "include_entered": include_entered,
         "entered_left_out": len(every) - len(rows),
@@ -68,7 +83,8 @@ def player_stats(
         )
     data |= {
         "average": mean,
-        "ci95": [mean - Z95 * sd / math.sqrt(n), mean + Z95 * sd / math.sqrt(n)],
+        # One game has no spread to measure: no interval rather than a zero-width one.
+        "ci95": [mean - Z95 * sd / math.sqrt(n), mean + Z95 * sd / math.sqrt(n)] if n > 1 else None,
         "best": max(scores),
         "worst": min(scores),
         "strike_rate": sum(r["strikes"] for r in rows) / frames if frames else 0.0,
