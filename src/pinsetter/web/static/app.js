@@ -1976,39 +1976,47 @@ async function statsPage() {
       results.append(h("p", { class: "muted", text: "No finished games yet." }));
       return;
     }
-    const fmt = (x, digits = 1) => (typeof x === "number" ? x.toFixed(digits) : "—");
-    const pct = (x) => (typeof x === "number" ? `${(100 * x).toFixed(1)}%` : "—");
-    const items = [
-      ["Games", st.games],
-      ["Average", fmt(st.average)],
-      ["95% interval", Array.isArray(st.ci95) ? `${fmt(st.ci95[0])} – ${fmt(st.ci95[1])}` : "—"],
-      ["Best", st.best ?? "—"],
-      ["Worst", st.worst ?? "—"],
-      ["Strike rate", pct(st.strike_rate)],
-      ["Spare rate", pct(st.spare_rate)],
-      ["Perfect games", st.perfect_games ?? 0],
-      ["Trend per game", fmt(st.trend_per_game, 2)],
-    ];
-    append(results, [
-      h(
-        "section",
-        { class: "panel" },
-        h("dl", { class: "stats-grid" }, items.map(([k, v]) => h("div", {}, h("dt", { text: k }), h("dd", { text: v })))),
-        st.benchmark && st.benchmark.text ? h("p", { text: `Against the odds: ${st.benchmark.text}` }) : null,
-      ),
-      h(
-        "section",
-        { class: "panel", "aria-labelledby": "chart-h" },
-        h("h2", { id: "chart-h", text: "Scores over time" }),
-        chart(st.scores || []),
-        h("details", {}, h("summary", { text: "The scores as text" }), h("p", { text: (st.scores || []).join(", ") })),
-      ),
-    ]);
+    // Different games' scores are never averaged together: one block per game.
+    const blocks = st.by_game ? Object.entries(st.by_game) : [[st.game, st]];
+    blocks.forEach(([gameId, block], index) => append(results, statsBlock(gameId, block, blocks.length > 1, index)));
   }
   load();
 }
 
-function chart(scores) {
+function statsBlock(gameId, st, titled, index) {
+  const fmt = (x, digits = 1) => (typeof x === "number" ? x.toFixed(digits) : "—");
+  const pct = (x) => (typeof x === "number" ? `${(100 * x).toFixed(1)}%` : "—");
+  const items = [
+    ["Games", st.games],
+    ["Average", fmt(st.average)],
+    ["95% interval", Array.isArray(st.ci95) ? `${fmt(st.ci95[0])} – ${fmt(st.ci95[1])}` : "—"],
+    ["Best", st.best ?? "—"],
+    ["Worst", st.worst ?? "—"],
+    ["Strike rate", pct(st.strike_rate)],
+    ["Spare rate", pct(st.spare_rate)],
+    ["Perfect games", st.perfect_games ?? 0],
+    ["Trend per game", fmt(st.trend_per_game, 2)],
+  ];
+  const chartId = `chart-h-${index}`;
+  return [
+    h(
+      "section",
+      { class: "panel" },
+      titled ? h("h2", { text: gameId || "" }) : null,
+      h("dl", { class: "stats-grid" }, items.map(([k, v]) => h("div", {}, h("dt", { text: k }), h("dd", { text: v })))),
+      st.benchmark && st.benchmark.text ? h("p", { text: `Against the odds: ${st.benchmark.text}` }) : null,
+    ),
+    h(
+      "section",
+      { class: "panel", "aria-labelledby": chartId },
+      h("h2", { id: chartId, text: titled ? `Scores over time: ${gameId}` : "Scores over time" }),
+      chart(st.scores || [], index === 0 ? "chart" : `chart-${index}`),
+      h("details", {}, h("summary", { text: "The scores as text" }), h("p", { text: (st.scores || []).join(", ") })),
+    ),
+  ];
+}
+
+function chart(scores, id) {
   const W = 600;
   const H = 220;
   const pad = { l: 40, r: 12, t: 12, b: 28 };
@@ -2018,7 +2026,7 @@ function chart(scores) {
   const summary = scores.length
     ? `Line chart of ${scores.length} scores, oldest first, from ${scores[0]} to ${scores[scores.length - 1]}, highest ${Math.max(...scores)}`
     : "No scores";
-  const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": summary, id: "chart" });
+  const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": summary, id });
   for (let k = 0; k <= 4; k += 1) {
     const v = (top * k) / 4;
     svg.append(s("line", { class: "grid", x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v) }));
