@@ -130,15 +130,8 @@ def play_lines(match: Match) -> None:
         if not _human_turn(match):
             return _quit(match)
     show_sheets(match)
-    scores = state.scores()
-    top = max(scores)
-    winners = [visible(match.players[i].name) for i, s in enumerate(scores) if s == top]
-    if len(scores) > 1:
-        typer.echo(("Winner: " if len(winners) == 1 else "Tie: ") + ", ".join(winners) + f" with {top}")
-    extra = getattr(state.game, "final_words", None)
-    if extra is not None:
-        for p in range(state.num_players):
-            typer.echo(extra(scores[p]))
+    for line in match.ending_lines():  # the same end screen as the full-screen and web games
+        typer.echo(visible(line))
 
 
 def _quit(match: Match) -> None:
