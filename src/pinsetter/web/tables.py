@@ -239,8 +239,6 @@ class TableService:
 
     def states_for(self, table_id: int, seats: list[int | None]) -> list[dict[str, Any]]:
         """One message per connection's seat, from one read of the table and one view of the game."""
-        import copy
-
         table = self.table(table_id)
         public = table.public()
         if table.game_id is None:
@@ -250,10 +248,8 @@ class TableService:
             view = game_view(match, self.games.next_of(match)).model_dump(mode="json")
             deciding = None if match.state.is_terminal() else match.state.turn()
         view["undo"] = "undo is off at a table"
-        hidden = copy.deepcopy(view)
-        hidden["legal_actions"] = []
-        hidden["view"]["choices"] = []
-        hidden["view"]["selection"] = None
+        # The same view without the choices, for every seat but the one to decide (shared, not copied: read-only).
+        hidden = {**view, "legal_actions": [], "view": {**view["view"], "choices": [], "selection": None}}
         return [
             {
                 "type": "state",
