@@ -11,12 +11,15 @@ and its caches go to the temporary folder too (by default it writes
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
@@ -48,3 +51,32 @@ def private_history(private_folders: Path, tmp_path: Path, monkeypatch: pytest.M
     path = tmp_path / "history.sqlite"
     monkeypatch.setenv("PINSETTER_DB", f"sqlite:///{path}")
     return path
+
+
+POSTGRES_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    """A URL into a fresh schema of the PostgreSQL test server (`PINSETTER_TEST_POSTGRES`), dropped afterwards.
+
+    Without a server the test is skipped with a one-line reason, except under CI=true, where it fails.
+    """
+    base = os.environ.get("PINSETTER_TEST_POSTGRES", POSTGRES_DEFAULT)
+    schema = f"pinsetter_test_{uuid.uuid4().hex[:12]}"
+    try:
+        engine = sa.create_engine(base)
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as exc:  # no driver or no server
+        if os.environ.get("CI") == "true":
+            raise
+        shown = sa.make_url(base).render_as_string(hide_password=True)
+        pytest.skip(f"no PostgreSQL at {shown}: {str(exc).splitlines()[0]}")
+    url = sa.make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()

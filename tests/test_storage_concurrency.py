@@ -16,8 +16,6 @@ import os
 import random
 import signal
 import time
-import uuid
-from collections.abc import Iterator
 from multiprocessing.synchronize import Barrier, Event
 from pathlib import Path
 from typing import Any
@@ -30,7 +28,6 @@ from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.transfer import export_jsonl, import_records
 
-POSTGRES_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 # Real OS processes from a fork server that imported the heavy modules once (a clean process,
 # not a fork of the test runner): each child starts in milliseconds, not seconds as with processes.
 forkserver = multiprocessing.get_context("forkserver")
@@ -55,29 +52,6 @@ def head() -> str:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return str(ScriptDirectory.from_config(config).get_current_head())
-
-
-@pytest.fixture
-def postgres() -> Iterator[str]:
-    """A URL into a fresh schema of the test server, dropped afterwards."""
-    base = os.environ.get("PINSETTER_TEST_POSTGRES", POSTGRES_DEFAULT)
-    schema = f"pinsetter_test_{uuid.uuid4().hex[:12]}"
-    try:
-        engine = sa.create_engine(base)
-        with engine.begin() as connection:
-            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    except Exception as exc:  # no driver or no server
-        if os.environ.get("CI") == "true":
-            raise
-        shown = sa.make_url(base).render_as_string(hide_password=True)
-        pytest.skip(f"no PostgreSQL at {shown}: {str(exc).splitlines()[0]}")
-    url = sa.make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with engine.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -13,19 +13,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import socket
 import subprocess
 import sys
 import types
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -33,7 +30,6 @@ import pinsetter.web.tables as tables_module
 from pinsetter.records import Record, replay
 from pinsetter.web.app import create_app
 
-POSTGRES_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 HOSTILE = ["<script>alert(1)</script>", "[bold]x[/bold]", "<img src=x onerror=alert(1)>"]
 Socket = Any  # starlette's WebSocketTestSession
 
@@ -386,29 +382,6 @@ def test_a_restarted_server_continues_the_table(db: str) -> None:
 
 
 # --- PostgreSQL ----------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def postgres() -> Iterator[str]:
-    """A URL into a fresh schema of the test server, dropped afterwards."""
-    base = os.environ.get("PINSETTER_TEST_POSTGRES", POSTGRES_DEFAULT)
-    schema = f"pinsetter_test_{uuid.uuid4().hex[:12]}"
-    try:
-        engine = sa.create_engine(base)
-        with engine.begin() as connection:
-            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    except Exception as exc:  # no driver or no server
-        if os.environ.get("CI") == "true":
-            raise
-        shown = sa.make_url(base).render_as_string(hide_password=True)
-        pytest.skip(f"no PostgreSQL at {shown}: {str(exc).splitlines()[0]}")
-    url = sa.make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with engine.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
 
 
 def test_a_complete_table_on_postgresql(postgres: str) -> None:
