@@ -12,84 +12,34 @@ reason, except under `CI=true`, where it fails loudly instead.
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
+from browser_support import artifacts_folder, chrome, require_browser, served, wait
 from pinsetter.records import Record, replay
 
-CHROMIUM = os.environ.get("PINSETTER_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("PINSETTER_CHROMEDRIVER", "/usr/bin/chromedriver")
 HOSTILE = "<img src=x onerror=alert(1)>"
-WAIT = 60  # seconds: generous, so a loaded machine slows the test down instead of failing it
 
 
-def _missing() -> str | None:
-    for path in (CHROMIUM, CHROMEDRIVER):
-        if not (Path(path).is_file() or shutil.which(path)):
-            return f"{path} is not installed"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed"
-    return None
+require_browser()
 
-
-if (_why := _missing()) is not None:
-    if os.environ.get("CI") == "true":
-        raise RuntimeError(f"browser tests must run under CI=true, but {_why}")
-    pytest.skip(f"browser tests skipped: {_why}", allow_module_level=True)
-
-import uvicorn  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-
-from pinsetter.web.app import create_app  # noqa: E402
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app under uvicorn in a background thread, over a temporary history."""
-    db = tmp_path_factory.mktemp("tables") / "browser.sqlite"
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(str(db)), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    ready = threading.Event()
-    for _ in range(200):
-        if server.started:
-            break
-        ready.wait(0.05)
-    assert server.started, "the server did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with served(tmp_path_factory.mktemp("tables") / "browser.sqlite") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = Path(os.environ.get("PINSETTER_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
-    folder.mkdir(parents=True, exist_ok=True)
-    print(f"screenshots in {folder}")
-    return folder
+    return artifacts_folder(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -98,26 +48,11 @@ def browsers(base: str) -> Iterator[list[WebDriver]]:
     sessions: list[WebDriver] = []
     try:
         for _ in range(3):
-            options = webdriver.ChromeOptions()
-            options.binary_location = CHROMIUM
-            for arg in (
-                "--headless=new",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--window-size=1280,900",
-            ):
-                options.add_argument(arg)
-            sessions.append(webdriver.Chrome(service=Service(CHROMEDRIVER), options=options))
+            sessions.append(chrome())
         yield sessions
     finally:
         for session in sessions:
             session.quit()
-
-
-def wait(driver: WebDriver, condition: Any, message: str = "") -> Any:
-    ignored = (StaleElementReferenceException,)
-    return WebDriverWait(driver, WAIT, poll_frequency=0.05, ignored_exceptions=ignored).until(condition, message)
 
 
 def page(driver: WebDriver) -> dict[str, str]:

@@ -1,0 +1,104 @@
+"""What the browser test modules share: the system Chromium, the app served in a thread, waits, artifacts.
+
+`require_browser()` skips the calling module with a one-line reason when
+chromium, chromedriver or selenium is missing, except under `CI=true`, where
+the browser tests must run and it fails loudly instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("PINSETTER_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("PINSETTER_CHROMEDRIVER", "/usr/bin/chromedriver")
+WAIT = 60  # seconds: generous, so a loaded machine slows the tests down instead of failing them
+
+
+def missing() -> str | None:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not (Path(path).is_file() or shutil.which(path)):
+            return f"{path} is not installed"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed"
+    return None
+
+
+def require_browser() -> None:
+    """Call at module level, before importing selenium."""
+    why = missing()
+    if why is None:
+        return
+    if os.environ.get("CI") == "true":
+        raise RuntimeError(f"browser tests must run under CI=true, but {why}")
+    pytest.skip(f"browser tests skipped: {why}", allow_module_level=True)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def served(db: Path) -> Iterator[str]:
+    """The app under uvicorn in a background thread over the history `db`; yields its base URL."""
+    import uvicorn
+
+    from pinsetter.web.app import create_app
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(str(db)), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    ready = threading.Event()
+    for _ in range(200):
+        if server.started:
+            break
+        ready.wait(0.05)
+    assert server.started, "the server did not start"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def artifacts_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go: `PINSETTER_ARTIFACTS`, else a temporary folder (printed)."""
+    folder = Path(os.environ.get("PINSETTER_ARTIFACTS") or tmp_path_factory.mktemp("artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"screenshots in {folder}")
+    return folder
+
+
+def chrome() -> Any:
+    """A headless Chromium session with a profile of its own (its own localStorage)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
+        options.add_argument(arg)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def wait(driver: Any, condition: Any, message: str = "") -> Any:
+    """Wait for `condition` (a ceiling, never a measurement), ignoring elements redrawn meanwhile."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    ignored = (StaleElementReferenceException,)
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05, ignored_exceptions=ignored).until(condition, message)
