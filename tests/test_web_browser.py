@@ -250,6 +250,13 @@ def test_rolling_pins_refusal_hint_undo_and_reload(
     state = after_click(driver, driver.find_element(By.ID, "play-selection"))
     assert "+".join(map(str, crossable)) in state["error"]
     assert driver.find_element(By.ID, "game-error").is_displayed()
+
+    # Tokens move the dice total first, as on paper: one button press per token held, no more.
+    target, held = table["selection"]["target"], table["selection"]["tokens"]
+    for _ in range(held):
+        driver.find_element(By.ID, "token-plus").click()
+    assert driver.find_element(By.ID, "token-plan").text.endswith(f"= {target + held}")
+    assert not driver.find_element(By.ID, "token-plus").is_enabled()
     driver.find_element(By.ID, "clear-selection").click()
 
     # A hint, in words.

@@ -802,6 +802,38 @@ function selectionPanel(view, ctx) {
     lines.push(
       h("p", { id: "selection-tokens", text: `Tokens: ${sel.tokens} held · this pick moves the total by ${diff > 0 ? "+" : ""}${diff} (${Math.abs(diff)} token${Math.abs(diff) === 1 ? "" : "s"})` }),
     );
+    if (ctx.setPlanned && target !== null && target !== undefined) {
+      // Tokens as on paper: move the dice total first, then pick pins adding up to it. The plan
+      // only guides the pick; the engine counts the tokens from the pick and judges it.
+      const planned = ctx.planned;
+      const total = target + planned;
+      lines.push(
+        h(
+          "div",
+          { class: "row", id: "token-buttons" },
+          h("button", {
+            type: "button",
+            id: "token-minus",
+            text: "−1 token",
+            "aria-label": "spend a token: the dice total one lower",
+            disabled: Math.abs(planned - 1) > sel.tokens || total <= 1,
+            onclick: () => ctx.setPlanned(planned - 1),
+          }),
+          h("span", { id: "token-plan", text: `dice ${target} ${planned < 0 ? "−" : "+"} ${Math.abs(planned)} token${Math.abs(planned) === 1 ? "" : "s"} = ${total}` }),
+          h("button", {
+            type: "button",
+            id: "token-plus",
+            text: "+1 token",
+            "aria-label": "spend a token: the dice total one higher",
+            disabled: Math.abs(planned + 1) > sel.tokens,
+            onclick: () => ctx.setPlanned(planned + 1),
+          }),
+        ),
+      );
+      if (picked.length && planned !== 0 && raw !== total) {
+        lines.push(h("p", { class: "help", id: "token-mismatch", text: `The pick sums to ${raw}; the dice with tokens make ${total}.` }));
+      }
+    }
   }
   if (sel.needs_pile) {
     lines.push(h("p", { text: ctx.pile === null ? "Pick a pile too." : `Pile ${ctx.pile} picked.` }));
@@ -892,6 +924,13 @@ async function gamePage(id) {
 
   const ctx = {
     readonly: false,
+    get planned() {
+      return st.planned || 0;
+    },
+    setPlanned(n) {
+      st.planned = n;
+      draw();
+    },
     get picked() {
       return st.picked;
     },
@@ -940,6 +979,7 @@ async function gamePage(id) {
     if (before !== after) {
       st.picked.clear();
       st.pile = null;
+      st.planned = 0;
       st.hint = null;
     }
     st.error = "";
@@ -1334,6 +1374,13 @@ async function tablePage(id) {
     get readonly() {
       return !myDecision();
     },
+    get planned() {
+      return st.planned || 0;
+    },
+    setPlanned(n) {
+      st.planned = n;
+      draw();
+    },
     get picked() {
       return st.picked;
     },
@@ -1420,6 +1467,7 @@ async function tablePage(id) {
         if (steps !== st.steps) {
           st.picked.clear();
           st.pile = null;
+          st.planned = 0;
           st.error = "";
         }
         st.steps = steps;
