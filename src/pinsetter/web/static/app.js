@@ -130,9 +130,8 @@ function focusMain(heading) {
 
 // --- theme ---------------------------------------------------------------------------------------
 function currentTheme() {
-  const chosen = document.documentElement.dataset.theme;
-  if (chosen === "light" || chosen === "dark") return chosen;
-  return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  // index.html always sets it: the remembered choice, else the system's.
+  return document.documentElement.dataset.theme === "dark" ? "dark" : "light";
 }
 
 function setupTheme() {
@@ -152,6 +151,8 @@ function setupTheme() {
     }
     label();
   });
+  // The system's theme may change while nothing is remembered (index.html applies it first).
+  if (window.matchMedia) window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", label);
   label();
 }
 
@@ -1792,89 +1793,56 @@ async function tablePage(id) {
 const historyFilter = { game: "", player: "" };
 
 async function historyPage() {
-  const gen = generation;
-  const games = await getCatalog();
-  if (gen !== generation) return;
-  const results = h("div", { id: "history-results" });
-  const gameSelect = h(
-    "select",
-    { id: "history-game" },
-    h("option", { value: "", text: "all games" }),
-    games.map((g) => h("option", { value: g.id, text: g.name })),
-  );
-  gameSelect.value = historyFilter.game;
-  const player = h("input", { type: "text", id: "history-player", value: historyFilter.player });
-  const form = h(
-    "form",
-    { class: "panel row", role: "search", "aria-label": "Filter the history" },
-    h("label", { for: "history-game", text: "Game" }),
-    gameSelect,
-    h("label", { for: "history-player", text: "Player" }),
-    player,
-    h("button", { type: "submit", text: "Show" }),
-  );
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    historyFilter.game = gameSelect.value;
-    historyFilter.player = player.value.trim();
-    load();
-  });
-  app.append(h("h1", { text: "History" }), form, results);
-  focusMain("History");
-
-  async function load() {
-    const query = new URLSearchParams();
-    if (historyFilter.game) query.set("game", historyFilter.game);
-    if (historyFilter.player) query.set("player", historyFilter.player);
-    const answer = await api("GET", `/api/history?${query}`);
-    if (gen !== generation) return;
-    clear(results);
-    if (!answer.ok) {
-      results.append(h("p", { class: "error", role: "alert", text: answer.error }));
-      return;
-    }
-    if (!answer.data.length) {
-      results.append(h("p", { class: "muted", text: "No games found." }));
-      return;
-    }
-    results.append(
-      h(
-        "div",
-        { class: "scroll panel" },
+  await filteredPage({
+    title: "History",
+    prefix: "history",
+    filter: historyFilter,
+    ariaLabel: "Filter the history",
+    playerFirst: false,
+    endpoint: "/api/history",
+    render(results, answer, games) {
+      if (!answer.data.length) {
+        results.append(h("p", { class: "muted", text: "No games found." }));
+        return;
+      }
+      results.append(
         h(
-          "table",
-          { class: "list" },
+          "div",
+          { class: "scroll panel" },
           h(
-            "thead",
-            {},
-            h("tr", {}, ["Game", "Date", "Players", "Scores", "Result", ""].map((t) => h("th", { scope: "col", text: t }))),
-          ),
-          h(
-            "tbody",
-            {},
-            answer.data.map((entry) =>
-              h(
-                "tr",
-                { dataset: { gameId: String(entry.id) } },
-                h("td", {}, h("a", { href: `#/history/${entry.id}`, text: `${entry.id}. ${gameName(entry.game, games)}` })),
-                h("td", { text: when(entry.date) }),
-                h("td", { text: playerNames(entry.players) }),
-                h("td", { text: entry.scores.join(" · ") }),
-                h("td", { text: entry.finished ? (entry.winner ? `won by ${entry.winner}` : "finished") : "unfinished" }),
+            "table",
+            { class: "list" },
+            h(
+              "thead",
+              {},
+              h("tr", {}, ["Game", "Date", "Players", "Scores", "Result", ""].map((t) => h("th", { scope: "col", text: t }))),
+            ),
+            h(
+              "tbody",
+              {},
+              answer.data.map((entry) =>
                 h(
-                  "td",
-                  {},
-                  entry.finished ? null : [h("a", { href: `#/game/${entry.id}`, text: "Resume" }), " · "],
-                  h("a", { href: `/api/games/${entry.id}/record`, download: `pinsetter-${entry.id}.json`, text: "Record" }),
+                  "tr",
+                  { dataset: { gameId: String(entry.id) } },
+                  h("td", {}, h("a", { href: `#/history/${entry.id}`, text: `${entry.id}. ${gameName(entry.game, games)}` })),
+                  h("td", { text: when(entry.date) }),
+                  h("td", { text: playerNames(entry.players) }),
+                  h("td", { text: entry.scores.join(" · ") }),
+                  h("td", { text: entry.finished ? (entry.winner ? `won by ${entry.winner}` : "finished") : "unfinished" }),
+                  h(
+                    "td",
+                    {},
+                    entry.finished ? null : [h("a", { href: `#/game/${entry.id}`, text: "Resume" }), " · "],
+                    h("a", { href: `/api/games/${entry.id}/record`, download: `pinsetter-${entry.id}.json`, text: "Record" }),
+                  ),
                 ),
               ),
             ),
           ),
         ),
-      ),
-    );
-  }
-  load();
+      );
+    },
+  });
 }
 
 async function replayPage(id) {
@@ -1978,55 +1946,69 @@ async function replayPage(id) {
 const statsFilter = { game: "", player: "" };
 
 async function statsPage() {
+  await filteredPage({
+    title: "Statistics",
+    prefix: "stats",
+    filter: statsFilter,
+    ariaLabel: "Choose the statistics",
+    playerFirst: true,
+    endpoint: "/api/stats",
+    render(results, answer) {
+      const st = answer.data;
+      if (!st.games) {
+        results.append(h("p", { class: "muted", text: "No finished games yet." }));
+        return;
+      }
+      // Different games' scores are never averaged together: one block per game.
+      const blocks = st.by_game ? Object.entries(st.by_game) : [[st.game, st]];
+      blocks.forEach(([gameId, block], index) => append(results, statsBlock(gameId, block, blocks.length > 1, index)));
+    },
+  });
+}
+
+/** A page with a game/player filter form whose results come from `endpoint` (history, statistics). */
+async function filteredPage({ title, prefix, filter, ariaLabel, playerFirst, endpoint, render }) {
   const gen = generation;
   const games = await getCatalog();
   if (gen !== generation) return;
-  const results = h("div", { id: "stats-results" });
+  const results = h("div", { id: `${prefix}-results` });
   const gameSelect = h(
     "select",
-    { id: "stats-game" },
+    { id: `${prefix}-game` },
     h("option", { value: "", text: "all games" }),
     games.map((g) => h("option", { value: g.id, text: g.name })),
   );
-  gameSelect.value = statsFilter.game;
-  const player = h("input", { type: "text", id: "stats-player", value: statsFilter.player });
+  gameSelect.value = filter.game;
+  const player = h("input", { type: "text", id: `${prefix}-player`, value: filter.player });
+  const gameField = [h("label", { for: `${prefix}-game`, text: "Game" }), gameSelect];
+  const playerField = [h("label", { for: `${prefix}-player`, text: "Player" }), player];
   const form = h(
     "form",
-    { class: "panel row", role: "search", "aria-label": "Choose the statistics" },
-    h("label", { for: "stats-player", text: "Player" }),
-    player,
-    h("label", { for: "stats-game", text: "Game" }),
-    gameSelect,
+    { class: "panel row", role: "search", "aria-label": ariaLabel },
+    playerFirst ? [...playerField, ...gameField] : [...gameField, ...playerField],
     h("button", { type: "submit", text: "Show" }),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    statsFilter.game = gameSelect.value;
-    statsFilter.player = player.value.trim();
+    filter.game = gameSelect.value;
+    filter.player = player.value.trim();
     load();
   });
-  app.append(h("h1", { text: "Statistics" }), form, results);
-  focusMain("Statistics");
+  app.append(h("h1", { text: title }), form, results);
+  focusMain(title);
 
   async function load() {
     const query = new URLSearchParams();
-    if (statsFilter.game) query.set("game", statsFilter.game);
-    if (statsFilter.player) query.set("player", statsFilter.player);
-    const answer = await api("GET", `/api/stats?${query}`);
+    if (filter.game) query.set("game", filter.game);
+    if (filter.player) query.set("player", filter.player);
+    const answer = await api("GET", `${endpoint}?${query}`);
     if (gen !== generation) return;
     clear(results);
     if (!answer.ok) {
       results.append(h("p", { class: "error", role: "alert", text: answer.error }));
       return;
     }
-    const st = answer.data;
-    if (!st.games) {
-      results.append(h("p", { class: "muted", text: "No finished games yet." }));
-      return;
-    }
-    // Different games' scores are never averaged together: one block per game.
-    const blocks = st.by_game ? Object.entries(st.by_game) : [[st.game, st]];
-    blocks.forEach(([gameId, block], index) => append(results, statsBlock(gameId, block, blocks.length > 1, index)));
+    render(results, answer, games);
   }
   load();
 }
