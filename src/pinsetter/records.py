@@ -13,8 +13,6 @@ first bad step is named in the error.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from pinsetter.core.datafile import write_atomically
 from pinsetter.core.game import GameError, State
 from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, step_rng
 from pinsetter.games.registry import get_game
@@ -247,21 +246,7 @@ class Record:
 
         Temporary files left by an earlier save that was killed are removed first.
         """
-        path = Path(path)
-        directory = path.parent if str(path.parent) else Path(".")
-        prefix = f".{path.name}."
-        for stale in directory.glob(f"{glob_escape(prefix)}*.tmp"):
-            stale.unlink(missing_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(self.dumps())
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(Path(path), self.dumps().encode("utf-8"), clean_stale=True)
 
     @classmethod
     def load(cls, path: Path) -> Record:
@@ -308,11 +293,6 @@ class Record:
             result=doc.result.model_dump() if doc.result is not None else None,
             chance=doc.chance,
         )
-
-
-def glob_escape(text: str) -> str:
-    """`text` with glob metacharacters bracketed, so a file name is matched literally."""
-    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
 
 
 def result_of(state: State, players: list[PlayerSpec]) -> dict[str, Any]:

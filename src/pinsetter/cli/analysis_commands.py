@@ -75,7 +75,6 @@ def analyze(
     if dice is not None:
         pairs.append(f"dice={dice}")
     try:
-        get_game(game)
         instance = get_game(game, parse_options(game, pairs))
     except GameError as exc:
         fail(str(exc))
@@ -116,7 +115,6 @@ def simulate(
 
     output_path(out, "--out")
     try:
-        get_game(game)
         options = parse_options(game, option)
         specs = PlayerSpec.parse_list(players)
         if any(p.is_human for p in specs):
@@ -162,10 +160,6 @@ def solve(
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a game with decisions: the optimal expected score (Rolling Pins)."""
-    try:
-        get_game(game)
-    except GameError as exc:
-        fail(str(exc))
     if game != "rolling-pins":
         fail(
             f"no exact whole-game solver for {game!r}: rolling-pins is solved exactly; see `analyze` for "

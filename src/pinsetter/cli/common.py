@@ -133,7 +133,18 @@ def try_storage(url: str | None) -> Storage | None:
         return None
 
 
-GameArg = Annotated[str, typer.Argument(help="game id (see `pinsetter games`)")]
+def known_game(text: str) -> str:
+    """A registered game id: every command taking a game refuses an unknown one before anything else."""
+    from pinsetter.games.registry import game_class
+
+    try:
+        game_class(text)
+    except GameError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return text
+
+
+GameArg = Annotated[str, typer.Argument(help="game id (see `pinsetter games`)", parser=known_game)]
 DbOpt = Annotated[
     str | None,
     typer.Option("--db", help="the game history: a SQLite file path or a SQLAlchemy URL (default: PINSETTER_DB)"),

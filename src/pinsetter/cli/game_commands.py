@@ -48,10 +48,7 @@ def games(as_json: JsonOpt = False) -> None:
 @app.command()
 def rules(game: GameArg) -> None:
     """Print a readable summary of a game's rules."""
-    try:
-        typer.echo(get_game(game).rules())
-    except GameError as exc:
-        fail(str(exc))
+    typer.echo(get_game(game).rules())
 
 
 def load_record(path: Path) -> Record:
@@ -196,10 +193,6 @@ def hint(
     """The value of every option at a decision, from the solvers."""
     from pinsetter.bots.hints import option_values
 
-    try:
-        get_game(game)
-    except GameError as exc:
-        fail(str(exc))
     if deal is not None:
         if game != "bowling-solitaire":
             fail("--deal is for bowling-solitaire")

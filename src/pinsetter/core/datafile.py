@@ -8,6 +8,8 @@ carries its sheet or dice set and replaying it never opens a path.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,7 +17,7 @@ from typing import Any
 
 from pinsetter.core.game import OptionError
 
-__all__ = ["read_data_file", "resolve_option_files"]
+__all__ = ["read_data_file", "resolve_option_files", "write_atomically"]
 
 DATA_SUFFIXES = (".json", ".toml")
 
@@ -65,3 +67,32 @@ def resolve_option_files(game_id: str, options: Mapping[str, object]) -> dict[st
             raise OptionError(f"{path}: {exc}") from None
         resolved[name] = text
     return resolved
+
+
+def write_atomically(path: Path, data: bytes, clean_stale: bool = False) -> None:
+    """Write a file so that a crash never leaves half of it: a temporary file, fsync, rename.
+
+    With `clean_stale`, temporary files of this path left by an earlier writer that was killed
+    are removed first (only where one process writes the path: a record, not a shared cache).
+    """
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    prefix = f".{path.name}."
+    if clean_stale:
+        for stale in directory.glob(f"{_glob_escape(prefix)}*.tmp"):
+            stale.unlink(missing_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _glob_escape(text: str) -> str:
+    """`text` with glob metacharacters bracketed, so a file name is matched literally."""
+    return "".join(f"[{c}]" if c in "*?[" else c for c in text)

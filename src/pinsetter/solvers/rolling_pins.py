@@ -22,8 +22,8 @@ from __future__ import annotations
 import ast
 import contextlib
 import hashlib
+import io
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pinsetter.core.datafile import write_atomically
 from pinsetter.core.scoring import Lane, bonus_weights
 
 __all__ = ["RULES_VERSION", "BallTable", "Policy", "solve"]
@@ -255,16 +256,9 @@ def save(policy: Policy, path: Path) -> None:
         arrays[f"k{index}"] = np.array([repr(key), str(table.multiplier)])
     for key, values in policy.frame_values.items():
         arrays["f" + "_".join(map(str, key))] = values
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.savez(handle, **arrays)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    write_atomically(path, buffer.getvalue())  # several workers may write it: no stale clean-up
 
 
 def expected_keys(frames: int) -> set[tuple[Any, ...]]:
