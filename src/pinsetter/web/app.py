@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pinsetter.catalog import catalog
-from pinsetter.records import MAX_RECORD_BYTES, RecordError
+from pinsetter.records import MAX_RECORD_BYTES
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
 from pinsetter.web.schemas import (
@@ -32,7 +32,7 @@ from pinsetter.web.schemas import (
     NewTable,
     SitRequest,
 )
-from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view
+from pinsetter.web.service import Conflict, GameService, NotFound, Refused
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -222,23 +222,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     @app.get("/api/games/{game_id}/steps/{step}", tags=["records"], responses=ERRORS)
     def get_step(game_id: int, step: int) -> GameView:
         """The game as it stood after `step` steps (0 = the start), to step through a past game."""
-        stored = storage.get(game_id)
-        if stored is None:
-            raise NotFound(f"no game {game_id}")
-        record = stored.record
-        if not 0 <= step <= len(record.steps):
-            raise NotFound(f"game {game_id} has steps 0 to {len(record.steps)}")
-        from dataclasses import replace
-
-        partial = replace(record, steps=record.steps[:step], result=None)
-        from pinsetter.session import Match
-
-        try:
-            match = Match.resume(partial)
-        except RecordError as exc:
-            raise Conflict(str(exc)) from None
-        match.game_id = game_id
-        return game_view(match, service.next_of(match))
+        return service.at_step(game_id, step)
 
     @app.post("/api/records", status_code=201, tags=["records"], responses=ERRORS)
     async def post_record(request: Request) -> dict[str, int]:

@@ -67,7 +67,7 @@ class GameService:
             raise Conflict(f"game {game_id} cannot be resumed: {exc}") from None
         match.storage = self.storage
         match.game_id = game_id
-        self._remember(game_id, match)
+        self.remember(game_id, match)
         return match
 
     def forget(self, game_id: int) -> None:
@@ -80,7 +80,7 @@ class GameService:
         if self.table_of is not None and self.table_of(game_id) is not None:
             raise Conflict(f"game {game_id} is played at an online table: its seats act through the table")
 
-    def _remember(self, game_id: int, match: Match) -> None:
+    def remember(self, game_id: int, match: Match) -> None:
         with self._guard:
             self._matches[game_id] = match
             while len(self._matches) > CACHE_SIZE:
@@ -106,7 +106,7 @@ class GameService:
         match.storage = self.storage
         match.store()
         assert match.game_id is not None
-        self._remember(match.game_id, match)
+        self.remember(match.game_id, match)
         return self.view(match)
 
     def act(self, game_id: int, action: str | None, pins: list[int] | None, pile: int | None) -> GameView:
@@ -184,6 +184,23 @@ class GameService:
             options=[{"action": str(a), "value": v} for a, v in values],
             words=words,
         )
+
+    def at_step(self, game_id: int, step: int) -> GameView:
+        """The game as it stood after `step` steps (0 = the start), to step through a past game."""
+        from dataclasses import replace
+
+        stored = self.storage.get(game_id)
+        if stored is None:
+            raise NotFound(f"no game {game_id}")
+        record = stored.record
+        if not 0 <= step <= len(record.steps):
+            raise NotFound(f"game {game_id} has steps 0 to {len(record.steps)}")
+        try:
+            match = Match.resume(replace(record, steps=record.steps[:step], result=None))
+        except GameError as exc:
+            raise Conflict(str(exc)) from None
+        match.game_id = game_id
+        return game_view(match, self.next_of(match))
 
     def upload(self, text: str) -> int:
         """Store a verified record (from an upload); returns its id."""

@@ -129,7 +129,7 @@ class TableService:
             raise Conflict("the table changed while starting: try again")
         with self.games.lock(match.game_id):
             self._run_automatic(match)
-            self.games._remember(match.game_id, match)
+            self.games.remember(match.game_id, match)
         return match.game_id
 
     def give_to_bot(self, table_id: int, seat: int, host_token: str, bot: str) -> None:
