@@ -151,11 +151,11 @@ def test_replay_refuses_an_answer_from_a_player_who_has_none_to_give() -> None:
         return made
 
     assert replay(record([(1, "dice 1"), (0, "dice 2"), (None, "1+2+3"), (1, "cross 1"), (0, "cross 3")]))
-    with pytest.raises(RecordError, match="step 2: 'dice 2' is attributed to the wrong actor .expected player 0."):
+    with pytest.raises(RecordError, match=r"step 2: 'dice 2' is attributed to the wrong actor .expected player 0."):
         replay(record([(1, "dice 1"), (1, "dice 2")]))  # seat 1 has chosen already: only seat 0 decides
-    with pytest.raises(RecordError, match="step 3: .*expected chance"):
+    with pytest.raises(RecordError, match=r"step 3: .*expected chance"):
         replay(record([(1, "dice 1"), (0, "dice 2"), (0, "cross 3")]))  # the roll comes first
-    with pytest.raises(RecordError, match="step 1: .*expected player 0 or player 1"):
+    with pytest.raises(RecordError, match=r"step 1: .*expected player 0 or player 1"):
         replay(record([(None, "1+2+3")]))
 
 
