@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pinsetter.bots.base import make_bot
 from pinsetter.core.game import GameError
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -233,6 +234,11 @@ class GameService:
         return game_view(match, self.next_of(match))
 
 
+def timed_out(name: str, bot: str, action: str) -> str:
+    """The log's words for a decision a bot made because the seat's time ran out."""
+    return _("{name} ran out of time: {bot} played {action}").format(name=name, bot=bot, action=action)
+
+
 def game_view(match: Match, next_step: str) -> GameView:
     state = match.state
     names = [p.name for p in match.players]
@@ -254,7 +260,12 @@ def game_view(match: Match, next_step: str) -> GameView:
         )
     first = max(0, len(match.record.steps) - LOG_LENGTH)
     log = [
-        LogEntry(step=i + 1, actor="chance" if s.actor is None else names[s.actor], text=s.text)
+        LogEntry(
+            step=i + 1,
+            actor="chance" if s.actor is None else names[s.actor],
+            text=s.text,
+            note="" if s.by is None or s.actor is None else timed_out(names[s.actor], s.by, s.text),
+        )
         for i, s in enumerate(match.record.steps[first:], start=first)
     ]
     legal = [] if terminal or state.is_chance_node() else [str(a) for a in state.legal_actions()]
@@ -267,6 +278,7 @@ def game_view(match: Match, next_step: str) -> GameView:
         seed=match.seed,
         chance=match.record.chance,
         turn=None if terminal else state.turn(),
+        deciders=state.deciders(),
         terminal=terminal,
         next=next_step,  # type: ignore[arg-type]
         has_decisions=match.game.has_decisions,
