@@ -87,6 +87,8 @@ def test_three_seats_answer_one_shared_roll_at_once_in_any_order(client: TestCli
         wc.send_json({"action": "dice 1"})  # the last seat first: nobody waits for seat order
         latest = everyone()
         assert latest[3]["view"]["legal_actions"] == [] and latest[3]["view"]["deciders"] == [0, 1]
+        waiting = latest[3]["view"]["view"]  # seat 3 watches its own sheet meanwhile
+        assert waiting["player"] == 3 and waiting["status"] == "Cy: waiting for Ann, Bob" and waiting["choices"] == []
         wc.send_json({"action": "dice 2"})
         assert "turn" in receive(wc)["error"]  # seat 3 has answered this roll
         wa.send_json({"action": "dice 2"})

@@ -188,6 +188,11 @@ class Game(ABC):
             raise OptionError(f"option {str(exc).split()[0]}: {exc}") from exc
 
     @property
+    def simultaneous(self) -> bool:
+        """Whether several players may decide at once (`State.deciders`); interfaces say who still decides."""
+        return False
+
+    @property
     def max_score(self) -> int:
         return self.lane.max_score
 
@@ -315,6 +320,14 @@ class State(ABC):
         if player not in self.deciders():
             raise IllegalActionError(f"player {player + 1} has no decision to make now")
         return self.clone()
+
+    def seen_by(self, player: int) -> State:
+        """This position drawn from `player`'s own sheet, for a view only (never to decide on).
+
+        Turn-based games draw the player to move for everybody; a game with
+        simultaneous decisions shows each waiting player their own sheet.
+        """
+        return self
 
     def legal_actions_for(self, player: int) -> list[Step]:
         """`player`'s legal actions now: empty unless they are one of the deciders."""

@@ -367,6 +367,10 @@ class RollingPins(Game):
         return bool(self.options["advanced"])
 
     @property
+    def simultaneous(self) -> bool:
+        return bool(self.options["shared_dice"])
+
+    @property
     def auto_strike_held(self) -> bool:
         """The variant where Auto Strike is kept until the player chooses to use it."""
         return self.options["auto_strike"] == "held"
@@ -488,6 +492,13 @@ class RollingPinsState(State):
     def as_decider(self, player: int) -> RollingPinsState:
         if player not in self.deciders():
             raise IllegalActionError(f"player {player + 1} has no decision to make now")
+        new = self.clone()
+        new._forced = player
+        return new
+
+    def seen_by(self, player: int) -> RollingPinsState:
+        if not self.shared or self.is_terminal():
+            return self
         new = self.clone()
         new._forced = player
         return new

@@ -88,6 +88,7 @@ class GameView(BaseModel):
         default_factory=list,
         description="the players who must still decide before the game moves on (several at once with shared dice)",
     )
+    simultaneous: bool = Field(default=False, description="several players may decide at once in this game")
     terminal: bool
     next: Literal["decision", "roll", "bot", "over"] = Field(
         description="who acts next: a human decides, a human rolls (a chance step), a bot or chance plays, or over"

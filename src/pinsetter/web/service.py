@@ -279,6 +279,7 @@ def game_view(match: Match, next_step: str) -> GameView:
         chance=match.record.chance,
         turn=None if terminal else state.turn(),
         deciders=state.deciders(),
+        simultaneous=match.game.simultaneous,
         terminal=terminal,
         next=next_step,  # type: ignore[arg-type]
         has_decisions=match.game.has_decisions,

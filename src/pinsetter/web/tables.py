@@ -410,14 +410,31 @@ class TableService:
             left = self._time_left(table, match) if table.status == "playing" else {}
             names = [p.name for p in match.players]
             last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
+            together = match.game.simultaneous and view["next"] == "decision"
             for seat in set(seats):
-                # Every other seat deciding this roll sees its own sheet and choices (a forced turn of the engine).
-                if seat is not None and seat != deciding and seat in deciders and match.players[seat].is_human:
+                if seat is None or seat == deciding or not together:
+                    continue
+                if seat in deciders and match.players[seat].is_human:
+                    # Every other seat deciding this roll sees its own sheet and choices (a forced turn of the engine).
                     mine = state.as_decider(seat)
                     own[seat] = {
                         **view,
                         "legal_actions": [str(a) for a in mine.legal_actions()],
                         "view": match.game.table(mine, names, last_chance).model_dump(mode="json"),
+                    }
+                elif seat not in deciders:  # a seat that has answered watches its own sheet while the others decide
+                    drawn = match.game.table(state.seen_by(seat), names, last_chance)
+                    others = ", ".join(names[p] for p in deciders)
+                    status = _("{name}: waiting for {others}").format(name=names[seat], others=others)
+                    own[seat] = {
+                        **view,
+                        "legal_actions": [],
+                        "view": {
+                            **drawn.model_dump(mode="json"),
+                            "choices": [],
+                            "selection": None,
+                            "status": status,
+                        },
                     }
         view["undo"] = "undo is off at a table"
         view["time_left"] = {str(seat): seconds for seat, seconds in left.items()}
