@@ -39,7 +39,11 @@ def client(db: str) -> Iterator[TestClient]:
 
 
 def record_of(client: TestClient, game_id: int) -> Record:
-    return Record.loads(client.get(f"/api/games/{game_id}/record").text)
+    """The record as the server stores it (the API serves a table's record only once the game ends)."""
+    stored = client.app.state.service.storage.get(game_id)  # type: ignore[attr-defined]
+    assert stored is not None
+    record: Record = stored.record
+    return record
 
 
 def until(check: Any, what: str, ceiling: float = 30.0) -> Any:
@@ -208,6 +212,8 @@ def test_the_turn_timer_goes_on_after_a_restart(db: str) -> None:
     try:
         with TestClient(create_app(db)) as again:
             assert not any(s.by for s in record_of(again, game_id).steps)
+            tables = again.app.state.tables  # type: ignore[attr-defined]
+            until(lambda: tables.deadlines.get(table["id"]), "the restarted server's clock for Ann's decision")
             clock["now"] += 3601  # an hour later
             hub = again.app.state.hub  # type: ignore[attr-defined]
             for event in list(hub.wakes.values()):
@@ -308,3 +314,26 @@ def test_records_check_the_replacement_marker() -> None:
     bot_by.steps = [type(bot_by.steps[0])(0, "dice 2", "greedy")]
     with pytest.raises(RecordError, match="only a human seat"):
         replay(bot_by)
+
+
+def test_a_tables_seed_stays_secret_until_the_game_ends(client: TestClient) -> None:
+    """The seed tells every roll to come: no player may read it during the game."""
+    table = host(client, ["human"], game="rolling-pins", frames=1)
+    ann = sit(client, table["id"], 0, "Ann")
+    game_id = start(client, table)
+    at = f"/api/games/{game_id}"
+    assert client.get(at).json()["seed"] is None and client.get(f"{at}/steps/0").json()["seed"] is None
+    assert "when it ends" in error_of(client.get(f"{at}/record"), 409)
+    with client.websocket_connect(f"/ws/tables/{table['id']}?token={ann}") as wa:
+        state = receive(wa)
+        assert state["view"]["seed"] is None
+        for _ in range(200):
+            if state["view"]["terminal"]:
+                break
+            legal = state["view"]["legal_actions"]
+            wa.send_json({"action": "miss" if "miss" in legal else legal[-1]})
+            state = receive(wa)
+        assert state["view"]["terminal"] and isinstance(state["view"]["seed"], int)
+    assert client.get(at).json()["seed"] == state["view"]["seed"] == record_of(client, game_id).seed
+    solo = client.post("/api/games", json={"game": "rolling-pins", "players": [{"name": "a", "kind": "human"}]})
+    assert isinstance(solo.json()["seed"], int)  # a game of one's own shows its seed as before

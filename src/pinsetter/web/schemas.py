@@ -81,7 +81,7 @@ class GameView(BaseModel):
     title: str
     options: dict[str, Any]
     players: list[dict[str, str]]
-    seed: int
+    seed: int | None = Field(description="null while a game at an online table is played: it tells the dice to come")
     chance: str
     turn: int | None = Field(description="the player whose frame is being played, null when over")
     deciders: list[int] = Field(

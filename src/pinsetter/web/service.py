@@ -201,7 +201,8 @@ class GameService:
         except GameError as exc:
             raise Conflict(str(exc)) from None
         match.game_id = game_id
-        return game_view(match, self.next_of(match))
+        finished = bool((record.result or {}).get("complete"))
+        return game_view(match, self.next_of(match), hide_seed=not finished and self.at_table(game_id))
 
     def upload(self, text: str) -> int:
         """Store a verified record (from an upload); returns its id."""
@@ -231,7 +232,12 @@ class GameService:
         return "decision"
 
     def view(self, match: Match) -> GameView:
-        return game_view(match, self.next_of(match))
+        hide = not match.state.is_terminal() and match.game_id is not None and self.at_table(match.game_id)
+        return game_view(match, self.next_of(match), hide_seed=hide)
+
+    def at_table(self, game_id: int) -> bool:
+        """Whether the game is played at an online table (its seed stays secret until it ends)."""
+        return self.table_of is not None and self.table_of(game_id) is not None
 
 
 def timed_out(name: str, bot: str, action: str) -> str:
@@ -239,7 +245,8 @@ def timed_out(name: str, bot: str, action: str) -> str:
     return _("{name} ran out of time: {bot} played {action}").format(name=name, bot=bot, action=action)
 
 
-def game_view(match: Match, next_step: str) -> GameView:
+def game_view(match: Match, next_step: str, hide_seed: bool = False) -> GameView:
+    """What every client sees of a game; `hide_seed` while a table's game is played (the seed tells the dice)."""
     state = match.state
     names = [p.name for p in match.players]
     last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
@@ -275,7 +282,7 @@ def game_view(match: Match, next_step: str) -> GameView:
         title=match.game.name,
         options=dict(match.record.options),
         players=[{"name": p.name, "kind": p.kind} for p in match.players],
-        seed=match.seed,
+        seed=None if hide_seed else match.seed,
         chance=match.record.chance,
         turn=None if terminal else state.turn(),
         deciders=state.deciders(),

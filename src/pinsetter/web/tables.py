@@ -404,7 +404,8 @@ class TableService:
         with self.games.lock(table.game_id):
             match = self.current_match(table.game_id)
             state = match.state
-            view = game_view(match, self.games.next_of(match)).model_dump(mode="json")
+            hide = not state.is_terminal()  # the seed tells every roll to come: secret until the end
+            view = game_view(match, self.games.next_of(match), hide_seed=hide).model_dump(mode="json")
             deciders = state.deciders()
             deciding = state.turn() if not state.is_terminal() else None
             left = self._time_left(table, match) if table.status == "playing" else {}
@@ -522,19 +523,19 @@ class Hub:
 
     async def push(self, table_id: int) -> None:
         """Send every connection at the table its own state (the game is viewed once for all of them)."""
+        connections = list(self.connections.get(table_id, ()))
+        if connections:
+            seats = [seat for _, seat in connections]
+            messages = await anyio.to_thread.run_sync(self.tables.states_for, table_id, seats)
+            for (socket, _seat), message in zip(connections, messages, strict=True):
+                try:
+                    await socket.send_json(message)
+                except Exception:  # a closed connection: it is dropped when its handler ends
+                    log.debug("push to a closed connection of table %s", table_id)
         timed = self.tables._timed.get(table_id)
         if timed is None:
             timed = await anyio.to_thread.run_sync(self.tables.is_timed, table_id)
-        self._wake(table_id, timed)
-        connections = list(self.connections.get(table_id, ()))
-        if not connections:
-            return
-        messages = await anyio.to_thread.run_sync(self.tables.states_for, table_id, [seat for _, seat in connections])
-        for (socket, _seat), message in zip(connections, messages, strict=True):
-            try:
-                await socket.send_json(message)
-            except Exception:  # a closed connection: it is dropped when its handler ends
-                log.debug("push to a closed connection of table %s", table_id)
+        self._wake(table_id, timed)  # the table's clock looks again (every process keeps its own)
 
     async def serve(self, socket: WebSocket, table_id: int, token: str | None, origins: set[str]) -> None:
         origin = socket.headers.get("origin")

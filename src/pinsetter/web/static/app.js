@@ -1824,8 +1824,13 @@ async function tablePage(id) {
             h(
               "p",
               {},
-              h("a", { href: `/api/games/${table.game_id}/record`, download: `pinsetter-${table.game_id}.json`, text: "Download the record" }),
-              v.terminal ? [" · ", h("a", { href: `#/history/${table.game_id}`, text: "Step through" })] : null,
+              v.terminal
+                ? [
+                    h("a", { href: `/api/games/${table.game_id}/record`, download: `pinsetter-${table.game_id}.json`, text: "Download the record" }),
+                    " · ",
+                    h("a", { href: `#/history/${table.game_id}`, text: "Step through" }),
+                  ]
+                : null,
             ),
           ),
         ),
