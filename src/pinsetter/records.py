@@ -378,6 +378,8 @@ def apply_step(state: State, step: RecordStep) -> None:
     """Apply a recorded step as its actor made it: chance, or a decision of one of the deciders."""
     if step.actor is None:
         state.apply(state.game.parse_outcome(step.text))
+    elif step.actor == state.turn():
+        state.apply(state.game.parse_action(step.text))  # the player to move (the engine refuses a chance node)
     else:
         state.apply_for(step.actor, state.game.parse_action(step.text))
 
@@ -394,21 +396,25 @@ def replay(record: Record, check_result: bool = True) -> State:
         if state.is_terminal():
             raise RecordError(f"{step.text!r} comes after the game is over", index)
         chance = state.is_chance_node()
-        deciders = [] if chance else state.deciders()
-        if (step.actor is None) != chance or (step.actor is not None and step.actor not in deciders):
-            who = "chance" if chance else " or ".join(f"player {p}" for p in deciders)
+        actor = step.actor
+        # The player to move always decides; anyone else only where several decide at once.
+        if (actor is None) != chance or (actor is not None and actor != state.turn() and actor not in state.deciders()):
+            who = "chance" if chance else " or ".join(f"player {p}" for p in state.deciders())
             raise RecordError(f"{step.text!r} is attributed to the wrong actor (expected {who})", index)
-        if step.by is not None and (step.actor is None or record.players[step.actor].kind != "human"):
+        if step.by is not None and (actor is None or record.players[actor].kind != "human"):
             raise RecordError(f"{step.text!r}: only a human seat's decision is played by a bot ('by')", index)
         try:
             if chance and seeded:
                 key = state.chance_key(index - 1)
-                drawn = str(state.sample_chance(step_rng(record.seed, *key)))
+                drawn = state.sample_chance(step_rng(record.seed, *key))
+                if str(drawn) == step.text:
+                    state.apply(drawn)
+                    continue
                 # Records from before a player's own rolls had a stream of their own drew them by step number.
                 legacy = key != (index - 1, CHANCE_STREAM) and step.text == str(
                     state.sample_chance(step_rng(record.seed, index - 1, CHANCE_STREAM))
                 )
-                if step.text != drawn and not legacy:
+                if not legacy:
                     raise RecordError(
                         f"chance step {step.text!r} is not what seed {record.seed} draws here ({drawn}); "
                         'a record of chance entered by hand says "chance": "entered"',
