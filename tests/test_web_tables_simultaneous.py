@@ -337,3 +337,40 @@ def test_a_tables_seed_stays_secret_until_the_game_ends(client: TestClient) -> N
     assert client.get(at).json()["seed"] == state["view"]["seed"] == record_of(client, game_id).seed
     solo = client.post("/api/games", json={"game": "rolling-pins", "players": [{"name": "a", "kind": "human"}]})
     assert isinstance(solo.json()["seed"], int)  # a game of one's own shows its seed as before
+
+
+def test_simultaneous_answers_a_timer_and_a_replacement_on_postgresql(postgres: str) -> None:
+    """The same features on PostgreSQL (the table's settings column comes from its migration)."""
+    with TestClient(create_app(postgres)) as client:
+        body = {
+            "game": "rolling-pins",
+            "options": {"shared_dice": True, "frames": 1},
+            "seats": [{"kind": "human"}] * 3,
+            "turn_seconds": 600,
+        }
+        table = client.post("/api/tables", json=body).json()
+        tokens = [sit(client, table["id"], seat, name) for seat, name in enumerate(("Ann", "Bob", "Cy"))]
+        game_id = start(client, table)
+        hosting = {"host_token": table["host_token"], "bot": "random"}
+        url = f"/ws/tables/{table['id']}"
+        with (
+            client.websocket_connect(f"{url}?token={tokens[0]}") as wa,
+            client.websocket_connect(f"{url}?token={tokens[1]}") as wb,
+        ):
+            latest = {0: receive(wa), 1: receive(wb)}
+            assert latest[0]["view"]["deciders"] == [0, 1, 2] and latest[0]["table"]["turn_seconds"] == 600
+            assert client.post(f"/api/tables/{table['id']}/seats/2/bot", json=hosting).status_code == 200
+            latest = {0: receive(wa), 1: receive(wb)}  # Cy's seat is the bot's: it answered at once
+            assert latest[0]["view"]["deciders"] == [0, 1]
+            sockets = {0: wa, 1: wb}
+            for _ in range(200):
+                deciding = [seat for seat in (1, 0) if latest[seat]["view"]["legal_actions"]]
+                if not deciding:
+                    break
+                legal = latest[deciding[0]]["view"]["legal_actions"]
+                sockets[deciding[0]].send_json({"action": "miss" if "miss" in legal else legal[-1]})
+                latest = {0: receive(wa), 1: receive(wb)}  # pushed through LISTEN/NOTIFY
+            assert latest[0]["view"]["terminal"]
+        record = record_of(client, game_id)
+        assert replay(record).is_terminal()
+        assert record.players[2].replaced_by == "random" and record.players[2].from_step == 0
