@@ -311,3 +311,31 @@ def test_web_catalog_for_the_page(client: TestClient) -> None:
     assert {g["name"] for g in catalog} >= {"ローリングピンズ", "ボウリング・ソリテア"}
     rules = client.get("/api/rules/tenpins", cookies={"pinsetter_lang": "ja"}).json()
     assert rules["name"] == "テンピンズ（サイコロ）"  # noqa: RUF001
+
+
+def test_plots_are_labelled_in_japanese(tmp_path: Path) -> None:
+    """The distribution plot's labels in Japanese, drawn with a Japanese font when one is installed."""
+    import shutil
+    import subprocess
+    import warnings
+
+    import matplotlib
+
+    from pinsetter.games.registry import get_game
+    from pinsetter.solvers.distribution import analyze
+    from pinsetter.ui.plots import plot_distribution
+
+    target = tmp_path / "odds.svg"
+    with warnings.catch_warnings(record=True) as caught, matplotlib.rc_context({"svg.fonttype": "none"}):
+        warnings.simplefilter("always")
+        with using_language("ja"):
+            plot_distribution(analyze(get_game("tenpins", {"frames": "2"})), target)
+    svg = target.read_text(encoding="utf-8")
+    assert "最終スコア" in svg and "確率" in svg and "平均" in svg
+    fonts = (
+        subprocess.run(["fc-list", ":lang=ja"], capture_output=True, text=True).stdout
+        if shutil.which("fc-list")
+        else ""
+    )
+    if fonts.strip():  # a Japanese font is installed: no glyph may be missing
+        assert not [w for w in caught if "missing from" in str(w.message)], [str(w.message) for w in caught]

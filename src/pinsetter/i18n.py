@@ -138,10 +138,19 @@ def negotiate(accept_language: str | None) -> str:
 
 @cache
 def translations_json(language: str) -> dict[str, str]:
-    """Every translated message of `language` (msgid to text), for the web page's `t()`; English: empty."""
+    """Every translated message of `language` (msgid to text), for the web page's `t()`; English: empty.
+
+    A plural message appears under its singular msgid with its first form: the page's `tn()` uses it for
+    every count, which is right for a language with one plural form (Japanese); one with more would need
+    the catalog's plural rule as well.
+    """
     catalog = gettext_for(normalise_language(language) or DEFAULT_LANGUAGE)
     messages: dict[Any, str] = getattr(catalog, "_catalog", {})
-    return {key: text for key, text in messages.items() if isinstance(key, str) and key and text}
+    found = {key: text for key, text in messages.items() if isinstance(key, str) and key and text}
+    for key, text in messages.items():
+        if isinstance(key, tuple) and key[1] == 0 and text:
+            found[key[0]] = text
+    return found
 
 
 def extract_python_and_help(
