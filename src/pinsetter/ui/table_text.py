@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from pinsetter.core.table import TableView, TrackArea
@@ -146,7 +147,14 @@ def _area_cell(number: int, area: TrackArea) -> tuple[str, str]:
     boxes = "■" * area.marked + "□" * (area.boxes - area.marked)
     state = "◉" if area.held else "✗" if area.used else " "
     style = "bold" if area.held else "dim" if (area.used or not area.open) else ""
-    return f"{number:>2} {area.title:<12}{boxes:<3}{state}", style
+    return f"{number:>2} {_cells(area.title, 12)}{boxes:<3}{state}", style
+
+
+def _cells(text: str, width: int) -> str:
+    """`text` in exactly `width` terminal cells (a kanji takes two): padded, or cut with `…`."""
+    if cell_len(text) > width:
+        text = set_cell_size(text, width - 1).rstrip() + "…"
+    return set_cell_size(text, width)
 
 
 def draw_track(view: TableView) -> Text:
