@@ -83,7 +83,11 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
         if deciding
         else None,
         roll_label=_("Turn up"),
-        chance_words=_("turned up a {card}").format(card=last_chance) if last_chance.isdigit() else "",
+        chance_words=(_("turned up an {card}") if last_chance in ("8", "11", "18") else _("turned up a {card}")).format(
+            card=last_chance
+        )
+        if last_chance.isdigit()
+        else "",
         pending_chance=pending,
     )
 
