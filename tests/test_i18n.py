@@ -309,7 +309,7 @@ def test_web_catalog_for_the_page(client: TestClient) -> None:
     assert english["language"] == "en" and english["messages"] == {}
     catalog = client.get("/api/catalog", headers={"accept-language": "ja"}).json()
     assert {g["name"] for g in catalog} >= {"ローリングピンズ", "ボウリング・ソリテア"}
-    rules = client.get("/api/rules/tenpins", cookies={"pinsetter_lang": "ja"}).json()
+    rules = client.get("/api/rules/tenpins", headers={"cookie": "pinsetter_lang=ja"}).json()
     assert rules["name"] == "テンピンズ（サイコロ）"  # noqa: RUF001
 
 
@@ -339,3 +339,38 @@ def test_plots_are_labelled_in_japanese(tmp_path: Path) -> None:
     )
     if fonts.strip():  # a Japanese font is installed: no glyph may be missing
         assert not [w for w in caught if "missing from" in str(w.message)], [str(w.message) for w in caught]
+
+
+def test_a_table_speaks_each_connections_language(client: TestClient) -> None:
+    """At an online table each connection gets the state in its own language (`?lang=` or the switch's cookie)."""
+    from test_web_tables import host, receive, sit, start, steps
+
+    table = host(client, ["human", "human"], game="rolling-pins", frames=1)
+    ann, bob = sit(client, table["id"], 0, "Ann"), sit(client, table["id"], 1, "Bob")
+    start(client, table)
+    url = f"/ws/tables/{table['id']}"
+    with (
+        client.websocket_connect(f"{url}?token={ann}&lang=ja") as wa,
+        client.websocket_connect(f"{url}?token={bob}") as wb,
+    ):
+        mine, theirs = receive(wa), receive(wb)
+        assert JAPANESE.search(mine["view"]["view"]["status"]) and not JAPANESE.search(theirs["view"]["view"]["status"])
+        wa.send_json({"action": "no such move"})
+        assert JAPANESE.search(receive(wa)["error"])
+        wa.send_json({"action": mine["view"]["legal_actions"][0]})
+        pushed_ja, pushed_en = receive(wa), receive(wb)
+        assert steps(pushed_ja) > steps(mine) and steps(pushed_en) > steps(theirs)
+        assert JAPANESE.search(pushed_ja["view"]["view"]["status"])
+        assert not JAPANESE.search(pushed_en["view"]["view"]["status"])
+        assert [e["text"] for e in pushed_ja["view"]["log"]] == [e["text"] for e in pushed_en["view"]["log"]]
+
+
+def test_refused_records_are_one_japanese_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The fuzz corpus's mutated records, replayed under --lang ja: exit 2, one line, in Japanese."""
+    from test_fuzz_corpus import _record_cases
+
+    cases = _record_cases(tmp_path)
+    for _game, name, path in cases:
+        code, _out, err = run_cli(["--lang", "ja", "replay", str(path)], capsys)
+        assert_one_line_error(["replay", name], code, err)
+        assert JAPANESE.search(err), f"{name}: {err!r}"

@@ -13,6 +13,7 @@ first bad step is named in the error.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,7 +25,7 @@ from pinsetter.core.datafile import write_atomically
 from pinsetter.core.game import GameError, State
 from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, step_rng
 from pinsetter.games.registry import get_game
-from pinsetter.i18n import _, ngettext
+from pinsetter.i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
 from pinsetter.usertext import check_name, visible
 
 __all__ = [
@@ -129,14 +130,46 @@ def _path(loc: tuple[int | str, ...]) -> str:
     return text
 
 
+# pydantic's commonest problems, as pydantic words them in English; in another language, the catalog's words.
+VALIDATION_MESSAGES = {
+    "missing": N_("Field required"),
+    "extra_forbidden": N_("Extra inputs are not permitted"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "string_type": N_("Input should be a valid string"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "list_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid dictionary"),
+    "literal_error": N_("Input should be {expected}"),
+    "string_too_long": N_("String should have at most {max_length} characters"),
+    "too_long": N_("List should have at most {max_length} items after validation, not {actual_length}"),
+    "string_too_short": N_("String should have at least {min_length} characters"),
+    "too_short": N_("List should have at least {min_length} items after validation, not {actual_length}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+}
+
+
+def validation_message(error: Mapping[str, Any]) -> str:
+    """One pydantic problem in words, without its place (our validators' own texts are translated already)."""
+    message = str(error.get("msg", "")).removeprefix("Value error, ") or _("invalid")
+    kind = str(error.get("type", ""))
+    if current_language() == DEFAULT_LANGUAGE or kind not in VALIDATION_MESSAGES:
+        return message
+    try:
+        return _(VALIDATION_MESSAGES[kind]).format(**{k: str(v) for k, v in (error.get("ctx") or {}).items()})
+    except (KeyError, IndexError):
+        return message  # a context pydantic did not give: its own words
+
+
 def describe_validation_error(exc: ValidationError) -> str:
     """One line: the first problem, where it is, and how many more there are."""
     errors = exc.errors(include_url=False)
     first = errors[0]
     where = _path(tuple(first["loc"]))
-    message = str(first["msg"])
-    if first["type"] == "value_error":
-        message = message.removeprefix("Value error, ")
+    message = validation_message(first)
     more = ""
     if len(errors) > 1:
         count = len(errors) - 1

@@ -29,7 +29,7 @@ from pinsetter.i18n import (
     translations_json,
     using_language,
 )
-from pinsetter.records import MAX_RECORD_BYTES
+from pinsetter.records import MAX_RECORD_BYTES, validation_message
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
 from pinsetter.web.schemas import (
@@ -150,7 +150,7 @@ def _one_line(text: str) -> str:
 def _validation_line(exc: RequestValidationError) -> str:
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-    message = str(first.get("msg", _("invalid"))).removeprefix("Value error, ")
+    message = validation_message(first)
     return _one_line(f"{where}: {message}" if where else message)
 
 
