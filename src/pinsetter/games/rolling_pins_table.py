@@ -53,6 +53,8 @@ def action_label(state: State, text: str) -> str:
     if kind == "pass":
         return _("Pass (keep Extra Pin)")
     if kind == "cross":
+        if len(words) == 4 and words[2] == "tokens":
+            return _("Cross out {pins} tokens {tokens}").format(pins=words[1], tokens=words[3])
         return _("Cross out {pins}").format(pins=" ".join(words[1:]))
     if kind == "mark":
         areas = _area_names(state)
