@@ -12,12 +12,17 @@ from __future__ import annotations
 import re
 import sys
 
+import typer.core  # noqa: F401  (the module whose lookups use_project_catalog redirects)
+from typer._click.core import Context
+from typer._click.formatting import HelpFormatter
+
 from pinsetter.i18n import N_, _
 
 __all__ = ["parser_message", "use_project_catalog"]
 
 # Typer's own section titles and messages (typer.core looks them up with gettext).
 TYPER_MESSAGES = (
+    N_("Usage: "),
     N_("Arguments"),
     N_("Options"),
     N_("Commands"),
@@ -54,6 +59,13 @@ _PARSER_LINES = (
 )
 
 
+class TranslatedHelpFormatter(HelpFormatter):
+    """The help's `Usage:` line in the current language."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        super().write_usage(prog, args, _("Usage: ") if prefix is None else prefix)
+
+
 def parser_message(text: str) -> str:
     """A parser error line in the current language (unchanged when it is not one the catalog knows)."""
     for pattern, message in _PARSER_LINES:
@@ -65,8 +77,7 @@ def parser_message(text: str) -> str:
 
 def use_project_catalog() -> None:
     """Make Typer look its texts up in the current pinsetter language (idempotent)."""
-    import typer.core  # noqa: F401  (the module patched below)
-
     module = sys.modules["typer.core"]
     if "_" in module.__dict__:
         module.__dict__["_"] = _
+    Context.formatter_class = TranslatedHelpFormatter
