@@ -53,7 +53,7 @@ messages-extract: $(STAMP)
 		-o $(LOCALE)/messages.pot .
 
 messages-update: messages-extract
-	$(PYBABEL) update -i $(LOCALE)/messages.pot -d $(LOCALE) -D pinsetter --no-location --ignore-obsolete
+	$(PYBABEL) update -i $(LOCALE)/messages.pot -d $(LOCALE) -D pinsetter --ignore-obsolete
 
 messages-compile: $(STAMP)
 	$(PYBABEL) compile -d $(LOCALE) -D pinsetter --statistics
