@@ -1,9 +1,11 @@
 """Translations: every user-facing text goes through `_` (gettext catalogs managed with Babel).
 
-The language is chosen once per process (`set_language`): the `--lang` option,
+The command line chooses the language once (`set_language`): the `--lang` option,
 else `PINSETTER_LANG`, else the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`), else
-English. Unknown languages fall back to English without error. Game notation
-that is data (action texts in records, `X`, `/`, `-`) is never translated.
+English; the web app speaks each request's language (`using_language`, from
+`?lang=`, the page's switch or Accept-Language: `negotiate`). Unknown languages
+fall back to English without error. Game notation that is data (action texts in
+records, `X`, `/`, `-`) is never translated. docs/i18n.md says how to add texts.
 
 Module-level constants are marked with `N_` (extracted, not translated) and
 translated where they are shown, so that a language chosen after import applies.
