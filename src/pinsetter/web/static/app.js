@@ -255,7 +255,7 @@ async function lobbyPage() {
     const game = spec();
     if (!game) return;
     clear(gameInfo);
-    gameInfo.append(`${game.summary} ${game.players_text}. `, h("a", { href: `#/rules/${game.id}`, text: t("Rules") }));
+    gameInfo.append(t("{summary} {players}. ", { summary: game.summary, players: game.players_text }), h("a", { href: `#/rules/${game.id}`, text: t("Rules") }));
     const values = (lobby.values[game.id] ||= {});
     for (const option of game.options) {
       const id = `opt-${option.name}`;
