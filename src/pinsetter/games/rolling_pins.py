@@ -386,7 +386,16 @@ class RollingPins(Game):
         return DiceRoll.parse(text, most=3)
 
     def rules(self) -> str:
-        return RULES_TEXT.replace("{players}", self.players_text())
+        """The rules, with this sheet's ability track: which ability each `mark N` fills."""
+        from pinsetter.games.rolling_pins_table import ABILITY_TITLES
+
+        areas = [
+            f"  mark {n}: {ABILITY_TITLES.get(a.ability, a.ability)} ({'lower' if a.lower else 'upper'} row, "
+            f"{a.boxes} box{'es' if a.boxes > 1 else ''})"
+            for n, a in enumerate(self.sheet.areas, start=1)
+        ]
+        track = "The ability track of this sheet (the lower row opens once the upper is full):\n"
+        return RULES_TEXT.replace("{players}", self.players_text()) + track + "\n".join(areas) + "\n"
 
     @staticmethod
     def ranking(score: int) -> str:
