@@ -322,3 +322,48 @@ async def test_undo_against_a_bot_takes_back_its_answers_but_never_a_revealed_ro
         assert match.record.steps == rolled and match.record.undo_used  # the bot's answer went with it
         assert "undo: 2 step(s) taken back" in screen_text(app)
         assert screen.human_to_act()
+
+
+# --- words ---------------------------------------------------------------------------------------
+
+
+async def test_words_a_player_understands() -> None:
+    """Bots' marks name their ability in the log; the end ranks every player with its solo rank and
+    compares with the odds once; the rules list the track; advanced hints say they are estimates."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=SIZE) as pilot:
+        bots = [PlayerSpec("ann", "greedy"), PlayerSpec("bob", "greedy")]
+        match = Match.new("rolling-pins", bots, seed=3, options={"advanced": "true", "frames": "2"})
+        screen = await open_game(app, pilot, match)
+        await settle(pilot, screen)
+        assert match.state.is_terminal()
+        log = screen.query_one("#log-text", Static).render().plain  # type: ignore[union-attr]
+        marks = [s for s in match.record.steps if s.text.startswith("mark")]
+        assert marks and log.count("Mark a box: Reroll (upper row, area 1) (mark 1)") == len(marks)
+        end = status_line(screen)
+        for name, score in zip(["ann", "bob"], match.state.scores(), strict=True):
+            assert f"{name}: {score} ({match.game.ranking(score)})" in end  # type: ignore[attr-defined]
+        await pilot.press("question_mark")
+        await pilot.pause(0.1)
+        assert "mark 2: Flip (upper row, 2 boxes)" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+
+        dice = Match.new(
+            "tenpins", [PlayerSpec("ann", "random"), PlayerSpec("bob", "random")], seed=1, options={"frames": "1"}
+        )
+        screen = await open_game(app, pilot, dice)
+        await settle(pilot, screen)
+        end = status_line(screen)
+        assert end.count("better than") == 2 and end.count("exact odds") == 1
+
+        learner = Match.new("rolling-pins", [PlayerSpec("ann")], seed=3, options={"advanced": "true"})
+        screen = await open_game(app, pilot, learner)
+        await pilot.press("h")
+        for _ in range(500):
+            if learner.steps_done in screen.hints:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause(0.05)
+        hint = screen.query_one("#hint", Static).render().plain  # type: ignore[union-attr]
+        assert "estimated final score" in hint and "an estimate" in hint

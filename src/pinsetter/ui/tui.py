@@ -988,6 +988,7 @@ class PinsetterApp(App[None]):
     #history-filters Label, #stats-filters Label { margin: 0 1; }
     #history-game, #stats-game, #stats-player { width: 24; }
     #history-player { width: 20; }
+    #replay-buttons Button { min-width: 4; margin-right: 1; }
     GameScreen.short Header, Launcher.short Header { display: none; }
     GameScreen.short #actions-label { display: none; }
     GameScreen.short #table { border: none; }

@@ -214,7 +214,7 @@ class ReplayScreen(EnterGuard, Screen[None]):
                 yield Static(id="replay-table")
             with Vertical(id="right"):
                 yield Static(id="replay-status")
-                with Horizontal(classes="row"):
+                with Horizontal(classes="row", id="replay-buttons"):
                     yield Button("|<", id="replay-first", compact=True)
                     yield Button("<", id="replay-back", compact=True)
                     yield Button(">", id="replay-next", compact=True)
