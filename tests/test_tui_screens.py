@@ -47,7 +47,12 @@ LESSONS = [
     ("tenpins", {}, 5, ["press space", "Pins standing", "open frame"]),
     ("bowling-dice", {}, 7, ["press space", "Dice faces", "Spare (/)"]),
     ("bowling-solitaire", {}, 7, ["Choose a pile (p)", "Group rules, first play", "groups = connected"]),
-    ("rolling-pins", {"advanced": True}, 1, ["You rolled", "Tokens (●)", "Grey pins (◆)", "You earned a mark"]),
+    (
+        "rolling-pins",
+        {"advanced": True},
+        1,
+        ["You rolled", "Tokens (●)", "Grey pins (◆)", "You earned a mark", "You hold Reroll"],
+    ),
 ]
 
 
@@ -97,6 +102,7 @@ async def test_learn_mode_walks_through_the_first_frame_of_every_game(tmp_path: 
             assert "That was your first frame" in screen_text(app)  # on screen, in the lesson panel
             if game == "rolling-pins":
                 held = [a.title for a in screen.table_view().abilities]
+                assert held == ["Reroll"]  # area 1 (one box) filled by the grey pin crossed in ball 2
                 assert all(f"You hold {title}" in screen.lessons_seen[-1] for title in held)
             screen.query_one("#actions", OptionList).focus()  # out of the typing box
             await pilot.press("q")
