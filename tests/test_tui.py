@@ -430,14 +430,23 @@ async def test_a_stored_game_the_records_now_refuse_does_not_break_the_launcher(
     match = Match.new("tenpins", [PlayerSpec("ann")], seed=3)
     match.storage = storage
     match.advance()
+    kept = Match.new("tenpins", [PlayerSpec("bob")], seed=4)  # a readable unfinished game beside it
+    kept.storage = storage
+    kept.advance()
     with storage.engine.begin() as connection:
-        record = connection.execute(games.select()).first()._mapping["record"]  # type: ignore[union-attr]
-        connection.execute(games.update().values(record=record.replace('"ann"', '"\\u001b[2J"')))
+        record = connection.execute(games.select().where(games.c.id == match.game_id)).first()._mapping["record"]  # type: ignore[union-attr]
+        connection.execute(
+            games.update().where(games.c.id == match.game_id).values(record=record.replace('"ann"', '"\\u001b[2J"'))
+        )
     app = PinsetterApp(storage=storage, speed=0)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, Launcher)
         text = screen_text(app)
-        assert "cannot resume from the history" in text and "control character" in text
+        said = " ".join(app.screen.query_one("#resume-message", Static).render().plain.split())  # type: ignore[union-attr]
+        assert "cannot resume from the history" in said and "control character" in said
+        assert f"game #{match.game_id} skipped" in said
         assert "\x1b" not in text
+        assert app.screen.query_one("#resume", OptionList).option_count == 1  # bob's game is still listed
+        assert "bob " in text
         await choose_game(pilot, app, "tenpins")  # new games still play
         assert isinstance(app.screen, GameScreen)

@@ -768,11 +768,13 @@ class Launcher(EnterGuard, Screen[None]):
         storage = self.app_storage()
         if storage is None:
             return
-        try:
-            stored_games = storage.history(limit=50)
-        except Exception as exc:  # a record the history holds but no longer accepts, or a database error
-            self.resume_problem(exc)
-            return
+        from pinsetter.ui.tui_history import readable_history
+
+        # A record the history holds but no longer accepts is skipped and named; the others are listed.
+        stored_games, problems = readable_history(storage, limit=50)
+        if problems:
+            text = Text(_("cannot resume from the history: {problems}").format(problems="; ".join(problems)))
+            self.query_one("#resume-message", Static).update(Text(text.plain, style="red"))
         for stored in stored_games:
             if not stored.finished:
                 label = Text(f"#{stored.id} {stored.game} - {resume_summary(stored.record)}")
