@@ -996,6 +996,7 @@ class PinsetterApp(App[None]):
     GameScreen.short #table { border: none; }
     GameScreen.short #actions { max-height: 8; }
     GameScreen.short #log { border: none; border-top: solid $secondary; }
+    GameScreen.short #lesson { max-height: 7; border: none; border-top: solid $accent; }
     GameScreen.narrow #main { layout: vertical; }
     GameScreen.narrow #left { width: 1fr; height: auto; max-height: 50%; }
     GameScreen.narrow #right { padding: 0; }

@@ -138,8 +138,9 @@ def lesson(match: Match, view: TableView) -> Text:
     """The lesson for this position of the learner's game: what it shows, explained."""
     state = match.state
     game = match.game
-    text = Text(_("Learning {game}: {summary}").format(game=game.name, summary=game.summary) + "\n", style="bold")
     ctx = state.ball_context(LEARNER)
+    where = _(" - frame {frame}, ball {ball}").format(frame=ctx.frame, ball=ctx.ball) if ctx else ""
+    text = Text(_("Learning {game}").format(game=game.name) + where + "\n", style="bold")
     sheet = state.scoresheet(LEARNER)
     marks = [mark for frame in sheet.frames for mark in frame.marks]
     if state.is_terminal() or ctx is None or ctx.frame > 1:
@@ -164,8 +165,8 @@ def lesson(match: Match, view: TableView) -> Text:
     said: list[str] = []
     if marks:
         said.append(ball_lesson(marks[-1], False, None))
-    elif ctx.ball == 1:
-        said.append(_("Frame 1, ball 1: knock down all ten pins with this ball for a strike (X)."))
+    elif view.selection is None:
+        said.append(game.summary + " " + _("Knock down all ten pins with the first ball of a frame for a strike (X)."))
     if state.is_chance_node() and not game.has_decisions:
         said.append(
             _(
