@@ -10,8 +10,9 @@ the rest of the game and nothing else. It sees only what the environment
 gives (observations, action masks, rewards); the engine is used only to
 measure it.
 
-Every `--block` episodes the greedy policy is measured *exactly*: the game
-tree is walked with the engine's exact chance probabilities, the agent choosing
+Every `--block` episodes the greedy policy (in a position where the agent has
+tried nothing, any legal action alike: before training it is the random
+player) is measured *exactly*: the game tree is walked with the engine's exact chance probabilities, the agent choosing
 from the same observation the environment gives it (`exact_value`). The plot
 sets that curve against the exact optimal expected score of the same options
 from pinsetter's solver (`pinsetter.solvers.rolling_pins.policy_for`) and
@@ -107,9 +108,8 @@ def legal(info: dict[str, Any]) -> list[int]:
 
 
 def greedy(values: dict[int, float], actions: list[int]) -> int:
-    """The best action tried so far (ties to the lowest id); the lowest id where none has been tried."""
-    tried = [a for a in actions if a in values]
-    return max(tried, key=lambda a: (values[a], -a)) if tried else min(actions)
+    """The best of the actions tried so far (ties to the lowest id); some must have been tried."""
+    return max((a for a in actions if a in values), key=lambda a: (values[a], -a))
 
 
 class Learner:
@@ -247,12 +247,15 @@ def train(args: argparse.Namespace, report: Callable[[str], None] = print) -> Re
     learner = Learner(args.explore, random.Random(args.seed))
 
     def policy(obs: np.ndarray[Any, Any], actions: list[int]) -> list[int]:
-        return [greedy(learner.q.get(key_of(obs), {}), actions)]
+        """Greedy where the agent has tried something; where it knows nothing, any legal action alike."""
+        values = learner.q.get(key_of(obs), {})
+        return [greedy(values, actions)] if any(a in values for a in actions) else actions
 
     check_seeds = range(10**9, 10**9 + args.check_games)  # never used in training
     random_mean, _ = sampled_mean(env, uniform, check_seeds)
     report(f"exact optimum {optimum:.4f}; random legal actions {random_mean:.2f} (sampled)")
     curve: list[tuple[int, float]] = [(0, exact_value(env, policy))]
+    report(f"episode 0: greedy policy's exact expected score {curve[0][1]:.4f}")
     block = max(1, min(args.block, args.episodes))
     for episode in range(1, args.episodes + 1):
         learner.episode(env, key_of, args.seed * 10**7 + episode)
