@@ -273,8 +273,8 @@ class BowlingDice(PureChanceGame):
     def chance_space(self) -> Iterator[Step]:
         """Every roll the ball model can make, over every number of dice of each kind left to roll."""
         model = self.ball_model()
-        for rack in product(*(range(count + 1) for _, count in model.kinds)):
-            yield from (outcome for outcome, _ in _outcomes(model.kinds, rack))
+        for rack in product(*(range(count + 1) for _faces, count in model.kinds)):
+            yield from (outcome for outcome, _probability in _outcomes(model.kinds, rack))
 
 
 RULES_TEXT = N_("""\

@@ -95,7 +95,7 @@ class TenPins(PureChanceGame):
 
     def chance_space(self) -> Iterator[Step]:
         """Every roll: two dice on a fresh rack, one die on the pins left."""
-        return (outcome for dice in (1, 2) for outcome, _ in _rolls(dice))
+        return (outcome for dice in (1, 2) for outcome, _probability in _rolls(dice))
 
 
 RULES_TEXT = N_("""\
