@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,7 +30,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from pinsetter.core.scoring import STANDARD, Lane, score
-from pinsetter.records import Record, RecordError
+from pinsetter.records import MAX_RECORD_BYTES, MAX_STEPS, Record, RecordError, StatedResult, StepDocument
 from pinsetter.usertext import visible
 
 __all__ = [
@@ -326,19 +326,37 @@ class Storage:
                     raise  # another writer inserted the same game at the same moment: retry as an update
         raise AssertionError("unreachable")
 
-    def save_if(self, record: Record, game_id: int, steps_before: int) -> bool:
+    def save_if(
+        self,
+        record: Record,
+        game_id: int,
+        steps_before: int,
+        also: Callable[[Connection], bool] | None = None,
+    ) -> bool:
         """Write a game that has grown from `steps_before` steps, unless another writer changed it first.
 
         A compare-and-set on the stored step count: two server processes acting on one
         online table can never both append a step (the loser re-reads and tries again).
+        `also`, if given, is a further condition checked in the same transaction (e.g.
+        that the table the game is played at is unchanged). Only what an append can
+        change is validated (the new steps, the result, the limits): the rest of the
+        record was validated when it was first stored, and the step count proves the
+        stored row is the one this record grew from.
         """
-        uid = game_uid(record)
+        data = record.to_json()
+        text = json.dumps(data)
+        try:
+            _check_append(data, text, steps_before)
+        except RecordError as exc:
+            raise StorageError(f"this game cannot be kept in the history: {exc}") from None
         with self.transaction() as connection:
-            query = sa.select(games.c.steps).where(games.c.id == game_id).with_for_update()
+            query = sa.select(games.c.steps, games.c.finished).where(games.c.id == game_id).with_for_update()
             row = connection.execute(query).first()
             if row is None or int(row[0]) != steps_before:
                 return False
-            self._write(connection, uid, record, game_id)
+            if also is not None and not also(connection):
+                return False
+            self._write(connection, "", record, game_id, data, text, had_results=bool(row[1]))
             return True
 
     def steps_of(self, game_id: int) -> int | None:
@@ -384,13 +402,29 @@ class Storage:
                     raise  # another process inserted it first: decide again against its row
         raise AssertionError("unreachable")
 
-    def _write(self, connection: Connection, uid: str, record: Record, game_id: int | None) -> int:
-        data = record.to_json()
-        text = json.dumps(data)
-        try:  # never store what could not be read back: one such row would break every history listing
-            Record.loads(text)
-        except RecordError as exc:
-            raise StorageError(f"this game cannot be kept in the history: {exc}") from None
+    def _write(
+        self,
+        connection: Connection,
+        uid: str,
+        record: Record,
+        game_id: int | None,
+        data: dict[str, Any] | None = None,
+        text: str | None = None,
+        had_results: bool = True,
+    ) -> int:
+        """Insert (`game_id` None, under `uid`) or update a game and its result rows.
+
+        `data`/`text` are the record's JSON when the caller has made and checked them
+        already; otherwise the whole record is read back first, as every reader would.
+        `had_results=False`: the stored row is an unfinished game, so it has no result rows.
+        """
+        if data is None or text is None:
+            data = record.to_json()
+            text = json.dumps(data)
+            try:  # never store what could not be read back: one such row would break every history listing
+                Record.loads(text)
+            except RecordError as exc:
+                raise StorageError(f"this game cannot be kept in the history: {exc}") from None
         values = {
             "game": record.game,
             "options": json.dumps(record.options, sort_keys=True),
@@ -408,7 +442,8 @@ class Storage:
             game_id = int(inserted.inserted_primary_key[0])  # type: ignore[index]
         else:
             connection.execute(games.update().where(games.c.id == game_id).values(**values))
-        connection.execute(results.delete().where(results.c.game_id == game_id))
+        if had_results:
+            connection.execute(results.delete().where(results.c.game_id == game_id))
         rows = result_rows(game_id, data)
         if rows:
             connection.execute(results.insert(), rows)
@@ -473,6 +508,32 @@ class Storage:
             query = query.where(games.c.chance != "entered")
         with self._read() as connection:
             return [dict(r._mapping) for r in connection.execute(query)]
+
+
+def _check_append(data: dict[str, Any], text: str, validated: int) -> None:
+    """What `Record.loads` would refuse in a record whose first `validated` steps were read back before.
+
+    The new steps and the stated result go through the record format's own models; the
+    limits on the whole record are checked here. RecordError like `Record.loads`.
+    """
+    from pydantic import ValidationError
+
+    from pinsetter.records import describe_validation_error
+
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"a record is at most {MAX_RECORD_BYTES} bytes, this one is {len(text)}")
+    steps = data["steps"]
+    if len(steps) > MAX_STEPS:
+        raise RecordError(f"steps: a record has at most {MAX_STEPS} steps")
+    try:
+        for index in range(validated, len(steps)):
+            step = StepDocument.model_validate(steps[index])
+            if step.actor != "chance" and step.actor >= len(data["players"]):
+                raise RecordError(f"actor {step.actor!r} is neither 'chance' nor a player index", index + 1)
+        if data.get("result") is not None:
+            StatedResult.model_validate(data["result"])
+    except ValidationError as exc:
+        raise RecordError(describe_validation_error(exc)) from None
 
 
 def make_engine(url: str) -> Engine:

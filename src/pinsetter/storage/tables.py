@@ -11,15 +11,17 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from pinsetter.storage.db import Storage, games, metadata
 
-__all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "token_hash"]
+__all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "copy_table", "token_hash"]
 
 tables = sa.Table(
     "tables",
@@ -150,6 +152,28 @@ class TableStore:
             row = connection.execute(sa.select(tables.c.id).where(tables.c.game_id == game_id)).first()
         return None if row is None else int(row[0])
 
+    def unchanged(self, table: StoredTable) -> Callable[[Connection], bool]:
+        """A condition for `Storage.save_if`: the table's row is still at the version `table` was read at.
+
+        Lets a server act on a table row it keeps in memory: a step is written only if
+        nobody (another process included) has changed the table since (a close, a seat
+        handed to a bot), whatever the notifications between processes say.
+        """
+        version = table.version
+
+        def check(connection: Connection) -> bool:
+            query = sa.select(tables.c.version).where(tables.c.id == table.id).with_for_update(read=True)
+            row = connection.execute(query).first()
+            return row is not None and int(row[0]) == version
+
+        return check
+
+    def game_of(self, table_id: int) -> int | None:
+        """The game played at a table, if it has started."""
+        with self.storage.engine.begin() as connection:
+            row = connection.execute(sa.select(tables.c.game_id).where(tables.c.id == table_id)).first()
+        return None if row is None or row[0] is None else int(row[0])
+
     def update(self, table: StoredTable) -> bool:
         """Write `table` if nobody changed it since it was read (its version); bumps the version."""
         with self.storage.transaction() as connection:
@@ -167,6 +191,11 @@ class TableStore:
             table.version += 1
             return True
         return False
+
+
+def copy_table(table: StoredTable) -> StoredTable:
+    """A copy that changes to the original (its seats, its options) do not reach."""
+    return replace(table, options=dict(table.options), seats=[replace(seat) for seat in table.seats])
 
 
 def _seats_json(seats: list[Seat]) -> str:

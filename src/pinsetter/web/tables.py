@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -33,6 +35,7 @@ from pinsetter.records import PlayerSpec, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
+from pinsetter.storage.tables import copy_table as _copy
 from pinsetter.usertext import check_name
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view
 
@@ -46,6 +49,10 @@ BURST = 20.0
 BAD_MESSAGE = 'a message is a JSON object like {"action": "dice 2"}'
 
 
+class _Stale(Exception):
+    """What this process kept of a table or its game was out of date: try again from the database."""
+
+
 class TableService:
     """Tables over the history database; every change goes through the game API and the engine."""
 
@@ -54,12 +61,67 @@ class TableService:
         self.games = games
         self.store = TableStore(storage)
         self.changed: Callable[[int], None] = lambda _table_id: None  # the hub pushes the new state
+        # Rows of the tables being played, kept between steps: a step is written only if the row
+        # is still at this version (TableStore.unchanged), and notifications drop stale copies.
+        self._playing: dict[int, StoredTable] = {}
+        self._game_of: dict[int, int] = {}  # table -> its game, once seen here (it never changes)
+        self._guard = threading.Lock()
 
     def table(self, table_id: int) -> StoredTable:
+        """The table as stored now (read from the database)."""
         found = self.store.get(table_id)
         if found is None:
             raise NotFound(f"no table {table_id}")
+        with self._guard:
+            if found.status == "playing":
+                self._playing[table_id] = _copy(found)
+            else:
+                self._playing.pop(table_id, None)
+            game_id = found.game_id
+            first_sight = game_id is not None and self._game_of.get(table_id) != game_id
+            if game_id is not None:
+                self._game_of[table_id] = game_id
+        if first_sight and game_id is not None:
+            self.games.forget(game_id)  # a copy read before (by the open game API) had no notifications
         return found
+
+    def kept_table(self, table_id: int) -> StoredTable:
+        """A playing table's row as this process last knew it (read only); any other table is read.
+
+        Good enough to act on, because the step is then written only if the row has not changed.
+        """
+        with self._guard:
+            found = self._playing.get(table_id)
+        return found if found is not None else self.table(table_id)
+
+    def stamp(self, table_id: int) -> str:
+        """`VERSION STEPS` of the table as kept here, for the notification of a change ("" if not kept)."""
+        with self._guard:
+            table = self._playing.get(table_id)
+        if table is None or table.game_id is None:
+            return ""
+        match = self.games.kept(table.game_id)
+        return "" if match is None else f"{table.version} {len(match.record.steps)}"
+
+    def note_change(self, table_id: int, stamp: str) -> None:
+        """Another process (or this one) changed the table: drop the copies kept here that are older.
+
+        `stamp` is the changer's `VERSION STEPS`; without one, everything kept about the table is dropped.
+        """
+        version: int | None = None
+        steps: int | None = None
+        with contextlib.suppress(ValueError):
+            version, steps = (int(part) for part in stamp.split())
+        with self._guard:
+            table = self._playing.get(table_id)
+            if table is not None and (version is None or table.version < version):
+                del self._playing[table_id]
+            game_id = self._game_of.get(table_id)
+        if game_id is None:
+            return  # nothing kept here about the table's game
+        match = self.games.kept(game_id)
+        if match is not None and (steps is None or len(match.record.steps) < steps):
+            self.games.forget(game_id)
 
     def create(self, game: str, options: dict[str, Any], seats: list[str], seed: int | None) -> dict[str, Any]:
         import random
@@ -130,6 +192,9 @@ class TableService:
         with self.games.lock(match.game_id):
             self._run_automatic(match)
             self.games.remember(match.game_id, match)
+        with self._guard:
+            self._game_of[table_id] = match.game_id
+            self._playing[table_id] = _copy(table)
         return match.game_id
 
     def give_to_bot(self, table_id: int, seat: int, host_token: str, bot: str) -> None:
@@ -159,22 +224,30 @@ class TableService:
             raise Conflict("the table changed: try again")
 
     # --- playing ------------------------------------------------------------------------
-    def current_match(self, game_id: int) -> Match:
-        """The live match, re-read from the database when another process has moved it on."""
+    def current_match(self, game_id: int, verify: bool = False) -> Match:
+        """The live match as kept here (notifications drop it when another process moves it on).
+
+        `verify`: re-read it if the database has more steps (before refusing a seat, in case
+        the notification of another process's step has not arrived yet).
+        """
         match = self.games.match(game_id)
-        stored = self.storage.steps_of(game_id)
-        if stored is not None and stored != len(match.record.steps):
-            self.games.forget(game_id)
-            match = self.games.match(game_id)
+        if verify:
+            stored = self.storage.steps_of(game_id)
+            if stored is not None and stored != len(match.record.steps):
+                self.games.forget(game_id)
+                match = self.games.match(game_id)
         match.undo_allowed = False
         return match
 
     def act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> None:
-        """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not."""
-        table = self.table(table_id)
-        if table.status != "playing" or table.game_id is None:
-            raise Conflict("the game has not started" if table.status == "open" else "the table is closed")
+        """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not.
+
+        It is first tried on what this process keeps (the table's row, the match); if that
+        turns out out of date (the compare-and-set write fails, or the seat looks out of
+        turn), once more on what the database holds.
+        """
         if seat is None:
+            self._check_playing(self.kept_table(table_id))
             raise Refused("spectators cannot act")
         action = message.get("action")
         pins = message.get("pins")
@@ -185,30 +258,50 @@ class TableService:
             raise Refused("'pins' must be a list of pin numbers")
         if pile is not None and type(pile) is not int:
             raise Refused("'pile' must be a pile number")
-        game_id = table.game_id
+        try:
+            self._act(self.kept_table(table_id), seat, action, pins, pile, fresh=False)
+        except _Stale:
+            try:
+                self._act(self.table(table_id), seat, action, pins, pile, fresh=True)
+            except _Stale:
+                raise Conflict("the game moved on meanwhile: look at the new state and decide again") from None
+
+    @staticmethod
+    def _check_playing(table: StoredTable) -> int:
+        if table.status != "playing" or table.game_id is None:
+            raise Conflict("the game has not started" if table.status == "open" else "the table is closed")
+        return table.game_id
+
+    def _act(
+        self, table: StoredTable, seat: int, action: str | None, pins: list[int] | None, pile: int | None, fresh: bool
+    ) -> None:
+        """One try of `act`; _Stale when what it was given proved out of date."""
+        game_id = self._check_playing(table)
         with self.games.lock(game_id):
-            match = self.current_match(game_id)
+            match = self.current_match(game_id, verify=fresh)
             state = match.state
             if state.is_terminal():
-                raise Conflict("the game is over")
+                raise Conflict("the game is over") if fresh else _Stale()
             if state.turn() != seat:
-                raise Refused(f"it is not seat {seat}'s turn")
+                raise Refused(f"it is not seat {seat}'s turn") if fresh else _Stale()
             before = len(match.record.steps)
             storage, match.storage = match.storage, None  # written below, with a compare-and-set
             try:
                 if state.is_chance_node():
                     if action != "roll":
-                        raise Refused('roll the dice first: send {"action": "roll"}')
+                        raise Refused('roll the dice first: send {"action": "roll"}') if fresh else _Stale()
                     match.apply(match.draw_chance())
                 else:
                     if action is None:
                         if not pins:
-                            raise Refused("give an action, or the pins you pick")
+                            raise Refused("give an action, or the pins you pick") if fresh else _Stale()
                         action = match.game.selection_action(state, frozenset(pins), pile)
                     match.apply(match.game.parse_action(action))
                 self._run_automatic(match)
             except GameError as exc:
                 self.games.forget(game_id)
+                if not fresh:
+                    raise _Stale() from None  # refused here; judged again on the stored game
                 raise Refused(f"{action!r}: {exc}") from None
             except BaseException:
                 self.games.forget(game_id)
@@ -216,9 +309,11 @@ class TableService:
             finally:
                 match.storage = storage
             match.record.result = result_of(match.state, match.players)
-            if not self.storage.save_if(match.record, game_id, before):
+            if not self.storage.save_if(match.record, game_id, before, self.store.unchanged(table)):
                 self.games.forget(game_id)
-                raise Conflict("the game moved on meanwhile: look at the new state and decide again")
+                with self._guard:
+                    self._playing.pop(table.id, None)
+                raise _Stale()
 
     def _run_automatic(self, match: Match) -> None:
         """Bots and chance play on until a human decides or rolls (a human's roll in a dice game waits)."""
@@ -239,7 +334,7 @@ class TableService:
 
     def states_for(self, table_id: int, seats: list[int | None]) -> list[dict[str, Any]]:
         """One message per connection's seat, from one read of the table and one view of the game."""
-        table = self.table(table_id)
+        table = self.kept_table(table_id)
         public = table.public()
         if table.game_id is None:
             return [{"type": "state", "seat": seat, "table": public, "view": None} for seat in seats]
@@ -272,6 +367,8 @@ class Hub:
         self.connections: dict[int, set[tuple[WebSocket, int | None]]] = defaultdict(set)
         self.broker: Broker = LocalBroker(self.push)
         tables.changed = self._changed
+        self._push_locks: dict[int, asyncio.Lock] = {}
+        self._waiting: set[int] = set()  # tables with a push that has not started rendering yet
 
     def _changed(self, table_id: int) -> None:
         """Publish a change made in a worker thread (a request handled off the event loop)."""
@@ -280,17 +377,35 @@ class Hub:
         except RuntimeError:  # not called from a worker thread: nobody to tell from here
             log.debug("table %s changed outside a worker thread", table_id)
 
-    async def push(self, table_id: int) -> None:
-        """Send every connection at the table its own state (the game is viewed once for all of them)."""
-        connections = list(self.connections.get(table_id, ()))
-        if not connections:
+    async def push(self, table_id: int, stamp: str = "") -> None:
+        """Send every connection at the table its own state: in order, the game viewed and encoded once for all.
+
+        `stamp` (`VERSION STEPS`, from the change's notification) tells what this process
+        keeps that is now out of date. Pushes of one table run one at a time; a push that
+        finds another one still waiting to start is left out, as that one shows the newer state.
+        """
+        self.tables.note_change(table_id, stamp)
+        if table_id in self._waiting:
             return
-        messages = await anyio.to_thread.run_sync(self.tables.states_for, table_id, [seat for _, seat in connections])
-        for (socket, _seat), message in zip(connections, messages, strict=True):
-            try:
-                await socket.send_json(message)
-            except Exception:  # a closed connection: it is dropped when its handler ends
-                log.debug("push to a closed connection of table %s", table_id)
+        self._waiting.add(table_id)
+        try:
+            lock = self._push_locks.setdefault(table_id, asyncio.Lock())
+            async with lock:
+                self._waiting.discard(table_id)
+                connections = list(self.connections.get(table_id, ()))
+                if not connections:
+                    return
+                texts = await anyio.to_thread.run_sync(self._render, table_id, [seat for _, seat in connections])
+                for (socket, _seat), text in zip(connections, texts, strict=True):
+                    try:
+                        await socket.send_text(text)
+                    except Exception:  # a closed connection: it is dropped when its handler ends
+                        log.debug("push to a closed connection of table %s", table_id)
+        finally:
+            self._waiting.discard(table_id)
+
+    def _render(self, table_id: int, seats: list[int | None]) -> list[str]:
+        return encode_messages(self.tables.states_for(table_id, seats))
 
     async def serve(self, socket: WebSocket, table_id: int, token: str | None, origins: set[str]) -> None:
         origin = socket.headers.get("origin")
@@ -340,12 +455,17 @@ class Hub:
             await socket.send_json({"type": "error", "error": 'a message is a JSON object like {"action": "dice 2"}'})
             return
         try:
-            await anyio.to_thread.run_sync(self.tables.act, table_id, seat, message)
+            stamp = await anyio.to_thread.run_sync(self._act, table_id, seat, message)
         except (Refused, Conflict, NotFound) as exc:
             log.info("table %s seat %s: refused %r: %s", table_id, seat, message, exc)
             await socket.send_json({"type": "error", "error": " ".join(str(exc).split())})
             return
-        await self.broker.publish(table_id)
+        await self.broker.publish(table_id, stamp)
+
+    def _act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
+        """Act, and say what the table now is (for the other processes' copies)."""
+        self.tables.act(table_id, seat, message)
+        return self.tables.stamp(table_id)
 
 
 class TokenBucket:
@@ -365,10 +485,24 @@ class TokenBucket:
         return True
 
 
-class Broker:
-    """Tells every server process that a table changed."""
+def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
+    """The messages as JSON text; a value shared between messages (the table, a view) is encoded once."""
+    encoded: dict[int, str] = {}
 
-    async def publish(self, table_id: int) -> None:
+    def once(value: Any) -> str:
+        key = id(value)  # the messages hold every value alive while this runs
+        if key not in encoded:
+            encoded[key] = json.dumps(value)
+        return encoded[key]
+
+    return ["{" + ", ".join(f"{json.dumps(k)}: {once(v)}" for k, v in m.items()) + "}" for m in messages]
+
+
+class Broker:
+    """Tells every server process (this one too) that a table changed."""
+
+    async def publish(self, table_id: int, stamp: str = "") -> None:
+        """`stamp`: the table's `VERSION STEPS` after the change ("" when unknown)."""
         raise NotImplementedError
 
     async def start(self) -> None:
@@ -381,19 +515,26 @@ class Broker:
 class LocalBroker(Broker):
     """One process: push at once."""
 
-    def __init__(self, push: Callable[[int], Awaitable[None]]) -> None:
+    def __init__(self, push: Callable[[int, str], Awaitable[None]]) -> None:
         self.push = push
 
-    async def publish(self, table_id: int) -> None:
-        await self.push(table_id)
+    async def publish(self, table_id: int, stamp: str = "") -> None:
+        await self.push(table_id, stamp)
 
 
 class PostgresBroker(Broker):
-    """Several processes on one PostgreSQL: NOTIFY on a change, every process LISTENs and pushes."""
+    """Several processes on one PostgreSQL: NOTIFY on a change, every process LISTENs and pushes.
 
-    def __init__(self, url: str, push: Callable[[int], Awaitable[None]]) -> None:
+    The payload is `TABLE ORIGIN VERSION STEPS`: the publishing process pushes to its own
+    connections at once and skips its own notification when it comes back.
+    """
+
+    def __init__(self, url: str, push: Callable[[int, str], Awaitable[None]]) -> None:
+        import secrets
+
         self.dsn = sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.push = push
+        self.origin = secrets.token_hex(8)
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -406,11 +547,16 @@ class PostgresBroker(Broker):
 
     async def _listen(self) -> None:
         async for note in self.listener.notifies():
+            table, _, rest = note.payload.partition(" ")
+            origin, _, stamp = rest.partition(" ")
+            if origin == self.origin:
+                continue  # this process's own change: pushed when it was published
             with contextlib.suppress(ValueError):
-                await self.push(int(note.payload))
+                await self.push(int(table), stamp)
 
-    async def publish(self, table_id: int) -> None:
-        await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(table_id)))
+    async def publish(self, table_id: int, stamp: str = "") -> None:
+        await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {self.origin} {stamp}"))
+        await self.push(table_id, stamp)
 
     async def stop(self) -> None:
         if self.task is not None:
