@@ -1,4 +1,4 @@
-"""Run `pinsetter serve` under cProfile in every thread (the event loop and the worker threads).
+"""Run `pinsetter serve` under cProfile in every thread (the event loop and the worker threads), in CPU time.
 
 Run: `python benchmarks/profile_serve.py PORT DB OUT.prof`; on SIGTERM (uvicorn's graceful
 stop) the profiles of all threads are merged into OUT.prof for `pstats`. The tables'
@@ -13,6 +13,7 @@ import pstats
 import signal
 import sys
 import threading
+import time
 
 
 def main() -> None:
@@ -22,7 +23,7 @@ def main() -> None:
     original = threading.Thread._bootstrap_inner  # type: ignore[attr-defined]
 
     def profiled_bootstrap(self: threading.Thread) -> None:
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(time.thread_time)
         with guard:
             profiles.append(profile)
         profile.enable()
@@ -39,7 +40,7 @@ def main() -> None:
     app = create_app(db)
     # uvicorn re-raises the signal that stopped it once it has shut down: let that one return here.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: None)
-    main_profile = cProfile.Profile()
+    main_profile = cProfile.Profile(time.thread_time)
     main_profile.enable()
     try:
         uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")

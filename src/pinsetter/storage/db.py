@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,6 +34,7 @@ from pinsetter.records import MAX_RECORD_BYTES, MAX_STEPS, Record, RecordError, 
 from pinsetter.usertext import visible
 
 __all__ = [
+    "Guard",
     "Merge",
     "Storage",
     "StorageError",
@@ -220,11 +221,17 @@ class Merge:
     reason: str = ""  # for a conflict: why the record was not stored, one line
 
 
+# A further condition for `Storage.save_if`: a clause built once (it is the key of a cached
+# statement) with bind parameters, and their values for this write.
+Guard = tuple[sa.ColumnElement[bool], dict[str, Any]]
+
+
 class Storage:
     """One database. Opening it brings its schema up to date (StorageError, one line, if it cannot)."""
 
     def __init__(self, url: str | None = None, revision: str = "head") -> None:
         self.url = normalise_url(url) if url else default_url()
+        self._appends: dict[int, sa.Update] = {}  # save_if's statements, by their further condition
         try:
             self.engine = make_engine(self.url)
         except (sa.exc.SQLAlchemyError, ImportError) as exc:
@@ -326,22 +333,17 @@ class Storage:
                     raise  # another writer inserted the same game at the same moment: retry as an update
         raise AssertionError("unreachable")
 
-    def save_if(
-        self,
-        record: Record,
-        game_id: int,
-        steps_before: int,
-        also: Callable[[Connection], bool] | None = None,
-    ) -> bool:
+    def save_if(self, record: Record, game_id: int, steps_before: int, also: Guard | None = None) -> bool:
         """Write a game that has grown from `steps_before` steps, unless another writer changed it first.
 
-        A compare-and-set on the stored step count: two server processes acting on one
-        online table can never both append a step (the loser re-reads and tries again).
-        `also`, if given, is a further condition checked in the same transaction (e.g.
-        that the table the game is played at is unchanged). Only what an append can
-        change is validated (the new steps, the result, the limits): the rest of the
-        record was validated when it was first stored, and the step count proves the
-        stored row is the one this record grew from.
+        A compare-and-set on the stored step count, in one UPDATE: two server processes
+        acting on one online table can never both append a step (the loser re-reads and
+        tries again), and a finished game never grows. `also` is a further condition of
+        that UPDATE, with its parameters (e.g. `TableStore.unchanged`: the table the game
+        is played at has not changed). Only what an append can change is validated and
+        written (the new steps, the result, the limits): the rest of the record was
+        validated when it was first stored, and the step count proves the stored row is
+        the one this record grew from.
         """
         data = record.to_json()
         text = json.dumps(data)
@@ -349,15 +351,28 @@ class Storage:
             _check_append(data, text, steps_before)
         except RecordError as exc:
             raise StorageError(f"this game cannot be kept in the history: {exc}") from None
+        clause, parameters = also if also is not None else (None, {})
+        key = id(clause)
+        statement = self._appends.get(key)
+        if statement is None:
+            statement = self._appends[key] = _append_statement(clause)
+        finished = bool((record.result or {}).get("complete"))
+        values = {
+            **parameters,
+            "append_id": game_id,
+            "append_before": steps_before,
+            "append_updated": datetime.now(UTC).isoformat(timespec="seconds"),
+            "append_finished": finished,
+            "append_steps": len(record.steps),
+            "append_record": text,
+        }
         with self.transaction() as connection:
-            query = sa.select(games.c.steps, games.c.finished).where(games.c.id == game_id).with_for_update()
-            row = connection.execute(query).first()
-            if row is None or int(row[0]) != steps_before:
+            if connection.execute(statement, values).rowcount != 1:
                 return False
-            if also is not None and not also(connection):
-                return False
-            self._write(connection, "", record, game_id, data, text, had_results=bool(row[1]))
-            return True
+            rows = result_rows(game_id, data) if finished else []
+            if rows:
+                connection.execute(results.insert(), rows)
+        return True
 
     def steps_of(self, game_id: int) -> int | None:
         """How many steps the stored game has (None if there is no such game)."""
@@ -402,29 +417,13 @@ class Storage:
                     raise  # another process inserted it first: decide again against its row
         raise AssertionError("unreachable")
 
-    def _write(
-        self,
-        connection: Connection,
-        uid: str,
-        record: Record,
-        game_id: int | None,
-        data: dict[str, Any] | None = None,
-        text: str | None = None,
-        had_results: bool = True,
-    ) -> int:
-        """Insert (`game_id` None, under `uid`) or update a game and its result rows.
-
-        `data`/`text` are the record's JSON when the caller has made and checked them
-        already; otherwise the whole record is read back first, as every reader would.
-        `had_results=False`: the stored row is an unfinished game, so it has no result rows.
-        """
-        if data is None or text is None:
-            data = record.to_json()
-            text = json.dumps(data)
-            try:  # never store what could not be read back: one such row would break every history listing
-                Record.loads(text)
-            except RecordError as exc:
-                raise StorageError(f"this game cannot be kept in the history: {exc}") from None
+    def _write(self, connection: Connection, uid: str, record: Record, game_id: int | None) -> int:
+        data = record.to_json()
+        text = json.dumps(data)
+        try:  # never store what could not be read back: one such row would break every history listing
+            Record.loads(text)
+        except RecordError as exc:
+            raise StorageError(f"this game cannot be kept in the history: {exc}") from None
         values = {
             "game": record.game,
             "options": json.dumps(record.options, sort_keys=True),
@@ -442,8 +441,7 @@ class Storage:
             game_id = int(inserted.inserted_primary_key[0])  # type: ignore[index]
         else:
             connection.execute(games.update().where(games.c.id == game_id).values(**values))
-        if had_results:
-            connection.execute(results.delete().where(results.c.game_id == game_id))
+        connection.execute(results.delete().where(results.c.game_id == game_id))
         rows = result_rows(game_id, data)
         if rows:
             connection.execute(results.insert(), rows)
@@ -510,6 +508,27 @@ class Storage:
             return [dict(r._mapping) for r in connection.execute(query)]
 
 
+def _append_statement(also: sa.ColumnElement[bool] | None) -> sa.Update:
+    """`Storage.save_if`'s UPDATE, built once per kind of further condition (its values are parameters)."""
+    where = [
+        games.c.id == sa.bindparam("append_id"),
+        games.c.steps == sa.bindparam("append_before"),
+        games.c.finished == sa.false(),
+    ]
+    if also is not None:
+        where.append(also)
+    return (
+        games.update()
+        .where(*where)
+        .values(
+            updated=sa.bindparam("append_updated"),
+            finished=sa.bindparam("append_finished"),
+            steps=sa.bindparam("append_steps"),
+            record=sa.bindparam("append_record"),
+        )
+    )
+
+
 def _check_append(data: dict[str, Any], text: str, validated: int) -> None:
     """What `Record.loads` would refuse in a record whose first `validated` steps were read back before.
 
@@ -547,6 +566,11 @@ def make_engine(url: str) -> Engine:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA busy_timeout=60000")
             cursor.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode: a commit survives the process (a crash, a restart) without waiting for the
+            # disk; only an operating-system crash or power loss can roll back the last commits, and
+            # never corrupts the file. FULL waits for an fsync per commit, which caps an online
+            # table server at a few hundred steps a second on an ordinary disk (docs/tables.md, Load).
+            cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 

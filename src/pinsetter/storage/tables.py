@@ -11,15 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
-from pinsetter.storage.db import Storage, games, metadata
+from pinsetter.storage.db import Guard, Storage, games, metadata
 
 __all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "copy_table", "token_hash"]
 
@@ -37,6 +35,9 @@ tables = sa.Table(
     sa.Column("game_id", sa.Integer, sa.ForeignKey(games.c.id, ondelete="SET NULL"), nullable=True),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("created", sa.String(40), nullable=False),
+)
+UNCHANGED = sa.exists().where(
+    tables.c.id == sa.bindparam("unchanged_id"), tables.c.version == sa.bindparam("unchanged_version")
 )
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed safely
 CODE_LENGTH = 6
@@ -152,21 +153,14 @@ class TableStore:
             row = connection.execute(sa.select(tables.c.id).where(tables.c.game_id == game_id)).first()
         return None if row is None else int(row[0])
 
-    def unchanged(self, table: StoredTable) -> Callable[[Connection], bool]:
+    def unchanged(self, table: StoredTable) -> Guard:
         """A condition for `Storage.save_if`: the table's row is still at the version `table` was read at.
 
         Lets a server act on a table row it keeps in memory: a step is written only if
         nobody (another process included) has changed the table since (a close, a seat
         handed to a bot), whatever the notifications between processes say.
         """
-        version = table.version
-
-        def check(connection: Connection) -> bool:
-            query = sa.select(tables.c.version).where(tables.c.id == table.id).with_for_update(read=True)
-            row = connection.execute(query).first()
-            return row is not None and int(row[0]) == version
-
-        return check
+        return UNCHANGED, {"unchanged_id": table.id, "unchanged_version": table.version}
 
     def game_of(self, table_id: int) -> int | None:
         """The game played at a table, if it has started."""
