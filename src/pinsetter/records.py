@@ -37,6 +37,7 @@ __all__ = [
     "RecordError",
     "RecordStep",
     "replay",
+    "replay_from",
 ]
 
 FORMAT = "pinsetter-record"
@@ -327,9 +328,20 @@ def new_state_for(record: Record) -> State:
 
 def replay(record: Record, check_result: bool = True) -> State:
     """Re-apply every step of a record, checking legality, the seed's chance draws and the stated result."""
-    state = new_state_for(record)
+    state = replay_from(record, new_state_for(record), 0)
+    if check_result and record.result is not None:
+        check_result_of(state, record)
+    return state
+
+
+def replay_from(record: Record, state: State, done: int) -> State:
+    """Apply the record's steps after the first `done` to `state` (which has those), checked as `replay` does.
+
+    For a copy of a game that another process has moved on: only the new steps are
+    applied. `state` is changed in place (and returned); on a RecordError it is left part way.
+    """
     seeded = record.chance == "seeded"
-    for index, step in enumerate(record.steps, start=1):
+    for index, step in enumerate(record.steps[done:], start=done + 1):
         if state.is_terminal():
             raise RecordError(f"{step.text!r} comes after the game is over", index)
         expected = None if state.is_chance_node() else state.current_player()
@@ -352,8 +364,6 @@ def replay(record: Record, check_result: bool = True) -> State:
             if isinstance(exc, RecordError):
                 raise
             raise RecordError(str(exc), index) from None
-    if check_result and record.result is not None:
-        check_result_of(state, record)
     return state
 
 

@@ -31,7 +31,7 @@ from pinsetter.bots.base import make_bot
 from pinsetter.core.game import GameError
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
-from pinsetter.records import PlayerSpec, result_of
+from pinsetter.records import PlayerSpec, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
@@ -65,6 +65,7 @@ class TableService:
         # is still at this version (TableStore.unchanged), and notifications drop stale copies.
         self._playing: dict[int, StoredTable] = {}
         self._game_of: dict[int, int] = {}  # table -> its game, once seen here (it never changes)
+        self._behind: dict[int, int] = {}  # game -> steps another process has stored: catch up when used
         self._guard = threading.Lock()
 
     def table(self, table_id: int) -> StoredTable:
@@ -120,8 +121,13 @@ class TableService:
         if game_id is None:
             return  # nothing kept here about the table's game
         match = self.games.kept(game_id)
-        if match is not None and (steps is None or len(match.record.steps) < steps):
+        if match is None:
+            return
+        if steps is None:
             self.games.forget(game_id)
+        elif len(match.record.steps) < steps:
+            with self._guard:  # caught up (only the new steps applied) when next used, under the game's lock
+                self._behind[game_id] = max(steps, self._behind.get(game_id, 0))
 
     def create(self, game: str, options: dict[str, Any], seats: list[str], seed: int | None) -> dict[str, Any]:
         import random
@@ -231,13 +237,32 @@ class TableService:
         the notification of another process's step has not arrived yet).
         """
         match = self.games.match(game_id)
+        with self._guard:
+            behind = self._behind.pop(game_id, None)
         if verify:
             stored = self.storage.steps_of(game_id)
-            if stored is not None and stored != len(match.record.steps):
-                self.games.forget(game_id)
-                match = self.games.match(game_id)
+            behind = stored if stored is not None and stored != len(match.record.steps) else None
+        if behind is not None and behind != len(match.record.steps):
+            match = self._catch_up(game_id, match)
         match.undo_allowed = False
         return match
+
+    def _catch_up(self, game_id: int, match: Match) -> Match:
+        """The match moved on to the stored game's steps: only the new ones are applied (and checked).
+
+        Anything unexpected (the stored game is not a continuation of this one) reads it anew.
+        """
+        stored = self.storage.get(game_id)
+        done = len(match.record.steps)
+        if stored is not None and stored.record.steps[:done] == match.record.steps:
+            try:
+                replay_from(stored.record, match.state, done)
+                match.record = stored.record
+                return match
+            except GameError:
+                log.warning("game %s: the stored steps do not continue this copy; read anew", game_id)
+        self.games.forget(game_id)
+        return self.games.match(game_id)
 
     def act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> None:
         """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not.
