@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -39,8 +40,6 @@ def free_port() -> int:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time a process has used so far."""
-    import os
-
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -292,6 +291,7 @@ def main() -> None:
         f"client CPU {result['client_cpu']:.1f} s ({100 * result['client_cpu'] / seconds:.0f}% of one core)"
     )
     print(f"server memory (RSS): {', '.join(f'{m:.0f} MiB' for m in memory)}")
+    print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     errors = sum(len(t.errors) for t in tables)
     print(f"refused actions: {errors}")
     print(f"records: {good} of {len(tables)} tables finished, replay, and hold every action sent exactly once")

@@ -26,6 +26,7 @@ from typing import Any
 import anyio
 import sqlalchemy as sa
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
 from pinsetter.bots.base import make_bot
 from pinsetter.core.game import GameError
@@ -359,14 +360,42 @@ class TableService:
 
     def states_for(self, table_id: int, seats: list[int | None]) -> list[dict[str, Any]]:
         """One message per connection's seat, from one read of the table and one view of the game."""
-        table = self.kept_table(table_id)
+        found = self._states_for(table_id, seats, wait=True)
+        assert found is not None
+        return found
+
+    def kept_states_for(self, table_id: int, seats: list[int | None]) -> list[dict[str, Any]] | None:
+        """`states_for` from what this process keeps, or None if that needs the database or a wait.
+
+        Lets the event loop push a step at once, without handing the work to a thread.
+        """
+        return self._states_for(table_id, seats, wait=False)
+
+    def _states_for(self, table_id: int, seats: list[int | None], wait: bool) -> list[dict[str, Any]] | None:
+        if wait:
+            table = self.kept_table(table_id)
+        else:
+            with self._guard:
+                kept = self._playing.get(table_id)
+                if kept is None or kept.game_id is None or kept.game_id in self._behind:
+                    return None
+                table = kept
+            if self.games.kept(kept.game_id) is None:
+                return None
         public = table.public()
         if table.game_id is None:
             return [{"type": "state", "seat": seat, "table": public, "view": None} for seat in seats]
-        with self.games.lock(table.game_id):
+        lock = self.games.lock(table.game_id)
+        if not lock.acquire(blocking=wait):
+            return None
+        try:
+            if not wait and self.games.kept(table.game_id) is None:
+                return None  # dropped meanwhile (a write that lost its compare-and-set): read in a thread
             match = self.current_match(table.game_id)
             view = game_view(match, self.games.next_of(match)).model_dump(mode="json")
             deciding = None if match.state.is_terminal() else match.state.turn()
+        finally:
+            lock.release()
         view["undo"] = "undo is off at a table"
         # The same view without the choices, for every seat but the one to decide (shared, not copied: read-only).
         hidden = {**view, "legal_actions": [], "view": {**view["view"], "choices": [], "selection": None}}
@@ -420,7 +449,12 @@ class Hub:
                 connections = list(self.connections.get(table_id, ()))
                 if not connections:
                     return
-                texts = await anyio.to_thread.run_sync(self._render, table_id, [seat for _, seat in connections])
+                seats = [seat for _, seat in connections]
+                kept = self.tables.kept_states_for(table_id, seats)  # in memory: viewed here at once
+                if kept is not None:
+                    texts = encode_messages(kept)
+                else:
+                    texts = await anyio.to_thread.run_sync(self._render, table_id, seats)
                 for (socket, _seat), text in zip(connections, texts, strict=True):
                     try:
                         await socket.send_text(text)
@@ -466,6 +500,9 @@ class Hub:
                 await self._handle(socket, table_id, seat, raw)
         except WebSocketDisconnect:
             pass
+        except RuntimeError:  # a push found the connection closed (starlette's WebSocketDisconnected)
+            if socket.application_state == WebSocketState.CONNECTED:
+                raise
         finally:
             self.connections[table_id].discard(key)
 
@@ -511,16 +548,28 @@ class TokenBucket:
 
 
 def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
-    """The messages as JSON text; a value shared between messages (the table, a view) is encoded once."""
-    encoded: dict[int, str] = {}
+    """The messages as JSON text; a value shared between messages (the table, a view) is encoded once.
+
+    Equal views (the seat to decide has nothing more to see when it only rolls) are encoded once too.
+    """
+    by_id: dict[int, str] = {}
+    dicts: list[tuple[dict[str, Any], str]] = []
 
     def once(value: Any) -> str:
         key = id(value)  # the messages hold every value alive while this runs
-        if key not in encoded:
-            encoded[key] = json.dumps(value)
-        return encoded[key]
+        text = by_id.get(key)
+        if text is None:
+            if isinstance(value, dict):
+                text = next((t for d, t in dicts if d == value), None)
+            if text is None:
+                text = json.dumps(value)
+                if isinstance(value, dict):
+                    dicts.append((value, text))
+            by_id[key] = text
+        return text
 
-    return ["{" + ", ".join(f"{json.dumps(k)}: {once(v)}" for k, v in m.items()) + "}" for m in messages]
+    keys = {k: json.dumps(k) for m in messages for k in m}
+    return ["{" + ", ".join(f"{keys[k]}: {once(v)}" for k, v in m.items()) + "}" for m in messages]
 
 
 class Broker:
