@@ -577,7 +577,7 @@ def make_engine(url: str) -> Engine:
         @sa.event.listens_for(engine, "begin")
         def _begin(connection: Connection) -> None:
             mode = connection.get_execution_options().get("pinsetter_begin", "DEFERRED")
-            connection.exec_driver_sql(f"BEGIN {mode}")
+            connection.connection.driver_connection.execute(f"BEGIN {mode}")  # type: ignore[union-attr]
 
         return engine
     return sa.create_engine(url)
