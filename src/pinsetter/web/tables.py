@@ -20,7 +20,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import anyio
@@ -603,13 +603,14 @@ class PostgresBroker(Broker):
     connections at once and skips its own notification when it comes back.
     """
 
-    def __init__(self, url: str, push: Callable[[int, str], Awaitable[None]]) -> None:
+    def __init__(self, url: str, push: Callable[[int, str], Coroutine[Any, Any, None]]) -> None:
         import secrets
 
         self.dsn = sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.push = push
         self.origin = secrets.token_hex(8)
         self.task: asyncio.Task[None] | None = None
+        self.pushing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         import psycopg
@@ -623,10 +624,13 @@ class PostgresBroker(Broker):
         async for note in self.listener.notifies():
             table, _, rest = note.payload.partition(" ")
             origin, _, stamp = rest.partition(" ")
-            if origin == self.origin:
+            if origin == self.origin or not table.isdigit():
                 continue  # this process's own change: pushed when it was published
-            with contextlib.suppress(ValueError):
-                await self.push(int(table), stamp)
+            # Each table's push in its own task: one slow table does not hold up the others
+            # (pushes of one table keep their order: the hub runs them one at a time).
+            task = asyncio.create_task(self.push(int(table), stamp))
+            self.pushing.add(task)
+            task.add_done_callback(self.pushing.discard)
 
     async def publish(self, table_id: int, stamp: str = "") -> None:
         await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {self.origin} {stamp}"))
