@@ -297,6 +297,11 @@ def main() -> None:
     print(f"records: {good} of {len(tables)} tables finished, replay, and hold every action sent exactly once")
     for problem in problems[:10]:
         print("  " + problem)
+    for table in tables:
+        for before, (_sent, seen) in table.flights.items():
+            print(f"  table {table.id}: the state after step {before + 1} reached only seats {sorted(seen)}")
+        for error in table.errors[:3]:
+            print(f"  table {table.id}: refused: {error}")
     if args.profile:
         import pstats
 

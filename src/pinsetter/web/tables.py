@@ -450,10 +450,15 @@ class Hub:
                 if not connections:
                     return
                 seats = [seat for _, seat in connections]
-                kept = self.tables.kept_states_for(table_id, seats)  # in memory: viewed here at once
-                if kept is not None:
-                    texts = encode_messages(kept)
-                else:
+                try:
+                    kept = self.tables.kept_states_for(table_id, seats)  # in memory: viewed here at once
+                    if kept is not None:
+                        texts = encode_messages(kept)
+                    else:
+                        texts = await anyio.to_thread.run_sync(self._render, table_id, seats)
+                except Exception:  # e.g. the database did not answer: once more from scratch, or nobody sees the step
+                    log.exception("table %s: the push failed; trying again from the database", table_id)
+                    self.tables.note_change(table_id, "")
                     texts = await anyio.to_thread.run_sync(self._render, table_id, seats)
                 for (socket, _seat), text in zip(connections, texts, strict=True):
                     try:
