@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 from typing import Final
 
-__all__ = ["BOT_STREAM", "CHANCE_STREAM", "SEED_MAX", "check_seed", "step_rng"]
+__all__ = ["BOT_STREAM", "CHANCE_STREAM", "PLAYER_STREAM", "SEED_MAX", "check_seed", "step_rng"]
 
 CHANCE_STREAM: Final = 0
 BOT_STREAM: Final = 1
+# A player's own chance while others decide at once (a Reroll with shared dice): stream 16 + the seat.
+PLAYER_STREAM: Final = 16
 # Seeds are stored as signed 64-bit integers in the history database.
 SEED_MAX: Final = 2**63 - 1
 
