@@ -667,7 +667,7 @@ class Hub:
                     return
                 if left <= 0:
                     if await anyio.to_thread.run_sync(self.tables.time_out, table_id):
-                        await self.broker.publish(table_id)
+                        await self.broker.publish(table_id, self.tables.stamp(table_id))
                         continue
                     left = 0.2  # another process played it first: look again shortly
                 with contextlib.suppress(TimeoutError):
