@@ -132,3 +132,18 @@ def test_a_finished_game_never_grows_and_a_guard_can_refuse_a_step(two: Setup) -
     assert not a.storage.save_if(match.record, game_id, done)
     stored = a.storage.get(game_id)
     assert stored is not None and stored.finished and len(stored.record.steps) == done
+
+
+def test_a_seat_handed_to_a_bot_by_another_process_is_seen_here(two: Setup) -> None:
+    a, b, table_id, game_id, host = two
+    seat = turn(b, table_id)  # b keeps the table and the match, with this seat human and to play
+    a.give_to_bot(table_id, seat, host, "random")  # the bot plays the seat's turn at once
+    played = stored_steps(a, game_id)
+    b.note_change(table_id, a.stamp(table_id))  # b catches up: the players changed, so it reads the game anew
+    mine, theirs = b.state_for(table_id, None)["view"], a.state_for(table_id, None)["view"]
+    assert mine["players"] == theirs["players"] and mine["log"] == theirs["log"]
+    here = b.games.match(game_id)
+    assert not here.players[seat].is_human and seat in here.bots  # and its bot is ready to play it here
+    with pytest.raises(Refused):
+        b.act(table_id, seat, {"action": "roll"})
+    assert stored_steps(a, game_id) == played

@@ -30,7 +30,15 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from pinsetter.core.scoring import STANDARD, Lane, score
-from pinsetter.records import MAX_RECORD_BYTES, MAX_STEPS, Record, RecordError, StatedResult, StepDocument
+from pinsetter.records import (
+    MAX_RECORD_BYTES,
+    MAX_STEPS,
+    PlayerDocument,
+    Record,
+    RecordError,
+    StatedResult,
+    StepDocument,
+)
 from pinsetter.usertext import visible
 
 __all__ = [
@@ -341,9 +349,9 @@ class Storage:
         tries again), and a finished game never grows. `also` is a further condition of
         that UPDATE, with its parameters (e.g. `TableStore.unchanged`: the table the game
         is played at has not changed). Only what an append can change is validated and
-        written (the new steps, the result, the limits): the rest of the record was
-        validated when it was first stored, and the step count proves the stored row is
-        the one this record grew from.
+        written (the new steps, the players (a seat handed to a bot), the result, the
+        limits): the rest of the record was validated when it was first stored, and the
+        step count proves the stored row is the one this record grew from.
         """
         data = record.to_json()
         text = json.dumps(data)
@@ -362,6 +370,7 @@ class Storage:
             "append_id": game_id,
             "append_before": steps_before,
             "append_updated": datetime.now(UTC).isoformat(timespec="seconds"),
+            "append_players": json.dumps(data["players"]),
             "append_finished": finished,
             "append_steps": len(record.steps),
             "append_record": text,
@@ -522,6 +531,7 @@ def _append_statement(also: sa.ColumnElement[bool] | None) -> sa.Update:
         .where(*where)
         .values(
             updated=sa.bindparam("append_updated"),
+            players=sa.bindparam("append_players"),
             finished=sa.bindparam("append_finished"),
             steps=sa.bindparam("append_steps"),
             record=sa.bindparam("append_record"),
@@ -545,6 +555,8 @@ def _check_append(data: dict[str, Any], text: str, validated: int) -> None:
     if len(steps) > MAX_STEPS:
         raise RecordError(f"steps: a record has at most {MAX_STEPS} steps")
     try:
+        for player in data["players"]:  # a seat handed to a bot changes its entry
+            PlayerDocument.model_validate(player)
         for index in range(validated, len(steps)):
             step = StepDocument.model_validate(steps[index])
             if step.actor != "chance" and step.actor >= len(data["players"]):

@@ -321,10 +321,16 @@ class TableService:
         """
         stored = self.storage.get(game_id)
         done = len(match.record.steps)
-        if stored is not None and stored.record.steps[:done] == match.record.steps:
+        # A seat handed to a bot meanwhile changes the players (and the bots): then the game is read anew.
+        if (
+            stored is not None
+            and stored.record.steps[:done] == match.record.steps
+            and stored.record.players == match.players
+        ):
             try:
                 replay_from(stored.record, match.state, done)
                 match.record = stored.record
+                match.players = stored.record.players  # one list, as in a match resumed from its record
                 return match
             except GameError:
                 log.warning("game %s: the stored steps do not continue this copy; read anew", game_id)
