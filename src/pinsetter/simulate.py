@@ -12,6 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 
@@ -37,7 +38,7 @@ def play_one(game_id: str, options: dict[str, object], players: list[PlayerSpec]
     match.run_bots()
     state = match.state
     if not state.is_terminal():
-        raise ValueError("simulation needs bots for every player (a human seat was given)")
+        raise ValueError(_("simulation needs bots for every player (a human seat was given)"))
     strikes, spares = [], []
     for p in range(len(players)):
         frames = state.scoresheet(p).frames[:-1]

@@ -25,6 +25,7 @@ from pinsetter.core.game import GameError
 from pinsetter.core.scoring import ScoringError, parse_line, score
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
@@ -34,7 +35,7 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 @app.command("score", context_settings={"ignore_unknown_options": True})
 def score_cmd(
-    balls: Annotated[list[str], typer.Argument(help="pinfalls: X 7/ 9- ... or whole numbers 10 7 3 ...")],
+    balls: Annotated[list[str], typer.Argument(help=N_("pinfalls: X 7/ 9- ... or whole numbers 10 7 3 ..."))],
     as_json: JsonOpt = False,
 ) -> None:
     """Score a pinfall sequence and print the scoresheet.
@@ -44,7 +45,7 @@ def score_cmd(
     """
     line = " ".join(balls)
     if not line.strip():
-        fail("score: no balls given (e.g. pinsetter score X 7/ 9-)")
+        fail(_("score: no balls given (e.g. pinsetter score X 7/ 9-)"))
     try:
         sheet = score(parse_line(line))
     except ScoringError as exc:
@@ -52,19 +53,19 @@ def score_cmd(
     if as_json:
         emit_json(sheet.to_dict())
     else:
-        typer.echo(render_sheets(["score"], [sheet]))
+        typer.echo(render_sheets([_("score")], [sheet]))
 
 
 @app.command()
 def analyze(
     game: GameArg,
     players: Annotated[
-        int, typer.Option("--players", "-n", help="players, for win/tie odds", parser=whole_number(1, 100))
+        int, typer.Option("--players", "-n", help=N_("players, for win/tie odds"), parser=whole_number(1, 100))
     ] = 1,
-    dice: Annotated[Path | None, typer.Option(help="bowling-dice: a dice-set file (JSON or TOML)")] = None,
+    dice: Annotated[Path | None, typer.Option(help=N_("bowling-dice: a dice-set file (JSON or TOML)"))] = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
-    plot: Annotated[Path | None, typer.Option(help="draw the distribution (.png, .svg or .pdf)")] = None,
+    plot: Annotated[Path | None, typer.Option(help=N_("draw the distribution (.png, .svg or .pdf)"))] = None,
 ) -> None:
     """Exact final-score distribution of a pure-chance game (no simulation)."""
     from pinsetter.games.pure_chance import PureChanceGame
@@ -79,7 +80,7 @@ def analyze(
     except GameError as exc:
         fail(str(exc))
     if not isinstance(instance, PureChanceGame):
-        fail(f"{game} has decisions; use `pinsetter solve {game}` or `simulate`")
+        fail(_("{game} has decisions; use `pinsetter solve {game}` or `simulate`").format(game=game))
     dist = exact(instance)
     data = dist.to_dict(players)
     if plot is not None:
@@ -93,21 +94,23 @@ def analyze(
 
     typer.echo(distribution_report(dist, players))
     if plot is not None:
-        typer.echo(f"plot written to {visible(str(plot))}")
+        typer.echo(_("plot written to {file}").format(file=visible(str(plot))))
 
 
 @app.command()
 def simulate(
     game: GameArg,
     games: Annotated[
-        int, typer.Option("--games", "-g", help="how many games", parser=whole_number(1, MAX_GAMES))
+        int, typer.Option("--games", "-g", help=N_("how many games"), parser=whole_number(1, MAX_GAMES))
     ] = 1000,
-    seed: Annotated[int, typer.Option(help="seed of the whole run", parser=whole_number(0, SEED_MAX))] = 0,
-    players: Annotated[str, typer.Option("--players", "-p", help="bots, e.g. bot:random,bot:greedy")] = "bot:random",
-    workers: Annotated[int, typer.Option(help="worker processes", parser=whole_number(1, 256))] = 1,
+    seed: Annotated[int, typer.Option(help=N_("seed of the whole run"), parser=whole_number(0, SEED_MAX))] = 0,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help=N_("bots, e.g. bot:random,bot:greedy"))
+    ] = "bot:random",
+    workers: Annotated[int, typer.Option(help=N_("worker processes"), parser=whole_number(1, 256))] = 1,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
-    out: Annotated[Path | None, typer.Option(help="CSV with one row per game")] = None,
+    out: Annotated[Path | None, typer.Option(help=N_("CSV with one row per game"))] = None,
 ) -> None:
     """Play many complete games through the engine and summarise the scores."""
     from pinsetter.bots.base import make_bot
@@ -118,7 +121,7 @@ def simulate(
         options = parse_options(game, option)
         specs = PlayerSpec.parse_list(players)
         if any(p.is_human for p in specs):
-            fail("simulate needs bots only: --players bot:NAME,...")
+            fail(_("simulate needs bots only: --players bot:NAME,..."))
         instance = get_game(game, options)
         instance.check_players(len(specs))
         for spec in specs:
@@ -131,7 +134,7 @@ def simulate(
         from rich.progress import Progress
 
         with Progress(transient=True) as progress:
-            task = progress.add_task(f"{game}: {games} games", total=games)
+            task = progress.add_task(_("{game}: {count} games").format(game=game, count=games), total=games)
             summary = run(game, options, specs, games, seed, workers, progress=lambda n: progress.advance(task, n))
     if out is not None:
         import csv
@@ -155,15 +158,17 @@ def simulate(
 @app.command()
 def solve(
     game: GameArg,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="recompute instead of using the disk cache")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help=N_("recompute instead of using the disk cache"))] = False,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a game with decisions: the optimal expected score (Rolling Pins)."""
     if game != "rolling-pins":
         fail(
-            f"no exact whole-game solver for {game!r}: rolling-pins is solved exactly; see `analyze` for "
-            "the dice games and `hint bowling-solitaire` for the Solitaire expectimax"
+            _(
+                "no exact whole-game solver for {game}: rolling-pins is solved exactly; see `analyze` for "
+                "the dice games and `hint bowling-solitaire` for the Solitaire expectimax"
+            ).format(game=repr(game))
         )
     from pinsetter.solvers import rolling_pins as solver
 
@@ -186,10 +191,15 @@ def solve(
     if as_json:
         emit_json(data)
         return
+    message = _("{game}: optimal expected score {score} ({without} without tokens); {states} states, {seconds} s")
     typer.echo(
-        f"{game}: optimal expected score {data['expected_score']:.10f} "
-        f"({data['expected_score_no_tokens']:.10f} without tokens); "
-        f"{data['states']} states, {data['seconds']:.3f} s"
+        message.format(
+            game=game,
+            score=f"{data['expected_score']:.10f}",
+            without=f"{data['expected_score_no_tokens']:.10f}",
+            states=data["states"],
+            seconds=f"{data['seconds']:.3f}",
+        )
     )
 
 
@@ -197,7 +207,7 @@ def solve(
 def perft(
     game: GameArg,
     deal: Annotated[str, typer.Option(help="pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j")],
-    groups: Annotated[str, typer.Option(help="connected or mutual")] = "connected",
+    groups: Annotated[str, typer.Option(help=N_("connected or mutual"))] = "connected",
     as_json: JsonOpt = False,
 ) -> None:
     """Count a Bowling Solitaire deal's legal play sequences (exact move generation)."""
@@ -205,13 +215,13 @@ def perft(
     from pinsetter.solvers.solitaire_perft import perft as count
 
     if game != "bowling-solitaire":
-        fail("perft counts Bowling Solitaire deals (game bowling-solitaire)")
+        fail(_("perft counts Bowling Solitaire deals (game bowling-solitaire)"))
     if groups not in GROUP_RULES:
-        fail(f"--groups must be connected or mutual, not {visible(groups)!r}")
+        fail(_("--groups must be connected or mutual, not {value}").format(value=repr(visible(groups))))
     try:
         result = count(Deal.parse(deal), groups)
     except GameError as exc:
-        fail(f"--deal: {exc}")
+        fail(_("--deal: {error}").format(error=exc))
     if as_json:
         emit_json(result.to_dict())
         return

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from pinsetter.i18n import _
+
 __all__ = ["BOT_STREAM", "CHANCE_STREAM", "PLAYER_STREAM", "SEED_MAX", "check_seed", "step_rng"]
 
 CHANCE_STREAM: Final = 0
@@ -23,7 +25,9 @@ SEED_MAX: Final = 2**63 - 1
 def check_seed(seed: int) -> int:
     """`seed` if it is in 0..SEED_MAX; ValueError naming the range otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        raise ValueError(f"a seed is a whole number from 0 to {SEED_MAX}, not {seed!r}")
+        raise ValueError(
+            _("a seed is a whole number from 0 to {most}, not {seed}").format(most=SEED_MAX, seed=repr(seed))
+        )
     return seed
 
 

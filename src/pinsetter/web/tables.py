@@ -32,7 +32,7 @@ from pinsetter.bots.base import bot_names, make_bot
 from pinsetter.core.game import GameError, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
-from pinsetter.i18n import _
+from pinsetter.i18n import _, using_language
 from pinsetter.records import PlayerSpec, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -79,7 +79,7 @@ class TableService:
         """The table as stored now (read from the database)."""
         found = self.store.get(table_id)
         if found is None:
-            raise NotFound(f"no table {table_id}")
+            raise NotFound(_("no table {id}").format(id=table_id))
         with self._guard:
             if found.status == "playing":
                 self._playing[table_id] = _copy(found)
@@ -197,29 +197,29 @@ class TableService:
         for _attempt in range(5):
             table = self.table(table_id)
             if table.status != "open":
-                raise Conflict("the game has started: watch it as a spectator")
+                raise Conflict(_("the game has started: watch it as a spectator"))
             if not 0 <= seat < len(table.seats):
-                raise NotFound(f"table {table_id} has seats 0 to {len(table.seats) - 1}")
+                raise NotFound(_("table {id} has seats 0 to {last}").format(id=table_id, last=len(table.seats) - 1))
             if not table.seats[seat].free:
-                raise Conflict(f"seat {seat} is taken")
+                raise Conflict(_("seat {seat} is taken").format(seat=seat))
             if any(s.name == name for s in table.seats):
-                raise Conflict(f"the name {name!r} is taken at this table")
+                raise Conflict(_("the name {name} is taken at this table").format(name=repr(name)))
             token = new_token()
             table.seats[seat] = Seat("human", name, token_hash(token))
             if self.store.update(table):
                 self.changed(table_id)  # everyone at the table sees the seat taken
                 return {"token": token, "seat": seat, "table": table.public()}
-        raise Conflict("the table is busy: try again")
+        raise Conflict(_("the table is busy: try again"))
 
     def start(self, table_id: int, host_token: str) -> int:
         """Start the game once every human seat is taken; returns the game's id."""
         table = self.table(table_id)
         if not table.is_host(host_token):
-            raise Refused("only the host can start the table")
+            raise Refused(_("only the host can start the table"))
         if table.status != "open":
-            raise Conflict("the table has already started")
+            raise Conflict(_("the table has already started"))
         if any(s.free for s in table.seats):
-            raise Conflict("every human seat must be taken first (or given to a bot)")
+            raise Conflict(_("every human seat must be taken first (or given to a bot)"))
         specs = [PlayerSpec(s.name or f"seat-{i + 1}", s.kind.removeprefix("bot:")) for i, s in enumerate(table.seats)]
         try:
             match = Match.new(table.game, specs, table.seed, dict(table.options))
@@ -232,7 +232,7 @@ class TableService:
         table.game_id = match.game_id
         table.status = "playing"
         if not self.store.update(table):
-            raise Conflict("the table changed while starting: try again")
+            raise Conflict(_("the table changed while starting: try again"))
         with self.games.lock(match.game_id):
             self._run_automatic(match)
             self.games.remember(match.game_id, match)
@@ -243,9 +243,9 @@ class TableService:
         """The host hands a seat (free, or idle) to a bot; its token stops working."""
         table = self.table(table_id)
         if not table.is_host(host_token):
-            raise Refused("only the host can hand a seat to a bot")
+            raise Refused(_("only the host can hand a seat to a bot"))
         if not 0 <= seat < len(table.seats):
-            raise NotFound(f"no seat {seat}")
+            raise NotFound(_("no seat {seat}").format(seat=seat))
         try:
             make_bot(bot, get_game(table.game, table.options))
         except GameError as exc:
@@ -253,7 +253,7 @@ class TableService:
         if table.status == "open":
             table.seats[seat] = Seat(f"bot:{bot}", name=f"{bot}-{seat + 1}")
             if not self.store.update(table):
-                raise Conflict("the table changed: try again")
+                raise Conflict(_("the table changed: try again"))
             return
         if table.status != "playing" or table.game_id is None:
             raise Conflict(_("the table is closed"))
@@ -285,15 +285,15 @@ class TableService:
                 self._keep(table)
                 return
             table = self.table(table_id)
-        raise Conflict("the table changed: try again")
+        raise Conflict(_("the table changed: try again"))
 
     def close(self, table_id: int, host_token: str) -> None:
         table = self.table(table_id)
         if not table.is_host(host_token):
-            raise Refused("only the host can close the table")
+            raise Refused(_("only the host can close the table"))
         table.status = "closed"
         if not self.store.update(table):
-            raise Conflict("the table changed: try again")
+            raise Conflict(_("the table changed: try again"))
         self._keep(table)
 
     # --- playing ------------------------------------------------------------------------
@@ -346,28 +346,28 @@ class TableService:
         """
         if seat is None:
             self._check_playing(self.kept_table(table_id))
-            raise Refused("spectators cannot act")
+            raise Refused(_("spectators cannot act"))
         action = message.get("action")
         pins = message.get("pins")
         pile = message.get("pile")
         if action is not None and not isinstance(action, str):
-            raise Refused("'action' must be text")
+            raise Refused(_("'action' must be text"))
         if pins is not None and (not isinstance(pins, list) or not all(type(p) is int for p in pins)):
-            raise Refused("'pins' must be a list of pin numbers")
+            raise Refused(_("'pins' must be a list of pin numbers"))
         if pile is not None and type(pile) is not int:
-            raise Refused("'pile' must be a pile number")
+            raise Refused(_("'pile' must be a pile number"))
         try:
             self._act(self.kept_table(table_id), seat, action, pins, pile, fresh=False)
         except _Stale:
             try:
                 self._act(self.table(table_id), seat, action, pins, pile, fresh=True)
             except _Stale:
-                raise Conflict("the game moved on meanwhile: look at the new state and decide again") from None
+                raise Conflict(_("the game moved on meanwhile: look at the new state and decide again")) from None
 
     @staticmethod
     def _check_playing(table: StoredTable) -> int:
         if table.status != "playing" or table.game_id is None:
-            raise Conflict("the game has not started" if table.status == "open" else "the table is closed")
+            raise Conflict(_("the game has not started") if table.status == "open" else _("the table is closed"))
         return table.game_id
 
     def _act(
@@ -379,9 +379,9 @@ class TableService:
             match = self.current_match(game_id, verify=fresh)
             state = match.state
             if state.is_terminal():
-                raise Conflict("the game is over") if fresh else _Stale()
+                raise Conflict(_("the game is over")) if fresh else _Stale()
             if state.turn() != seat if state.is_chance_node() else seat not in state.deciders():
-                raise Refused(f"it is not seat {seat}'s turn") if fresh else _Stale()
+                raise Refused(_("it is not seat {seat}'s turn").format(seat=seat)) if fresh else _Stale()
             if not match.players[seat].is_human:
                 raise Refused(_("seat {seat} is played by a bot now").format(seat=seat)) if fresh else _Stale()
             before = len(match.record.steps)
@@ -389,12 +389,12 @@ class TableService:
             try:
                 if state.is_chance_node():
                     if action != "roll":
-                        raise Refused('roll the dice first: send {"action": "roll"}') if fresh else _Stale()
+                        raise Refused(_('roll the dice first: send {"action": "roll"}')) if fresh else _Stale()
                     match.apply(match.draw_chance())
                 else:
                     if action is None:
                         if not pins:
-                            raise Refused("give an action, or the pins you pick") if fresh else _Stale()
+                            raise Refused(_("give an action, or the pins you pick")) if fresh else _Stale()
                         mine = state if seat == state.turn() else state.as_decider(seat)
                         action = match.game.selection_action(mine, frozenset(pins), pile)
                     match.apply_for(seat, match.game.parse_action(action))
@@ -403,7 +403,7 @@ class TableService:
                 self.games.forget(game_id)
                 if not fresh:
                     raise _Stale() from None  # refused here; judged again on the stored game
-                raise Refused(f"{action!r}: {exc}") from None
+                raise Refused(_("{action}: {error}").format(action=repr(action), error=exc)) from None
             except BaseException:
                 self.games.forget(game_id)
                 raise
@@ -424,7 +424,7 @@ class TableService:
                 with self._guard:
                     self._playing.pop(table.id, None)
                 raise _Stale()
-            raise Conflict("the game moved on meanwhile: look at the new state and decide again")
+            raise Conflict(_("the game moved on meanwhile: look at the new state and decide again"))
 
     def _run_automatic(self, match: Match) -> None:
         """Bots and chance play on until only humans decide, or a human rolls (in a dice game without decisions).
@@ -639,6 +639,7 @@ class Hub:
         tables.changed = self._changed
         self._push_locks: dict[int, asyncio.Lock] = {}
         self._waiting: set[int] = set()  # tables with a push that has not started rendering yet
+        self._languages: dict[WebSocket, str] = {}  # each connection's language
 
     async def start(self) -> None:
         """Start the broker, and the clocks of the timed tables being played (after a restart too)."""
@@ -722,17 +723,16 @@ class Hub:
                 connections = list(self.connections.get(table_id, ()))
                 if not connections:
                     return
-                seats = [seat for _, seat in connections]
-                try:
-                    kept = self.tables.kept_states_for(table_id, seats)  # in memory: viewed here at once
-                    if kept is not None:
-                        texts = encode_messages(kept)
-                    else:
-                        texts = await anyio.to_thread.run_sync(self._render, table_id, seats)
-                except Exception:  # e.g. the database did not answer: once more from scratch, or nobody sees the step
-                    log.exception("table %s: the push failed; trying again from the database", table_id)
-                    self.tables.note_change(table_id, "")
-                    texts = await anyio.to_thread.run_sync(self._render, table_id, seats)
+                by_language: dict[str, list[int]] = {}
+                for index, (socket, _seat) in enumerate(connections):
+                    by_language.setdefault(self._language_of(socket), []).append(index)
+                texts = [""] * len(connections)
+                for language, indexes in by_language.items():
+                    seats = [connections[i][1] for i in indexes]
+                    with using_language(language):  # a worker thread runs in a copy of this context
+                        found = await self._render_states(table_id, seats)
+                    for i, text in zip(indexes, found, strict=True):
+                        texts[i] = text
                 for (socket, _seat), text in zip(connections, texts, strict=True):
                     try:
                         await socket.send_text(text)
@@ -740,6 +740,27 @@ class Hub:
                         log.debug("push to a closed connection of table %s", table_id)
         finally:
             self._waiting.discard(table_id)
+
+    async def _render_states(self, table_id: int, seats: list[int | None]) -> list[str]:
+        """The seats' messages as JSON text: on the event loop from what is kept here, else in a thread."""
+        try:
+            kept = self.tables.kept_states_for(table_id, seats)  # in memory: viewed here at once
+            if kept is not None:
+                return encode_messages(kept)
+            return await anyio.to_thread.run_sync(self._render, table_id, seats)
+        except Exception:  # e.g. the database did not answer: once more from scratch, or nobody sees the step
+            log.exception("table %s: the push failed; trying again from the database", table_id)
+            self.tables.note_change(table_id, "")
+            return await anyio.to_thread.run_sync(self._render, table_id, seats)
+
+    def _language_of(self, socket: WebSocket) -> str:
+        """The language a connection asked for (read once, when it connected)."""
+        language = self._languages.get(socket)
+        if language is None:
+            from pinsetter.web.app import request_language
+
+            language = self._languages[socket] = request_language(socket.scope)
+        return language
 
     def _render(self, table_id: int, seats: list[int | None]) -> list[str]:
         return encode_messages(self.tables.states_for(table_id, seats))
@@ -770,10 +791,11 @@ class Hub:
             while True:
                 raw = await socket.receive_text()
                 if len(raw.encode()) > MAX_MESSAGE:
-                    await socket.send_json({"type": "error", "error": f"a message is at most {MAX_MESSAGE} bytes"})
+                    error = _("a message is at most {most} bytes").format(most=MAX_MESSAGE)
+                    await socket.send_json({"type": "error", "error": error})
                     continue
                 if not bucket.take():
-                    await socket.send_json({"type": "error", "error": "too many messages: slow down"})
+                    await socket.send_json({"type": "error", "error": _("too many messages: slow down")})
                     continue
                 await self._handle(socket, table_id, seat, raw)
         except WebSocketDisconnect:
@@ -783,6 +805,7 @@ class Hub:
                 raise
         finally:
             self.connections[table_id].discard(key)
+            self._languages.pop(socket, None)
 
     async def _handle(self, socket: WebSocket, table_id: int, seat: int | None, raw: str) -> None:
         import json
@@ -792,7 +815,8 @@ class Hub:
             if not isinstance(message, dict):
                 raise ValueError
         except (ValueError, RecursionError):
-            await socket.send_json({"type": "error", "error": 'a message is a JSON object like {"action": "dice 2"}'})
+            error = _('a message is a JSON object like {"action": "dice 2"}')
+            await socket.send_json({"type": "error", "error": error})
             return
         try:
             stamp = await anyio.to_thread.run_sync(self._act, table_id, seat, message)
