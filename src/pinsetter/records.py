@@ -40,6 +40,7 @@ __all__ = [
     "RecordStep",
     "apply_step",
     "replay",
+    "replay_from",
 ]
 
 FORMAT = "pinsetter-record"
@@ -436,9 +437,20 @@ def replay(record: Record, check_result: bool = True) -> State:
     A decision may come from any of the players deciding at that point (simultaneous
     decisions come in the order they were made); chance steps come when chance acts.
     """
-    state = new_state_for(record)
+    state = replay_from(record, new_state_for(record), 0)
+    if check_result and record.result is not None:
+        check_result_of(state, record)
+    return state
+
+
+def replay_from(record: Record, state: State, done: int) -> State:
+    """Apply the record's steps after the first `done` to `state` (which has those), checked as `replay` does.
+
+    For a copy of a game that another process has moved on: only the new steps are
+    applied. `state` is changed in place (and returned); on a RecordError it is left part way.
+    """
     seeded = record.chance == "seeded"
-    for index, step in enumerate(record.steps, start=1):
+    for index, step in enumerate(record.steps[done:], start=done + 1):
         if state.is_terminal():
             raise RecordError(_("{step} comes after the game is over").format(step=repr(step.text)), index)
         chance = state.is_chance_node()
@@ -475,8 +487,6 @@ def replay(record: Record, check_result: bool = True) -> State:
             if isinstance(exc, RecordError):
                 raise
             raise RecordError(str(exc), index) from None
-    if check_result and record.result is not None:
-        check_result_of(state, record)
     return state
 
 
