@@ -1059,7 +1059,7 @@ class PinsetterApp(App[None]):
     #game-options { height: auto; }
     #game-options Input, #game-options Select { width: 1fr; max-width: 60; }
     .option-row { height: auto; }
-    .option-help { color: $text-muted; }
+    .option-help { color: $text-muted; width: 1fr; }
     .row Button { margin-right: 1; min-width: 8; width: auto; }
     #launch-bar { height: auto; padding: 0 1; }
     #launch-bar Label { margin: 0 1 0 0; }
