@@ -21,8 +21,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from pinsetter.core.datafile import write_atomically
+from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import GameError, State
-from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, step_rng
+from pinsetter.core.seeds import SEED_MAX, DrawScheme
 from pinsetter.games.registry import get_game
 from pinsetter.usertext import check_name, visible
 
@@ -37,6 +38,7 @@ __all__ = [
     "RecordError",
     "RecordStep",
     "replay",
+    "replay_with_draws",
 ]
 
 FORMAT = "pinsetter-record"
@@ -105,6 +107,7 @@ class RecordDocument(_Strict):
     seed: Annotated[int, Field(ge=0, le=SEED_MAX)]
     created: ShortText = ""
     chance: ChanceSource = "seeded"
+    draws: DrawScheme = "step"
     undo_used: bool = False
     steps: Annotated[list[StepDocument], Field(max_length=MAX_STEPS)]
     extra: Annotated[dict[ShortText, bool | int | Annotated[str, Field(max_length=MAX_TEXT)]], Field(max_length=20)] = (
@@ -216,6 +219,9 @@ class Record:
     extra: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
     chance: ChanceSource = "seeded"
+    # How the seed's chance is drawn (pinsetter.core.seeds): "step" for records written before
+    # the field existed (it is left out for them), "position" for new games.
+    draws: DrawScheme = "step"
 
     def to_json(self) -> dict[str, Any]:
         """A fresh JSON-ready dict (changing it never changes the record)."""
@@ -231,6 +237,8 @@ class Record:
         }
         if self.chance != "seeded":  # the default is left out: records stay as older versions wrote them
             data["chance"] = self.chance
+        if self.draws != "step":
+            data["draws"] = self.draws
         data["steps"] = [s.to_json() for s in self.steps]
         if self.extra:
             data["extra"] = json.loads(json.dumps(self.extra))
@@ -292,6 +300,7 @@ class Record:
             extra=dict(doc.extra),
             result=doc.result.model_dump() if doc.result is not None else None,
             chance=doc.chance,
+            draws=doc.draws,
         )
 
 
@@ -327,8 +336,14 @@ def new_state_for(record: Record) -> State:
 
 def replay(record: Record, check_result: bool = True) -> State:
     """Re-apply every step of a record, checking legality, the seed's chance draws and the stated result."""
+    return replay_with_draws(record, check_result)[0]
+
+
+def replay_with_draws(record: Record, check_result: bool = True) -> tuple[State, ChanceDraws]:
+    """`replay`, with the game's seeded chance where the record stops (to play on from there)."""
     state = new_state_for(record)
     seeded = record.chance == "seeded"
+    draws = ChanceDraws(state.game, record.seed, record.draws)
     for index, step in enumerate(record.steps, start=1):
         if state.is_terminal():
             raise RecordError(f"{step.text!r} comes after the game is over", index)
@@ -338,14 +353,16 @@ def replay(record: Record, check_result: bool = True) -> State:
             raise RecordError(f"{step.text!r} is attributed to the wrong actor (expected {who})", index)
         try:
             if expected is None and seeded:
-                drawn = state.sample_chance(step_rng(record.seed, index - 1, CHANCE_STREAM))
+                drawn = draws.draw(state, index - 1)
                 if str(drawn) != step.text:
                     raise RecordError(
                         f"chance step {step.text!r} is not what seed {record.seed} draws here ({drawn}); "
                         'a record of chance entered by hand says "chance": "entered"',
                         index,
                     )
-                state.apply(drawn)
+                draws.apply(state, drawn)
+            elif expected is None:
+                draws.apply(state, state.game.parse_outcome(step.text))
             else:
                 state.apply_text(step.text)
         except GameError as exc:
@@ -354,7 +371,7 @@ def replay(record: Record, check_result: bool = True) -> State:
             raise RecordError(str(exc), index) from None
     if check_result and record.result is not None:
         check_result_of(state, record)
-    return state
+    return state, draws
 
 
 def check_result_of(state: State, record: Record) -> None:
