@@ -174,9 +174,9 @@ def run_plan(
             run = store.resume(resume, plan) if resume is not None else store.start(plan)
         except RunError as exc:
             fail(str(exc))
-        typer.echo(
-            _("pinsetter: run {run} (if it stops, continue it with --resume {run})").format(run=run.id), err=True
-        )
+        if sys.stderr.isatty():  # scripts are not told: an interrupted run names itself, and --resume last finds it
+            shown = _("pinsetter: run {run} (if it stops, continue it with --resume {run})").format(run=run.id)
+            typer.echo(shown, err=True)
     try:
         backend = make_backend(workers, spec)
     except ClusterError as exc:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from pinsetter.experiments.backends import Backend
 from pinsetter.experiments.plan import Plan, Row
 from pinsetter.experiments.runs import StoredRun
 
-__all__ = ["execute"]
+__all__ = ["SAVE_SECONDS", "execute"]
+
+# Finished chunks are written at most this often (one transaction for all of them; the first
+# at once), and at the end or an interrupt: a run killed outright loses at most this much work.
+SAVE_SECONDS = 1.0
 
 
 def execute(
@@ -28,13 +33,20 @@ def execute(
     if progress is not None and done:
         progress(sum(len(rows) for rows in done.values()))
     pending = [index for index in range(plan.chunks) if index not in done]
-    if pending:
-        for index, rows in backend.run(plan, pending):
+    unsaved: dict[int, list[Row]] = {}
+    last_save = -SAVE_SECONDS  # the first chunk to finish is saved at once
+    try:
+        for index, rows in backend.run(plan, pending) if pending else iter(()):
             done[index] = rows
-            if run is not None:
-                run.save_chunk(index, rows)
+            unsaved[index] = rows
+            if run is not None and time.monotonic() - last_save >= SAVE_SECONDS:
+                run.save_chunks(unsaved)
+                unsaved, last_save = {}, time.monotonic()
             if progress is not None:
                 progress(len(rows))
+    finally:  # on an interrupt too: what finished is kept
+        if run is not None:
+            run.save_chunks(unsaved)
     if run is not None:
         run.finish()
     return [row for index in range(plan.chunks) for row in done[index]]

@@ -98,13 +98,29 @@ class StoredRun:
         return {int(chunk): json.loads(text) for chunk, text in rows}
 
     def save_chunk(self, index: int, rows: list[Row]) -> None:
-        """Keep one finished chunk (a chunk saved again, by a resumed run racing another, is kept once)."""
+        self.save_chunks({index: rows})
+
+    def save_chunks(self, chunks: dict[int, list[Row]]) -> None:
+        """Keep finished chunks in one transaction (a chunk saved again, by a resumed run racing
+        another, is kept once)."""
+        if not chunks:
+            return
         with self.store.storage.transaction() as connection:
-            present = connection.execute(
-                sa.select(run_chunks.c.chunk).where(run_chunks.c.run_id == self.id, run_chunks.c.chunk == index)
-            ).first()
-            if present is None:
-                connection.execute(sa.insert(run_chunks).values(run_id=self.id, chunk=index, rows=json.dumps(rows)))
+            present = {
+                int(row[0])
+                for row in connection.execute(
+                    sa.select(run_chunks.c.chunk).where(
+                        run_chunks.c.run_id == self.id, run_chunks.c.chunk.in_(list(chunks))
+                    )
+                )
+            }
+            new = [
+                {"run_id": self.id, "chunk": index, "rows": json.dumps(rows)}
+                for index, rows in sorted(chunks.items())
+                if index not in present
+            ]
+            if new:
+                connection.execute(sa.insert(run_chunks), new)
             connection.execute(sa.update(runs).where(runs.c.id == self.id).values(updated=_now()))
 
     def finish(self) -> None:
