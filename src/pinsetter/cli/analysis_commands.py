@@ -193,6 +193,10 @@ def run_plan(
             with Progress(console=Console(stderr=True), transient=True) as bar:
                 task = bar.add_task(f"{plan.game}: {plan.games} {unit}", total=plan.games)
                 return execute(plan, backend, run, progress=lambda n: bar.advance(task, n))
+    except ClusterError as exc:  # the cluster failed during the run: what finished is kept
+        resume_hint = _("; continue with --resume {run}").format(run=run.id) if run is not None else ""
+        typer.echo(f"pinsetter: {one_line(str(exc))}{resume_hint}", err=True)
+        raise typer.Exit(1) from None
     except KeyboardInterrupt:
         if run is not None:
             typer.echo(_("pinsetter: interrupted; continue with --resume {run}").format(run=run.id), err=True)

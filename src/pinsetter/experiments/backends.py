@@ -199,9 +199,19 @@ class DaskBackend(_Closing):
         futures = {self.client.submit(run_chunk, plan, index, pure=False): index for index in chunks}
         try:
             for future in distributed.as_completed(list(futures)):
-                yield futures[future], future.result()
+                try:
+                    rows = future.result()
+                except (distributed.KilledWorker, OSError, TimeoutError) as exc:  # not a bug in a game: the cluster
+                    detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+                    raise ClusterError(
+                        _("the cluster lost chunk {chunk} ({kind}: {detail})").format(
+                            chunk=futures[future], kind=type(exc).__name__, detail=detail
+                        )
+                    ) from None
+                yield futures[future], rows
         finally:
-            self.client.cancel(list(futures))
+            if self.client is not None:
+                self.client.cancel(list(futures))
 
     def close(self) -> None:
         if self.client is not None:
