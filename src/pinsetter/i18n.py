@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import gettext
 import os
-from contextvars import ContextVar
 from collections.abc import Mapping
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Final
