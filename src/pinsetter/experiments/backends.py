@@ -70,6 +70,13 @@ class SerialBackend(_Closing):
             yield index, run_chunk(plan, index)
 
 
+def _ignore_interrupts() -> None:
+    """Pool workers leave Ctrl-C to the parent, which stops them (no traceback from each worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class PoolBackend(_Closing):
     """A local pool of worker processes (`--workers K`); no Dask needed."""
 
@@ -77,19 +84,32 @@ class PoolBackend(_Closing):
         self.workers = workers
         self.name = f"workers:{workers}"
         self._pool: ProcessPoolExecutor | None = None
+        self._finished = False
 
     def run(self, plan: Plan, chunks: list[int]) -> Iterator[tuple[int, list[Row]]]:
-        self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        self._finished = False
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_ignore_interrupts)
         pending: dict[Future[list[Row]], int] = {self._pool.submit(run_chunk, plan, i): i for i in chunks}
         while pending:
             finished, _rest = wait(pending, return_when=FIRST_COMPLETED)
             for future in sorted(finished, key=lambda f: pending[f]):
                 yield pending.pop(future), future.result()
+        self._finished = True
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """After a complete run the idle workers exit; after an interrupt they are stopped at once."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if self._finished:
+            pool.shutdown(wait=True)
+            return
+        workers = list((getattr(pool, "_processes", None) or {}).values())  # the executor keeps no public list
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.terminate()
+        for process in workers:
+            process.join(timeout=5)
 
 
 @dataclass(frozen=True)
