@@ -190,20 +190,27 @@ def test_tournaments_of_every_game_report_means_pairs_and_wins(game: str, bots: 
     specs = [PlayerSpec(n, b["bot"]) for n, b in zip(names, data["bots"], strict=True)]  # type: ignore[arg-type]
     rotations = [[(s + t) % len(specs) for s in range(len(specs))] for t in range(len(specs))] if seats > 1 else None
     per_deal: list[list[float]] = [[] for _ in specs]
+    compared: list[list[int]] = []  # each bot's score in one game at a table, or (seats 1) on one deal
     for deal in range(deals):
         seed = game_seed(4, deal)
         if rotations is None:
+            scores = []
             for bot, spec in enumerate(specs):
                 match = Match.new(game, [spec], seed=seed)
                 match.run_bots()
-                per_deal[bot].append(match.state.scores()[0])
+                scores.append(match.state.scores()[0])
+                per_deal[bot].append(scores[-1])
+            compared.append(scores)
         else:
             totals = [0.0] * len(specs)
             for seating in rotations:
                 match = Match.new(game, [specs[b] for b in seating], seed=seed)
                 match.run_bots()
+                by_bot = [0] * len(specs)
                 for seat, bot in enumerate(seating):
-                    totals[bot] += match.state.scores()[seat]
+                    by_bot[bot] = match.state.scores()[seat]
+                    totals[bot] += by_bot[bot]
+                compared.append(by_bot)
             for bot in range(len(specs)):
                 per_deal[bot].append(totals[bot] / len(rotations))
     for bot, entry in enumerate(data["bots"]):  # type: ignore[arg-type]
@@ -218,10 +225,11 @@ def test_tournaments_of_every_game_report_means_pairs_and_wins(game: str, bots: 
             assert d["ci95"] == [0.0, 0.0]  # no decisions: the same chance gives the same scores
     wins = data["wins"]
     assert isinstance(wins, dict)
-    for a in names:
-        for b in names:
+    for ia, a in enumerate(names):
+        for ib, b in enumerate(names):
             if a != b:
-                assert wins[a][b] >= 0 and wins[a][b] + wins[b][a] <= 1 + 1e-12
+                above = sum(1 for scores in compared if scores[ia] > scores[ib])
+                assert wins[a][b] == pytest.approx(above / len(compared))
     text = runner.invoke(app, ["tournament", game, "--bots", bots, "--games", "3", "--seats", str(seats)])
     assert text.exit_code == 0 and "95% CI" in text.output
 
