@@ -43,7 +43,7 @@ def chance_by_position(match: Match) -> dict[tuple[int, ...], str]:
     counts: dict[tuple[int, ...], int] = {}
     while not match.state.is_terminal():
         if match.state.is_chance_node():
-            where = match.state.chance_key()
+            where = match.state.chance_position()
             n = counts.get(where, 0)
             counts[where] = n + 1
             step = match.draw_chance()

@@ -18,12 +18,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pinsetter.core.datafile import write_atomically
 from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import GameError, State
-from pinsetter.core.seeds import SEED_MAX, DrawScheme
+from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.usertext import check_name, visible
 
@@ -37,6 +37,7 @@ __all__ = [
     "RecordDocument",
     "RecordError",
     "RecordStep",
+    "apply_step",
     "replay",
     "replay_with_draws",
 ]
@@ -77,11 +78,24 @@ class _Strict(BaseModel):
 class PlayerDocument(_Strict):
     name: Name
     kind: ShortText = "human"
+    # A human seat handed to a bot mid-game (online tables): the bot plays it from step `from_step` (0-based) on.
+    replaced_by: ShortText | None = None
+    from_step: Annotated[int, Field(ge=0, le=MAX_STEPS)] | None = None
+
+    @model_validator(mode="after")
+    def _replacement_whole(self) -> PlayerDocument:
+        if (self.replaced_by is None) != (self.from_step is None):
+            raise ValueError("replaced_by and from_step go together")
+        if self.replaced_by is not None and self.kind != "human":
+            raise ValueError("only a human seat is handed to a bot (replaced_by)")
+        return self
 
 
 class StepDocument(_Strict):
     actor: Literal["chance"] | Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
     step: ShortText
+    # The bot that played this decision for its human seat because the seat's time ran out.
+    by: ShortText | None = None
 
 
 class StatedPlayer(_Strict):
@@ -114,6 +128,18 @@ class RecordDocument(_Strict):
         Field(default_factory=dict)
     )
     result: StatedResult | None = None
+
+    @model_validator(mode="after")
+    def _replacements_in_the_game(self) -> RecordDocument:
+        for index, player in enumerate(self.players):
+            if player.from_step is not None and player.from_step > len(self.steps):
+                raise ValueError(
+                    f"players[{index}].from_step {player.from_step} is past the last step ({len(self.steps)})"
+                )
+        for index, step in enumerate(self.steps):
+            if step.by is not None and step.actor == CHANCE_ACTOR:
+                raise ValueError(f"steps[{index}]: a chance step is played by no bot ('by')")
+        return self
 
 
 def _path(loc: tuple[int | str, ...]) -> str:
@@ -160,17 +186,36 @@ def parse_document(text: str | bytes) -> RecordDocument:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A seat: its name and `human` or the name of the bot playing it."""
+    """A seat: its name and `human` or the name of the bot playing it.
+
+    A human seat handed to a bot mid-game (an online table's host does it for an
+    idle player) keeps its name and kind and says which bot plays it from which
+    step (`replaced_by`, `from_step`): the record's players stay fixed.
+    """
 
     name: str
     kind: str = "human"
+    replaced_by: str | None = None
+    from_step: int | None = None
 
     def __post_init__(self) -> None:
         check_name(self.name)
 
     @property
     def is_human(self) -> bool:
-        return self.kind == "human"
+        """Played by a person now (a seat handed to a bot is not)."""
+        return self.kind == "human" and self.replaced_by is None
+
+    @property
+    def bot(self) -> str | None:
+        """The bot that plays this seat now, if any."""
+        return self.replaced_by if self.replaced_by is not None else None if self.kind == "human" else self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.replaced_by is not None:
+            data |= {"replaced_by": self.replaced_by, "from_step": self.from_step}
+        return data
 
     @classmethod
     def parse_list(cls, text: str) -> list[PlayerSpec]:
@@ -202,9 +247,13 @@ class PlayerSpec:
 class RecordStep:
     actor: int | None  # player index, or None for chance
     text: str
+    by: str | None = None  # the bot that decided for this human seat when its time ran out
 
     def to_json(self) -> dict[str, Any]:
-        return {"actor": CHANCE_ACTOR if self.actor is None else self.actor, "step": self.text}
+        data: dict[str, Any] = {"actor": CHANCE_ACTOR if self.actor is None else self.actor, "step": self.text}
+        if self.by is not None:
+            data["by"] = self.by
+        return data
 
 
 @dataclass
@@ -230,7 +279,7 @@ class Record:
             "version": VERSION,
             "game": self.game,
             "options": dict(self.options),
-            "players": [{"name": p.name, "kind": p.kind} for p in self.players],
+            "players": [p.to_json() for p in self.players],
             "seed": self.seed,
             "created": self.created,
             "undo_used": self.undo_used,
@@ -280,13 +329,13 @@ class Record:
 
     @classmethod
     def from_document(cls, doc: RecordDocument) -> Record:
-        players = [PlayerSpec(p.name, p.kind) for p in doc.players]
+        players = [PlayerSpec(p.name, p.kind, p.replaced_by, p.from_step) for p in doc.players]
         steps = []
         for index, s in enumerate(doc.steps, start=1):
             if s.actor == CHANCE_ACTOR:
                 steps.append(RecordStep(None, s.step))
             elif isinstance(s.actor, int) and s.actor < len(players):
-                steps.append(RecordStep(s.actor, s.step))
+                steps.append(RecordStep(s.actor, s.step, s.by))
             else:
                 raise RecordError(f"actor {s.actor!r} is neither 'chance' nor a player index", index)
         return cls(
@@ -334,8 +383,22 @@ def new_state_for(record: Record) -> State:
         raise RecordError(str(exc)) from None
 
 
+def apply_step(state: State, step: RecordStep) -> None:
+    """Apply a recorded step as its actor made it: chance, or a decision of one of the deciders."""
+    if step.actor is None:
+        state.apply(state.game.parse_outcome(step.text))
+    elif step.actor == state.turn():
+        state.apply(state.game.parse_action(step.text))  # the player to move (the engine refuses a chance node)
+    else:
+        state.apply_for(step.actor, state.game.parse_action(step.text))
+
+
 def replay(record: Record, check_result: bool = True) -> State:
-    """Re-apply every step of a record, checking legality, the seed's chance draws and the stated result."""
+    """Re-apply every step of a record, checking legality, the seed's chance draws and the stated result.
+
+    A decision may come from any of the players deciding at that point (simultaneous
+    decisions come in the order they were made); chance steps come when chance acts.
+    """
     return replay_with_draws(record, check_result)[0]
 
 
@@ -347,24 +410,38 @@ def replay_with_draws(record: Record, check_result: bool = True) -> tuple[State,
     for index, step in enumerate(record.steps, start=1):
         if state.is_terminal():
             raise RecordError(f"{step.text!r} comes after the game is over", index)
-        expected = None if state.is_chance_node() else state.current_player()
-        if step.actor != expected:
-            who = "chance" if expected is None else f"player {expected}"
+        chance = state.is_chance_node()
+        actor = step.actor
+        # The player to move always decides; anyone else only where several decide at once.
+        if (actor is None) != chance or (actor is not None and actor != state.turn() and actor not in state.deciders()):
+            who = "chance" if chance else " or ".join(f"player {p}" for p in state.deciders())
             raise RecordError(f"{step.text!r} is attributed to the wrong actor (expected {who})", index)
+        if step.by is not None and (actor is None or record.players[actor].kind != "human"):
+            raise RecordError(f"{step.text!r}: only a human seat's decision is played by a bot ('by')", index)
         try:
-            if expected is None and seeded:
+            if chance and seeded:
                 drawn = draws.draw(state, index - 1)
-                if str(drawn) != step.text:
+                if str(drawn) == step.text:
+                    draws.apply(state, drawn)
+                    continue
+                # Step-scheme records from before a player's own rolls had a stream of their own
+                # drew them by step number.
+                key = state.chance_key(index - 1)
+                legacy = (
+                    record.draws == "step"
+                    and key != (index - 1, CHANCE_STREAM)
+                    and step.text == str(state.sample_chance(step_rng(record.seed, index - 1, CHANCE_STREAM)))
+                )
+                if not legacy:
                     raise RecordError(
                         f"chance step {step.text!r} is not what seed {record.seed} draws here ({drawn}); "
                         'a record of chance entered by hand says "chance": "entered"',
                         index,
                     )
-                draws.apply(state, drawn)
-            elif expected is None:
+            if chance:
                 draws.apply(state, state.game.parse_outcome(step.text))
             else:
-                state.apply_text(step.text)
+                apply_step(state, step)
         except GameError as exc:
             if isinstance(exc, RecordError):
                 raise

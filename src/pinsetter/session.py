@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import Game, GameError, State, Step
 from pinsetter.core.seeds import BOT_STREAM, SEED_MAX, DrawScheme, check_seed, step_rng
 from pinsetter.games.registry import get_game
-from pinsetter.records import PlayerSpec, Record, RecordStep, replay_with_draws, result_of
+from pinsetter.records import PlayerSpec, Record, RecordStep, apply_step, replay_with_draws, result_of
 
 if TYPE_CHECKING:
     from pinsetter.storage import Storage
@@ -60,7 +61,7 @@ class Match:
         self.chance_script = chance_script
         self.storage = storage
         self.game_id: int | None = None
-        self.bots: dict[int, Bot] = {i: make_bot(p.kind, game) for i, p in enumerate(players) if not p.is_human}
+        self.bots: dict[int, Bot] = {i: make_bot(p.bot, game) for i, p in enumerate(players) if p.bot is not None}
         # Undo is on by default when one human plays (alone or against bots), off among several.
         self.undo_allowed = sum(p.is_human for p in players) == 1 if undo_allowed is None else undo_allowed
 
@@ -113,6 +114,28 @@ class Match:
         self.record.steps.append(RecordStep(actor, str(step)))
         self._save()
 
+    def apply_for(self, player: int, step: Step, by: str | None = None) -> None:
+        """Apply a decision of `player`, one of the state's deciders, in whatever order they come.
+
+        `by` names the bot that decided for a human seat whose time ran out (kept in the record).
+        """
+        self.state.apply_for(player, step)
+        self.record.steps.append(RecordStep(player, str(step), by))
+        self._save()
+
+    def replace_with_bot(self, player: int, bot: str) -> None:
+        """From now on `bot` plays this human seat (an idle player at an online table); the record says so."""
+        spec = self.players[player]
+        if not spec.is_human:
+            raise GameError(f"seat {player + 1} ({spec.name}) is not played by a human")
+        made = make_bot(bot, self.game)
+        self.players[player] = replace(spec, replaced_by=bot, from_step=self.steps_done)
+        if self.record.players is not self.players:
+            self.record.players[player] = self.players[player]
+        self.bots[player] = made
+        self.undo_allowed = self.undo_allowed and any(p.is_human for p in self.players)
+        self._save()
+
     def _save(self) -> None:
         """The result so far into the record, then the record to its file and the history."""
         if self.record_path is not None or self.storage is not None or self.state.is_terminal():
@@ -137,8 +160,12 @@ class Match:
         return self.draws.draw(self.state, self.steps_done)
 
     def bot_action(self) -> Step:
-        player = self.state.current_player()
-        return self.bots[player].choose(self.state, step_rng(self.seed, self.steps_done, BOT_STREAM))
+        return self.bot_action_for(self.state.current_player())
+
+    def bot_action_for(self, player: int, bot: Bot | None = None) -> Step:
+        """What `bot` (by default the seat's own) decides for `player`, one of the deciders."""
+        state = self.state if player == self.state.current_player() else self.state.as_decider(player)
+        return (bot or self.bots[player]).choose(state, step_rng(self.seed, self.steps_done, BOT_STREAM))
 
     def is_bot_turn(self) -> bool:
         return self.state.current_player() in self.bots
@@ -202,7 +229,7 @@ class Match:
         self.record.undo_used = True
         state = self.game.new_state(len(self.players))
         for step in self.record.steps:
-            state.apply_text(step.text)
+            apply_step(state, step)
         self.state = state
         self.record.result = result_of(state, self.players)
         self._save()

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, next_ball, score
+from pinsetter.core.seeds import CHANCE_STREAM
 
 if TYPE_CHECKING:
     from pinsetter.core.table import TableView
@@ -187,6 +188,11 @@ class Game(ABC):
             raise OptionError(f"option {str(exc).split()[0]}: {exc}") from exc
 
     @property
+    def simultaneous(self) -> bool:
+        """Whether several players may decide at once (`State.deciders`); interfaces say who still decides."""
+        return False
+
+    @property
     def max_score(self) -> int:
         return self.lane.max_score
 
@@ -224,7 +230,7 @@ class Game(ABC):
     def draw_chance(self, state: State, seed: int, key: tuple[int, ...]) -> Step:
         """The seeded chance outcome at `state` under draws keyed by position (`pinsetter.core.draws`).
 
-        `key` is `state.chance_key()` with the number of earlier draws at that key appended, so
+        `key` is `state.chance_position()` with the number of earlier draws at that key appended, so
         the same place in any game with this seed gets the same draw whatever was decided
         before. A game whose chance is not a draw per position (a shuffled deck) overrides this.
         """
@@ -303,6 +309,67 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.turn() == TERMINAL
 
+    # --- simultaneous decisions ---------------------------------------------
+    def deciders(self) -> list[int]:
+        """The players who must decide before the game moves on, in seat order.
+
+        Turn-based games have one: the player to move. A game where several
+        players answer the same chance outcome at once (shared-dice Rolling
+        Pins) lists them all; their answers are independent, so any order of
+        them gives the same game. Empty at chance and terminal nodes.
+        """
+        if self.is_terminal() or self.is_chance_node():
+            return []
+        return [self.turn()]
+
+    def as_decider(self, player: int) -> State:
+        """A copy of this position where `player`, one of the deciders, is the one to move.
+
+        Bots and the table's views ask `legal_actions()` of it; games with
+        simultaneous decisions override this (a forced turn).
+        """
+        if player not in self.deciders():
+            raise IllegalActionError(f"player {player + 1} has no decision to make now")
+        return self.clone()
+
+    def seen_by(self, player: int) -> State:
+        """This position drawn from `player`'s own sheet, for a view only (never to decide on).
+
+        Turn-based games draw the player to move for everybody; a game with
+        simultaneous decisions shows each waiting player their own sheet.
+        """
+        return self
+
+    def legal_actions_for(self, player: int) -> list[Step]:
+        """`player`'s legal actions now: empty unless they are one of the deciders."""
+        if player not in self.deciders():
+            return []
+        if player == self.turn():
+            return self.legal_actions()
+        return self.as_decider(player).legal_actions()
+
+    def apply_for(self, player: int, step: Step) -> None:
+        """Apply a decision of `player`, one of the deciders, whatever the order of the others'."""
+        if player not in self.deciders():
+            raise IllegalActionError(f"player {player + 1} has no decision to make now")
+        if player == self.turn():
+            self.apply(step)
+        else:
+            self._apply_for(player, step)
+
+    def _apply_for(self, player: int, step: Step) -> None:
+        """Apply a decider's step out of the turn order (games with simultaneous decisions)."""
+        raise IllegalActionError(f"player {player + 1} has no decision to make now")
+
+    def chance_key(self, index: int) -> tuple[int, int]:
+        """Which seeded draw serves the chance node reached after `index` steps: (number, stream).
+
+        The step number on the chance stream, by default. A game with
+        simultaneous decisions keys a player's own roll (made while others
+        decide) to that player, so the order of their answers cannot change it.
+        """
+        return index, CHANCE_STREAM
+
     @abstractmethod
     def is_chance_node(self) -> bool: ...
 
@@ -339,7 +406,7 @@ class State(ABC):
         self.apply(step)
         return step
 
-    def chance_key(self) -> tuple[int, ...]:
+    def chance_position(self) -> tuple[int, ...]:
         """Where this chance node falls in the game: the player whose frame it is, and the frame.
 
         Draws keyed by position number the draws made at one key (the first ball or roll of

@@ -3,8 +3,10 @@
 Two draw schemes exist (a record's `draws` field, docs/records.md):
 
 * `step` (records without the field): chance outcome number i is drawn from
-  `step_rng(seed, i, CHANCE_STREAM)`. A game's dice then depend on how many
-  decisions came before them, so two bots given one seed see different dice.
+  `step_rng(seed, *state.chance_key(i))`, that is (seed, i, CHANCE_STREAM) but for
+  a player's own roll while others decide (its own stream). A game's dice then
+  depend on how many decisions came before them, so two bots given one seed see
+  different dice.
 * `position` (new games): a chance outcome is drawn from `position_rng(seed, key)`
   where the key says where it falls in the game (player, frame, the n-th draw
   there; `pinsetter.core.draws`), so every bot given one seed sees the same dice
@@ -25,6 +27,7 @@ __all__ = [
     "BOT_STREAM",
     "CHANCE_STREAM",
     "DRAW_SCHEMES",
+    "PLAYER_STREAM",
     "POSITION_STREAM",
     "SEED_MAX",
     "DrawScheme",
@@ -35,8 +38,11 @@ __all__ = [
 
 CHANCE_STREAM: Final = 0
 BOT_STREAM: Final = 1
-# 2 is taken by the per-game seeds of a simulation (pinsetter.experiments.chunks.game_seed).
+# 2 is taken by the per-game seeds of a simulation (pinsetter.experiments.plan.game_seed).
 POSITION_STREAM: Final = 3
+# Step scheme: a player's own chance while others decide at once (a Reroll with shared dice):
+# stream 16 + the seat (`State.chance_key`).
+PLAYER_STREAM: Final = 16
 # Seeds are stored as signed 64-bit integers in the history database.
 SEED_MAX: Final = 2**63 - 1
 

@@ -5,7 +5,7 @@ and every chunk as it finishes (its rows as JSON, in one transaction each).
 `--resume RUN` reloads the finished chunks and plays only the others; it is
 refused, with one line naming the first difference, when the command line
 does not give the run's parameters. Tables `runs` and `run_chunks` (migration
-0005), on SQLite and PostgreSQL alike.
+0006), on SQLite and PostgreSQL alike.
 """
 
 from __future__ import annotations

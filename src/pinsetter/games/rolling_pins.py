@@ -35,6 +35,7 @@ from pinsetter.core.game import (
     quoted,
 )
 from pinsetter.core.pins import mask_of, pins_of
+from pinsetter.core.seeds import PLAYER_STREAM
 from pinsetter.games.pure_chance import frames_option
 from pinsetter.games.registry import register
 
@@ -366,6 +367,10 @@ class RollingPins(Game):
         return bool(self.options["advanced"])
 
     @property
+    def simultaneous(self) -> bool:
+        return bool(self.options["shared_dice"])
+
+    @property
     def auto_strike_held(self) -> bool:
         """The variant where Auto Strike is kept until the player chooses to use it."""
         return self.options["auto_strike"] == "held"
@@ -438,7 +443,15 @@ class RollingPinsState(State):
         return new
 
     # --- turn structure -----------------------------------------------------------
+    _forced: int | None = None  # shared dice: the decider whose answer is being applied (as_decider)
+
     def turn(self) -> int:
+        if self._forced is not None:
+            return self._forced
+        if self.shared:  # a player's own reroll is in the air: it lands at once, whoever else decides
+            for index, player in enumerate(self.players):
+                if player.private_roll:
+                    return index
         for index, player in enumerate(self.players):
             if player.pending_marks:
                 return index
@@ -447,10 +460,7 @@ class RollingPinsState(State):
         in_play = self._in_play()
         if not in_play:
             return TERMINAL
-        # A private reroll first, then answers to the roll, then choices for the next roll.
-        for index in in_play:
-            if self.players[index].phase == ROLLING and self.players[index].private_roll:
-                return index
+        # Answers to the roll, then choices for the next roll (in seat order when asked in turn).
         for phases in ((ROLLED, EXTRA_PIN), (CHOOSE,)):
             for index in in_play:
                 if self.players[index].phase in phases:
@@ -468,6 +478,48 @@ class RollingPinsState(State):
         if not live:
             return []
         return [i for i, f in enumerate(frames) if f == min(live)]
+
+    # --- simultaneous decisions (shared dice) -----------------------------------------
+    def deciders(self) -> list[int]:
+        """Shared dice: everyone with an answer pending before the next shared roll (marks included)."""
+        if not self.shared or self._forced is not None:
+            return super().deciders()
+        if self.is_terminal() or self.is_chance_node():
+            return []
+        in_play = self._in_play()
+        return [i for i, p in enumerate(self.players) if p.pending_marks or (i in in_play and p.phase != ROLLING)]
+
+    def as_decider(self, player: int) -> RollingPinsState:
+        if player not in self.deciders():
+            raise IllegalActionError(f"player {player + 1} has no decision to make now")
+        new = self.clone()
+        new._forced = player
+        return new
+
+    def seen_by(self, player: int) -> RollingPinsState:
+        if not self.shared or self.is_terminal():
+            return self
+        new = self.clone()
+        new._forced = player
+        return new
+
+    def _apply_for(self, player: int, step: Step) -> None:
+        # Each answer touches only the player's own sheet, so it may come before the others'.
+        self._forced = player
+        try:
+            self.apply(step)
+        finally:
+            self._forced = None
+
+    def chance_key(self, index: int) -> tuple[int, int]:
+        """A Reroll with shared dice is the player's own: their n-th such roll is draw n of their stream."""
+        if self.shared and self._forced is None and not self.is_terminal():
+            me, player = self._me()
+            if player.private_roll:
+                areas = self.game.sheet.areas
+                earned = sum(1 for i, a in enumerate(areas) if a.ability == "reroll" and player.marks[i] == a.boxes)
+                return earned - player.held.get("reroll", 0) - 1, PLAYER_STREAM + me
+        return super().chance_key(index)
 
     def _me(self) -> tuple[int, Player]:
         index = self.turn()

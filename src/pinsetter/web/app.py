@@ -128,11 +128,11 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> Any:
-        await hub.broker.start()
+        await hub.start()
         try:
             yield
         finally:
-            await hub.broker.stop()
+            await hub.stop()
 
     app = FastAPI(
         title="pinsetter",
@@ -216,6 +216,8 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         """The game's JSON record, which `pinsetter replay` verifies."""
         with service.lock(game_id):
             match = service.match(game_id)
+            if not match.state.is_terminal() and service.at_table(game_id):
+                raise Conflict(f"game {game_id} is played at an online table: its record (and seed) come when it ends")
             data = match.record.to_json()
         return JSONResponse(data, headers={"content-disposition": f'attachment; filename="pinsetter-{game_id}.json"'})
 
@@ -257,7 +259,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
             if kind != "human" and not (kind.startswith("bot:") and 4 < len(kind) <= 34):
                 raise Refused(f"a seat's kind is 'human' or 'bot:NAME', not {kind!r}")
             kinds.append(kind)
-        return tables.create(body.game, dict(body.options), kinds, body.seed)
+        return tables.create(body.game, dict(body.options), kinds, body.seed, body.turn_seconds, body.fallback_bot)
 
     @app.get("/api/tables/{table_id}", tags=["tables"], responses=ERRORS)
     def get_table(table_id: int) -> dict[str, Any]:
@@ -286,8 +288,10 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["tables"], responses=ERRORS)
     async def post_seat_bot(table_id: int, seat: int, body: HostRequest) -> dict[str, Any]:
-        """The host gives a seat to a bot before the game starts."""
-        tables.give_to_bot(table_id, seat, body.host_token, body.bot or "random")
+        """The host gives a free seat to a bot before the start, or an idle player's seat during the game."""
+        import anyio
+
+        await anyio.to_thread.run_sync(tables.give_to_bot, table_id, seat, body.host_token, body.bot or "random")
         await hub.broker.publish(table_id)
         return tables.table(table_id).public()
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pinsetter.bots.base import make_bot
 from pinsetter.core.game import GameError
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -200,7 +201,8 @@ class GameService:
         except GameError as exc:
             raise Conflict(str(exc)) from None
         match.game_id = game_id
-        return game_view(match, self.next_of(match))
+        finished = bool((record.result or {}).get("complete"))
+        return game_view(match, self.next_of(match), hide_seed=not finished and self.at_table(game_id))
 
     def upload(self, text: str) -> int:
         """Store a verified record (from an upload); returns its id."""
@@ -230,10 +232,21 @@ class GameService:
         return "decision"
 
     def view(self, match: Match) -> GameView:
-        return game_view(match, self.next_of(match))
+        hide = not match.state.is_terminal() and match.game_id is not None and self.at_table(match.game_id)
+        return game_view(match, self.next_of(match), hide_seed=hide)
+
+    def at_table(self, game_id: int) -> bool:
+        """Whether the game is played at an online table (its seed stays secret until it ends)."""
+        return self.table_of is not None and self.table_of(game_id) is not None
 
 
-def game_view(match: Match, next_step: str) -> GameView:
+def timed_out(name: str, bot: str, action: str) -> str:
+    """The log's words for a decision a bot made because the seat's time ran out."""
+    return _("{name} ran out of time: {bot} played {action}").format(name=name, bot=bot, action=action)
+
+
+def game_view(match: Match, next_step: str, hide_seed: bool = False) -> GameView:
+    """What every client sees of a game; `hide_seed` while a table's game is played (the seed tells the dice)."""
     state = match.state
     names = [p.name for p in match.players]
     last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
@@ -254,7 +267,12 @@ def game_view(match: Match, next_step: str) -> GameView:
         )
     first = max(0, len(match.record.steps) - LOG_LENGTH)
     log = [
-        LogEntry(step=i + 1, actor="chance" if s.actor is None else names[s.actor], text=s.text)
+        LogEntry(
+            step=i + 1,
+            actor="chance" if s.actor is None else names[s.actor],
+            text=s.text,
+            note="" if s.by is None or s.actor is None else timed_out(names[s.actor], s.by, s.text),
+        )
         for i, s in enumerate(match.record.steps[first:], start=first)
     ]
     legal = [] if terminal or state.is_chance_node() else [str(a) for a in state.legal_actions()]
@@ -264,9 +282,11 @@ def game_view(match: Match, next_step: str) -> GameView:
         title=match.game.name,
         options=dict(match.record.options),
         players=[{"name": p.name, "kind": p.kind} for p in match.players],
-        seed=match.seed,
+        seed=None if hide_seed else match.seed,
         chance=match.record.chance,
         turn=None if terminal else state.turn(),
+        deciders=state.deciders(),
+        simultaneous=match.game.simultaneous,
         terminal=terminal,
         next=next_step,  # type: ignore[arg-type]
         has_decisions=match.game.has_decisions,

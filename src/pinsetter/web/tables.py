@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -25,10 +26,11 @@ import anyio
 import sqlalchemy as sa
 from fastapi import WebSocket, WebSocketDisconnect
 
-from pinsetter.bots.base import make_bot
-from pinsetter.core.game import GameError
+from pinsetter.bots.base import bot_names, make_bot
+from pinsetter.core.game import GameError, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -44,6 +46,7 @@ MAX_MESSAGE = 4096  # bytes of one WebSocket message from a client
 RATE = 10.0  # messages per second a connection may send on average
 BURST = 20.0
 BAD_MESSAGE = 'a message is a JSON object like {"action": "dice 2"}'
+MIN_TURN, MAX_TURN = 1, 3600  # seconds a host may give each decision
 
 
 class TableService:
@@ -54,6 +57,10 @@ class TableService:
         self.games = games
         self.store = TableStore(storage)
         self.changed: Callable[[int], None] = lambda _table_id: None  # the hub pushes the new state
+        # Turn timer: table -> seat -> (which decision of the seat, its deadline on time.monotonic()).
+        self.deadlines: dict[int, dict[int, tuple[int, float]]] = {}
+        self._clock_guard = threading.Lock()
+        self._timed: dict[int, bool] = {}  # read by the hub without a thread hop
 
     def table(self, table_id: int) -> StoredTable:
         found = self.store.get(table_id)
@@ -61,12 +68,33 @@ class TableService:
             raise NotFound(f"no table {table_id}")
         return found
 
-    def create(self, game: str, options: dict[str, Any], seats: list[str], seed: int | None) -> dict[str, Any]:
+    def create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[str],
+        seed: int | None,
+        turn_seconds: int | None = None,
+        fallback_bot: str | None = None,
+    ) -> dict[str, Any]:
         import random
 
+        settings: dict[str, Any] = {}
         try:
             instance = get_game(game, options)
             instance.check_players(len(seats))
+            if turn_seconds is not None:
+                if type(turn_seconds) is not int or not MIN_TURN <= turn_seconds <= MAX_TURN:
+                    raise Refused(
+                        _("turn_seconds: a whole number of seconds from {low} to {high}, not {given}").format(
+                            low=MIN_TURN, high=MAX_TURN, given=quoted(turn_seconds)
+                        )
+                    )
+                settings["turn_seconds"] = turn_seconds
+            if fallback_bot is not None or turn_seconds is not None:
+                names = bot_names(instance.id)
+                settings["fallback_bot"] = fallback_bot or ("greedy" if "greedy" in names else "random")
+                make_bot(settings["fallback_bot"], instance)
             made = []
             for index, kind in enumerate(seats):
                 if kind == "human":
@@ -79,7 +107,7 @@ class TableService:
             raise Refused(str(exc)) from None
         if seed is None:
             seed = random.SystemRandom().randrange(SEED_MAX + 1)
-        table, host = self.store.create(game, instance.options_text(), seed, made)
+        table, host = self.store.create(game, instance.options_text(), seed, made, settings)
         return {"id": table.id, "join_code": table.code, "host_token": host, "table": table.public()}
 
     def sit(self, table_id: int, seat: int, name: str) -> dict[str, Any]:
@@ -148,7 +176,36 @@ class TableService:
             if not self.store.update(table):
                 raise Conflict("the table changed: try again")
             return
-        raise Conflict("a seat can be handed to a bot before the game starts")
+        if table.status != "playing" or table.game_id is None:
+            raise Conflict(_("the table is closed"))
+        if table.seats[seat].kind != "human":
+            raise Conflict(_("seat {seat} is played by a bot already").format(seat=seat))
+        game_id = table.game_id
+        with self.games.lock(game_id):
+            match = self.current_match(game_id)
+            if match.state.is_terminal():
+                raise Conflict(_("the game is over"))
+            before = len(match.record.steps)
+            storage, match.storage = match.storage, None  # written below, with a compare-and-set
+            try:
+                match.replace_with_bot(seat, bot)
+                self._run_automatic(match)
+            except GameError as exc:
+                self.games.forget(game_id)
+                raise Refused(str(exc)) from None
+            except BaseException:
+                self.games.forget(game_id)
+                raise
+            finally:
+                match.storage = storage
+            self._save(match, game_id, before)
+        # The seat's token stops working; the record keeps the human and says which bot plays on.
+        for _attempt in range(5):
+            table.seats[seat] = Seat(f"bot:{bot}", name=table.seats[seat].name)
+            if self.store.update(table):
+                return
+            table = self.table(table_id)
+        raise Conflict("the table changed: try again")
 
     def close(self, table_id: int, host_token: str) -> None:
         table = self.table(table_id)
@@ -191,8 +248,10 @@ class TableService:
             state = match.state
             if state.is_terminal():
                 raise Conflict("the game is over")
-            if state.turn() != seat:
+            if state.turn() != seat if state.is_chance_node() else seat not in state.deciders():
                 raise Refused(f"it is not seat {seat}'s turn")
+            if not match.players[seat].is_human:
+                raise Refused(_("seat {seat} is played by a bot now").format(seat=seat))
             before = len(match.record.steps)
             storage, match.storage = match.storage, None  # written below, with a compare-and-set
             try:
@@ -204,8 +263,9 @@ class TableService:
                     if action is None:
                         if not pins:
                             raise Refused("give an action, or the pins you pick")
-                        action = match.game.selection_action(state, frozenset(pins), pile)
-                    match.apply(match.game.parse_action(action))
+                        mine = state if seat == state.turn() else state.as_decider(seat)
+                        action = match.game.selection_action(mine, frozenset(pins), pile)
+                    match.apply_for(seat, match.game.parse_action(action))
                 self._run_automatic(match)
             except GameError as exc:
                 self.games.forget(game_id)
@@ -215,23 +275,120 @@ class TableService:
                 raise
             finally:
                 match.storage = storage
-            match.record.result = result_of(match.state, match.players)
-            if not self.storage.save_if(match.record, game_id, before):
-                self.games.forget(game_id)
-                raise Conflict("the game moved on meanwhile: look at the new state and decide again")
+            self._save(match, game_id, before)
+
+    def _save(self, match: Match, game_id: int, before: int) -> None:
+        """Store the game if nobody else moved it on since it had `before` steps (compare-and-set)."""
+        match.record.result = result_of(match.state, match.players)
+        if not self.storage.save_if(match.record, game_id, before):
+            self.games.forget(game_id)
+            raise Conflict("the game moved on meanwhile: look at the new state and decide again")
 
     def _run_automatic(self, match: Match) -> None:
-        """Bots and chance play on until a human decides or rolls (a human's roll in a dice game waits)."""
+        """Bots and chance play on until only humans decide, or a human rolls (in a dice game without decisions).
+
+        With simultaneous decisions every bot answers its part at once, so the humans never wait for a bot.
+        """
         while not match.state.is_terminal():
             state = match.state
-            human = match.players[state.turn()].is_human
-            if state.is_chance_node() and human and not match.game.has_decisions:
+            if state.is_chance_node():
+                if match.players[state.turn()].is_human and not match.game.has_decisions:
+                    break
+                match.apply(match.draw_chance())
+                continue
+            bot = next((p for p in state.deciders() if not match.players[p].is_human), None)
+            if bot is None:
                 break
-            if not state.is_chance_node() and human:
-                break
-            match.advance()
+            match.apply_for(bot, match.bot_action_for(bot))
         if match.storage is not None:
             match.store()
+
+    # --- the turn timer -------------------------------------------------------------------
+    @staticmethod
+    def _waiting(match: Match) -> list[tuple[int, int]]:
+        """Each human seat with a decision pending, and which of its decisions it is (its steps so far)."""
+        state = match.state
+        if state.is_terminal() or state.is_chance_node():
+            return []
+        made = [0] * len(match.players)
+        for step in match.record.steps:
+            if step.actor is not None:
+                made[step.actor] += 1
+        return [(seat, made[seat]) for seat in state.deciders() if match.players[seat].is_human]
+
+    def _time_left(self, table: StoredTable, match: Match) -> dict[int, float]:
+        """Seconds left to each waiting human seat (only with a turn timer).
+
+        A decision's clock starts when this process first sees it pending; a
+        restarted server (or another process) starts the clocks it finds anew.
+        """
+        seconds = table.turn_seconds
+        if seconds is None:
+            return {}
+        now = time.monotonic()
+        left = {}
+        with self._clock_guard:
+            clocks = self.deadlines.setdefault(table.id, {})
+            waiting = dict(self._waiting(match))
+            for seat in list(clocks):
+                if waiting.get(seat) != clocks[seat][0]:
+                    del clocks[seat]  # answered (or no longer this seat's to answer)
+            for seat, made in waiting.items():
+                _decision, deadline = clocks.setdefault(seat, (made, now + seconds))
+                left[seat] = round(max(0.0, deadline - now), 1)
+        return left
+
+    def time_out(self, table_id: int) -> bool:
+        """Play the fallback bot for every waiting seat whose time ran out; True if the game moved."""
+        table = self.table(table_id)
+        if table.status != "playing" or table.game_id is None or table.turn_seconds is None:
+            return False
+        game_id = table.game_id
+        fallback = str(table.settings.get("fallback_bot") or "random")
+        with self.games.lock(game_id):
+            match = self.current_match(game_id)
+            left = self._time_left(table, match)
+            late = [seat for seat, seconds in left.items() if seconds <= 0]
+            if not late:
+                return False
+            before = len(match.record.steps)
+            storage, match.storage = match.storage, None
+            try:
+                bot = make_bot(fallback, match.game)
+                for seat in late:
+                    if seat in match.state.deciders():  # a bot's answer for one never ends another's decision
+                        match.apply_for(seat, match.bot_action_for(seat, bot), by=fallback)
+                        log.info("table %s: seat %s ran out of time; %s played for it", table_id, seat, fallback)
+                self._run_automatic(match)
+            except BaseException:
+                self.games.forget(game_id)
+                raise
+            finally:
+                match.storage = storage
+            try:
+                self._save(match, game_id, before)
+            except Conflict:
+                return False  # another process moved the game on first: its clocks decide
+        return True
+
+    def next_deadline(self, table_id: int) -> float | None:
+        """Seconds until the next waiting seat's time runs out; None when the table has no clock running."""
+        table = self.table(table_id)
+        if table.status != "playing" or table.game_id is None or table.turn_seconds is None:
+            return None
+        with self.games.lock(table.game_id):
+            match = self.current_match(table.game_id)
+            if match.state.is_terminal():
+                return None
+            left = self._time_left(table, match)
+        return min(left.values(), default=float(table.turn_seconds))
+
+    def is_timed(self, table_id: int) -> bool:
+        """Whether the table has a turn timer (fixed when it is made, so remembered)."""
+        if table_id not in self._timed:
+            found = self.store.get(table_id)
+            self._timed[table_id] = found is not None and found.turn_seconds is not None
+        return self._timed[table_id]
 
     def state_for(self, table_id: int, seat: int | None) -> dict[str, Any]:
         """The message a connection receives: the table, and the game view with this seat's choices only."""
@@ -243,22 +400,58 @@ class TableService:
         public = table.public()
         if table.game_id is None:
             return [{"type": "state", "seat": seat, "table": public, "view": None} for seat in seats]
+        own: dict[int, dict[str, Any]] = {}
         with self.games.lock(table.game_id):
             match = self.current_match(table.game_id)
-            view = game_view(match, self.games.next_of(match)).model_dump(mode="json")
-            deciding = None if match.state.is_terminal() else match.state.turn()
+            state = match.state
+            hide = not state.is_terminal()  # the seed tells every roll to come: secret until the end
+            view = game_view(match, self.games.next_of(match), hide_seed=hide).model_dump(mode="json")
+            deciders = state.deciders()
+            deciding = state.turn() if not state.is_terminal() else None
+            left = self._time_left(table, match) if table.status == "playing" else {}
+            names = [p.name for p in match.players]
+            last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
+            together = match.game.simultaneous and view["next"] == "decision"
+            for seat in set(seats):
+                if seat is None or seat == deciding or not together:
+                    continue
+                if seat in deciders and match.players[seat].is_human:
+                    # Every other seat deciding this roll sees its own sheet and choices (a forced turn of the engine).
+                    mine = state.as_decider(seat)
+                    own[seat] = {
+                        **view,
+                        "legal_actions": [str(a) for a in mine.legal_actions()],
+                        "view": match.game.table(mine, names, last_chance).model_dump(mode="json"),
+                    }
+                elif seat not in deciders:  # a seat that has answered watches its own sheet while the others decide
+                    drawn = match.game.table(state.seen_by(seat), names, last_chance)
+                    others = ", ".join(names[p] for p in deciders)
+                    status = _("{name}: waiting for {others}").format(name=names[seat], others=others)
+                    own[seat] = {
+                        **view,
+                        "legal_actions": [],
+                        "view": {
+                            **drawn.model_dump(mode="json"),
+                            "choices": [],
+                            "selection": None,
+                            "status": status,
+                        },
+                    }
         view["undo"] = "undo is off at a table"
+        view["time_left"] = {str(seat): seconds for seat, seconds in left.items()}
+        for seat_view in own.values():
+            seat_view["undo"], seat_view["time_left"] = view["undo"], view["time_left"]
         # The same view without the choices, for every seat but the one to decide (shared, not copied: read-only).
         hidden = {**view, "legal_actions": [], "view": {**view["view"], "choices": [], "selection": None}}
-        return [
-            {
-                "type": "state",
-                "seat": seat,
-                "table": public,
-                "view": view if seat is not None and seat == deciding else hidden,
-            }
-            for seat in seats
-        ]
+
+        def for_seat(seat: int | None) -> dict[str, Any]:
+            if seat is None:
+                return hidden
+            if seat in own:
+                return own[seat]
+            return view if seat == deciding else hidden
+
+        return [{"type": "state", "seat": seat, "table": public, "view": for_seat(seat)} for seat in seats]
 
 
 # --- live fan-out --------------------------------------------------------------------------
@@ -271,7 +464,55 @@ class Hub:
         self.tables = tables
         self.connections: dict[int, set[tuple[WebSocket, int | None]]] = defaultdict(set)
         self.broker: Broker = LocalBroker(self.push)
+        self.clocks: dict[int, asyncio.Task[None]] = {}  # tables with a turn timer: one task each
+        self.wakes: dict[int, asyncio.Event] = {}
         tables.changed = self._changed
+
+    async def start(self) -> None:
+        """Start the broker, and the clocks of the timed tables being played (after a restart too)."""
+        await self.broker.start()
+        for table_id in await anyio.to_thread.run_sync(self.tables.store.timed_and_playing):
+            self._wake(table_id, timed=True)
+
+    async def stop(self) -> None:
+        for task in list(self.clocks.values()):
+            task.cancel()
+        for task in list(self.clocks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.broker.stop()
+
+    def _wake(self, table_id: int, timed: bool) -> None:
+        """Tell the table's clock that something changed (starting it if the table is timed)."""
+        if table_id in self.clocks:
+            self.wakes[table_id].set()
+        elif timed:
+            self.wakes[table_id] = asyncio.Event()
+            self.clocks[table_id] = asyncio.create_task(self._clock(table_id))
+
+    async def _clock(self, table_id: int) -> None:
+        """Sleep until the next waiting seat's deadline (or a change), then let the fallback bot decide."""
+        wake = self.wakes[table_id]
+        try:
+            while True:
+                wake.clear()
+                left = await anyio.to_thread.run_sync(self.tables.next_deadline, table_id)
+                if left is None:
+                    return
+                if left <= 0:
+                    if await anyio.to_thread.run_sync(self.tables.time_out, table_id):
+                        await self.broker.publish(table_id)
+                        continue
+                    left = 0.2  # another process played it first: look again shortly
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), left + 0.05)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the turn timer stopped", table_id)
+        finally:
+            self.clocks.pop(table_id, None)
+            self.wakes.pop(table_id, None)
 
     def _changed(self, table_id: int) -> None:
         """Publish a change made in a worker thread (a request handled off the event loop)."""
@@ -283,14 +524,18 @@ class Hub:
     async def push(self, table_id: int) -> None:
         """Send every connection at the table its own state (the game is viewed once for all of them)."""
         connections = list(self.connections.get(table_id, ()))
-        if not connections:
-            return
-        messages = await anyio.to_thread.run_sync(self.tables.states_for, table_id, [seat for _, seat in connections])
-        for (socket, _seat), message in zip(connections, messages, strict=True):
-            try:
-                await socket.send_json(message)
-            except Exception:  # a closed connection: it is dropped when its handler ends
-                log.debug("push to a closed connection of table %s", table_id)
+        if connections:
+            seats = [seat for _, seat in connections]
+            messages = await anyio.to_thread.run_sync(self.tables.states_for, table_id, seats)
+            for (socket, _seat), message in zip(connections, messages, strict=True):
+                try:
+                    await socket.send_json(message)
+                except Exception:  # a closed connection: it is dropped when its handler ends
+                    log.debug("push to a closed connection of table %s", table_id)
+        timed = self.tables._timed.get(table_id)
+        if timed is None:
+            timed = await anyio.to_thread.run_sync(self.tables.is_timed, table_id)
+        self._wake(table_id, timed)  # the table's clock looks again (every process keeps its own)
 
     async def serve(self, socket: WebSocket, table_id: int, token: str | None, origins: set[str]) -> None:
         origin = socket.headers.get("origin")

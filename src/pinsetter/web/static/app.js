@@ -330,6 +330,7 @@ async function lobbyPage() {
   );
 
   const seed = h("input", { type: "text", id: "seed", inputmode: "numeric", value: lobby.seed, "aria-describedby": "seed-help" });
+  const turnSeconds = h("input", { type: "number", id: "turn-seconds", min: 1, max: 3600, step: 1, "aria-describedby": "turn-seconds-help" });
   seed.addEventListener("input", () => (lobby.seed = seed.value));
   const start = h("button", { type: "submit", class: "primary", text: "Start the game", id: "start" });
   const host = h("button", { type: "button", text: "Host a table for friends", id: "host-table", "aria-describedby": "host-help" });
@@ -347,6 +348,13 @@ async function lobbyPage() {
       h("label", { for: "seed", text: "Seed" }),
       seed,
       h("p", { class: "help", id: "seed-help", text: "optional: the same seed and the same decisions replay the same game" }),
+    ),
+    h(
+      "div",
+      { class: "option" },
+      h("label", { for: "turn-seconds", text: TABLE_TEXT.timerLabel }),
+      turnSeconds,
+      h("p", { class: "help", id: "turn-seconds-help", text: TABLE_TEXT.timerHelp }),
     ),
     error,
     h("div", { class: "row" }, start, host),
@@ -377,6 +385,8 @@ async function lobbyPage() {
   host.addEventListener("click", async () => {
     const body = chosenOptions();
     body.seats = lobby.players.map((p) => ({ kind: p.kind }));
+    const seconds = turnSeconds.value.trim();
+    if (seconds) body.turn_seconds = /^\d+$/.test(seconds) ? Number(seconds) : seconds;
     host.disabled = true;
     const answer = await api("POST", "/api/tables", body);
     host.disabled = false;
@@ -727,7 +737,8 @@ function drawSheets(game) {
   const frameCount = Math.max(Number(game.options.frames) || 10, ...game.sheets.map((sheet) => sheet.frames.length));
   return game.sheets.map((sheet, index) => {
     const current = sheet.current_frame;
-    const isTurn = game.turn === index;
+    const together = Boolean(game.simultaneous && game.next === "decision" && !game.terminal);
+    const isTurn = together ? (game.deciders || []).includes(index) : game.turn === index;
     const cols = Array.from({ length: frameCount }, (_, i) => i + 1);
     const frame = (n) => sheet.frames.find((f) => f.frame === n);
     const cls = (n) => (n === current && isTurn ? "current" : null);
@@ -738,7 +749,13 @@ function drawSheets(game) {
       h(
         "table",
         { class: `sheet ${isTurn ? "turn" : ""}`, dataset: { player: String(index) } },
-        h("caption", {}, who, isTurn ? h("span", { class: "muted", text: " — to play" }) : null, ` · total ${sheet.total}`),
+        h(
+          "caption",
+          {},
+          who,
+          isTurn ? h("span", { class: "muted", text: together ? TABLE_TEXT.toDecide : TABLE_TEXT.toPlay }) : null,
+          ` · total ${sheet.total}`,
+        ),
         h(
           "tr",
           {},
@@ -771,7 +788,7 @@ function drawLog(game) {
   const list = h(
     "ol",
     { class: "log", id: "log", start: game.log.length ? game.log[0].step : 1, "aria-label": "Moves" },
-    game.log.map((entry) => h("li", { text: `${entry.actor}: ${entry.text}` })),
+    game.log.map((entry) => h("li", { text: entry.note ? `⏱ ${entry.note}` : `${entry.actor}: ${entry.text}` })),
   );
   return list;
 }
@@ -1225,6 +1242,21 @@ async function gamePage(id) {
 }
 
 // --- online tables (docs/tables.md) ------------------------------------------------------------------
+// The table pages' newer words, in one place (for translation).
+const TABLE_TEXT = {
+  timerLabel: "Turn timer for a table (seconds)",
+  timerHelp: "optional: when a seat's time runs out, a bot decides for it (the log says so)",
+  toDecide: " — to decide",
+  toPlay: " — to play",
+  decidingMark: "✎ ",
+  secondsLeft: (n) => ` (${n} s left)`,
+  stillDeciding: (names) => `Still to decide this roll: ${names}.`,
+  yourDecision: (who, others) => (others ? `Your decision, ${who} (also deciding: ${others})` : `Your decision, ${who} (the last to decide)`),
+  youAnswered: (names) => `You have decided; waiting for ${names}.`,
+  givenToBot: "Give to a bot",
+  giveIdle: (seat) => `Bot to play seat ${seat} from now on`,
+  confirmGive: (name) => `Give ${name}'s seat to a bot for the rest of the game?`,
+};
 // A table's tokens stay in this browser: the host's (to start, hand seats to bots, close) and the
 // seat's (to act), each keyed by the table's id. The server sends every state over a WebSocket.
 function hostKey(id) {
@@ -1364,6 +1396,7 @@ async function tablePage(id) {
     retries: 0,
     retryTimer: null,
     steps: -1,
+    receivedAt: 0,
     left: false,
   };
   const root = h("div", { id: "table-page", dataset: { tableId: String(id), live: "0", status: "", seat: "", turn: "", next: "", steps: "" } });
@@ -1414,13 +1447,36 @@ async function tablePage(id) {
     send: (body) => send(body),
   };
 
+  // The seats still to decide: several at once when one shared roll serves everybody.
+  function deciders() {
+    const v = st.view;
+    if (!v || v.terminal) return [];
+    return v.next === "decision" ? v.deciders || [v.turn] : [v.turn];
+  }
+
+  function simultaneous() {
+    return Boolean(st.view && !st.view.terminal && st.view.next === "decision" && st.view.simultaneous);
+  }
+
   function myTurn() {
     const v = st.view;
-    return Boolean(v && !v.terminal && st.seat !== null && v.turn === st.seat);
+    return Boolean(v && !v.terminal && st.seat !== null && deciders().includes(st.seat));
   }
 
   function myDecision() {
     return myTurn() && st.view.next === "decision";
+  }
+
+  function nameOf(seat) {
+    const sheet = st.view && st.view.sheets[seat];
+    return sheet ? sheet.name : `seat ${seat + 1}`;
+  }
+
+  // Seconds left to each waiting seat, counted down here between the server's states.
+  function secondsLeft(seat) {
+    const left = st.view && st.view.time_left ? st.view.time_left[String(seat)] : undefined;
+    if (left === undefined) return null;
+    return Math.max(0, Math.ceil(left - (performance.now() - st.receivedAt) / 1000));
   }
 
   function canRoll() {
@@ -1464,6 +1520,7 @@ async function tablePage(id) {
         st.table = message.table;
         st.seat = message.seat;
         st.view = message.view;
+        st.receivedAt = performance.now();
         const steps = st.view && st.view.log.length ? st.view.log[st.view.log.length - 1].step : 0;
         if (steps !== st.steps) {
           st.picked.clear();
@@ -1523,15 +1580,39 @@ async function tablePage(id) {
   function seatsPanel() {
     const table = st.table;
     const bots = ((catalogCache || []).find((g) => g.id === table.game) || {}).bots || [];
+    const waiting = deciders();
+    const together = simultaneous();
     const items = table.seats.map((seat) => {
       const mine = seat.seat === st.seat;
-      const turn = st.view && !st.view.terminal && st.view.turn === seat.seat;
+      const turn = waiting.includes(seat.seat);
+      const left = turn ? secondsLeft(seat.seat) : null;
       const parts = [
-        turn ? h("span", { class: "turn-mark", "aria-hidden": "true", text: "▶ " }) : null,
+        turn ? h("span", { class: "turn-mark", "aria-hidden": "true", text: together ? TABLE_TEXT.decidingMark : "▶ " }) : null,
         h("span", { class: seat.free ? "muted" : null, text: seatLabel(seat) }),
         mine ? h("strong", { text: " (you)" }) : null,
-        turn ? h("span", { class: "muted", text: " — to play" }) : null,
+        turn ? h("span", { class: "muted", text: together ? TABLE_TEXT.toDecide : TABLE_TEXT.toPlay }) : null,
+        left !== null ? h("span", { class: "time-left", dataset: { timer: String(seat.seat) }, text: TABLE_TEXT.secondsLeft(left) }) : null,
       ];
+      if (st.hostToken && table.status === "playing" && seat.kind === "human" && st.view && !st.view.terminal && bots.length) {
+        const choice = h(
+          "select",
+          { "aria-label": TABLE_TEXT.giveIdle(seat.seat + 1), dataset: { key: `bot-kind-${seat.seat}` } },
+          bots.map((b) => h("option", { value: b, text: b })),
+        );
+        parts.push(
+          " ",
+          choice,
+          h("button", {
+            type: "button",
+            text: TABLE_TEXT.givenToBot,
+            dataset: { key: `bot-${seat.seat}`, seat: String(seat.seat) },
+            onclick: (event) => {
+              if (window.confirm(TABLE_TEXT.confirmGive(seat.name || `seat ${seat.seat + 1}`)))
+                hostRequest(`seats/${seat.seat}/bot`, { bot: choice.value }, event.currentTarget);
+            },
+          }),
+        );
+      }
       if (st.hostToken && table.status === "open" && seat.free && bots.length) {
         const choice = h(
           "select",
@@ -1623,6 +1704,18 @@ async function tablePage(id) {
   function turnLine() {
     const v = st.view;
     if (!v || v.terminal) return null;
+    if (simultaneous()) {
+      const others = deciders().filter((seat) => seat !== st.seat).map(nameOf).join(", ");
+      const mineText = myTurn()
+        ? TABLE_TEXT.yourDecision(nameOf(st.seat), others)
+        : st.seat !== null
+          ? TABLE_TEXT.youAnswered(others)
+          : TABLE_TEXT.stillDeciding(others);
+      return h("p", { class: `turn-line ${myTurn() ? "mine" : ""}`, id: "turn", dataset: { deciders: deciders().join(",") } }, [
+        myTurn() ? null : h("span", { "aria-hidden": "true", text: TABLE_TEXT.decidingMark }),
+        mineText,
+      ]);
+    }
     const sheet = v.sheets[v.turn];
     const who = sheet ? sheet.name : `seat ${v.turn + 1}`;
     const text = myTurn() ? `Your turn, ${who} (seat ${v.turn + 1})` : `Turn: ${who} (seat ${v.turn + 1})`;
@@ -1644,6 +1737,7 @@ async function tablePage(id) {
       status: table ? table.status : "",
       seat: st.seat === null ? "" : String(st.seat),
       turn: v && !v.terminal ? String(v.turn) : "",
+      deciders: deciders().join(","),
       next: v ? (v.terminal ? "over" : myTurn() ? v.next : "wait") : "",
       steps: String(st.steps),
     });
@@ -1730,8 +1824,13 @@ async function tablePage(id) {
             h(
               "p",
               {},
-              h("a", { href: `/api/games/${table.game_id}/record`, download: `pinsetter-${table.game_id}.json`, text: "Download the record" }),
-              v.terminal ? [" · ", h("a", { href: `#/history/${table.game_id}`, text: "Step through" })] : null,
+              v.terminal
+                ? [
+                    h("a", { href: `/api/games/${table.game_id}/record`, download: `pinsetter-${table.game_id}.json`, text: "Download the record" }),
+                    " · ",
+                    h("a", { href: `#/history/${table.game_id}`, text: "Step through" }),
+                  ]
+                : null,
             ),
           ),
         ),
@@ -1776,8 +1875,18 @@ async function tablePage(id) {
     event.preventDefault();
   };
 
+  // The turn timer's countdown ticks here; the server decides when time is up.
+  const ticking = setInterval(() => {
+    if (stale()) return;
+    for (const span of root.querySelectorAll("[data-timer]")) {
+      const left = secondsLeft(Number(span.dataset.timer));
+      if (left !== null) span.textContent = TABLE_TEXT.secondsLeft(left);
+    }
+  }, 1000);
+
   pageLeave = () => {
     st.left = true;
+    clearInterval(ticking);
     clearTimeout(st.retryTimer);
     if (st.socket) st.socket.close(1000, "page left");
     st.socket = null;

@@ -1,7 +1,7 @@
 """Resumable runs: a simulation's or tournament's parameters and its finished chunks.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 
 Idempotent: tables that exist are kept.
 """
@@ -9,8 +9,8 @@ Idempotent: tables that exist are kept.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 
 
 def upgrade() -> None:
