@@ -51,7 +51,7 @@ def local_cluster() -> Iterator[Any]:
     import logging
 
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
     )
     try:
         yield cluster
@@ -73,7 +73,18 @@ def scheduler(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             processes.append(subprocess.Popen([*dask, *args], env=env, stdout=log, stderr=subprocess.STDOUT))
 
     try:
-        start(["scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"], "scheduler")
+        start(
+            [
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                address.rsplit(":", 1)[1],
+                "--dashboard-address",
+                "127.0.0.1:0",
+            ],
+            "scheduler",
+        )
         for n in (1, 2):
             start(
                 [

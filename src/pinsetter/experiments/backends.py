@@ -176,7 +176,7 @@ class DaskBackend(_Closing):
                     n_workers=spec.local_workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    dashboard_address=":0",  # the HTTP endpoint on any free port (None still means 8787)
                     silence_logs=logging.ERROR,
                 )
                 self.client = distributed.Client(self._cluster)
