@@ -13,6 +13,7 @@ first bad step is named in the error.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +26,7 @@ from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import GameError, State
 from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
 from pinsetter.usertext import check_name, visible
 
 __all__ = [
@@ -60,7 +62,9 @@ class RecordError(GameError):
     """A record that is malformed, illegal at some step, or whose results do not match."""
 
     def __init__(self, message: str, step: int | None = None) -> None:
-        super().__init__(f"step {step}: {message}" if step is not None else message)
+        super().__init__(
+            _("step {step}: {message}").format(step=step, message=message) if step is not None else message
+        )
         self.step = step
 
 
@@ -155,29 +159,67 @@ def _path(loc: tuple[int | str, ...]) -> str:
     return text
 
 
+# pydantic's commonest problems, as pydantic words them in English; in another language, the catalog's words.
+VALIDATION_MESSAGES = {
+    "missing": N_("Field required"),
+    "extra_forbidden": N_("Extra inputs are not permitted"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "string_type": N_("Input should be a valid string"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "list_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid dictionary"),
+    "literal_error": N_("Input should be {expected}"),
+    "string_too_long": N_("String should have at most {max_length} characters"),
+    "too_long": N_("List should have at most {max_length} items after validation, not {actual_length}"),
+    "string_too_short": N_("String should have at least {min_length} characters"),
+    "too_short": N_("List should have at least {min_length} items after validation, not {actual_length}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+}
+
+
+def validation_message(error: Mapping[str, Any]) -> str:
+    """One pydantic problem in words, without its place (our validators' own texts are translated already)."""
+    message = str(error.get("msg", "")).removeprefix("Value error, ") or _("invalid")
+    kind = str(error.get("type", ""))
+    if current_language() == DEFAULT_LANGUAGE or kind not in VALIDATION_MESSAGES:
+        return message
+    try:
+        return _(VALIDATION_MESSAGES[kind]).format(**{k: str(v) for k, v in (error.get("ctx") or {}).items()})
+    except (KeyError, IndexError):
+        return message  # a context pydantic did not give: its own words
+
+
 def describe_validation_error(exc: ValidationError) -> str:
     """One line: the first problem, where it is, and how many more there are."""
     errors = exc.errors(include_url=False)
     first = errors[0]
     where = _path(tuple(first["loc"]))
-    message = str(first["msg"])
-    if first["type"] == "value_error":
-        message = message.removeprefix("Value error, ")
-    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    message = validation_message(first)
+    more = ""
+    if len(errors) > 1:
+        count = len(errors) - 1
+        more = ngettext(" (and {count} more problem)", " (and {count} more problems)", count).format(count=count)
     return f"{where}: {message}{more}" if where else f"{message}{more}"
 
 
 def parse_document(text: str | bytes) -> RecordDocument:
     """Validate a record's JSON text against the format; RecordError naming the bad field."""
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"a record is at most {MAX_RECORD_BYTES} bytes, this one is {len(text)}")
+        message = _("a record is at most {most} bytes, this one is {size}")
+        raise RecordError(message.format(most=MAX_RECORD_BYTES, size=len(text)))
     try:
         return RecordDocument.model_validate_json(text)
     except ValidationError as exc:
         if exc.errors()[0]["type"] == "json_invalid":
-            raise RecordError(f"not JSON: {exc.errors()[0]['ctx'].get('error', 'invalid')}") from None
+            raise RecordError(
+                _("not JSON: {error}").format(error=exc.errors()[0]["ctx"].get("error", "invalid"))
+            ) from None
         if exc.errors()[0]["type"] == "model_type":
-            raise RecordError("a record is a JSON object") from None
+            raise RecordError(_("a record is a JSON object")) from None
         raise RecordError(describe_validation_error(exc)) from None
 
 
@@ -224,11 +266,11 @@ class PlayerSpec:
         for raw in text.split(","):
             item = raw.strip()
             if not item:
-                raise ValueError(f"empty player name in {visible(text)!r}")
+                raise ValueError(_("empty player name in {text}").format(text=repr(visible(text))))
             if item.startswith("bot:"):
                 kind = item[4:]
                 if not kind:
-                    raise ValueError(f"{visible(item)!r} names no bot (e.g. bot:random)")
+                    raise ValueError(_("{item} names no bot (e.g. bot:random)").format(item=repr(visible(item))))
                 name = kind
                 taken = {s.name for s in specs}
                 n = 2
@@ -238,7 +280,7 @@ class PlayerSpec:
                 specs.append(cls(name, kind))
             else:
                 if item in {s.name for s in specs}:
-                    raise ValueError(f"player name {visible(item)!r} given twice")
+                    raise ValueError(_("player name {name} given twice").format(name=repr(visible(item))))
                 specs.append(cls(item))
         return specs
 
@@ -311,7 +353,9 @@ class Record:
             with Path(path).open("rb") as handle:
                 text = handle.read(MAX_RECORD_BYTES + 1)
         except OSError as exc:
-            raise RecordError(f"cannot read record {visible(str(path))}: {exc.strerror}") from None
+            raise RecordError(
+                _("cannot read record {file}: {error}").format(file=visible(str(path)), error=exc.strerror)
+            ) from None
         return cls.loads(text)
 
     @classmethod
@@ -324,7 +368,7 @@ class Record:
         try:
             text = json.dumps(data)
         except (TypeError, ValueError, RecursionError) as exc:
-            raise RecordError(f"not a JSON record: {exc}") from None
+            raise RecordError(_("not a JSON record: {error}").format(error=exc)) from None
         return cls.loads(text)
 
     @classmethod
@@ -337,7 +381,9 @@ class Record:
             elif isinstance(s.actor, int) and s.actor < len(players):
                 steps.append(RecordStep(s.actor, s.step, s.by))
             else:
-                raise RecordError(f"actor {s.actor!r} is neither 'chance' nor a player index", index)
+                raise RecordError(
+                    _("actor {actor} is neither 'chance' nor a player index").format(actor=repr(s.actor)), index
+                )
         return cls(
             game=doc.game,
             options=dict(doc.options),
@@ -409,15 +455,19 @@ def replay_with_draws(record: Record, check_result: bool = True) -> tuple[State,
     draws = ChanceDraws(state.game, record.seed, record.draws)
     for index, step in enumerate(record.steps, start=1):
         if state.is_terminal():
-            raise RecordError(f"{step.text!r} comes after the game is over", index)
+            raise RecordError(_("{step} comes after the game is over").format(step=repr(step.text)), index)
         chance = state.is_chance_node()
         actor = step.actor
         # The player to move always decides; anyone else only where several decide at once.
         if (actor is None) != chance or (actor is not None and actor != state.turn() and actor not in state.deciders()):
-            who = "chance" if chance else " or ".join(f"player {p}" for p in state.deciders())
-            raise RecordError(f"{step.text!r} is attributed to the wrong actor (expected {who})", index)
+            who = (
+                _("chance") if chance else _(" or ").join(_("player {index}").format(index=p) for p in state.deciders())
+            )
+            message = _("{step} is attributed to the wrong actor (expected {who})")
+            raise RecordError(message.format(step=repr(step.text), who=who), index)
         if step.by is not None and (actor is None or record.players[actor].kind != "human"):
-            raise RecordError(f"{step.text!r}: only a human seat's decision is played by a bot ('by')", index)
+            message = _("{step}: only a human seat's decision is played by a bot ('by')")
+            raise RecordError(message.format(step=repr(step.text)), index)
         try:
             if chance and seeded:
                 drawn = draws.draw(state, index - 1)
@@ -433,11 +483,11 @@ def replay_with_draws(record: Record, check_result: bool = True) -> tuple[State,
                     and step.text == str(state.sample_chance(step_rng(record.seed, index - 1, CHANCE_STREAM)))
                 )
                 if not legacy:
-                    raise RecordError(
-                        f"chance step {step.text!r} is not what seed {record.seed} draws here ({drawn}); "
-                        'a record of chance entered by hand says "chance": "entered"',
-                        index,
+                    message = _(
+                        "chance step {step} is not what seed {seed} draws here ({drawn}); "
+                        'a record of chance entered by hand says "chance": "entered"'
                     )
+                    raise RecordError(message.format(step=repr(step.text), seed=record.seed, drawn=drawn), index)
             if chance:
                 draws.apply(state, state.game.parse_outcome(step.text))
             else:
@@ -456,18 +506,23 @@ def check_result_of(state: State, record: Record) -> None:
     actual = result_of(state, record.players)
     stated = record.result or {}
     if bool(stated.get("complete")) != actual["complete"]:
-        raise RecordError(
-            f"stated complete={stated.get('complete')} but the replay is "
-            f"{'complete' if actual['complete'] else 'unfinished'}"
+        message = (
+            _("stated complete={stated} but the replay is complete")
+            if actual["complete"]
+            else _("stated complete={stated} but the replay is unfinished")
         )
+        raise RecordError(message.format(stated=stated.get("complete")))
     entries = stated.get("players") or []
     if len(entries) != len(actual["players"]):
-        raise RecordError(f"the result lists {len(entries)} players but the game has {len(actual['players'])}")
+        message = _("the result lists {count} players but the game has {players}")
+        raise RecordError(message.format(count=len(entries), players=len(actual["players"])))
     for i, (want, got) in enumerate(zip(entries, actual["players"], strict=True), start=1):
         if want.get("name") != got["name"]:
-            raise RecordError(f"result player {i} is named {want.get('name')!r}, but seat {i} is {got['name']!r}")
+            message = _("result player {index} is named {stated}, but seat {index} is {name}")
+            raise RecordError(message.format(index=i, stated=repr(want.get("name")), name=repr(got["name"])))
         for key in ("pinfalls", "marks", "total"):
             if want.get(key) != got[key]:
+                message = _("player {index} ({name}): stated {key} {stated} but the replay gives {actual}")
                 raise RecordError(
-                    f"player {i} ({got['name']}): stated {key} {want.get(key)} but the replay gives {got[key]}"
+                    message.format(index=i, name=got["name"], key=key, stated=want.get(key), actual=got[key])
                 )

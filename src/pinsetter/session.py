@@ -25,6 +25,7 @@ from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import Game, GameError, State, Step
 from pinsetter.core.seeds import BOT_STREAM, SEED_MAX, DrawScheme, check_seed, step_rng
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, Record, RecordStep, apply_step, replay_with_draws, result_of
 
 if TYPE_CHECKING:
@@ -203,15 +204,16 @@ class Match:
         decided yet, and when a chance outcome was revealed after that decision.
         """
         if not self.undo_allowed:
-            return "undo is off in this game"
+            return _("undo is off in this game")
         if self.state.is_terminal():
-            return "the game is over"
+            return _("the game is over")
         target = self._last_human_decision()
         if target is None:
-            return "there is no decision to take back"
+            return _("there is no decision to take back")
         revealed = next((s for s in self.record.steps[target + 1 :] if s.actor is None), None)
         if revealed is not None:
-            return f"chance revealed {revealed.text} after the last decision; undo cannot go back past it"
+            message = _("chance revealed {step} after the last decision; undo cannot go back past it")
+            return message.format(step=revealed.text)
         return None
 
     def undo(self) -> int:
@@ -247,7 +249,8 @@ class Match:
         if len(scores) > 1:
             top = scores[order[0]]
             leaders = [names[i] for i in order if scores[i] == top]
-            lines.append(("Winner: " if len(leaders) == 1 else "Tie: ") + ", ".join(leaders) + f" with {top}")
+            won = _("Winner: {names} with {score}") if len(leaders) == 1 else _("Tie: {names} with {score}")
+            lines.append(won.format(names=", ".join(leaders), score=top))
         place = 0
         for rank, index in enumerate(order, start=1):
             if rank == 1 or scores[index] != scores[order[rank - 2]]:
@@ -255,7 +258,7 @@ class Match:
             lines.append(f"{place}. {names[index]}: {scores[index]}")
         final = getattr(self.game, "final_words", None)
         if final is not None and len(scores) == 1:
-            lines.append(f"Ranking: {final(scores[0])}")
+            lines.append(_("Ranking: {rank}").format(rank=final(scores[0])))
         for name, score in zip(names, scores, strict=True):
             where = standing_text(self.game.id, self.record.options, score)
             if where:

@@ -6,6 +6,7 @@ from functools import lru_cache
 
 from pinsetter.bots.base import Bot, OptionValue, make_bot
 from pinsetter.core.game import Game, OptionError, State
+from pinsetter.i18n import _
 
 # Bots that can value options, strongest first.
 EVALUATORS = ("optimal", "expectimax")
@@ -28,14 +29,14 @@ def option_values(state: State) -> tuple[str, str, list[OptionValue]] | None:
             continue
         values = bot.evaluate(state)
         if values is not None:
-            return name, bot.value_label, values
+            return name, _(bot.value_label), values
     return None
 
 
 def hint_lines(state: State) -> str:
     found = option_values(state)
     if found is None:
-        return "  no hints for this position"
+        return "  " + _("no hints for this position")
     name, label, values = found
     lines = [f"  {name}: {label}"]
     for action, value in values:

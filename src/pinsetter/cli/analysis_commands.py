@@ -29,7 +29,7 @@ from pinsetter.core.scoring import ScoringError, parse_line, score
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.experiments.plan import Plan, Row
 from pinsetter.games.registry import get_game
-from pinsetter.i18n import _
+from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
@@ -42,7 +42,7 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 @app.command("score", context_settings={"ignore_unknown_options": True})
 def score_cmd(
-    balls: Annotated[list[str], typer.Argument(help="pinfalls: X 7/ 9- ... or whole numbers 10 7 3 ...")],
+    balls: Annotated[list[str], typer.Argument(help=N_("pinfalls: X 7/ 9- ... or whole numbers 10 7 3 ..."))],
     as_json: JsonOpt = False,
 ) -> None:
     """Score a pinfall sequence and print the scoresheet.
@@ -52,7 +52,7 @@ def score_cmd(
     """
     line = " ".join(balls)
     if not line.strip():
-        fail("score: no balls given (e.g. pinsetter score X 7/ 9-)")
+        fail(_("score: no balls given (e.g. pinsetter score X 7/ 9-)"))
     try:
         sheet = score(parse_line(line))
     except ScoringError as exc:
@@ -60,19 +60,19 @@ def score_cmd(
     if as_json:
         emit_json(sheet.to_dict())
     else:
-        typer.echo(render_sheets(["score"], [sheet]))
+        typer.echo(render_sheets([_("score")], [sheet]))
 
 
 @app.command()
 def analyze(
     game: GameArg,
     players: Annotated[
-        int, typer.Option("--players", "-n", help="players, for win/tie odds", parser=whole_number(1, 100))
+        int, typer.Option("--players", "-n", help=N_("players, for win/tie odds"), parser=whole_number(1, 100))
     ] = 1,
-    dice: Annotated[Path | None, typer.Option(help="bowling-dice: a dice-set file (JSON or TOML)")] = None,
+    dice: Annotated[Path | None, typer.Option(help=N_("bowling-dice: a dice-set file (JSON or TOML)"))] = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
-    plot: Annotated[Path | None, typer.Option(help="draw the distribution (.png, .svg or .pdf)")] = None,
+    plot: Annotated[Path | None, typer.Option(help=N_("draw the distribution (.png, .svg or .pdf)"))] = None,
 ) -> None:
     """Exact final-score distribution of a pure-chance game (no simulation)."""
     from pinsetter.games.pure_chance import PureChanceGame
@@ -87,7 +87,7 @@ def analyze(
     except GameError as exc:
         fail(str(exc))
     if not isinstance(instance, PureChanceGame):
-        fail(f"{game} has decisions; use `pinsetter solve {game}` or `simulate`")
+        fail(_("{game} has decisions; use `pinsetter solve {game}` or `simulate`").format(game=game))
     dist = exact(instance)
     data = dist.to_dict(players)
     if plot is not None:
@@ -101,28 +101,31 @@ def analyze(
 
     typer.echo(distribution_report(dist, players))
     if plot is not None:
-        typer.echo(f"plot written to {visible(str(plot))}")
+        typer.echo(_("plot written to {file}").format(file=visible(str(plot))))
 
 
 ClusterOpt = Annotated[
     str | None,
     typer.Option(
         "--cluster",
-        help="play on Dask: local:K (K local worker processes) or tcp://HOST:PORT (a scheduler); "
-        "needs pip install 'pinsetter[cluster]'",
+        help=N_(
+            "play on Dask: local:K (K local worker processes) or tcp://HOST:PORT (a scheduler); "
+            "needs pip install 'pinsetter[cluster]'"
+        ),
     ),
 ]
-WorkersOpt = Annotated[int, typer.Option(help="worker processes on this machine", parser=whole_number(1, 256))]
+WorkersOpt = Annotated[int, typer.Option(help=N_("worker processes on this machine"), parser=whole_number(1, 256))]
 ResumeOpt = Annotated[
     str | None,
     typer.Option(
-        "--resume", help="continue an interrupted run: its id, or 'last' (the latest unfinished with these parameters)"
+        "--resume",
+        help=N_("continue an interrupted run: its id, or 'last' (the latest unfinished with these parameters)"),
     ),
 ]
 ChunkOpt = Annotated[
     int | None,
     typer.Option(
-        "--chunk", help="games per chunk (default: about 100 chunks of 10 to 500)", parser=whole_number(1, 100_000)
+        "--chunk", help=N_("games per chunk (default: about 100 chunks of 10 to 500)"), parser=whole_number(1, 100_000)
     ),
 ]
 
@@ -209,17 +212,19 @@ def run_plan(
 def simulate(
     game: GameArg,
     games: Annotated[
-        int, typer.Option("--games", "-g", help="how many games", parser=whole_number(1, MAX_GAMES))
+        int, typer.Option("--games", "-g", help=N_("how many games"), parser=whole_number(1, MAX_GAMES))
     ] = 1000,
-    seed: Annotated[int, typer.Option(help="seed of the whole run", parser=whole_number(0, SEED_MAX))] = 0,
-    players: Annotated[str, typer.Option("--players", "-p", help="bots, e.g. bot:random,bot:greedy")] = "bot:random",
+    seed: Annotated[int, typer.Option(help=N_("seed of the whole run"), parser=whole_number(0, SEED_MAX))] = 0,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help=N_("bots, e.g. bot:random,bot:greedy"))
+    ] = "bot:random",
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
     resume: ResumeOpt = None,
     chunk: ChunkOpt = None,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
-    out: Annotated[Path | None, typer.Option(help="CSV with one row per game")] = None,
+    out: Annotated[Path | None, typer.Option(help=N_("CSV with one row per game"))] = None,
     db: DbOpt = None,
 ) -> None:
     """Play many complete games through the engine and summarise the scores.
@@ -235,7 +240,7 @@ def simulate(
         options = parse_options(game, option)
         specs = PlayerSpec.parse_list(players)
         if any(p.is_human for p in specs):
-            fail("simulate needs bots only: --players bot:NAME,...")
+            fail(_("simulate needs bots only: --players bot:NAME,..."))
         instance = get_game(game, options)
         instance.check_players(len(specs))
         for spec in specs:
@@ -266,15 +271,15 @@ def simulate(
 @app.command()
 def tournament(
     game: GameArg,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="the bots, e.g. greedy,random (see `pinsetter games`)")],
+    bots: Annotated[str, typer.Option("--bots", "-b", help=N_("the bots, e.g. greedy,random (see `pinsetter games`)"))],
     games: Annotated[
-        int, typer.Option("--games", "-g", help="how many deals every bot plays", parser=whole_number(1, MAX_GAMES))
+        int, typer.Option("--games", "-g", help=N_("how many deals every bot plays"), parser=whole_number(1, MAX_GAMES))
     ] = 1000,
-    seed: Annotated[int, typer.Option(help="seed of the whole tournament", parser=whole_number(0, SEED_MAX))] = 0,
+    seed: Annotated[int, typer.Option(help=N_("seed of the whole tournament"), parser=whole_number(0, SEED_MAX))] = 0,
     seats: Annotated[
         int,
         typer.Option(
-            help="1: each bot alone on every deal; the number of bots: all at one table", parser=whole_number(1, 64)
+            help=N_("1: each bot alone on every deal; the number of bots: all at one table"), parser=whole_number(1, 64)
         ),
     ] = 1,
     workers: WorkersOpt = 1,
@@ -323,7 +328,14 @@ def tournament_report(data: dict[str, object]) -> str:
     differences = data["differences"]
     wins = data["wins"]
     assert isinstance(bots, list) and isinstance(differences, list) and isinstance(wins, dict)
-    width = max(len(b["name"]) for b in bots) + 2
+    from rich.cells import cell_len
+
+    def padded(name: str, cells: int) -> str:
+        """A name padded to `cells` terminal cells (a kanji takes two)."""
+        shown = visible(name)
+        return shown + " " * max(0, cells - cell_len(shown))
+
+    width = max(cell_len(visible(b["name"])) for b in bots) + 2
     lines = [
         _("{game}: {deals} deals, every bot on the same chance").format(game=data["game"], deals=data["deals"])
         + (_(", {seats} seats per table").format(seats=data["seats"]) if data["seats"] != 1 else "")
@@ -332,7 +344,7 @@ def tournament_report(data: dict[str, object]) -> str:
         lines.append(
             "  "
             + _("{name} mean {mean:.2f} (95% CI {lo:.2f} to {hi:.2f}), {low} to {high}").format(
-                name=visible(b["name"]).ljust(width),
+                name=padded(b["name"], width),
                 mean=b["mean"],
                 lo=b["ci95"][0],
                 hi=b["ci95"][1],
@@ -355,22 +367,24 @@ def tournament_report(data: dict[str, object]) -> str:
         lines.append(" " * (width + 2) + "".join(visible(n)[:10].rjust(11) for n in names))
         for a in names:
             cells = "".join(("-" if a == b else f"{wins[a][b]:.3f}").rjust(11) for b in names)
-            lines.append("  " + visible(a).ljust(width) + cells)
+            lines.append("  " + padded(a, width) + cells)
     return "\n".join(lines)
 
 
 @app.command()
 def solve(
     game: GameArg,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="recompute instead of using the disk cache")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help=N_("recompute instead of using the disk cache"))] = False,
     option: OptionOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a game with decisions: the optimal expected score (Rolling Pins)."""
     if game != "rolling-pins":
         fail(
-            f"no exact whole-game solver for {game!r}: rolling-pins is solved exactly; see `analyze` for "
-            "the dice games and `hint bowling-solitaire` for the Solitaire expectimax"
+            _(
+                "no exact whole-game solver for {game}: rolling-pins is solved exactly; see `analyze` for "
+                "the dice games and `hint bowling-solitaire` for the Solitaire expectimax"
+            ).format(game=repr(game))
         )
     from pinsetter.solvers import rolling_pins as solver
 
@@ -393,10 +407,15 @@ def solve(
     if as_json:
         emit_json(data)
         return
+    message = _("{game}: optimal expected score {score} ({without} without tokens); {states} states, {seconds} s")
     typer.echo(
-        f"{game}: optimal expected score {data['expected_score']:.10f} "
-        f"({data['expected_score_no_tokens']:.10f} without tokens); "
-        f"{data['states']} states, {data['seconds']:.3f} s"
+        message.format(
+            game=game,
+            score=f"{data['expected_score']:.10f}",
+            without=f"{data['expected_score_no_tokens']:.10f}",
+            states=data["states"],
+            seconds=f"{data['seconds']:.3f}",
+        )
     )
 
 
@@ -404,7 +423,7 @@ def solve(
 def perft(
     game: GameArg,
     deal: Annotated[str, typer.Option(help="pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j")],
-    groups: Annotated[str, typer.Option(help="connected or mutual")] = "connected",
+    groups: Annotated[str, typer.Option(help=N_("connected or mutual"))] = "connected",
     as_json: JsonOpt = False,
 ) -> None:
     """Count a Bowling Solitaire deal's legal play sequences (exact move generation)."""
@@ -412,13 +431,13 @@ def perft(
     from pinsetter.solvers.solitaire_perft import perft as count
 
     if game != "bowling-solitaire":
-        fail("perft counts Bowling Solitaire deals (game bowling-solitaire)")
+        fail(_("perft counts Bowling Solitaire deals (game bowling-solitaire)"))
     if groups not in GROUP_RULES:
-        fail(f"--groups must be connected or mutual, not {visible(groups)!r}")
+        fail(_("--groups must be connected or mutual, not {value}").format(value=repr(visible(groups))))
     try:
         result = count(Deal.parse(deal), groups)
     except GameError as exc:
-        fail(f"--deal: {exc}")
+        fail(_("--deal: {error}").format(error=exc))
     if as_json:
         emit_json(result.to_dict())
         return

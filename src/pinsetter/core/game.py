@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, next_ball, score
 from pinsetter.core.seeds import CHANCE_STREAM
+from pinsetter.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from pinsetter.core.table import TableView
@@ -86,7 +87,7 @@ def parse_int(text: str) -> int:
     surrounding whitespace; user input and records must be plain ASCII.
     """
     if not _INTEGER.fullmatch(text):
-        raise ValueError(f"expected a whole number, got {quoted(text)}")
+        raise ValueError(_("expected a whole number, got {value}").format(value=quoted(text)))
     return int(text)
 
 
@@ -96,7 +97,8 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         value = parse_int(text.strip())
         if not low <= value <= high:
-            raise ValueError(f"expected a whole number from {low} to {high}, got {quoted(text.strip())}")
+            message = _("expected a whole number from {low} to {high}, got {value}")
+            raise ValueError(message.format(low=low, high=high, value=quoted(text.strip())))
         return value
 
     return parse
@@ -108,7 +110,7 @@ def parse_bool(text: str) -> bool:
         return True
     if lowered in {"0", "false", "no", "off"}:
         return False
-    raise ValueError(f"expected true or false, got {quoted(text)}")
+    raise ValueError(_("expected true or false, got {value}").format(value=quoted(text)))
 
 
 @dataclass(frozen=True)
@@ -139,14 +141,16 @@ class OptionSpec:
         if isinstance(self.default, bool | int) and type(value) is type(self.default):
             value = str(value).lower()
         elif not isinstance(value, str):
-            expected = type(self.default).__name__ if isinstance(self.default, bool | int | float) else "text"
-            raise OptionError(f"option {self.name}: expected {expected}, got {quoted(value)}")
+            expected = type(self.default).__name__ if isinstance(self.default, bool | int | float) else _("text")
+            message = _("option {name}: expected {expected}, got {value}")
+            raise OptionError(message.format(name=self.name, expected=expected, value=quoted(value)))
         if self.choices and value not in self.choices:
-            raise OptionError(f"option {self.name}: {quoted(value)} is not one of {', '.join(self.choices)}")
+            message = _("option {name}: {value} is not one of {choices}")
+            raise OptionError(message.format(name=self.name, value=quoted(value), choices=", ".join(self.choices)))
         try:
             return self.parse(value)
         except (ValueError, RecursionError) as exc:  # OptionError is a ValueError
-            raise OptionError(f"option {self.name}: {exc}") from None
+            raise OptionError(_("option {name}: {error}").format(name=self.name, error=exc)) from None
 
 
 def quoted(value: object, limit: int = 60) -> str:
@@ -174,8 +178,9 @@ class Game(ABC):
         specs = {spec.name: spec for spec in self.option_specs}
         unknown = sorted(set(given) - set(specs))
         if unknown:
-            known = ", ".join(specs) or "none"
-            raise OptionError(f"unknown option {unknown[0]!r} for {self.id} (options: {known})")
+            known = ", ".join(specs) or _("none")
+            message = _("unknown option {name} for {game} (options: {known})")
+            raise OptionError(message.format(name=repr(unknown[0]), game=self.id, known=known))
         self.options: dict[str, object] = {}
         for name, spec in specs.items():
             self.options[name] = spec.read(given[name]) if name in given else spec.default
@@ -185,7 +190,8 @@ class Game(ABC):
         try:
             self.lane = Lane(pins=pins, frames=frames)
         except ValueError as exc:
-            raise OptionError(f"option {str(exc).split()[0]}: {exc}") from exc
+            name = "pins" if not 1 <= pins <= 10 else "frames"
+            raise OptionError(_("option {name}: {error}").format(name=name, error=exc)) from exc
 
     @property
     def simultaneous(self) -> bool:
@@ -200,12 +206,14 @@ class Game(ABC):
     def players_text(cls) -> str:
         """The player range as the rules text and the game list show it."""
         if cls.min_players == cls.max_players:
-            return f"{cls.min_players} player" + ("" if cls.min_players == 1 else "s")
-        return f"{cls.min_players} to {cls.max_players} players"
+            return ngettext("{count} player", "{count} players", cls.min_players).format(count=cls.min_players)
+        return _("{low} to {high} players").format(low=cls.min_players, high=cls.max_players)
 
     def check_players(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:
-            raise OptionError(f"{self.id} takes {self.players_text()}, got {count}")
+            raise OptionError(
+                _("{game} takes {players}, got {count}").format(game=self.id, players=self.players_text(), count=count)
+            )
 
     def options_text(self) -> dict[str, object]:
         """Options as JSON-friendly values (what a record stores)."""
@@ -255,16 +263,18 @@ class Game(ABC):
         legal = [] if state.is_chance_node() or state.is_terminal() else [str(a) for a in state.legal_actions()]
         return TableView(
             game=self.id,
-            title=self.name,
+            title=_(self.name),
             player=player,
-            status="game over" if player is None else state.describe() or f"player {player + 1} to play",
+            status=_("game over")
+            if player is None
+            else state.describe() or _("player {number} to play").format(number=player + 1),
             choices=tuple(Choice(action=t, label=t) for t in legal),
-            roll_label="Next",
+            roll_label=_("Next"),
         )
 
     def selection_action(self, state: State, pins: frozenset[int], pile: int | None) -> str:
         """The action a selection of pins (and a pile) makes, in text form; the engine then judges it."""
-        raise IllegalActionError(f"{self.name} has no pins to pick")
+        raise IllegalActionError(_("{game} has no pins to pick").format(game=_(self.name)))
 
 
 class State(ABC):
@@ -389,18 +399,18 @@ class State(ABC):
     def apply(self, step: Step) -> None:
         """Apply an action or outcome, checking it is legal here."""
         if self.is_terminal():
-            raise GameOverError(f"the game is over; cannot apply {step}")
+            raise GameOverError(_("the game is over; cannot apply {step}").format(step=step))
         if self.is_chance_node():
             if step not in {outcome for outcome, _ in self.chance_outcomes()}:
-                raise IllegalActionError(f"{step} is not a possible outcome here")
+                raise IllegalActionError(_("{step} is not a possible outcome here").format(step=step))
         elif step not in self.legal_actions():
-            raise IllegalActionError(f"{step} is not legal here")
+            raise IllegalActionError(_("{step} is not legal here").format(step=step))
         self._apply(step)
 
     def apply_text(self, text: str) -> Step:
         """Parse `text` as the kind of step this node expects and apply it."""
         if self.is_terminal():
-            raise GameOverError(f"the game is over; cannot apply {text!r}")
+            raise GameOverError(_("the game is over; cannot apply {step}").format(step=repr(text)))
         parse = self.game.parse_outcome if self.is_chance_node() else self.game.parse_action
         step = parse(text)
         self.apply(step)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import random
 from typing import Final, Literal
 
+from pinsetter.i18n import _
+
 __all__ = [
     "BOT_STREAM",
     "CHANCE_STREAM",
@@ -53,7 +55,9 @@ DRAW_SCHEMES: Final[tuple[DrawScheme, ...]] = ("step", "position")
 def check_seed(seed: int) -> int:
     """`seed` if it is in 0..SEED_MAX; ValueError naming the range otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        raise ValueError(f"a seed is a whole number from 0 to {SEED_MAX}, not {seed!r}")
+        raise ValueError(
+            _("a seed is a whole number from 0 to {most}, not {seed}").format(most=SEED_MAX, seed=repr(seed))
+        )
     return seed
 
 

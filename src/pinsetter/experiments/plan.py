@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from pinsetter.core.game import Game
+from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec
 
 __all__ = ["Plan", "Row", "default_chunk", "game_seed", "play_scores", "run_chunk"]
@@ -101,7 +102,7 @@ def play_scores(game: Game, players: list[PlayerSpec], seed: int) -> tuple[list[
     match.run_bots()
     state = match.state
     if not state.is_terminal():
-        raise ValueError("simulation needs bots for every player (a human seat was given)")
+        raise ValueError(_("simulation needs bots for every player (a human seat was given)"))
     strikes, spares = [], []
     for p in range(len(players)):
         frames = state.scoresheet(p).frames[:-1]

@@ -19,6 +19,7 @@ from pinsetter.core.game import Step
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
+from pinsetter.i18n import N_, _
 
 if TYPE_CHECKING:
     from pinsetter.core.game import State
@@ -72,8 +73,8 @@ _MODEL = TenPinsModel()
 @register
 class TenPins(PureChanceGame):
     id = "tenpins"
-    name = "Ten Pins (dice)"
-    summary = "Two dice: double five is a strike, a six is off the alley."
+    name = N_("Ten Pins (dice)")
+    summary = N_("Two dice: double five is a strike, a six is off the alley.")
     max_players = 12  # RULES.md: 1 to 12 (the seed says 2 or more)
     option_specs = (frames_option(),)
     conformance_options = ({}, {"frames": "3"})
@@ -85,7 +86,7 @@ class TenPins(PureChanceGame):
         return DiceRoll.parse(text, most=2)
 
     def rules(self) -> str:
-        return RULES_TEXT.replace("{players}", self.players_text())
+        return _(RULES_TEXT).replace("{players}", self.players_text())
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.pure_chance_table import dice_table
@@ -93,7 +94,7 @@ class TenPins(PureChanceGame):
         return dice_table(state, list(names) if names else None, last_chance, "pips")
 
 
-RULES_TEXT = """\
+RULES_TEXT = N_("""\
 Ten Pins (dice) - {players}, no decisions: pure luck.
 
 Each frame, roll two dice for the first ball:
@@ -110,4 +111,4 @@ rack rolls two dice, a ball on the pins left over rolls one die.
 Scoring is ten-pin bowling: a strike scores 10 plus the next two balls, a
 spare 10 plus the next ball. Players take turns frame by frame; the highest
 total wins.
-"""
+""")

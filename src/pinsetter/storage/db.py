@@ -30,6 +30,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from pinsetter.core.scoring import STANDARD, Lane, score
+from pinsetter.i18n import _
 from pinsetter.records import Record, RecordError
 from pinsetter.usertext import visible
 
@@ -106,20 +107,22 @@ def normalise_url(text: str) -> str:
     """
     text = text.strip()
     if not text:
-        raise StorageError("the history location is empty (give a file path or a database URL)")
+        raise StorageError(_("the history location is empty (give a file path or a database URL)"))
     if "://" in text:
         try:
             sa.make_url(text)
         except sa.exc.ArgumentError:
-            raise StorageError(f"{visible(text)!r} is not a database URL (e.g. sqlite:///games.sqlite)") from None
+            message = _("{text} is not a database URL (e.g. sqlite:///games.sqlite)")
+            raise StorageError(message.format(text=repr(visible(text)))) from None
         return text
     path = Path(text).expanduser()
     if path.is_dir():
-        raise StorageError(f"{visible(str(path))} is a folder; give a file path for the history")
+        raise StorageError(_("{path} is a folder; give a file path for the history").format(path=visible(str(path))))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StorageError(f"cannot create the folder {visible(str(path.parent))}: {exc.strerror}") from None
+        message = _("cannot create the folder {folder}: {error}")
+        raise StorageError(message.format(folder=visible(str(path.parent)), error=exc.strerror)) from None
     return sa.URL.create("sqlite", database=str(path.resolve())).render_as_string(hide_password=False)
 
 
@@ -228,7 +231,7 @@ class Storage:
         try:
             self.engine = make_engine(self.url)
         except (sa.exc.SQLAlchemyError, ImportError) as exc:
-            raise StorageError(f"cannot use {self.safe_url}: {one_line(exc)}") from None
+            raise StorageError(_("cannot use {url}: {error}").format(url=self.safe_url, error=one_line(exc))) from None
         try:
             self.upgrade(revision)
         except StorageError:
@@ -273,10 +276,11 @@ class Storage:
         if current == target:
             return
         if current is not None and current not in known:
-            raise StorageError(
-                f"the history is at schema revision {current}, made by a newer pinsetter "
-                f"(this one knows up to {script.get_current_head()}); upgrade pinsetter"
+            message = _(
+                "the history is at schema revision {current}, made by a newer pinsetter "
+                "(this one knows up to {head}); upgrade pinsetter"
             )
+            raise StorageError(message.format(current=current, head=script.get_current_head()))
         with self._exclusive() as connection:
             if MigrationContext.configure(connection).get_current_revision() == target:
                 return  # another process migrated it while this one waited for the lock
@@ -390,7 +394,7 @@ class Storage:
         try:  # never store what could not be read back: one such row would break every history listing
             Record.loads(text)
         except RecordError as exc:
-            raise StorageError(f"this game cannot be kept in the history: {exc}") from None
+            raise StorageError(_("this game cannot be kept in the history: {error}").format(error=exc)) from None
         values = {
             "game": record.game,
             "options": json.dumps(record.options, sort_keys=True),

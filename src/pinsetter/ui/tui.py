@@ -21,6 +21,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -77,8 +78,19 @@ def highlight_frame(
     offset = 0
     for number, line in enumerate(lines):
         if number in (2 + 3 * player, 3 + 3 * player):  # after the header and the top rule
-            sheet.stylize("bold black on yellow", offset + column, offset + column + width)
+            start, end = _char_at(line, column), _char_at(line, column + width)  # cells to characters
+            sheet.stylize("bold black on yellow", offset + start, offset + end)
         offset += len(line) + 1
+
+
+def _char_at(line: str, cells: int) -> int:
+    """The index of the character at terminal cell `cells` of `line` (a wide character, as in a name, takes two)."""
+    used = 0
+    for index, char in enumerate(line):
+        if used >= cells:
+            return index
+        used += cell_len(char)
+    return len(line)
 
 
 def step_words(view_before: TableView, view_after: TableView, text: str, chance: bool) -> str:

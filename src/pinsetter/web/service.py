@@ -61,11 +61,11 @@ class GameService:
                 return self._matches[game_id]
         stored = self.storage.get(game_id)
         if stored is None:
-            raise NotFound(f"no game {game_id}")
+            raise NotFound(_("no game {id}").format(id=game_id))
         try:
             match = Match.resume(stored.record)
         except (RecordError, GameError) as exc:
-            raise Conflict(f"game {game_id} cannot be resumed: {exc}") from None
+            raise Conflict(_("game {id} cannot be resumed: {error}").format(id=game_id, error=exc)) from None
         match.storage = self.storage
         match.game_id = game_id
         self.remember(game_id, match)
@@ -79,7 +79,8 @@ class GameService:
     def check_free(self, game_id: int) -> None:
         """Refuse the open game API for a game played at an online table (only its seats act there)."""
         if self.table_of is not None and self.table_of(game_id) is not None:
-            raise Conflict(f"game {game_id} is played at an online table: its seats act through the table")
+            message = _("game {id} is played at an online table: its seats act through the table")
+            raise Conflict(message.format(id=game_id))
 
     def remember(self, game_id: int, match: Match) -> None:
         with self._guard:
@@ -96,7 +97,7 @@ class GameService:
                 kind = "human" if seat.kind == "human" else seat.kind.removeprefix("bot:")
                 specs.append(PlayerSpec(seat.name.strip(), kind))
             if len({s.name for s in specs}) != len(specs):
-                raise Refused("two players have the same name")
+                raise Refused(_("two players have the same name"))
             game.check_players(len(specs))
             for spec in specs:
                 if not spec.is_human:
@@ -116,13 +117,13 @@ class GameService:
             match = self.match(game_id)
             state = match.state
             if state.is_terminal():
-                raise Conflict("the game is over")
+                raise Conflict(_("the game is over"))
             if state.is_chance_node() or match.is_bot_turn():
-                raise Conflict("it is not a human's decision now: advance the game first")
+                raise Conflict(_("it is not a human's decision now: advance the game first"))
             try:
                 if action is None:
                     if not pins:
-                        raise Refused("give an action, or the pins you pick")
+                        raise Refused(_("give an action, or the pins you pick"))
                     action = match.game.selection_action(state, frozenset(pins), pile)
                 step = match.game.parse_action(action)
                 match.apply(step)
@@ -137,9 +138,9 @@ class GameService:
         with self.lock(game_id):
             match = self.match(game_id)
             if match.state.is_terminal():
-                raise Conflict("the game is over")
+                raise Conflict(_("the game is over"))
             if self.next_of(match) == "decision":
-                raise Conflict("a human must decide first")
+                raise Conflict(_("a human must decide first"))
             first = self.next_of(match)
             while True:
                 match.advance()
@@ -168,16 +169,16 @@ class GameService:
         match = self.match(game_id)
         state = match.state
         if state.is_terminal() or state.is_chance_node() or match.is_bot_turn():
-            raise Conflict("hints are for a human's decision")
+            raise Conflict(_("hints are for a human's decision"))
         found = option_values(state)
         if found is None:
-            return HintView(bot=None, meaning="no solver values this game's options", options=[], words=[])
+            return HintView(bot=None, meaning=_("no solver values this game's options"), options=[], words=[])
         bot, meaning, values = found
         best = values[0][1]
         words = []
         for action, value in values:
             behind = best - value
-            gap = "the best option" if behind < 1e-9 else f"{behind:.3f} below the best"
+            gap = _("the best option") if behind < 1e-9 else _("{gap} below the best").format(gap=f"{behind:.3f}")
             words.append(f"{action}: {value:.3f} ({gap})")
         return HintView(
             bot=bot,
@@ -192,10 +193,10 @@ class GameService:
 
         stored = self.storage.get(game_id)
         if stored is None:
-            raise NotFound(f"no game {game_id}")
+            raise NotFound(_("no game {id}").format(id=game_id))
         record = stored.record
         if not 0 <= step <= len(record.steps):
-            raise NotFound(f"game {game_id} has steps 0 to {len(record.steps)}")
+            raise NotFound(_("game {id} has steps 0 to {last}").format(id=game_id, last=len(record.steps)))
         try:
             match = Match.resume(replace(record, steps=record.steps[:step], result=None))
         except GameError as exc:
@@ -279,7 +280,7 @@ def game_view(match: Match, next_step: str, hide_seed: bool = False) -> GameView
     return GameView(
         id=match.game_id or 0,
         game=match.game.id,
-        title=match.game.name,
+        title=_(match.game.name),
         options=dict(match.record.options),
         players=[{"name": p.name, "kind": p.kind} for p in match.players],
         seed=None if hide_seed else match.seed,

@@ -30,7 +30,7 @@ from pinsetter.bots.base import bot_names, make_bot
 from pinsetter.core.game import GameError, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
-from pinsetter.i18n import _
+from pinsetter.i18n import _, using_language
 from pinsetter.records import PlayerSpec, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -65,7 +65,7 @@ class TableService:
     def table(self, table_id: int) -> StoredTable:
         found = self.store.get(table_id)
         if found is None:
-            raise NotFound(f"no table {table_id}")
+            raise NotFound(_("no table {id}").format(id=table_id))
         return found
 
     def create(
@@ -119,29 +119,29 @@ class TableService:
         for _attempt in range(5):
             table = self.table(table_id)
             if table.status != "open":
-                raise Conflict("the game has started: watch it as a spectator")
+                raise Conflict(_("the game has started: watch it as a spectator"))
             if not 0 <= seat < len(table.seats):
-                raise NotFound(f"table {table_id} has seats 0 to {len(table.seats) - 1}")
+                raise NotFound(_("table {id} has seats 0 to {last}").format(id=table_id, last=len(table.seats) - 1))
             if not table.seats[seat].free:
-                raise Conflict(f"seat {seat} is taken")
+                raise Conflict(_("seat {seat} is taken").format(seat=seat))
             if any(s.name == name for s in table.seats):
-                raise Conflict(f"the name {name!r} is taken at this table")
+                raise Conflict(_("the name {name} is taken at this table").format(name=repr(name)))
             token = new_token()
             table.seats[seat] = Seat("human", name, token_hash(token))
             if self.store.update(table):
                 self.changed(table_id)  # everyone at the table sees the seat taken
                 return {"token": token, "seat": seat, "table": table.public()}
-        raise Conflict("the table is busy: try again")
+        raise Conflict(_("the table is busy: try again"))
 
     def start(self, table_id: int, host_token: str) -> int:
         """Start the game once every human seat is taken; returns the game's id."""
         table = self.table(table_id)
         if not table.is_host(host_token):
-            raise Refused("only the host can start the table")
+            raise Refused(_("only the host can start the table"))
         if table.status != "open":
-            raise Conflict("the table has already started")
+            raise Conflict(_("the table has already started"))
         if any(s.free for s in table.seats):
-            raise Conflict("every human seat must be taken first (or given to a bot)")
+            raise Conflict(_("every human seat must be taken first (or given to a bot)"))
         specs = [PlayerSpec(s.name or f"seat-{i + 1}", s.kind.removeprefix("bot:")) for i, s in enumerate(table.seats)]
         try:
             match = Match.new(table.game, specs, table.seed, dict(table.options))
@@ -154,7 +154,7 @@ class TableService:
         table.game_id = match.game_id
         table.status = "playing"
         if not self.store.update(table):
-            raise Conflict("the table changed while starting: try again")
+            raise Conflict(_("the table changed while starting: try again"))
         with self.games.lock(match.game_id):
             self._run_automatic(match)
             self.games.remember(match.game_id, match)
@@ -164,9 +164,9 @@ class TableService:
         """The host hands a seat (free, or idle) to a bot; its token stops working."""
         table = self.table(table_id)
         if not table.is_host(host_token):
-            raise Refused("only the host can hand a seat to a bot")
+            raise Refused(_("only the host can hand a seat to a bot"))
         if not 0 <= seat < len(table.seats):
-            raise NotFound(f"no seat {seat}")
+            raise NotFound(_("no seat {seat}").format(seat=seat))
         try:
             make_bot(bot, get_game(table.game, table.options))
         except GameError as exc:
@@ -174,7 +174,7 @@ class TableService:
         if table.status == "open":
             table.seats[seat] = Seat(f"bot:{bot}", name=f"{bot}-{seat + 1}")
             if not self.store.update(table):
-                raise Conflict("the table changed: try again")
+                raise Conflict(_("the table changed: try again"))
             return
         if table.status != "playing" or table.game_id is None:
             raise Conflict(_("the table is closed"))
@@ -205,15 +205,15 @@ class TableService:
             if self.store.update(table):
                 return
             table = self.table(table_id)
-        raise Conflict("the table changed: try again")
+        raise Conflict(_("the table changed: try again"))
 
     def close(self, table_id: int, host_token: str) -> None:
         table = self.table(table_id)
         if not table.is_host(host_token):
-            raise Refused("only the host can close the table")
+            raise Refused(_("only the host can close the table"))
         table.status = "closed"
         if not self.store.update(table):
-            raise Conflict("the table changed: try again")
+            raise Conflict(_("the table changed: try again"))
 
     # --- playing ------------------------------------------------------------------------
     def current_match(self, game_id: int) -> Match:
@@ -230,26 +230,26 @@ class TableService:
         """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not."""
         table = self.table(table_id)
         if table.status != "playing" or table.game_id is None:
-            raise Conflict("the game has not started" if table.status == "open" else "the table is closed")
+            raise Conflict(_("the game has not started") if table.status == "open" else _("the table is closed"))
         if seat is None:
-            raise Refused("spectators cannot act")
+            raise Refused(_("spectators cannot act"))
         action = message.get("action")
         pins = message.get("pins")
         pile = message.get("pile")
         if action is not None and not isinstance(action, str):
-            raise Refused("'action' must be text")
+            raise Refused(_("'action' must be text"))
         if pins is not None and (not isinstance(pins, list) or not all(type(p) is int for p in pins)):
-            raise Refused("'pins' must be a list of pin numbers")
+            raise Refused(_("'pins' must be a list of pin numbers"))
         if pile is not None and type(pile) is not int:
-            raise Refused("'pile' must be a pile number")
+            raise Refused(_("'pile' must be a pile number"))
         game_id = table.game_id
         with self.games.lock(game_id):
             match = self.current_match(game_id)
             state = match.state
             if state.is_terminal():
-                raise Conflict("the game is over")
+                raise Conflict(_("the game is over"))
             if state.turn() != seat if state.is_chance_node() else seat not in state.deciders():
-                raise Refused(f"it is not seat {seat}'s turn")
+                raise Refused(_("it is not seat {seat}'s turn").format(seat=seat))
             if not match.players[seat].is_human:
                 raise Refused(_("seat {seat} is played by a bot now").format(seat=seat))
             before = len(match.record.steps)
@@ -257,19 +257,19 @@ class TableService:
             try:
                 if state.is_chance_node():
                     if action != "roll":
-                        raise Refused('roll the dice first: send {"action": "roll"}')
+                        raise Refused(_('roll the dice first: send {"action": "roll"}'))
                     match.apply(match.draw_chance())
                 else:
                     if action is None:
                         if not pins:
-                            raise Refused("give an action, or the pins you pick")
+                            raise Refused(_("give an action, or the pins you pick"))
                         mine = state if seat == state.turn() else state.as_decider(seat)
                         action = match.game.selection_action(mine, frozenset(pins), pile)
                     match.apply_for(seat, match.game.parse_action(action))
                 self._run_automatic(match)
             except GameError as exc:
                 self.games.forget(game_id)
-                raise Refused(f"{action!r}: {exc}") from None
+                raise Refused(_("{action}: {error}").format(action=repr(action), error=exc)) from None
             except BaseException:
                 self.games.forget(game_id)
                 raise
@@ -282,7 +282,7 @@ class TableService:
         match.record.result = result_of(match.state, match.players)
         if not self.storage.save_if(match.record, game_id, before):
             self.games.forget(game_id)
-            raise Conflict("the game moved on meanwhile: look at the new state and decide again")
+            raise Conflict(_("the game moved on meanwhile: look at the new state and decide again"))
 
     def _run_automatic(self, match: Match) -> None:
         """Bots and chance play on until only humans decide, or a human rolls (in a dice game without decisions).
@@ -522,11 +522,21 @@ class Hub:
             log.debug("table %s changed outside a worker thread", table_id)
 
     async def push(self, table_id: int) -> None:
-        """Send every connection at the table its own state (the game is viewed once for all of them)."""
+        """Send every connection at the table its own state, in its own language (viewed once per language)."""
+        from pinsetter.web.app import request_language
+
         connections = list(self.connections.get(table_id, ()))
         if connections:
-            seats = [seat for _, seat in connections]
-            messages = await anyio.to_thread.run_sync(self.tables.states_for, table_id, seats)
+            by_language: dict[str, list[int]] = {}
+            for index, (socket, _seat) in enumerate(connections):
+                by_language.setdefault(request_language(socket.scope), []).append(index)
+            messages: list[Any] = [None] * len(connections)
+            for language, indexes in by_language.items():
+                with using_language(language):  # the worker thread runs in a copy of this context
+                    seats = [connections[i][1] for i in indexes]
+                    found = await anyio.to_thread.run_sync(self.tables.states_for, table_id, seats)
+                for i, message in zip(indexes, found, strict=True):
+                    messages[i] = message
             for (socket, _seat), message in zip(connections, messages, strict=True):
                 try:
                     await socket.send_json(message)
@@ -563,10 +573,11 @@ class Hub:
             while True:
                 raw = await socket.receive_text()
                 if len(raw.encode()) > MAX_MESSAGE:
-                    await socket.send_json({"type": "error", "error": f"a message is at most {MAX_MESSAGE} bytes"})
+                    error = _("a message is at most {most} bytes").format(most=MAX_MESSAGE)
+                    await socket.send_json({"type": "error", "error": error})
                     continue
                 if not bucket.take():
-                    await socket.send_json({"type": "error", "error": "too many messages: slow down"})
+                    await socket.send_json({"type": "error", "error": _("too many messages: slow down")})
                     continue
                 await self._handle(socket, table_id, seat, raw)
         except WebSocketDisconnect:
@@ -582,7 +593,8 @@ class Hub:
             if not isinstance(message, dict):
                 raise ValueError
         except (ValueError, RecursionError):
-            await socket.send_json({"type": "error", "error": 'a message is a JSON object like {"action": "dice 2"}'})
+            error = _('a message is a JSON object like {"action": "dice 2"}')
+            await socket.send_json({"type": "error", "error": error})
             return
         try:
             await anyio.to_thread.run_sync(self.tables.act, table_id, seat, message)
