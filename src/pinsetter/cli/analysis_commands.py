@@ -292,8 +292,9 @@ def tournament(
 ) -> None:
     """Bots play the same deals (the same dice per frame and roll, the same cards): paired comparisons.
 
-    Reports each bot's mean with its 95% confidence interval, every paired
-    difference with its interval, and who scored more than whom (docs/cluster.md).
+    Reports each bot's mean with its confidence interval, every paired
+    difference with its interval (both at 95 per cent), and who scored more
+    than whom (docs/cluster.md).
     """
     from pinsetter.bots.base import make_bot
     from pinsetter.experiments.tournament import summarise, tournament_plan
