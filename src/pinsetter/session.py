@@ -239,28 +239,50 @@ class Match:
 
     # --- the end ---------------------------------------------------------------------------
     def ending_lines(self) -> list[str]:
-        """The end screen for every interface: ranking, the solo rank, each score against the odds."""
-        from pinsetter.solvers.reference import standing_text
+        """The end screen for every interface: ranking, the solo rank, each score against the odds.
+
+        With several players each ranked line carries the player's score, its solo rank (where the
+        game prints one on its sheet) and its share of games beaten (where the odds are exact); what
+        the scores are measured against is said once, after the ranking.
+        """
+        from pinsetter.i18n import _
+        from pinsetter.solvers.reference import reference, standing_text
 
         scores = self.state.scores()
         names = [p.name for p in self.players]
         order = sorted(range(len(scores)), key=lambda i: -scores[i])
         lines = []
-        if len(scores) > 1:
-            top = scores[order[0]]
-            leaders = [names[i] for i in order if scores[i] == top]
-            won = _("Winner: {names} with {score}") if len(leaders) == 1 else _("Tie: {names} with {score}")
-            lines.append(won.format(names=", ".join(leaders), score=top))
+        if len(scores) == 1:
+            lines.append(f"1. {names[0]}: {scores[0]}")
+            final = getattr(self.game, "final_words", None)
+            if final is not None:
+                lines.append(_("Ranking: {rank}").format(rank=final(scores[0])))
+            where = standing_text(self.game.id, self.record.options, scores[0])
+            return lines + ([where] if where else [])
+        top = scores[order[0]]
+        leaders = [names[i] for i in order if scores[i] == top]
+        won = _("Winner: {names} with {score}") if len(leaders) == 1 else _("Tie: {names} with {score}")
+        lines.append(won.format(names=", ".join(leaders), score=top))
+        ranking = getattr(self.game, "ranking", None)
+        ref = reference(self.game.id, self.record.options)
         place = 0
         for rank, index in enumerate(order, start=1):
             if rank == 1 or scores[index] != scores[order[rank - 2]]:
                 place = rank
-            lines.append(f"{place}. {names[index]}: {scores[index]}")
-        final = getattr(self.game, "final_words", None)
-        if final is not None and len(scores) == 1:
-            lines.append(_("Ranking: {rank}").format(rank=final(scores[0])))
-        for name, score in zip(names, scores, strict=True):
-            where = standing_text(self.game.id, self.record.options, score)
-            if where:
-                lines.append(f"{name}: {where}" if len(scores) > 1 else where)
+            line = f"{place}. {names[index]}: {scores[index]}"
+            if ranking is not None:
+                line += f" ({ranking(scores[index])})"
+            share = ref.beats(scores[index]) if ref is not None else None
+            if share is not None:
+                line += _(", better than {share} of games").format(share=f"{share:.0%}")
+            lines.append(line)
+        if ref is not None and ref.distribution is not None:
+            lines.append(_("(shares of games from the exact odds)"))
+        elif ref is not None:
+            about = "" if ref.exact else _("about ")
+            lines.append(
+                _("For comparison: the {against} averages {about}{mean}.").format(
+                    against=ref.against, about=about, mean=f"{ref.mean:.1f}"
+                )
+            )
         return lines

@@ -148,10 +148,24 @@ def _quit(match: Match) -> None:
     typer.echo(line)
 
 
+def decision_header(match: Match, view: TableView) -> str:
+    """`ann to play - frame 3, ball 2: cross out pins ...`: whose decision it is, named first.
+
+    In a shared-dice game every player answers the same roll in turn, so the header names the
+    player the engine asks (`current_player`), not the one whose roll it was.
+    """
+    state = match.state
+    player = state.current_player()
+    ctx = state.ball_context(player)
+    doing = view.status.split(": ", 1)[1] if ": " in view.status else view.status
+    where = _("frame {frame}, ball {ball}").format(frame=ctx.frame, ball=ctx.ball) if ctx else ""
+    return _("{name} to play - {where}: {doing}").format(name=match.players[player].name, where=where, doing=doing)
+
+
 def _human_turn(match: Match) -> bool:
     state = match.state
     view = table_view(match)
-    typer.echo(f"== {visible(view.status)}")  # whose decision it is (in shared-dice games too)
+    typer.echo(f"== {visible(decision_header(match, view))}")
     picture = draw_table(view).plain.rstrip()
     if picture:
         typer.echo("\n".join("  " + line for line in picture.split("\n")))

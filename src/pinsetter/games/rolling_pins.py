@@ -410,7 +410,21 @@ class RollingPins(Game):
         return DiceRoll.parse(text, most=3)
 
     def rules(self) -> str:
-        return _(RULES_TEXT).replace("{players}", self.players_text())
+        """The rules, with this sheet's ability track: which ability each `mark N` fills."""
+        from pinsetter.games.rolling_pins_table import ability_title
+
+        areas = [
+            "  "
+            + _("mark {n}: {ability} ({row} row, {boxes})").format(
+                n=n,
+                ability=ability_title(a.ability),
+                row=_("lower") if a.lower else _("upper"),
+                boxes=ngettext("{n} box", "{n} boxes", a.boxes).format(n=a.boxes),
+            )
+            for n, a in enumerate(self.sheet.areas, start=1)
+        ]
+        track = _("The ability track of this sheet (the lower row opens once the upper is full):") + "\n"
+        return _(RULES_TEXT).replace("{players}", self.players_text()) + track + "\n".join(areas) + "\n"
 
     @staticmethod
     def ranking(score: int) -> str:
