@@ -13,7 +13,7 @@ import copy
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
@@ -275,6 +275,38 @@ class Game(ABC):
     def selection_action(self, state: State, pins: frozenset[int], pile: int | None) -> str:
         """The action a selection of pins (and a pile) makes, in text form; the engine then judges it."""
         raise IllegalActionError(_("{game} has no pins to pick").format(game=_(self.name)))
+
+    # --- step spaces and observations, for toolkits (pinsetter.integrations) ------------------
+    def action_space(self) -> Iterable[Step]:
+        """Every action this game (with these options) can offer in any position, each once.
+
+        Toolkits number actions (`pinsetter.integrations.encoding.StepIndex` sorts
+        this space in the game's order); legality stays with the state. A superset
+        of what is ever legal is fine. Games without decisions have no actions.
+        """
+        if self.has_decisions:
+            raise NotImplementedError(f"{self.id} does not describe its actions (Game.action_space)")
+        return ()
+
+    def chance_space(self) -> Iterable[Step]:
+        """Every chance outcome this game (with these options) can produce in any position, each once."""
+        raise NotImplementedError(f"{self.id} does not describe its chance outcomes (Game.chance_space)")
+
+    def max_decisions(self, players: int) -> int:
+        """A loose upper bound on the decisions of one game (toolkits ask for a maximum length).
+
+        This default allows 64 decisions a ball; games with long turns say more.
+        """
+        return players * (2 * self.lane.frames + 1) * 64 if self.has_decisions else 0
+
+    def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
+        """The game's own entries of a fixed-size observation vector, read from a `State.view`.
+
+        (name, value in [0, 1]) pairs; every view of the same game, options and
+        player count gives the same names in the same order. The pinfalls, scores
+        and whose turn it is are common to all games and not repeated here.
+        """
+        return iter(())
 
 
 class State(ABC):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -269,6 +269,12 @@ class BowlingDice(PureChanceGame):
         from pinsetter.games.pure_chance_table import dice_table
 
         return dice_table(state, list(names) if names else None, last_chance, "bowling")
+
+    def chance_space(self) -> Iterator[Step]:
+        """Every roll the ball model can make, over every number of dice of each kind left to roll."""
+        model = self.ball_model()
+        for rack in product(*(range(count + 1) for _faces, count in model.kinds)):
+            yield from (outcome for outcome, _probability in _outcomes(model.kinds, rack))
 
 
 RULES_TEXT = N_("""\

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -343,6 +343,34 @@ class BowlingSolitaire(Game):
         from pinsetter.games.bowling_solitaire_table import selection_action
 
         return selection_action(state, pins, pile)
+
+    # --- for toolkits (pinsetter.integrations) ---------------------------------------------
+    def action_space(self) -> Iterator[Step]:
+        """`stop` and every pile 1-3 with every set of one to three positions (legality is the state's)."""
+        yield STOP
+        for pile in range(1, len(PILE_SIZES) + 1):
+            for size in (1, 2, 3):
+                yield from (Action("play", pile, pins) for pins in combinations(POSITIONS, size))
+
+    def chance_space(self) -> Iterator[Step]:
+        """A card turned up: any value."""
+        return (Card(value) for value in VALUES)
+
+    def max_decisions(self, players: int) -> int:
+        """A ball takes at most ten plays (one a pin) and a stop."""
+        return players * (2 * self.lane.frames + 1) * 11
+
+    def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
+        """Per position its face-up value (one-hot, all 0 when down); per pile its top and cards / 5; cards seen / 2."""
+        for position in POSITIONS:
+            value = view["pins"][str(position)]
+            yield f"pin{position}.standing", float(value is not None)
+            yield from ((f"pin{position}.value{card}", float(value == card)) for card in VALUES)
+        for pile, entry in enumerate(view["piles"], start=1):
+            yield from ((f"pile{pile}.top{card}", float(entry["top"] == card)) for card in VALUES)
+            yield f"pile{pile}.cards", entry["cards"] / max(PILE_SIZES)
+        seen = view["seen"]
+        yield from ((f"seen{card}", seen.count(card) / COPIES) for card in VALUES)
 
 
 class SolitaireState(State):

@@ -33,8 +33,15 @@ def pip_words(roll: str) -> str:
     if not faces:
         return ""
     if len(faces) == 1:
-        return _("rolled a {face}").format(face=faces[0])
-    return _("rolled {faces} and {last}").format(faces=", ".join(faces[:-1]), last=faces[-1])
+        words = _("rolled a {face}").format(face=faces[0])
+    else:
+        words = _("rolled {faces} and {last}").format(faces=", ".join(faces[:-1]), last=faces[-1])
+    # What the dice mean in Ten Pins (the only game bowled with pip dice): its two named throws.
+    if "6" in faces:
+        return words + _(": off the alley")
+    if faces == ["5", "5"]:
+        return words + _(": double five")
+    return words
 
 
 def bowling_words(roll: str) -> str:

@@ -452,6 +452,27 @@ class RollingPins(Game):
 
         return selection_action(state, pins, pile)
 
+    # --- for toolkits (pinsetter.integrations): see rolling_pins_spaces ---------------------
+    def action_space(self) -> Iterator[Step]:
+        from pinsetter.games.rolling_pins_spaces import action_space
+
+        return action_space(self)
+
+    def chance_space(self) -> Iterator[Step]:
+        from pinsetter.games.rolling_pins_spaces import chance_space
+
+        return chance_space(self)
+
+    def max_decisions(self, players: int) -> int:
+        from pinsetter.games.rolling_pins_spaces import max_decisions
+
+        return max_decisions(self, players)
+
+    def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
+        from pinsetter.games.rolling_pins_spaces import observation_features
+
+        return observation_features(self, view)
+
 
 class RollingPinsState(State):
     game: RollingPins

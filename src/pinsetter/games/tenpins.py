@@ -9,7 +9,7 @@ is recorded as the pins that were standing).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
@@ -92,6 +92,10 @@ class TenPins(PureChanceGame):
         from pinsetter.games.pure_chance_table import dice_table
 
         return dice_table(state, list(names) if names else None, last_chance, "pips")
+
+    def chance_space(self) -> Iterator[Step]:
+        """Every roll: two dice on a fresh rack, one die on the pins left."""
+        return (outcome for dice in (1, 2) for outcome, _probability in _rolls(dice))
 
 
 RULES_TEXT = N_("""\
