@@ -198,7 +198,7 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         data = player_stats(storage, "ann", "tenpins")
         assert data["games"] == 3 and "3 finished game(s)" in text
         low, high = data["ci95"]
-        assert f"average {data['average']:.1f}, 95% confidence interval {low:.1f} to {high:.1f}" in text
+        assert f"average {data['average']:.1f}, 95% CI {low:.1f} to {high:.1f}" in text
         assert f"best game {data['best']}, worst {data['worst']}" in text
         assert f"strikes in {data['strike_rate']:.0%} of frames, spares in {data['spare_rate']:.0%}" in text
         assert f"trend {data['trend_per_game']:+.1f} points a game" in text

@@ -41,6 +41,7 @@ __all__ = [
     "RecordStep",
     "apply_step",
     "replay",
+    "replay_from",
     "replay_with_draws",
 ]
 
@@ -451,9 +452,25 @@ def replay(record: Record, check_result: bool = True) -> State:
 def replay_with_draws(record: Record, check_result: bool = True) -> tuple[State, ChanceDraws]:
     """`replay`, with the game's seeded chance where the record stops (to play on from there)."""
     state = new_state_for(record)
-    seeded = record.chance == "seeded"
     draws = ChanceDraws(state.game, record.seed, record.draws)
-    for index, step in enumerate(record.steps, start=1):
+    replay_from(record, state, 0, draws)
+    if check_result and record.result is not None:
+        check_result_of(state, record)
+    return state, draws
+
+
+def replay_from(record: Record, state: State, done: int, draws: ChanceDraws | None = None) -> State:
+    """Apply the record's steps after the first `done` to `state` (which has those), checked as `replay` does.
+
+    For a copy of a game that another process has moved on: only the new steps are
+    applied. `state` is changed in place (and returned); on a RecordError it is left part way.
+    `draws` is the game's seeded chance after those steps (the match's `draws`); without it
+    the draws are counted from the start, which is right for `done` 0 and for step-scheme records.
+    """
+    seeded = record.chance == "seeded"
+    if draws is None:
+        draws = ChanceDraws(state.game, record.seed, record.draws)
+    for index, step in enumerate(record.steps[done:], start=done + 1):
         if state.is_terminal():
             raise RecordError(_("{step} comes after the game is over").format(step=repr(step.text)), index)
         chance = state.is_chance_node()
@@ -496,9 +513,7 @@ def replay_with_draws(record: Record, check_result: bool = True) -> tuple[State,
             if isinstance(exc, RecordError):
                 raise
             raise RecordError(str(exc), index) from None
-    if check_result and record.result is not None:
-        check_result_of(state, record)
-    return state, draws
+    return state
 
 
 def check_result_of(state: State, record: Record) -> None:

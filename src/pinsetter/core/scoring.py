@@ -8,6 +8,7 @@ by brute force on small games; the games themselves use the standard lane.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -220,7 +221,23 @@ def _marks(balls: Sequence[int], last: bool, pins: int) -> tuple[str, ...]:
 
 
 def score(pinfalls: Sequence[int], lane: Lane = STANDARD) -> Scoresheet:
-    """Score a (possibly unfinished) pinfall sequence."""
+    """Score a (possibly unfinished) pinfall sequence.
+
+    Sheets are immutable, so those of plain integer pinfalls are remembered: a server
+    shows every player's sheet after every step, and only one of them has changed.
+    """
+    key = tuple(pinfalls)
+    if all(type(p) is int for p in key):
+        return _score_ints(key, lane)
+    return _score(key, lane)
+
+
+@functools.lru_cache(maxsize=2048)
+def _score_ints(pinfalls: tuple[int, ...], lane: Lane) -> Scoresheet:
+    return _score(pinfalls, lane)
+
+
+def _score(pinfalls: Sequence[int], lane: Lane) -> Scoresheet:
     frames = _split(pinfalls, lane)
     flat = list(pinfalls)
     result: list[Frame] = []

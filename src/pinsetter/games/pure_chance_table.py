@@ -33,10 +33,14 @@ def pip_words(roll: str) -> str:
     if not faces:
         return ""
     if len(faces) == 1:
-        words = _("rolled a {face}").format(face=faces[0])
-    else:
-        words = _("rolled {faces} and {last}").format(faces=", ".join(faces[:-1]), last=faces[-1])
-    # What the dice mean in Ten Pins (the only game bowled with pip dice): its two named throws.
+        return _("rolled a {face}").format(face=faces[0])
+    return _("rolled {faces} and {last}").format(faces=", ".join(faces[:-1]), last=faces[-1])
+
+
+def ten_pins_words(roll: str) -> str:
+    """`6+2` -> `rolled 6 and 2: off the alley`: the roll with what Ten Pins' named throws mean."""
+    faces = [part for part in roll.split("+") if part.isdigit()]
+    words = pip_words(roll)
     if "6" in faces:
         return words + _(": off the alley")
     if faces == ["5", "5"]:
@@ -75,5 +79,5 @@ def dice_table(state: State, names: list[str] | None, last_roll: str, kind: str)
         dice=dice,
         dice_caption=_("last roll: {roll}").format(roll=last_roll) if last_roll else "",
         roll_label=_("Roll"),
-        chance_words=(bowling_words if kind == "bowling" else pip_words)(last_roll) if last_roll else "",
+        chance_words=(bowling_words if kind == "bowling" else ten_pins_words)(last_roll) if last_roll else "",
     )

@@ -11,15 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
 
-from pinsetter.storage.db import Storage, games, metadata
+from pinsetter.storage.db import Guard, Storage, games, metadata
 
-__all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "token_hash"]
+__all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "copy_table", "token_hash"]
 
 tables = sa.Table(
     "tables",
@@ -36,6 +36,9 @@ tables = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("created", sa.String(40), nullable=False),
     sa.Column("settings", sa.Text, nullable=False, server_default="{}"),
+)
+UNCHANGED = sa.exists().where(
+    tables.c.id == sa.bindparam("unchanged_id"), tables.c.version == sa.bindparam("unchanged_version")
 )
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed safely
 CODE_LENGTH = 6
@@ -163,6 +166,15 @@ class TableStore:
             row = connection.execute(sa.select(tables.c.id).where(tables.c.game_id == game_id)).first()
         return None if row is None else int(row[0])
 
+    def unchanged(self, table: StoredTable) -> Guard:
+        """A condition for `Storage.save_if`: the table's row is still at the version `table` was read at.
+
+        Lets a server act on a table row it keeps in memory: a step is written only if
+        nobody (another process included) has changed the table since (a close, a seat
+        handed to a bot), whatever the notifications between processes say.
+        """
+        return UNCHANGED, {"unchanged_id": table.id, "unchanged_version": table.version}
+
     def timed_and_playing(self) -> list[int]:
         """Tables being played with a turn timer (their clocks start again when a server starts)."""
         query = sa.select(tables.c.id).where(tables.c.status == "playing", tables.c.settings.like('%"turn_seconds"%'))
@@ -186,6 +198,13 @@ class TableStore:
             table.version += 1
             return True
         return False
+
+
+def copy_table(table: StoredTable) -> StoredTable:
+    """A copy that changes to the original (its seats, its options) do not reach."""
+    return replace(
+        table, options=dict(table.options), seats=[replace(seat) for seat in table.seats], settings=dict(table.settings)
+    )
 
 
 def _seats_json(seats: list[Seat]) -> str:

@@ -322,9 +322,7 @@ def stats_text(storage: Any, game: str, player: str | None) -> Text:
         text.append(_("average {average:.1f} (one game: no confidence interval yet)").format(average=average) + "\n")
     else:
         text.append(
-            _("average {average:.1f}, 95% confidence interval {low:.1f} to {high:.1f}").format(
-                average=average, low=ci[0], high=ci[1]
-            )
+            _("average {average:.1f}, 95% CI {low:.1f} to {high:.1f}").format(average=average, low=ci[0], high=ci[1])
             + "\n"
         )
     text.append(_("best game {best}, worst {worst}").format(best=data["best"], worst=data["worst"]) + "\n")

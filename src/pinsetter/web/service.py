@@ -71,6 +71,11 @@ class GameService:
         self.remember(game_id, match)
         return match
 
+    def kept(self, game_id: int) -> Match | None:
+        """The live match if this process keeps one (nothing is read)."""
+        with self._guard:
+            return self._matches.get(game_id)
+
     def forget(self, game_id: int) -> None:
         """Drop the live copy: the next request re-reads the game from the database."""
         with self._guard:
