@@ -35,8 +35,8 @@ unit: $(STAMP) browser
 browser:
 	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing chromium and chromium-driver for the browser tests"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+		echo "installing chromium, chromium-driver and a Japanese font for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-ipafont-gothic >/dev/null; \
 	else echo "pinsetter: the browser tests need Chromium: sudo apt-get install chromium chromium-driver"; fi
 
 bench: $(STAMP)

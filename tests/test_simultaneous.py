@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pinsetter.core.game import IllegalActionError, State, Step
+from pinsetter.core.seeds import DrawScheme
 from pinsetter.games.registry import get_game
 from pinsetter.records import PlayerSpec, Record, RecordError, RecordStep, replay
 from pinsetter.session import Match
@@ -33,10 +34,16 @@ def answer(state: State, player: int) -> Step:
     return random.Random(repr((player, own))).choice(legal)
 
 
-def play(seed: int, pick: Callable[[list[int]], int], players: int = 3, options: dict[str, str] | None = None) -> Match:
+def play(
+    seed: int,
+    pick: Callable[[list[int]], int],
+    players: int = 3,
+    options: dict[str, str] | None = None,
+    draws: DrawScheme = "position",
+) -> Match:
     """A whole game where `pick` chooses which of the waiting players answers next."""
     specs = [PlayerSpec(f"p{i}") for i in range(players)]
-    match = Match.new("rolling-pins", specs, seed, dict(options or SHARED))
+    match = Match(get_game("rolling-pins", dict(options or SHARED)), specs, seed, draws=draws)
     while not match.state.is_terminal():
         if match.state.is_chance_node():
             match.apply(match.draw_chance())
@@ -95,11 +102,13 @@ def test_turn_based_games_have_one_decider() -> None:
     assert tenpins.deciders() == []  # no decisions at all: chance only
 
 
-def test_every_order_of_answers_gives_the_same_game_exhaustively() -> None:
-    """Three players; the order of answers follows each of the six seat priorities for a whole advanced game."""
+@pytest.mark.parametrize("draws", ["position", "step"])
+def test_every_order_of_answers_gives_the_same_game_exhaustively(draws: DrawScheme) -> None:
+    """Three players; the order of answers follows each of the six seat priorities for a whole advanced game
+    (chance drawn by position, as new games do, and by step, as records without "draws" were)."""
     games = []
     for order in itertools.permutations(range(3)):
-        games.append(play(11, lambda deciders, order=order: min(deciders, key=order.index)))
+        games.append(play(11, lambda deciders, order=order: min(deciders, key=order.index), draws=draws))
     assert len({repr(summary(g)) for g in games}) == 1
     steps = {tuple((s.actor, s.text) for s in g.record.steps) for g in games}
     assert len(steps) == 6  # the records really differ in order
@@ -172,9 +181,9 @@ def test_records_from_before_own_reroll_streams_still_replay(monkeypatch: pytest
     from pinsetter.core.game import State as BaseState
     from pinsetter.games.rolling_pins import RollingPinsState
 
-    new_style = play(2, first)
+    new_style = play(2, first, draws="step")  # records without "draws" (docs/records.md)
     monkeypatch.setattr(RollingPinsState, "chance_key", BaseState.chance_key)
-    old_style = play(2, first)
+    old_style = play(2, first, draws="step")
     monkeypatch.undo()
     rerolled = [i for i, s in enumerate(old_style.record.steps) if s.text == "reroll"]
     assert rerolled, "the game needs a reroll"

@@ -43,14 +43,15 @@ async def wait_for(pilot: Any, app: PinsetterApp, kind: type) -> Any:
 # --- learn mode --------------------------------------------------------------------------------
 
 # (game, options set in the launcher, seed, words the lessons of its first frame must use)
+# Seeds whose first frame shows each lesson (chance drawn by position, docs/records.md "draws").
 LESSONS = [
     ("tenpins", {}, 5, ["press space", "Pins standing", "open frame"]),
-    ("bowling-dice", {}, 7, ["press space", "Dice faces", "Spare (/)"]),
+    ("bowling-dice", {}, 6, ["press space", "Dice faces", "Spare (/)"]),
     ("bowling-solitaire", {}, 7, ["Choose a pile (p)", "Group rules, first play", "groups = connected"]),
     (
         "rolling-pins",
         {"advanced": True},
-        1,
+        2,
         ["You rolled", "Tokens (●)", "Grey pins (◆)", "You earned a mark", "You hold Reroll"],
     ),
 ]

@@ -22,8 +22,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pinsetter.core.datafile import write_atomically
+from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import GameError, State
-from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, step_rng
+from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
 from pinsetter.usertext import check_name, visible
@@ -41,6 +42,7 @@ __all__ = [
     "apply_step",
     "replay",
     "replay_from",
+    "replay_with_draws",
 ]
 
 FORMAT = "pinsetter-record"
@@ -124,6 +126,7 @@ class RecordDocument(_Strict):
     seed: Annotated[int, Field(ge=0, le=SEED_MAX)]
     created: ShortText = ""
     chance: ChanceSource = "seeded"
+    draws: DrawScheme = "step"
     undo_used: bool = False
     steps: Annotated[list[StepDocument], Field(max_length=MAX_STEPS)]
     extra: Annotated[dict[ShortText, bool | int | Annotated[str, Field(max_length=MAX_TEXT)]], Field(max_length=20)] = (
@@ -308,6 +311,9 @@ class Record:
     extra: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
     chance: ChanceSource = "seeded"
+    # How the seed's chance is drawn (pinsetter.core.seeds): "step" for records written before
+    # the field existed (it is left out for them), "position" for new games.
+    draws: DrawScheme = "step"
 
     def to_json(self) -> dict[str, Any]:
         """A fresh JSON-ready dict (changing it never changes the record)."""
@@ -323,6 +329,8 @@ class Record:
         }
         if self.chance != "seeded":  # the default is left out: records stay as older versions wrote them
             data["chance"] = self.chance
+        if self.draws != "step":
+            data["draws"] = self.draws
         data["steps"] = [s.to_json() for s in self.steps]
         if self.extra:
             data["extra"] = json.loads(json.dumps(self.extra))
@@ -388,6 +396,7 @@ class Record:
             extra=dict(doc.extra),
             result=doc.result.model_dump() if doc.result is not None else None,
             chance=doc.chance,
+            draws=doc.draws,
         )
 
 
@@ -437,19 +446,30 @@ def replay(record: Record, check_result: bool = True) -> State:
     A decision may come from any of the players deciding at that point (simultaneous
     decisions come in the order they were made); chance steps come when chance acts.
     """
-    state = replay_from(record, new_state_for(record), 0)
+    return replay_with_draws(record, check_result)[0]
+
+
+def replay_with_draws(record: Record, check_result: bool = True) -> tuple[State, ChanceDraws]:
+    """`replay`, with the game's seeded chance where the record stops (to play on from there)."""
+    state = new_state_for(record)
+    draws = ChanceDraws(state.game, record.seed, record.draws)
+    replay_from(record, state, 0, draws)
     if check_result and record.result is not None:
         check_result_of(state, record)
-    return state
+    return state, draws
 
 
-def replay_from(record: Record, state: State, done: int) -> State:
+def replay_from(record: Record, state: State, done: int, draws: ChanceDraws | None = None) -> State:
     """Apply the record's steps after the first `done` to `state` (which has those), checked as `replay` does.
 
     For a copy of a game that another process has moved on: only the new steps are
     applied. `state` is changed in place (and returned); on a RecordError it is left part way.
+    `draws` is the game's seeded chance after those steps (the match's `draws`); without it
+    the draws are counted from the start, which is right for `done` 0 and for step-scheme records.
     """
     seeded = record.chance == "seeded"
+    if draws is None:
+        draws = ChanceDraws(state.game, record.seed, record.draws)
     for index, step in enumerate(record.steps[done:], start=done + 1):
         if state.is_terminal():
             raise RecordError(_("{step} comes after the game is over").format(step=repr(step.text)), index)
@@ -467,14 +487,17 @@ def replay_from(record: Record, state: State, done: int) -> State:
             raise RecordError(message.format(step=repr(step.text)), index)
         try:
             if chance and seeded:
-                key = state.chance_key(index - 1)
-                drawn = state.sample_chance(step_rng(record.seed, *key))
+                drawn = draws.draw(state, index - 1)
                 if str(drawn) == step.text:
-                    state.apply(drawn)
+                    draws.apply(state, drawn)
                     continue
-                # Records from before a player's own rolls had a stream of their own drew them by step number.
-                legacy = key != (index - 1, CHANCE_STREAM) and step.text == str(
-                    state.sample_chance(step_rng(record.seed, index - 1, CHANCE_STREAM))
+                # Step-scheme records from before a player's own rolls had a stream of their own
+                # drew them by step number.
+                key = state.chance_key(index - 1)
+                legacy = (
+                    record.draws == "step"
+                    and key != (index - 1, CHANCE_STREAM)
+                    and step.text == str(state.sample_chance(step_rng(record.seed, index - 1, CHANCE_STREAM)))
                 )
                 if not legacy:
                     message = _(
@@ -482,7 +505,10 @@ def replay_from(record: Record, state: State, done: int) -> State:
                         'a record of chance entered by hand says "chance": "entered"'
                     )
                     raise RecordError(message.format(step=repr(step.text), seed=record.seed, drawn=drawn), index)
-            apply_step(state, step)
+            if chance:
+                draws.apply(state, state.game.parse_outcome(step.text))
+            else:
+                apply_step(state, step)
         except GameError as exc:
             if isinstance(exc, RecordError):
                 raise

@@ -1,14 +1,15 @@
 """A match: one game being played by humans and bots, recorded step by step.
 
 The match owns the seeded randomness and the record; the rules stay in the
-state. Chance outcome number i is drawn from a generator seeded by (seed, i),
-so a game resumed from its record continues exactly as it would have.
+state. Chance is drawn from the seed by where it falls in the game (player,
+frame, roll; `pinsetter.core.draws`), or by step number for older records, so a
+game resumed from its record continues exactly as it would have.
 
 Undo is a rule of the match, shared by every interface (docs/tui.md, "Undo"):
 it takes back the most recent human decision, with the bot decisions played
 after it, and is refused once a chance outcome (a die, a card) has been
 revealed after that decision: the outcome would come again (step i is drawn
-from (seed, i)), but the player would already know it.
+from the seed), but the player would already know it.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pinsetter.bots.base import Bot, make_bot
+from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import Game, GameError, State, Step
-from pinsetter.core.seeds import BOT_STREAM, SEED_MAX, check_seed, step_rng
+from pinsetter.core.seeds import BOT_STREAM, SEED_MAX, DrawScheme, check_seed, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import _
-from pinsetter.records import PlayerSpec, Record, RecordStep, apply_step, replay, result_of
+from pinsetter.records import PlayerSpec, Record, RecordStep, apply_step, replay_with_draws, result_of
 
 if TYPE_CHECKING:
     from pinsetter.storage import Storage
@@ -45,12 +47,16 @@ class Match:
         chance_script: ChanceScript | None = None,
         storage: Storage | None = None,
         undo_allowed: bool | None = None,
+        draws: DrawScheme = "position",
     ) -> None:
         self.game = game
         self.players = players
         self.seed = check_seed(seed)
         self.state = game.new_state(len(players))
-        self.record = Record(game.id, game.options_text(), players, seed)
+        # New games draw chance by position (the same dice for the same frame and roll whatever
+        # was decided before); a resumed record keeps its own scheme (pinsetter.core.seeds).
+        self.draws = ChanceDraws(game, seed, draws)
+        self.record = Record(game.id, game.options_text(), players, seed, draws=draws)
         self.record_path = record_path
         self._chance_script: ChanceScript | None = None
         self.chance_script = chance_script
@@ -87,9 +93,10 @@ class Match:
     @classmethod
     def resume(cls, record: Record, record_path: Path | None = None) -> Match:
         """Continue a recorded game: every step is replayed and checked first."""
-        state = replay(record, check_result=False)
-        match = cls(state.game, record.players, record.seed, record_path)
+        state, draws = replay_with_draws(record, check_result=False)
+        match = cls(state.game, record.players, record.seed, record_path, draws=record.draws)
         match.state = state
+        match.draws = draws
         match.record = record
         match.chance_script = state.game.scripted_chance(record.extra)  # a fixed deal goes on as dealt
         return match
@@ -101,7 +108,10 @@ class Match:
     def apply(self, step: Step) -> None:
         """Apply a step (legality checked by the state) and save the record."""
         actor = None if self.state.is_chance_node() else self.state.current_player()
-        self.state.apply(step)
+        if actor is None:
+            self.draws.apply(self.state, step)
+        else:
+            self.state.apply(step)
         self.record.steps.append(RecordStep(actor, str(step)))
         self._save()
 
@@ -148,8 +158,7 @@ class Match:
             scripted = self.chance_script(self.state)
             if scripted is not None:
                 return scripted
-        number, stream = self.state.chance_key(self.steps_done)
-        return self.state.sample_chance(step_rng(self.seed, number, stream))
+        return self.draws.draw(self.state, self.steps_done)
 
     def bot_action(self) -> Step:
         return self.bot_action_for(self.state.current_player())

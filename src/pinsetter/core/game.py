@@ -235,6 +235,17 @@ class Game(ABC):
         """A readable summary of the rules for players."""
         return self.summary
 
+    def draw_chance(self, state: State, seed: int, key: tuple[int, ...]) -> Step:
+        """The seeded chance outcome at `state` under draws keyed by position (`pinsetter.core.draws`).
+
+        `key` is `state.chance_position()` with the number of earlier draws at that key appended, so
+        the same place in any game with this seed gets the same draw whatever was decided
+        before. A game whose chance is not a draw per position (a shuffled deck) overrides this.
+        """
+        from pinsetter.core.seeds import position_rng
+
+        return state.sample_chance(position_rng(seed, key))
+
     def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
         """The chance script a record's `extra` data fixes (e.g. a Solitaire deal), or None for seeded chance."""
         return None
@@ -436,6 +447,16 @@ class State(ABC):
         step = parse(text)
         self.apply(step)
         return step
+
+    def chance_position(self) -> tuple[int, ...]:
+        """Where this chance node falls in the game: the player whose frame it is, and the frame.
+
+        Draws keyed by position number the draws made at one key (the first ball or roll of
+        the frame is draw 0, the next draw 1, ...), so a key need not be unique by itself.
+        """
+        player = self.turn()
+        ctx = self.ball_context(player)
+        return (player, ctx.frame if ctx is not None else 0)
 
     def sample_chance(self, rng: random.Random) -> Step:
         """Draw a chance outcome with its exact probability (games may override for speed)."""

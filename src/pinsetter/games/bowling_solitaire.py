@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -322,6 +322,18 @@ class BowlingSolitaire(Game):
             return None
         return deal_script(Deal.parse(str(extra["deal"])))
 
+    def draw_chance(self, state: State, seed: int, key: tuple[int, ...]) -> Step:
+        """Deal n of every game with this seed is one seeded shuffle of the twenty cards.
+
+        A card turning up is the shuffle's card for its slot, so every player (every bot
+        of a tournament) gets the same deals whatever they play; each card is still
+        equally likely to be any unseen one.
+        """
+        assert isinstance(state, SolitaireState)
+        card = slot_card(seeded_deal(seed, state.deals), state)
+        assert card is not None
+        return card
+
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.bowling_solitaire_table import solitaire_table
 
@@ -512,6 +524,25 @@ class SolitaireState(State):
         return heading + "\n" + "\n".join(lines) + f"\n  {piles}"
 
 
+def slot_card(deal: Deal, state: SolitaireState) -> Card | None:
+    """The card of `deal` that turns up in the state's next slot (None if nothing turns up)."""
+    slot = state.next_slot()
+    if slot is None:
+        return None
+    kind, where = slot
+    if kind == "pin":
+        return Card(deal.pins[where - 1])
+    return Card(deal.piles[where - 1][state.table.revealed[where - 1]])
+
+
+@lru_cache(maxsize=64)
+def seeded_deal(seed: int, number: int) -> Deal:
+    """Deal `number` (1-based) of a game with `seed` under draws keyed by position."""
+    from pinsetter.core.seeds import position_rng
+
+    return Deal.random(position_rng(seed, (0, number)))
+
+
 def deal_script(deal: Deal) -> Callable[[State], Step | None]:
     """A chance script that turns up the cards of a fixed deal (the first deal of a game)."""
 
@@ -519,13 +550,7 @@ def deal_script(deal: Deal) -> Callable[[State], Step | None]:
         assert isinstance(state, SolitaireState)
         if state.deals > 1:
             return None  # only the first deal is fixed
-        slot = state.next_slot()
-        if slot is None:
-            return None
-        kind, where = slot
-        if kind == "pin":
-            return Card(deal.pins[where - 1])
-        return Card(deal.piles[where - 1][state.table.revealed[where - 1]])
+        return slot_card(deal, state)
 
     return script
 

@@ -328,7 +328,7 @@ class TableService:
             and stored.record.players == match.players
         ):
             try:
-                replay_from(stored.record, match.state, done)
+                replay_from(stored.record, match.state, done, match.draws)
                 match.record = stored.record
                 match.players = stored.record.players  # one list, as in a match resumed from its record
                 return match
