@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pinsetter.bots.base import Bot, make_bot
-from pinsetter.core.game import Game, GameError, State, Step
-from pinsetter.core.seeds import BOT_STREAM, CHANCE_STREAM, SEED_MAX, check_seed, step_rng
+from pinsetter.core.game import CHANCE, Game, GameError, State, Step
+from pinsetter.core.seeds import BOT_STREAM, CHANCE_STREAM, SEED_MAX, check_seed, lazy_step_rng, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.records import PlayerSpec, Record, RecordStep, replay, result_of
 
@@ -99,6 +99,9 @@ class Match:
     def apply(self, step: Step) -> None:
         """Apply a step (legality checked by the state) and save the record."""
         actor = None if self.state.is_chance_node() else self.state.current_player()
+        self._apply(step, actor)
+
+    def _apply(self, step: Step, actor: int | None) -> None:
         self.state.apply(step)
         self.record.steps.append(RecordStep(actor, str(step)))
         self._save()
@@ -127,23 +130,25 @@ class Match:
         return self.state.sample_chance(step_rng(self.seed, self.steps_done, CHANCE_STREAM))
 
     def bot_action(self) -> Step:
-        player = self.state.current_player()
-        return self.bots[player].choose(self.state, step_rng(self.seed, self.steps_done, BOT_STREAM))
+        return self._bot_action(self.state.current_player())
+
+    def _bot_action(self, player: int) -> Step:
+        # Seeded on first draw: most bots never draw (the draws are step_rng's all the same).
+        return self.bots[player].choose(self.state, lazy_step_rng(self.seed, self.steps_done, BOT_STREAM))
 
     def is_bot_turn(self) -> bool:
         return self.state.current_player() in self.bots
 
     def advance(self) -> bool:
         """Play one step that needs no human (chance or a bot); False if a human must act."""
-        if self.state.is_terminal():
-            return False
-        if self.state.is_chance_node():
-            self.apply(self.draw_chance())
+        player = self.state.current_player()  # once per step: the hot path of every simulation
+        if player == CHANCE:
+            self._apply(self.draw_chance(), None)
             return True
-        if self.is_bot_turn():
-            self.apply(self.bot_action())
+        if player in self.bots:
+            self._apply(self._bot_action(player), player)
             return True
-        return False
+        return False  # the game is over (TERMINAL), or a human decides
 
     def run_bots(self) -> None:
         """Play on until a human must decide or the game ends."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from pinsetter.core.game import ParseError, parse_int
@@ -17,7 +18,7 @@ class DiceRoll:
     faces: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "+".join(str(f) for f in self.faces)
+        return _text(self.faces)
 
     def to_dict(self) -> dict[str, Any]:
         return {"dice": list(self.faces)}
@@ -32,3 +33,8 @@ class DiceRoll:
         if not 1 <= len(faces) <= most or any(not 1 <= f <= 6 for f in faces):
             raise ParseError(f"{text!r} is not a roll of one to {most} six-sided dice")
         return cls(faces)
+
+
+@cache
+def _text(faces: tuple[int, ...]) -> str:
+    return "+".join(str(f) for f in faces)

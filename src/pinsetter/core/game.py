@@ -13,12 +13,12 @@ import copy
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
-from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, next_ball, score
+from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, following_ball, next_ball, score
 
 if TYPE_CHECKING:
     from pinsetter.core.table import TableView
@@ -267,8 +267,14 @@ class State(ABC):
 
     def record_ball(self, player: int, pins: int) -> None:
         """Append a finished ball's pinfall; the scoring engine validates it."""
-        self.pinfalls[player].append(pins)
-        self._contexts[player] = next_ball(self.pinfalls[player], self.game.lane)
+        balls = self.pinfalls[player]
+        balls.append(pins)
+        ctx = self._contexts[player]
+        if ctx is not None and type(pins) is int and 0 <= pins <= ctx.standing:
+            # A valid ball: only its frame decides what comes next (no rescoring of the whole game).
+            self._contexts[player] = following_ball(ctx, balls[len(balls) - ctx.ball :], self.game.lane)
+        else:
+            self._contexts[player] = next_ball(balls, self.game.lane)  # raises ScoringError naming the ball
 
     def turn(self) -> int:
         """The player whose frame is being played, or TERMINAL.
@@ -277,8 +283,7 @@ class State(ABC):
         unfinished frame number is up.
         """
         best, best_frame = TERMINAL, self.game.lane.frames + 1
-        for player in range(self.num_players):
-            ctx = self.ball_context(player)
+        for player, ctx in enumerate(self._contexts):
             if ctx is not None and ctx.frame < best_frame:
                 best, best_frame = player, ctx.frame
         return best
@@ -313,7 +318,7 @@ class State(ABC):
         if self.is_terminal():
             raise GameOverError(f"the game is over; cannot apply {step}")
         if self.is_chance_node():
-            if step not in {outcome for outcome, _ in self.chance_outcomes()}:
+            if step not in self.possible_outcomes():
                 raise IllegalActionError(f"{step} is not a possible outcome here")
         elif step not in self.legal_actions():
             raise IllegalActionError(f"{step} is not legal here")
@@ -327,6 +332,10 @@ class State(ABC):
         step = parse(text)
         self.apply(step)
         return step
+
+    def possible_outcomes(self) -> Collection[Step]:
+        """The outcomes of `chance_outcomes`, for membership tests (games may cache them)."""
+        return {outcome for outcome, _ in self.chance_outcomes()}
 
     def sample_chance(self, rng: random.Random) -> Step:
         """Draw a chance outcome with its exact probability (games may override for speed)."""

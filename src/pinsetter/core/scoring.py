@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 __all__ = [
     "STANDARD",
@@ -19,6 +20,7 @@ __all__ = [
     "Scoresheet",
     "ScoringError",
     "bonus_weights",
+    "following_ball",
     "format_line",
     "next_ball",
     "parse_line",
@@ -162,6 +164,28 @@ def next_ball(pinfalls: Sequence[int], lane: Lane = STANDARD) -> BallContext | N
         if last:
             return None
         frames.append([])
+
+
+def following_ball(ctx: BallContext, frame_balls: Sequence[int], lane: Lane = STANDARD) -> BallContext | None:
+    """The ball after the one `ctx` described, now bowled: what `next_ball` says, from its frame alone.
+
+    `frame_balls` are the balls of ctx's frame, that one included (assumed valid).
+    """
+    last = ctx.frame == lane.frames
+    nxt = frame_next(frame_balls, last, lane)
+    if nxt is not None:
+        return _ball_context(ctx.frame, ctx.ball + 1, nxt[0], nxt[1])
+    if last:
+        return None
+    opening = frame_next((), ctx.frame + 1 == lane.frames, lane)
+    assert opening is not None  # a frame with no ball bowled has one to come
+    return _ball_context(ctx.frame + 1, 1, opening[0], opening[1])
+
+
+@cache
+def _ball_context(frame: int, ball: int, standing: int, fresh: bool) -> BallContext:
+    """Contexts are values: one shared instance of each (building a frozen dataclass is not free)."""
+    return BallContext(frame, ball, standing, fresh)
 
 
 def bonus_weights(pinfalls: Sequence[int], lane: Lane = STANDARD) -> tuple[int, int, int, bool]:

@@ -18,8 +18,9 @@ import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinsetter.core.game import Game, IllegalActionError, OptionSpec, ParseError, State, Step
@@ -78,9 +79,15 @@ def first_play_allowed(group: int) -> bool:
     return not (group & bit(CENTRE)) or bool(group & mask_of(list(ROW_TWO)))
 
 
+@cache
+def reach(group: int) -> int:
+    """The positions next to some pin of the group."""
+    return mask_of([q for p in pins_of(group) for q in ADJACENT[p]])
+
+
 def touches(group: int, cleared: int) -> bool:
     """The chain rule: some pin of the group is adjacent to a cleared position."""
-    return any(group & bit(p) and NEIGHBOURS[p] & cleared for p in POSITIONS)
+    return bool(reach(group) & cleared)
 
 
 def matches(values: list[int], ball: int) -> bool:
@@ -263,25 +270,63 @@ class Table:
             self.queue.append(("pile", pile))
 
     def plays(self, rule: str) -> list[Action]:
-        """Every legal play on this table (sorted)."""
-        first = self.standing == FULL
-        cleared = FULL & ~self.standing
+        """Every legal play on this table (sorted: by pile, then by pins)."""
+        standing = self.standing
+        first = standing == FULL
+        cleared = FULL & ~standing
+        by_value = _candidates(rule, tuple(self.pins))
         result = []
-        for pile in (1, 2, 3):
-            ball = self.tops[pile - 1]
+        for pile in (0, 1, 2):
+            ball = self.tops[pile]
             if not ball:
                 continue
-            for group in groups(rule):
-                if group & ~self.standing:
+            for group, first_ok, neighbours, actions in by_value[ball]:
+                if group & ~standing:
                     continue
-                if first and not first_play_allowed(group):
+                if first:
+                    if not first_ok:
+                        continue
+                elif not neighbours & cleared:  # `touches`, with the group's neighbours precomputed
                     continue
-                if not first and not touches(group, cleared):
-                    continue
-                where = pins_of(group)
-                if matches([self.pins[p - 1] for p in where], ball):
-                    result.append(Action("play", pile, where))
-        return sorted(result)
+                result.append(actions[pile])
+        return result
+
+
+# A candidate play of a deal: (group, first play allowed, `reach` of the group, its play from piles 1-3).
+Candidate = tuple[int, bool, int, tuple[Action, Action, Action]]
+
+
+@cache
+def _group_facts(rule: str) -> tuple[tuple[Callable[[Sequence[int]], Any], Candidate], ...]:
+    """Per group of the rule, in the order of the pins it takes: how to read its pin values, and its facts."""
+    facts = []
+    for group in sorted(groups(rule), key=pins_of):
+        where = pins_of(group)
+        read = itemgetter(*(p - 1 for p in where))  # a tuple of values, or one value for a single pin
+        actions = (Action("play", 1, where), Action("play", 2, where), Action("play", 3, where))
+        facts.append((read, (group, first_play_allowed(group), reach(group), actions)))
+    return tuple(facts)
+
+
+@cache
+def _matching_balls(values: int | tuple[int, ...]) -> tuple[int, ...]:
+    """The ball values that `matches` pins of these values (one value: a single pin)."""
+    listed = [values] if isinstance(values, int) else list(values)
+    return tuple(ball for ball in VALUES if matches(listed, ball))
+
+
+@lru_cache(maxsize=256)
+def _candidates(rule: str, pins: tuple[int, ...]) -> tuple[tuple[Candidate, ...], ...]:
+    """For each ball value 0-10, the groups of these dealt pins it matches, in the order of their pins.
+
+    The rules' own functions decide everything here, once per deal (and per tuple of values)
+    instead of once per play considered.
+    """
+    by_value: list[list[Candidate]] = [[] for _ in range(11)]
+    for read, facts in _group_facts(rule):
+        for ball in _matching_balls(read(pins)):
+            by_value[ball].append(facts)
+    return tuple(tuple(c) for c in by_value)
 
 
 @register
