@@ -16,6 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, following_ball, next_ball, score
@@ -259,6 +260,7 @@ class State(ABC):
         self.num_players = players
         self.pinfalls: list[list[int]] = [[] for _ in range(players)]
         self._contexts: list[BallContext | None] = [next_ball([], game.lane) for _ in range(players)]
+        self._turn: int | None = None  # `State.turn`, known until the next ball is recorded
 
     # --- whose move -------------------------------------------------------
     def ball_context(self, player: int) -> BallContext | None:
@@ -267,6 +269,7 @@ class State(ABC):
 
     def record_ball(self, player: int, pins: int) -> None:
         """Append a finished ball's pinfall; the scoring engine validates it."""
+        self._turn = None
         balls = self.pinfalls[player]
         balls.append(pins)
         ctx = self._contexts[player]
@@ -282,10 +285,13 @@ class State(ABC):
         Players take whole frames in turn: the first player with the lowest
         unfinished frame number is up.
         """
+        if self._turn is not None:
+            return self._turn
         best, best_frame = TERMINAL, self.game.lane.frames + 1
         for player, ctx in enumerate(self._contexts):
             if ctx is not None and ctx.frame < best_frame:
                 best, best_frame = player, ctx.frame
+        self._turn = best
         return best
 
     def current_player(self) -> int:
@@ -353,7 +359,8 @@ class State(ABC):
 
     # --- results -----------------------------------------------------------
     def scoresheet(self, player: int) -> Scoresheet:
-        return score(self.pinfalls[player], self.game.lane)
+        # Sheets are immutable values: the same balls are scored once (a game's end reads them often).
+        return _score(tuple(self.pinfalls[player]), self.game.lane)
 
     def scores(self) -> list[int]:
         """Each player's running total (final totals at a terminal state)."""
@@ -374,3 +381,8 @@ class State(ABC):
     def describe(self) -> str:
         """A short human description of the position (for line interfaces)."""
         return ""
+
+
+@lru_cache(maxsize=1024)
+def _score(pinfalls: tuple[int, ...], lane: Lane) -> Scoresheet:
+    return score(pinfalls, lane)

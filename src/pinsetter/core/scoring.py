@@ -154,7 +154,11 @@ def _split(pinfalls: Sequence[int], lane: Lane) -> list[list[int]]:
 
 def next_ball(pinfalls: Sequence[int], lane: Lane = STANDARD) -> BallContext | None:
     """The context of the next ball, or None when the game is complete."""
-    frames = _split(pinfalls, lane)
+    return _next_in(_split(pinfalls, lane), lane)
+
+
+def _next_in(frames: list[list[int]], lane: Lane) -> BallContext | None:
+    """`next_ball` of pinfalls already split into frames (frames may be added to the list)."""
     while True:
         last = len(frames) == lane.frames
         nxt = frame_next(frames[-1], last, lane)
@@ -275,7 +279,7 @@ def score(pinfalls: Sequence[int], lane: Lane = STANDARD) -> Scoresheet:
         result.append(Frame(number, tuple(balls), _marks(balls, last, lane.pins), frame_score, total))
         start += len(balls)
     known = [f.total for f in result if f.total is not None]
-    complete = next_ball(flat, lane) is None
+    complete = _next_in(frames, lane) is None
     return Scoresheet(tuple(result), known[-1] if known else 0, complete)
 
 

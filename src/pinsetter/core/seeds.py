@@ -7,6 +7,7 @@ steps can be checked against its seed (a forged roll is refused).
 
 from __future__ import annotations
 
+import _random
 import random
 from typing import Any, Final
 
@@ -26,8 +27,20 @@ def check_seed(seed: int) -> int:
 
 
 def step_rng(seed: int, index: int, stream: int) -> random.Random:
-    """The generator for step `index` (0-based) of a game with `seed` (independent per stream)."""
-    return random.Random(hash((seed, index, stream)))
+    """The generator for step `index` (0-based) of a game with `seed` (independent per stream).
+
+    It is `random.Random(hash((seed, index, stream)))`, built without the Python-level
+    `__init__` and `seed` wrappers, which add nothing for an integer seed (a game makes
+    one per chance step).
+    """
+    rng = _new_random(random.Random)
+    _seed_random(rng, hash((seed, index, stream)))
+    rng.gauss_next = None
+    return rng
+
+
+_new_random = random.Random.__new__
+_seed_random = _random.Random.seed
 
 
 def lazy_step_rng(seed: int, index: int, stream: int) -> random.Random:

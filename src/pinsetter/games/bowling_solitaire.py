@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -212,6 +212,17 @@ class Card:
         return cls(value)
 
 
+@lru_cache(maxsize=16384)
+def _unseen(seen: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], tuple[Step, ...], tuple[int, ...]]:
+    """`Table.unseen` of these counts seen, and what a draw needs: the cards and the running totals."""
+    unseen = tuple((v, COPIES - seen[v]) for v in VALUES if seen[v] < COPIES)
+    return unseen, tuple(CARDS[v] for v, _ in unseen), tuple(accumulate(c for _, c in unseen))
+
+
+# Every card value once (cards are values).
+CARDS = {value: Card(value) for value in VALUES}
+
+
 # --- the frame being played ----------------------------------------------------------
 
 
@@ -227,6 +238,8 @@ class Table:
     seen: list[int]  # how many of each value (index 1-10) are face up or gone
     queue: list[tuple[str, int]]  # slots still to turn face up: ("pin", position) or ("pile", pile)
     ball: int = 1  # ball of this deal (2 after the tops were burned)
+    # `plays()` with what it was computed from (not part of the position).
+    known_plays: tuple[Hashable, list[Action]] | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def fresh(cls) -> Table:
@@ -250,7 +263,7 @@ class Table:
 
     def unseen(self) -> list[tuple[int, int]]:
         """(value, copies not yet seen) for every value with copies left."""
-        return [(v, COPIES - self.seen[v]) for v in VALUES if self.seen[v] < COPIES]
+        return list(_unseen(tuple(self.seen))[0])
 
     def turn_up(self, value: int) -> None:
         kind, where = self.queue.pop(0)
@@ -271,6 +284,16 @@ class Table:
 
     def plays(self, rule: str) -> list[Action]:
         """Every legal play on this table (sorted: by pile, then by pins)."""
+        # A decision asks several times (the ball's end, the player, the legality check): the
+        # answer is kept with everything it depends on.
+        key = (rule, self.standing, tuple(self.tops), tuple(self.pins))
+        if self.known_plays is not None and self.known_plays[0] == key:
+            return list(self.known_plays[1])
+        result = self._plays(rule)
+        self.known_plays = (key, result)
+        return list(result)
+
+    def _plays(self, rule: str) -> list[Action]:
         standing = self.standing
         first = standing == FULL
         cleared = FULL & ~standing
@@ -414,11 +437,17 @@ class SolitaireState(State):
             return []
         unseen = self.table.unseen()
         total = sum(c for _, c in unseen)
-        return [(Card(v), Fraction(c, total)) for v, c in unseen]
+        return [(CARDS[v], Fraction(c, total)) for v, c in unseen]
+
+    def possible_outcomes(self) -> Collection[Step]:
+        if not self.is_chance_node():
+            return ()
+        return _unseen(tuple(self.table.seen))[1]
 
     def sample_chance(self, rng: random.Random) -> Step:
-        unseen = self.table.unseen()
-        return Card(rng.choices([v for v, _ in unseen], weights=[c for _, c in unseen])[0])
+        _, cards, totals = _unseen(tuple(self.table.seen))
+        # `choices` with the running totals of the copies left: the draw `weights=` makes.
+        return rng.choices(cards, cum_weights=totals)[0]
 
     def legal_actions(self) -> list[Step]:
         if self.is_terminal() or self.is_chance_node():
@@ -530,8 +559,8 @@ def deal_script(deal: Deal) -> Callable[[State], Step | None]:
             return None
         kind, where = slot
         if kind == "pin":
-            return Card(deal.pins[where - 1])
-        return Card(deal.piles[where - 1][state.table.revealed[where - 1]])
+            return CARDS[deal.pins[where - 1]]
+        return CARDS[deal.piles[where - 1][state.table.revealed[where - 1]]]
 
     return script
 
