@@ -3,7 +3,9 @@ heuristics for the advanced game's abilities and marks)."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Hashable
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
@@ -19,6 +21,9 @@ from pinsetter.games.rolling_pins import (
     subsets_by_sum,
 )
 from pinsetter.solvers import rolling_pins as solver
+
+# Positions whose option terms a ball problem's table keeps (a bounded memo: cleared when full).
+MEMO_LIMIT = 50_000
 
 # Marks: areas closest to completion first, then this order of abilities.
 MARK_PREFERENCE = ("ten-pin", "extra-dice", "reroll", "flip", "extra-pin", "auto-strike")
@@ -91,6 +96,8 @@ class OptimalBot(Bot):
         self.rp = game
         lane = game.lane
         self.policy = solver.policy_for(lane.pins, lane.frames, 1 if game.options["tokens"] else 0)
+        # The ball problem of the last balls seen: (pinfalls, frame, ball) -> (table, points earned).
+        self._where: tuple[Hashable, solver.BallTable, int] | None = None
 
     def _situation(self, state: RollingPinsState, index: int, player: Player) -> solver.Situation:
         ctx = state.ball_context(index)
@@ -162,6 +169,8 @@ class OptimalBot(Bot):
     def choose(self, state: State, rng: random.Random) -> Step:
         rp, index, player = _split(state)
         actions = state.legal_actions()
+        if not rp.game.advanced:
+            return self._best_basic(rp, index, player, actions)
         if player.pending_marks:
             return _best_mark(rp, actions)
         kinds = {a.kind for a in actions if isinstance(a, Action)}
@@ -190,6 +199,57 @@ class OptimalBot(Bot):
             if plain and values[0][0] not in {a for a, _ in plain} and values[0][1] <= plain[0][1] + 1e-9:
                 return plain[0][0]
         return values[0][0]
+
+    # --- the basic game, fast: what `evaluate` and `choose` give, with the table lookups kept ---------
+    def _best_basic(self, state: RollingPinsState, index: int, player: Player, actions: list[Step]) -> Step:
+        """The first of the best-valued actions (as `evaluate`'s stable sort puts first).
+
+        Every value is added up exactly as `evaluate` adds it (points banked, then the option's
+        terms), so the choice is the same; the terms of an option do not depend on the points
+        banked and are kept on the ball problem's table for the next time the position comes up
+        (in this game or another).
+        """
+        table, earned = self._ball_problem(state, index, player)
+        banked = earned + table.multiplier * player.crossed
+        key = (player.phase, player.standing, player.tokens, player.dice)
+        found = table.memo.get(key)
+        listed = tuple(actions)
+        if found is None or found[0] != listed:
+            s = solver.Situation(table, 0, 0, player.standing, player.tokens)
+            found = (listed, [self._terms(player, s, action) for action in listed])
+            if len(table.memo) >= MEMO_LIMIT:
+                table.memo.clear()
+            table.memo[key] = found
+        best, best_value = listed[0], -math.inf
+        for action, (whole, part) in zip(listed, found[1], strict=True):
+            value = banked + whole + part
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _ball_problem(self, state: RollingPinsState, index: int, player: Player) -> tuple[solver.BallTable, int]:
+        """The table and points earned of the player's current ball (`solver.situation`'s, kept per ball)."""
+        ctx = state.ball_context(index)
+        assert ctx is not None
+        where = (tuple(state.pinfalls[index]), ctx.frame, ctx.ball)
+        if self._where is None or self._where[0] != where:
+            s = self._situation(state, index, player)
+            self._where = (where, s.table, s.earned)
+        _, table, earned = self._where
+        if player.tokens >= table.u.shape[1]:
+            self._situation(state, index, player)  # raises, naming the impossible token count
+        return table, earned
+
+    @staticmethod
+    def _terms(player: Player, s: solver.Situation, action: Step) -> solver.Terms:
+        assert isinstance(action, Action)
+        if action.kind == "dice":
+            return solver.roll_terms(s, action.args[0])
+        if action.kind == "cross":
+            return solver.cross_terms(s, mask_of(action.args), abs(action.tokens))
+        if action.kind == "miss":
+            return solver.miss_terms(s)
+        raise AssertionError(f"{action.kind} in the basic game")
 
     @staticmethod
     def _last_ball(state: RollingPinsState, index: int) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -264,7 +264,20 @@ def _order(action: Action) -> tuple[str, tuple[int, ...], int]:
 @cache
 def _rolls(count: int) -> list[tuple[Step, Fraction]]:
     p = Fraction(1, 6**count)
-    return [(Roll(faces), p) for faces in product(range(1, 7), repeat=count)]
+    return [(_ROLL_OF[faces], p) for faces in product(range(1, 7), repeat=count)]
+
+
+@cache
+def _roll_set(count: int) -> frozenset[Step]:
+    return frozenset(outcome for outcome, _ in _rolls(count))
+
+
+# Every roll of one to three dice once, by its faces (rolls are values).
+_ROLL_OF = {faces: Roll(faces) for count in (1, 2, 3) for faces in product(range(1, 7), repeat=count)}
+
+# Legal actions kept per rules (see `RollingPins.actions_memo`), each memo cleared when full.
+_ACTIONS_MEMOS: dict[Hashable, dict[Hashable, tuple[Action, ...]]] = {}
+ACTIONS_MEMO_LIMIT = 100_000
 
 
 # --- the per-player sheet state ----------------------------------------------------------
@@ -360,6 +373,9 @@ class RollingPins(Game):
         if self.advanced and self.lane.pins != PINS:
             raise OptionError("option pins: the advanced game is played with 10 pins")
         self.full = (1 << self.lane.pins) - 1
+        # Legal actions by player sheet, shared by the games with the rules `_actions` reads.
+        rules = (self.advanced, self.auto_strike_held, self.full, self.sheet)
+        self.actions_memo: dict[Hashable, tuple[Action, ...]] = _ACTIONS_MEMOS.setdefault(rules, {})
 
     @property
     def advanced(self) -> bool:
@@ -492,8 +508,13 @@ class RollingPinsState(State):
             return []
         return _rolls(self._roll_size())
 
+    def possible_outcomes(self) -> Collection[Step]:
+        if not self.is_chance_node():
+            return ()
+        return _roll_set(self._roll_size())
+
     def sample_chance(self, rng: random.Random) -> Step:
-        return Roll(tuple(rng.randint(1, 6) for _ in range(self._roll_size())))
+        return _ROLL_OF[tuple(rng.randint(1, 6) for _ in range(self._roll_size()))]
 
     @staticmethod
     def _shared_faces(player: Player, faces: tuple[int, ...]) -> tuple[int, ...]:
@@ -514,8 +535,19 @@ class RollingPinsState(State):
         player = self.players[index]
         if player.phase == ROLLING and not player.pending_marks:
             return []  # the dice are in the air
-        ordered = sorted(self._actions(player), key=_order)
-        return list[Step](ordered)
+        return list[Step](self._sorted_actions(player))
+
+    def _sorted_actions(self, player: Player) -> tuple[Action, ...]:
+        """`_actions` in order, kept per rules and sheet: `_actions` reads nothing but the player's
+        sheet (all of it in `Player.key`) and the rules, and simulations meet the same sheets often."""
+        memo = self.game.actions_memo
+        key = player.key()
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= ACTIONS_MEMO_LIMIT:
+                memo.clear()
+            found = memo[key] = tuple(sorted(self._actions(player), key=_order))
+        return found
 
     def _actions(self, player: Player, with_crosses: bool = True) -> Iterator[Action]:
         advanced = self.game.advanced
