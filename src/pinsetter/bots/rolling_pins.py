@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
+from functools import cache
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
@@ -45,6 +46,11 @@ def _best_mark(state: RollingPinsState, actions: list[Step]) -> Step:
         return (areas[area].boxes - player.marks[area], MARK_PREFERENCE.index(areas[area].ability))
 
     return min(actions, key=rank)
+
+
+@cache
+def _mask(pins: tuple[int, ...]) -> int:
+    return mask_of(pins)
 
 
 class GreedyBot(Bot):
@@ -211,7 +217,8 @@ class OptimalBot(Bot):
         """
         table, earned = self._ball_problem(state, index, player)
         banked = earned + table.multiplier * player.crossed
-        key = (player.phase, player.standing, player.tokens, player.dice)
+        # The options and their terms depend on the roll's total and number of dice, not its faces.
+        key = (player.phase, player.standing, player.tokens, sum(player.dice), len(player.dice))
         found = table.memo.get(key)
         listed = tuple(actions)
         if found is None or found[0] != listed:
@@ -246,7 +253,7 @@ class OptimalBot(Bot):
         if action.kind == "dice":
             return solver.roll_terms(s, action.args[0])
         if action.kind == "cross":
-            return solver.cross_terms(s, mask_of(action.args), abs(action.tokens))
+            return solver.cross_terms(s, _mask(action.args), abs(action.tokens))
         if action.kind == "miss":
             return solver.miss_terms(s)
         raise AssertionError(f"{action.kind} in the basic game")

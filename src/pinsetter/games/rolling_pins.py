@@ -15,12 +15,13 @@ import random
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinsetter.core.dice import DiceRoll
 from pinsetter.core.game import (
+    CHANCE,
     TERMINAL,
     Game,
     IllegalActionError,
@@ -275,6 +276,18 @@ def _roll_set(count: int) -> frozenset[Step]:
 # Every roll of one to three dice once, by its faces (rolls are values).
 _ROLL_OF = {faces: Roll(faces) for count in (1, 2, 3) for faces in product(range(1, 7), repeat=count)}
 
+
+@lru_cache(maxsize=1 << 16)
+def _crosses(standing: int, low: int, high: int, roll: int) -> tuple[Action, ...]:
+    """Every cross of standing pins summing to `low`..`high`, answering a roll of `roll`."""
+    return tuple(
+        Action("cross", pins_of(mask), total - roll)
+        for total, masks in subsets_by_sum(standing).items()
+        if low <= total <= high
+        for mask in masks
+    )
+
+
 # Legal actions kept per rules (see `RollingPins.actions_memo`), each memo cleared when full.
 _ACTIONS_MEMOS: dict[Hashable, dict[Hashable, tuple[Action, ...]]] = {}
 ACTIONS_MEMO_LIMIT = 100_000
@@ -373,6 +386,7 @@ class RollingPins(Game):
         if self.advanced and self.lane.pins != PINS:
             raise OptionError("option pins: the advanced game is played with 10 pins")
         self.full = (1 << self.lane.pins) - 1
+        self.shared_dice = bool(self.options["shared_dice"])
         # Legal actions by player sheet, shared by the games with the rules `_actions` reads.
         rules = (self.advanced, self.auto_strike_held, self.full, self.sheet)
         self.actions_memo: dict[Hashable, tuple[Action, ...]] = _ACTIONS_MEMOS.setdefault(rules, {})
@@ -475,7 +489,7 @@ class RollingPinsState(State):
 
     @property
     def shared(self) -> bool:
-        return bool(self.game.options["shared_dice"])
+        return self.game.shared_dice
 
     def _in_play(self) -> list[int]:
         """Shared dice: the players still playing the earliest unfinished frame."""
@@ -491,10 +505,16 @@ class RollingPinsState(State):
 
     def is_chance_node(self) -> bool:
         index = self.turn()
-        if index == TERMINAL:
-            return False
+        return index != TERMINAL and self._rolling(index)
+
+    def _rolling(self, index: int) -> bool:
+        """The dice of player `index`, whose turn it is, are in the air: chance acts."""
         player = self.players[index]
         return player.phase == ROLLING and not player.pending_marks
+
+    def current_player(self) -> int:
+        index = self.turn()  # `State.current_player`, asking for the turn once
+        return index if index == TERMINAL or not self._rolling(index) else CHANCE
 
     def _roll_size(self) -> int:
         """Dice in the air: the player's own, or the shared coloured, white and third die."""
@@ -590,11 +610,7 @@ class RollingPinsState(State):
         if not with_crosses:
             return
         low, high = token_range(player.dice, player.tokens)
-        roll = sum(player.dice)
-        for total, masks in subsets_by_sum(player.standing).items():
-            if low <= total <= high:
-                for mask in masks:
-                    yield Action("cross", pins_of(mask), total - roll)
+        yield from _crosses(player.standing, low, high, sum(player.dice))
 
     def _first_roll_of_rack(self, player: Player) -> bool:
         return player.standing == self.game.full and player.rolls_on_rack == 0 and player.crossed == 0
@@ -627,12 +643,14 @@ class RollingPinsState(State):
 
     def apply(self, step: Step) -> None:
         # Cross actions are checked directly (listing every set would be slow).
-        if isinstance(step, Action) and not self.is_terminal() and not self.is_chance_node():
-            _, player = self._me()
-            if not self.is_legal(step, player):
-                raise IllegalActionError(f"{step} is not legal here{self._why_not(step, player)}")
-            self._apply(step)
-            return
+        if isinstance(step, Action):
+            index = self.turn()
+            if index != TERMINAL and not self._rolling(index):
+                player = self.players[index]
+                if not self.is_legal(step, player):
+                    raise IllegalActionError(f"{step} is not legal here{self._why_not(step, player)}")
+                self._apply(step)
+                return
         super().apply(step)
 
     def _why_not(self, action: Action, player: Player) -> str:

@@ -372,16 +372,16 @@ Terms = tuple[int, float]
 
 def cross_terms(s: Situation, mask: int, cost: int) -> Terms:
     table = s.table
-    return table.multiplier * bin(s.standing).count("1"), float(table.u[s.standing & ~mask, s.tokens - cost])
+    return table.multiplier * bin(s.standing).count("1"), table.u.item(s.standing & ~mask, s.tokens - cost)
 
 
 def miss_terms(s: Situation) -> Terms:
-    return 0, float(s.table.miss[s.standing, s.tokens])
+    return 0, s.table.miss.item(s.standing, s.tokens)
 
 
 def roll_terms(s: Situation, dice_count: int) -> Terms:
     table = s.table
-    return table.multiplier * bin(s.standing).count("1"), float(table.by_dice[dice_count - 1, s.standing, s.tokens])
+    return table.multiplier * bin(s.standing).count("1"), table.by_dice.item(dice_count - 1, s.standing, s.tokens)
 
 
 def cross_value(s: Situation, mask: int, cost: int) -> float:
