@@ -222,8 +222,7 @@ class OptimalBot(Bot):
         found = table.memo.get(key)
         listed = tuple(actions)
         if found is None or found[0] != listed:
-            s = solver.Situation(table, 0, 0, player.standing, player.tokens)
-            found = (listed, [self._terms(player, s, action) for action in listed])
+            found = (listed, self._terms(table, player, listed))
             if len(table.memo) >= MEMO_LIMIT:
                 table.memo.clear()
             table.memo[key] = found
@@ -248,15 +247,22 @@ class OptimalBot(Bot):
         return table, earned
 
     @staticmethod
-    def _terms(player: Player, s: solver.Situation, action: Step) -> solver.Terms:
-        assert isinstance(action, Action)
-        if action.kind == "dice":
-            return solver.roll_terms(s, action.args[0])
-        if action.kind == "cross":
-            return solver.cross_terms(s, _mask(action.args), abs(action.tokens))
-        if action.kind == "miss":
-            return solver.miss_terms(s)
-        raise AssertionError(f"{action.kind} in the basic game")
+    def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> list[solver.Terms]:
+        """The terms of each action's value (`_value`'s, without the points banked)."""
+        s = solver.Situation(table, 0, 0, player.standing, player.tokens)
+        terms = []
+        for action in actions:
+            assert isinstance(action, Action)
+            kind = action.kind
+            if kind == "cross":
+                terms.append(solver.cross_terms(s, _mask(action.args), abs(action.tokens)))
+            elif kind == "dice":
+                terms.append(solver.roll_terms(s, action.args[0]))
+            elif kind == "miss":
+                terms.append(solver.miss_terms(s))
+            else:
+                raise AssertionError(f"{kind} in the basic game")
+        return terms
 
     @staticmethod
     def _last_ball(state: RollingPinsState, index: int) -> bool:

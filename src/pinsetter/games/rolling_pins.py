@@ -208,14 +208,7 @@ class Action:
     tokens: int = 0
 
     def __str__(self) -> str:
-        if self.kind == "cross":
-            text = "cross " + "+".join(str(p) for p in self.args)
-            return text + (f" tokens {self.tokens:+d}" if self.tokens else "")
-        if self.kind == "keep":
-            return "keep " + "+".join(str(d) for d in self.args)
-        if self.args:
-            return f"{self.kind} {self.args[0]}"
-        return self.kind
+        return _action_text(self.kind, self.args, self.tokens)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "args": list(self.args), "tokens": self.tokens}
@@ -254,6 +247,19 @@ class Action:
             raise ParseError(f"{text!r}: cannot read the arguments of {kind!r}") from None
 
 
+@lru_cache(maxsize=1 << 16)
+def _action_text(kind: str, args: tuple[int, ...], tokens: int) -> str:
+    """An action's text form (every step of a record is written out: the texts are kept)."""
+    if kind == "cross":
+        text = "cross " + "+".join(str(p) for p in args)
+        return text + (f" tokens {tokens:+d}" if tokens else "")
+    if kind == "keep":
+        return "keep " + "+".join(str(d) for d in args)
+    if args:
+        return f"{kind} {args[0]}"
+    return kind
+
+
 Roll = DiceRoll  # the dice of one roll, die by die (one to three dice)
 
 
@@ -279,13 +285,20 @@ _ROLL_OF = {faces: Roll(faces) for count in (1, 2, 3) for faces in product(range
 
 @lru_cache(maxsize=1 << 16)
 def _crosses(standing: int, low: int, high: int, roll: int) -> tuple[Action, ...]:
-    """Every cross of standing pins summing to `low`..`high`, answering a roll of `roll`."""
-    return tuple(
-        Action("cross", pins_of(mask), total - roll)
-        for total, masks in subsets_by_sum(standing).items()
-        if low <= total <= high
-        for mask in masks
-    )
+    """Every cross of standing pins summing to `low`..`high`, answering a roll of `roll` (in action order)."""
+    by_sum = subsets_by_sum(standing)
+    masks = [mask for total in range(low, high + 1) for mask in by_sum.get(total, ())]
+    masks.sort(key=pins_of)  # crosses differ in their pins: the pins order them
+    return tuple(_cross(mask, _SUMS[mask] - roll) for mask in masks)
+
+
+_SUMS = tuple(sum(pins_of(mask)) for mask in range(1 << PINS))
+
+
+@cache
+def _cross(mask: int, tokens: int) -> Action:
+    """Each cross once (actions are values)."""
+    return Action("cross", pins_of(mask), tokens)
 
 
 # Legal actions kept per rules (see `RollingPins.actions_memo`), each memo cleared when full.
@@ -472,8 +485,8 @@ class RollingPinsState(State):
         for index, player in enumerate(self.players):
             if player.pending_marks:
                 return index
-        if not self.shared:
-            return super().turn()
+        if not self.game.shared_dice:
+            return State.turn(self)
         in_play = self._in_play()
         if not in_play:
             return TERMINAL
@@ -518,7 +531,10 @@ class RollingPinsState(State):
 
     def _roll_size(self) -> int:
         """Dice in the air: the player's own, or the shared coloured, white and third die."""
-        _, player = self._me()
+        return self._roll_size_of(self.turn())
+
+    def _roll_size_of(self, index: int) -> int:
+        player = self.players[index]
         if self.shared and not player.private_roll:
             return 3
         return self._dice_rolled(player)
@@ -643,15 +659,18 @@ class RollingPinsState(State):
 
     def apply(self, step: Step) -> None:
         # Cross actions are checked directly (listing every set would be slow).
+        index = self.turn()
         if isinstance(step, Action):
-            index = self.turn()
             if index != TERMINAL and not self._rolling(index):
                 player = self.players[index]
                 if not self.is_legal(step, player):
                     raise IllegalActionError(f"{step} is not legal here{self._why_not(step, player)}")
                 self._apply(step)
                 return
-        super().apply(step)
+        elif index != TERMINAL and self._rolling(index) and step in _roll_set(self._roll_size_of(index)):
+            self._apply(step)  # a possible roll (`possible_outcomes`, with the turn looked up once)
+            return
+        super().apply(step)  # the generic checks, and their errors
 
     def _why_not(self, action: Action, player: Player) -> str:
         if action.kind != "cross" or player.phase != ROLLED:
