@@ -574,16 +574,37 @@ class RollingPinsState(State):
         return list[Step](self._sorted_actions(player))
 
     def _sorted_actions(self, player: Player) -> tuple[Action, ...]:
-        """`_actions` in order, kept per rules and sheet: `_actions` reads nothing but the player's
-        sheet (all of it in `Player.key`) and the rules, and simulations meet the same sheets often."""
+        """`_actions` in order, kept per rules and `_actions_key` (simulations meet the same sheets often)."""
         memo = self.game.actions_memo
-        key = player.key()
+        key = self._actions_key(player)
         found = memo.get(key)
         if found is None:
             if len(memo) >= ACTIONS_MEMO_LIMIT:
                 memo.clear()
             found = memo[key] = tuple(sorted(self._actions(player), key=_order))
         return found
+
+    def _actions_key(self, player: Player) -> Hashable:
+        """Everything of the player's sheet that `_actions` reads (keep the two together).
+
+        The advanced game reads much of the sheet: all of it (`Player.key`). The basic game reads
+        the phase, the standing pins, the tokens, the roll's number of dice and total (the token
+        range and the crosses depend on nothing else), whether the dice are kept and how many
+        are chosen, and the pending marks.
+        """
+        if self.game.advanced:
+            return player.key()
+        dice = player.dice
+        return (
+            player.pending_marks,
+            player.phase,
+            player.standing,
+            player.tokens,
+            len(dice),
+            sum(dice),
+            player.kept,
+            player.dice_count,
+        )
 
     def _actions(self, player: Player, with_crosses: bool = True) -> Iterator[Action]:
         advanced = self.game.advanced
