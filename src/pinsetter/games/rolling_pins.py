@@ -676,7 +676,7 @@ class RollingPinsState(State):
             low, high = token_range(player.dice, player.tokens)
             total = sum(action.args)
             return low <= total <= high and action.tokens == total - sum(player.dice)
-        return action in set(self._actions(player, with_crosses=False))
+        return action.kind != "cross" and action in self._sorted_actions(player)  # crosses: only as above
 
     def apply(self, step: Step) -> None:
         # Cross actions are checked directly (listing every set would be slow).
