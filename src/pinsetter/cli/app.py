@@ -8,6 +8,7 @@ finds, which Typer would otherwise draw as a multi-line box.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -16,15 +17,40 @@ from typing import Any, NoReturn
 
 import typer
 
-from pinsetter.cli import analysis_commands, game_commands, history_commands, web_command
-from pinsetter.cli.common import app, one_line, try_storage
+from pinsetter.cli import common
+from pinsetter.cli.common import one_line, try_storage
 
-__all__ = ["app", "main", "run"]
-COMMAND_MODULES = (game_commands, analysis_commands, history_commands, web_command)  # imported for their commands
+__all__ = ["app", "main", "run"]  # noqa: F822  (`app` comes from __getattr__)
+# Where each command is defined: a command line imports only its command's module (start-up
+# time: `hint` needs no web app, database or plots); help and unknown words import them all.
+# tests/test_cli.py checks this list against the commands the modules define.
+COMMANDS = {
+    "pinsetter.cli.game_commands": ("games", "rules", "replay", "play", "hint"),
+    "pinsetter.cli.analysis_commands": ("score", "analyze", "simulate", "solve", "perft"),
+    "pinsetter.cli.history_commands": ("history", "show", "stats", "export", "import"),
+    "pinsetter.cli.web_command": ("serve",),
+}
 DEBUG_ENV = "PINSETTER_DEBUG"
 
 
-@app.callback(invoke_without_command=True)
+def __getattr__(name: str) -> Any:
+    """`app`, the Typer app with every command (for `typer.testing` and the like)."""
+    if name == "app":
+        load_commands([])
+        return common.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def load_commands(argv: Sequence[str] | None = None) -> None:
+    """Import the module of the command `argv` names, or every command module if it names none."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    name = next((w for w in words if not w.startswith("-")), None)
+    modules = [module for module, names in COMMANDS.items() if name in names] or list(COMMANDS)
+    for module in modules:
+        importlib.import_module(module)
+
+
+@common.app.callback(invoke_without_command=True)
 def start(ctx: typer.Context) -> None:
     """Without a command: the full-screen game in a terminal, a line-based one otherwise."""
     if ctx.invoked_subcommand is None:
@@ -39,9 +65,9 @@ def start(ctx: typer.Context) -> None:
 
 
 @cache
-def _command() -> Any:
-    """The command tree Typer builds from the functions (built once: it costs ~50 ms)."""
-    return typer.main.get_command(app)
+def _command(modules: frozenset[str]) -> Any:
+    """The command tree Typer builds from the commands imported so far (built once per set: ~50 ms)."""
+    return typer.main.get_command(common.app)
 
 
 def _usage_line(exc: typer.TyperException) -> str:
@@ -55,7 +81,8 @@ def _usage_line(exc: typer.TyperException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command and return its exit status; user errors are one line on stderr (status 2)."""
     try:
-        command = _command()
+        load_commands(argv)
+        command = _command(frozenset(m for m in COMMANDS if m in sys.modules))
         result = command.main(
             args=list(argv) if argv is not None else None, prog_name="pinsetter", standalone_mode=False
         )
