@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: play test lint typecheck unit bench clean browser
+.PHONY: play test lint typecheck unit bench clean browser messages-extract messages-update messages-compile
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,12 +35,28 @@ unit: $(STAMP) browser
 browser:
 	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing chromium and chromium-driver for the browser tests"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+		echo "installing chromium, chromium-driver and a Japanese font for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver fonts-ipafont-gothic >/dev/null; \
 	else echo "pinsetter: the browser tests need Chromium: sudo apt-get install chromium chromium-driver"; fi
 
 bench: $(STAMP)
 	$(BIN)/pytest benchmarks --benchmark-enable -p no:cacheprovider
+
+# Translations (docs/i18n.md): extract the English texts, merge them into each language's
+# catalog, compile the catalogs. The compiled .mo files are committed, so installing needs no step.
+LOCALE := src/pinsetter/locale
+PYBABEL := PYTHONPATH=src $(BIN)/pybabel
+
+messages-extract: $(STAMP)
+	$(PYBABEL) extract -F babel.cfg -k N_ -k ngettext:1,2 -k t -k tn:1,2 --no-location --sort-output \
+		--project pinsetter --copyright-holder "pinsetter authors" --msgid-bugs-address "" \
+		-o $(LOCALE)/messages.pot .
+
+messages-update: messages-extract
+	$(PYBABEL) update -i $(LOCALE)/messages.pot -d $(LOCALE) -D pinsetter --ignore-obsolete
+
+messages-compile: $(STAMP)
+	$(PYBABEL) compile -d $(LOCALE) -D pinsetter --statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,6 +1,7 @@
 """Load on online tables: many simulated players over WebSockets, bounded in count and time, loopback only.
 
-Run: `.venv/bin/python benchmarks/tables_load.py [--tables 50] [--seats 4] [--servers 1|2] [--db URL]`.
+Run: `.venv/bin/python benchmarks/tables_load.py [--tables 50] [--seats 4] [--servers 1|2] [--db URL]
+[--think MS] [--profile FILE]`.
 It starts `pinsetter serve` (one process, or two on the same PostgreSQL
 database with `--servers 2 --db postgresql+psycopg://...`), hosts the tables,
 seats every player (clients alternate between the processes), starts the
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -24,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import websockets
@@ -33,6 +36,12 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mib(pid: int) -> float:
@@ -50,9 +59,12 @@ class Table:
         self.seats = seats
         self.flights: dict[int, tuple[float, set[int]]] = {}  # steps before an action -> (sent, seats that saw)
         self.latencies: list[float] = []
+        self.sent: list[tuple[int, int, str]] = []  # (steps before, seat, action) of every action sent
+        self.errors: list[str] = []
 
-    def send(self, steps: int) -> None:
+    def send(self, steps: int, seat: int, action: str) -> None:
         self.flights.setdefault(steps, (time.perf_counter(), set()))
+        self.sent.append((steps, seat, action))
 
     def observe(self, seat: int, steps: int) -> None:
         for before, (sent, seen) in list(self.flights.items()):
@@ -63,18 +75,24 @@ class Table:
                     del self.flights[before]
 
 
-async def play_seat(url: str, table: Table, seat: int, counter: list[int]) -> None:
-    async with websockets.connect(url, max_size=2**22) as ws:
+async def play_seat(url: str, table: Table, seat: int, counter: list[int], think: float) -> None:
+    """A light client: reads only what it needs from each state, answers at once (or after `think` s)."""
+    async with websockets.connect(url, max_size=2**22, compression=None) as ws:
         last = -1
         async for raw in ws:
             message = json.loads(raw)
-            if message.get("type") != "state" or message.get("view") is None:
+            if message.get("type") == "error":
+                table.errors.append(message.get("error", ""))
                 continue
-            view = message["view"]
+            view = message.get("view")
+            if message.get("type") != "state" or view is None:
+                continue
             steps = view["log"][-1]["step"] if view["log"] else 0
             if steps != last:
                 table.observe(seat, steps)
                 last = steps
+            else:
+                continue  # the same state again (a seat change): nothing new to answer
             if view["terminal"]:
                 return
             if view["turn"] != seat:
@@ -85,12 +103,14 @@ async def play_seat(url: str, table: Table, seat: int, counter: list[int]) -> No
                 action = view["legal_actions"][0]
             else:
                 continue
-            table.send(steps)
+            if think:
+                await asyncio.sleep(think)
+            table.send(steps, seat, action)
             counter[0] += 1
             await ws.send(json.dumps({"action": action}))
 
 
-async def run(args: argparse.Namespace, bases: list[str]) -> tuple[list[Table], int, float]:
+async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str, Any]:
     tables: list[Table] = []
     tokens: list[list[str]] = []
     async with httpx.AsyncClient(timeout=30) as client:
@@ -119,36 +139,90 @@ async def run(args: argparse.Namespace, bases: list[str]) -> tuple[list[Table], 
             )
             started.raise_for_status()
     counter = [0]
+    server_cpu = [cpu_seconds(pid) for pid in pids]
+    client_cpu = time.process_time()
     start = time.perf_counter()
     tasks = []
     for table, seat_tokens in zip(tables, tokens, strict=True):
         for seat, token in enumerate(seat_tokens):
             base = bases[(table.id + seat) % len(bases)].replace("http://", "ws://")
-            tasks.append(
-                asyncio.create_task(play_seat(f"{base}/ws/tables/{table.id}?token={token}", table, seat, counter))
-            )
+            url = f"{base}/ws/tables/{table.id}?token={token}"
+            tasks.append(asyncio.create_task(play_seat(url, table, seat, counter, args.think / 1000)))
     try:
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.deadline)
     except TimeoutError:
         print(f"stopped at the deadline ({args.deadline} s)")
         for task in tasks:
             task.cancel()
-    return tables, counter[0], time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    return {
+        "tables": tables,
+        "actions": counter[0],
+        "seconds": seconds,
+        "server_cpu": [cpu_seconds(pid) - before for pid, before in zip(pids, server_cpu, strict=True)],
+        "client_cpu": time.process_time() - client_cpu,
+    }
 
 
-def check_records(base: str, tables: list[Table]) -> tuple[int, int]:
-    """(games that replay with every step once, games checked)."""
-    from pinsetter.records import Record, replay
+def check_records(base: str, tables: list[Table]) -> tuple[int, list[str]]:
+    """(games that replay, finished, with every action sent there exactly once; the problems found)."""
+    from pinsetter.records import Record, RecordError, replay
 
     good = 0
+    problems: list[str] = []
     with httpx.Client(timeout=30) as client:
         for table in tables:
             game_id = client.get(f"{base}/api/tables/{table.id}").json()["game_id"]
             record = Record.loads(client.get(f"{base}/api/games/{game_id}/record").text)
-            state = replay(record)
-            if state.is_terminal() and record.result is not None:
+            try:
+                state = replay(record)
+            except RecordError as exc:
+                problems.append(f"table {table.id}: {exc}")
+                continue
+            befores = [before for before, _seat, _action in table.sent]
+            if len(set(befores)) != len(befores):
+                problems.append(f"table {table.id}: two actions sent at one state")
+                continue
+            lost = [
+                before
+                for before, seat, action in table.sent
+                if before >= len(record.steps)
+                or record.steps[before].actor != (None if action == "roll" else seat)
+                or (action != "roll" and record.steps[before].text != action)
+            ]
+            sent_at = set(befores)
+            unsent = [
+                i
+                for i, step in enumerate(record.steps)
+                if i not in sent_at and (step.actor is not None or not state.game.has_decisions)
+            ]
+            if lost or unsent:
+                problems.append(f"table {table.id}: {len(lost)} actions not in the record, {len(unsent)} steps unsent")
+            elif state.is_terminal() and record.result is not None:
                 good += 1
-    return good, len(tables)
+            else:
+                problems.append(f"table {table.id}: unfinished")
+    return good, problems
+
+
+def fresh_schema(url: str) -> tuple[str, Any]:
+    """A URL into a new PostgreSQL schema (repeated runs start empty) and a function that drops it."""
+    import uuid
+
+    import sqlalchemy as sa
+
+    schema = f"pinsetter_load_{uuid.uuid4().hex[:12]}"
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+
+    def drop() -> None:
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+    fresh = sa.make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
+    return fresh.render_as_string(hide_password=False), drop
 
 
 def main() -> None:
@@ -158,19 +232,27 @@ def main() -> None:
     parser.add_argument("--game", default="tenpins")
     parser.add_argument("--frames", type=int, default=10)
     parser.add_argument("--servers", type=int, default=1, choices=(1, 2))
-    parser.add_argument("--db", default=None, help="a database URL (two servers need PostgreSQL)")
+    parser.add_argument(
+        "--db", default=None, help="a database URL (two servers need PostgreSQL; a fresh schema is used and dropped)"
+    )
+    parser.add_argument("--think", type=float, default=0, help="ms a player waits before acting (0: bot speed)")
     parser.add_argument("--deadline", type=float, default=300)
+    parser.add_argument("--profile", default=None, help="write each server's cProfile stats to PROFILE.N")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
+        drop = None
         db = args.db or f"{tmp}/tables.sqlite"
+        if db.startswith("postgresql"):
+            db, drop = fresh_schema(db)
         ports = [free_port() for _ in range(args.servers)]
-        servers = [
-            subprocess.Popen(
-                [sys.executable, "-m", "pinsetter.cli.app", "serve", "--port", str(port), "--db", db],
-                stdout=subprocess.DEVNULL,
-            )
-            for port in ports
+        here = Path(__file__).parent
+        commands = [
+            [sys.executable, str(here / "profile_serve.py"), str(port), db, f"{args.profile}.{n}"]
+            if args.profile
+            else [sys.executable, "-m", "pinsetter.cli.app", "serve", "--port", str(port), "--db", db]
+            for n, port in enumerate(ports)
         ]
+        servers = [subprocess.Popen(command, stdout=subprocess.DEVNULL) for command in commands]
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         try:
             for base in bases:
@@ -180,22 +262,52 @@ def main() -> None:
                         break
                     except httpx.HTTPError:
                         time.sleep(0.05)
-            tables, actions, seconds = asyncio.run(run(args, bases))
+            result = asyncio.run(run(args, bases, [s.pid for s in servers]))
+            tables = result["tables"]
             latencies = sorted(ms * 1000 for t in tables for ms in t.latencies)
             memory = [rss_mib(s.pid) for s in servers]
-            good, checked = check_records(bases[0], tables)
+            good, problems = check_records(bases[0], tables)
         finally:
             for server in servers:
                 server.terminate()
-                server.wait(10)
+                server.wait(30)
+            if drop is not None:
+                drop()
     players = args.tables * args.seats
-    print(f"{players} players at {args.tables} tables ({args.game}, {args.frames} frames), {args.servers} server(s)")
+    actions, seconds = result["actions"], result["seconds"]
+    where = "PostgreSQL" if drop is not None else "SQLite"
+    print(
+        f"{players} players at {args.tables} tables ({args.game}, {args.frames} frames), "
+        f"{args.servers} server process(es) on {where}, think time {args.think:g} ms"
+    )
     print(f"actions sent: {actions} in {seconds:.1f} s = {actions / seconds:.0f} actions/s")
     if latencies:
         q = statistics.quantiles(latencies, n=100)
         print(f"latency to every seat: p50 {q[49]:.1f} ms, p95 {q[94]:.1f} ms, p99 {q[98]:.1f} ms ({len(latencies)})")
+    server_cpu = result["server_cpu"]
+    print(
+        f"server CPU: {', '.join(f'{c:.1f} s' for c in server_cpu)} "
+        f"= {1000 * sum(server_cpu) / max(actions, 1):.2f} ms per action; "
+        f"client CPU {result['client_cpu']:.1f} s ({100 * result['client_cpu'] / seconds:.0f}% of one core)"
+    )
     print(f"server memory (RSS): {', '.join(f'{m:.0f} MiB' for m in memory)}")
-    print(f"records: {good} of {checked} tables finished and replay with every step once")
+    print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    errors = sum(len(t.errors) for t in tables)
+    print(f"refused actions: {errors}")
+    print(f"records: {good} of {len(tables)} tables finished, replay, and hold every action sent exactly once")
+    for problem in problems[:10]:
+        print("  " + problem)
+    for table in tables:
+        for before, (_sent, seen) in table.flights.items():
+            print(f"  table {table.id}: the state after step {before + 1} reached only seats {sorted(seen)}")
+        for error in table.errors[:3]:
+            print(f"  table {table.id}: refused: {error}")
+    if args.profile:
+        import pstats
+
+        for n in range(args.servers):
+            print(f"profile of server {n} ({args.profile}.{n}), top by own time:")
+            pstats.Stats(f"{args.profile}.{n}").sort_stats("tottime").print_stats(25)
 
 
 if __name__ == "__main__":

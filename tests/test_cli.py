@@ -204,7 +204,7 @@ def test_rolling_pins_solve_and_hint(tmp_path: Path) -> None:
     played = runner.invoke(
         app, ["play", "rolling-pins", "--seed", "3", "--record", str(path)], input="dice 2\nhint\nquit\n"
     )
-    assert "expected final score with optimal play" in played.output
+    assert "expected final score if you play on optimally" in played.output
     hint = runner.invoke(app, ["hint", "rolling-pins", "--record", str(path), "--json"])
     assert hint.exit_code == 0, hint.output
     options = json.loads(hint.output)["options"]

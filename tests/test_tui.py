@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from textual.widgets import Input, OptionList, Static
 
 from pinsetter.storage import Storage
 from pinsetter.ui import tui
-from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp
+from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, ResumeConfirm
 
 GOLDEN = Path(__file__).parent / "golden"
 GAMES = ["bowling-dice", "bowling-solitaire", "rolling-pins", "tenpins"]  # the launcher's order
@@ -44,6 +45,13 @@ async def type_into(pilot: object, selector: str, text: str) -> None:
     await p.press("end", *["backspace"] * 12, *list(text))  # type: ignore[attr-defined]
 
 
+async def past_guard(pilot: object, screen: object) -> None:
+    """Wait out the Enter guard of a screen just opened (an Enter right after it opens is ignored)."""
+    left = getattr(screen, "opened_at", 0.0) + tui.ENTER_GUARD - time.monotonic()
+    if left > 0:
+        await pilot.pause(left + 0.02)  # type: ignore[attr-defined]
+
+
 async def highlight_game(pilot: object, app: PinsetterApp, game: str) -> None:
     """Highlight a game in the launcher's list with the arrow keys (its options appear)."""
     app.screen.query_one("#games", OptionList).focus()
@@ -56,6 +64,7 @@ async def choose_game(pilot: object, app: PinsetterApp, game: str) -> None:
     """Highlight a game and press Enter to start it."""
     await highlight_game(pilot, app, game)
     app.screen.query_one("#games", OptionList).focus()
+    await past_guard(pilot, app.screen)
     await pilot.press("enter")  # type: ignore[attr-defined]
     await pilot.pause(0.1)  # type: ignore[attr-defined]
 
@@ -89,6 +98,7 @@ async def first_action(pilot: object, screen: GameScreen) -> None:
     """Wait for the automatic steps, then choose the first listed action with Enter."""
     await settle(pilot, screen)
     screen.query_one("#actions", OptionList).focus()
+    await past_guard(pilot, screen)
     await pilot.press("enter")  # type: ignore[attr-defined]
 
 
@@ -175,7 +185,7 @@ async def test_rolling_pins_pins_by_keys_and_a_refused_set(app: PinsetterApp) ->
         assert not screen.match.state.players[0].standing & (1 << (rolled - 1))  # type: ignore[attr-defined]
 
 
-async def test_resume_after_quitting(app: PinsetterApp) -> None:
+async def test_resume_after_quitting(app: PinsetterApp, monkeypatch: pytest.MonkeyPatch) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await type_into(pilot, "#seed", "11")
         await choose_game(pilot, app, "rolling-pins")
@@ -190,6 +200,23 @@ async def test_resume_after_quitting(app: PinsetterApp) -> None:
         resume = app.screen.query_one("#resume", OptionList)
         assert resume.option_count == 1
         resume.focus()
+        await past_guard(pilot, app.screen)
+        await pilot.press("enter")
+        await pilot.pause()
+        confirm = app.screen
+        assert isinstance(confirm, ResumeConfirm)
+        # An Enter just after the question opens is taken for the one that opened it (a guard of
+        # ENTER_GUARD seconds, lengthened here so that a loaded machine cannot outlast it).
+        monkeypatch.setattr(tui, "ENTER_GUARD", 60.0)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is confirm
+        confirm.opened_at -= 120.0  # the guard is over
+        # The saved game is shown (each player's score and frame, the sheets) and resuming is asked for.
+        assert tui.resume_summary(confirm.match.record) in screen_text(app)  # "you 4 in frame 2"
+        assert "total" in screen_text(app)  # its sheet
+        assert "Resume this game?" in screen_text(app) and "steps)" not in screen_text(app)
+        await past_guard(pilot, confirm)
         await pilot.press("enter")
         await pilot.pause(0.2)
         again = app.screen
@@ -352,7 +379,11 @@ async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
         assert "tenpins - you " in screen_text(app)  # the resume list, with each score and frame
         assert all(f"{name} " in screen_text(app) for name in HOSTILE)
         app.screen.query_one("#resume", OptionList).focus()
+        await past_guard(pilot, app.screen)
         await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ResumeConfirm)
+        await pilot.click("#resume-yes")
         await pilot.pause(0.2)
         screen = await finish(pilot, app)
         text = screen_text(app)
@@ -399,14 +430,23 @@ async def test_a_stored_game_the_records_now_refuse_does_not_break_the_launcher(
     match = Match.new("tenpins", [PlayerSpec("ann")], seed=3)
     match.storage = storage
     match.advance()
+    kept = Match.new("tenpins", [PlayerSpec("bob")], seed=4)  # a readable unfinished game beside it
+    kept.storage = storage
+    kept.advance()
     with storage.engine.begin() as connection:
-        record = connection.execute(games.select()).first()._mapping["record"]  # type: ignore[union-attr]
-        connection.execute(games.update().values(record=record.replace('"ann"', '"\\u001b[2J"')))
+        record = connection.execute(games.select().where(games.c.id == match.game_id)).first()._mapping["record"]  # type: ignore[union-attr]
+        connection.execute(
+            games.update().where(games.c.id == match.game_id).values(record=record.replace('"ann"', '"\\u001b[2J"'))
+        )
     app = PinsetterApp(storage=storage, speed=0)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, Launcher)
         text = screen_text(app)
-        assert "cannot resume from the history" in text and "control character" in text
+        said = " ".join(app.screen.query_one("#resume-message", Static).render().plain.split())  # type: ignore[union-attr]
+        assert "cannot resume from the history" in said and "control character" in said
+        assert f"game #{match.game_id} skipped" in said
         assert "\x1b" not in text
+        assert app.screen.query_one("#resume", OptionList).option_count == 1  # bob's game is still listed
+        assert "bob " in text
         await choose_game(pilot, app, "tenpins")  # new games still play
         assert isinstance(app.screen, GameScreen)

@@ -154,7 +154,7 @@ def test_host_sit_start_close_and_their_errors(client: TestClient) -> None:
     assert client.get(at).json()["game_id"] == game_id
     error_of(client.post(f"{at}/start", json=hosting), 409)
     assert "started" in error_of(client.post(f"{at}/seats/1", json={"name": "Dee"}), 409)
-    error_of(client.post(f"{at}/seats/1/bot", json={**hosting, "bot": "random"}), 409)
+    assert "bot already" in error_of(client.post(f"{at}/seats/2/bot", json={**hosting, "bot": "random"}), 409)
 
     error_of(client.post(f"{at}/close", json={"host_token": bob}), 422)
     assert client.post(f"{at}/close", json=hosting).json() == {"status": "closed"}

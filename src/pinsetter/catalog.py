@@ -6,6 +6,7 @@ from typing import Any
 
 from pinsetter.bots.base import bot_names
 from pinsetter.games.registry import all_games
+from pinsetter.i18n import _
 
 __all__ = ["catalog"]
 
@@ -22,8 +23,8 @@ def catalog() -> list[dict[str, Any]]:
     return [
         {
             "id": gid,
-            "name": cls.name,
-            "summary": cls.summary,
+            "name": _(cls.name),
+            "summary": _(cls.summary),
             "players": [cls.min_players, cls.max_players],
             "players_text": cls.players_text(),
             "decisions": cls.has_decisions,
@@ -32,7 +33,7 @@ def catalog() -> list[dict[str, Any]]:
                 {
                     "name": o.name,
                     "default": o.default if isinstance(o.default, bool | int | str) else str(o.default),
-                    "help": o.help,
+                    "help": _(o.help),
                     "choices": list(o.choices),
                     "type": _option_type(o.default),
                 }

@@ -13,17 +13,20 @@ first bad step is named in the error.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pinsetter.core.datafile import write_atomically
+from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import GameError, State
-from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, step_rng
+from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
 from pinsetter.usertext import check_name, visible
 
 __all__ = [
@@ -36,7 +39,10 @@ __all__ = [
     "RecordDocument",
     "RecordError",
     "RecordStep",
+    "apply_step",
     "replay",
+    "replay_from",
+    "replay_with_draws",
 ]
 
 FORMAT = "pinsetter-record"
@@ -57,7 +63,9 @@ class RecordError(GameError):
     """A record that is malformed, illegal at some step, or whose results do not match."""
 
     def __init__(self, message: str, step: int | None = None) -> None:
-        super().__init__(f"step {step}: {message}" if step is not None else message)
+        super().__init__(
+            _("step {step}: {message}").format(step=step, message=message) if step is not None else message
+        )
         self.step = step
 
 
@@ -75,11 +83,24 @@ class _Strict(BaseModel):
 class PlayerDocument(_Strict):
     name: Name
     kind: ShortText = "human"
+    # A human seat handed to a bot mid-game (online tables): the bot plays it from step `from_step` (0-based) on.
+    replaced_by: ShortText | None = None
+    from_step: Annotated[int, Field(ge=0, le=MAX_STEPS)] | None = None
+
+    @model_validator(mode="after")
+    def _replacement_whole(self) -> PlayerDocument:
+        if (self.replaced_by is None) != (self.from_step is None):
+            raise ValueError("replaced_by and from_step go together")
+        if self.replaced_by is not None and self.kind != "human":
+            raise ValueError("only a human seat is handed to a bot (replaced_by)")
+        return self
 
 
 class StepDocument(_Strict):
     actor: Literal["chance"] | Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
     step: ShortText
+    # The bot that played this decision for its human seat because the seat's time ran out.
+    by: ShortText | None = None
 
 
 class StatedPlayer(_Strict):
@@ -105,12 +126,25 @@ class RecordDocument(_Strict):
     seed: Annotated[int, Field(ge=0, le=SEED_MAX)]
     created: ShortText = ""
     chance: ChanceSource = "seeded"
+    draws: DrawScheme = "step"
     undo_used: bool = False
     steps: Annotated[list[StepDocument], Field(max_length=MAX_STEPS)]
     extra: Annotated[dict[ShortText, bool | int | Annotated[str, Field(max_length=MAX_TEXT)]], Field(max_length=20)] = (
         Field(default_factory=dict)
     )
     result: StatedResult | None = None
+
+    @model_validator(mode="after")
+    def _replacements_in_the_game(self) -> RecordDocument:
+        for index, player in enumerate(self.players):
+            if player.from_step is not None and player.from_step > len(self.steps):
+                raise ValueError(
+                    f"players[{index}].from_step {player.from_step} is past the last step ({len(self.steps)})"
+                )
+        for index, step in enumerate(self.steps):
+            if step.by is not None and step.actor == CHANCE_ACTOR:
+                raise ValueError(f"steps[{index}]: a chance step is played by no bot ('by')")
+        return self
 
 
 def _path(loc: tuple[int | str, ...]) -> str:
@@ -126,29 +160,67 @@ def _path(loc: tuple[int | str, ...]) -> str:
     return text
 
 
+# pydantic's commonest problems, as pydantic words them in English; in another language, the catalog's words.
+VALIDATION_MESSAGES = {
+    "missing": N_("Field required"),
+    "extra_forbidden": N_("Extra inputs are not permitted"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "string_type": N_("Input should be a valid string"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "list_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid dictionary"),
+    "literal_error": N_("Input should be {expected}"),
+    "string_too_long": N_("String should have at most {max_length} characters"),
+    "too_long": N_("List should have at most {max_length} items after validation, not {actual_length}"),
+    "string_too_short": N_("String should have at least {min_length} characters"),
+    "too_short": N_("List should have at least {min_length} items after validation, not {actual_length}"),
+    "greater_than_equal": N_("Input should be greater than or equal to {ge}"),
+    "less_than_equal": N_("Input should be less than or equal to {le}"),
+}
+
+
+def validation_message(error: Mapping[str, Any]) -> str:
+    """One pydantic problem in words, without its place (our validators' own texts are translated already)."""
+    message = str(error.get("msg", "")).removeprefix("Value error, ") or _("invalid")
+    kind = str(error.get("type", ""))
+    if current_language() == DEFAULT_LANGUAGE or kind not in VALIDATION_MESSAGES:
+        return message
+    try:
+        return _(VALIDATION_MESSAGES[kind]).format(**{k: str(v) for k, v in (error.get("ctx") or {}).items()})
+    except (KeyError, IndexError):
+        return message  # a context pydantic did not give: its own words
+
+
 def describe_validation_error(exc: ValidationError) -> str:
     """One line: the first problem, where it is, and how many more there are."""
     errors = exc.errors(include_url=False)
     first = errors[0]
     where = _path(tuple(first["loc"]))
-    message = str(first["msg"])
-    if first["type"] == "value_error":
-        message = message.removeprefix("Value error, ")
-    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    message = validation_message(first)
+    more = ""
+    if len(errors) > 1:
+        count = len(errors) - 1
+        more = ngettext(" (and {count} more problem)", " (and {count} more problems)", count).format(count=count)
     return f"{where}: {message}{more}" if where else f"{message}{more}"
 
 
 def parse_document(text: str | bytes) -> RecordDocument:
     """Validate a record's JSON text against the format; RecordError naming the bad field."""
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"a record is at most {MAX_RECORD_BYTES} bytes, this one is {len(text)}")
+        message = _("a record is at most {most} bytes, this one is {size}")
+        raise RecordError(message.format(most=MAX_RECORD_BYTES, size=len(text)))
     try:
         return RecordDocument.model_validate_json(text)
     except ValidationError as exc:
         if exc.errors()[0]["type"] == "json_invalid":
-            raise RecordError(f"not JSON: {exc.errors()[0]['ctx'].get('error', 'invalid')}") from None
+            raise RecordError(
+                _("not JSON: {error}").format(error=exc.errors()[0]["ctx"].get("error", "invalid"))
+            ) from None
         if exc.errors()[0]["type"] == "model_type":
-            raise RecordError("a record is a JSON object") from None
+            raise RecordError(_("a record is a JSON object")) from None
         raise RecordError(describe_validation_error(exc)) from None
 
 
@@ -157,17 +229,36 @@ def parse_document(text: str | bytes) -> RecordDocument:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A seat: its name and `human` or the name of the bot playing it."""
+    """A seat: its name and `human` or the name of the bot playing it.
+
+    A human seat handed to a bot mid-game (an online table's host does it for an
+    idle player) keeps its name and kind and says which bot plays it from which
+    step (`replaced_by`, `from_step`): the record's players stay fixed.
+    """
 
     name: str
     kind: str = "human"
+    replaced_by: str | None = None
+    from_step: int | None = None
 
     def __post_init__(self) -> None:
         check_name(self.name)
 
     @property
     def is_human(self) -> bool:
-        return self.kind == "human"
+        """Played by a person now (a seat handed to a bot is not)."""
+        return self.kind == "human" and self.replaced_by is None
+
+    @property
+    def bot(self) -> str | None:
+        """The bot that plays this seat now, if any."""
+        return self.replaced_by if self.replaced_by is not None else None if self.kind == "human" else self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.replaced_by is not None:
+            data |= {"replaced_by": self.replaced_by, "from_step": self.from_step}
+        return data
 
     @classmethod
     def parse_list(cls, text: str) -> list[PlayerSpec]:
@@ -176,11 +267,11 @@ class PlayerSpec:
         for raw in text.split(","):
             item = raw.strip()
             if not item:
-                raise ValueError(f"empty player name in {visible(text)!r}")
+                raise ValueError(_("empty player name in {text}").format(text=repr(visible(text))))
             if item.startswith("bot:"):
                 kind = item[4:]
                 if not kind:
-                    raise ValueError(f"{visible(item)!r} names no bot (e.g. bot:random)")
+                    raise ValueError(_("{item} names no bot (e.g. bot:random)").format(item=repr(visible(item))))
                 name = kind
                 taken = {s.name for s in specs}
                 n = 2
@@ -190,7 +281,7 @@ class PlayerSpec:
                 specs.append(cls(name, kind))
             else:
                 if item in {s.name for s in specs}:
-                    raise ValueError(f"player name {visible(item)!r} given twice")
+                    raise ValueError(_("player name {name} given twice").format(name=repr(visible(item))))
                 specs.append(cls(item))
         return specs
 
@@ -199,9 +290,13 @@ class PlayerSpec:
 class RecordStep:
     actor: int | None  # player index, or None for chance
     text: str
+    by: str | None = None  # the bot that decided for this human seat when its time ran out
 
     def to_json(self) -> dict[str, Any]:
-        return {"actor": CHANCE_ACTOR if self.actor is None else self.actor, "step": self.text}
+        data: dict[str, Any] = {"actor": CHANCE_ACTOR if self.actor is None else self.actor, "step": self.text}
+        if self.by is not None:
+            data["by"] = self.by
+        return data
 
 
 @dataclass
@@ -216,6 +311,9 @@ class Record:
     extra: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] | None = None
     chance: ChanceSource = "seeded"
+    # How the seed's chance is drawn (pinsetter.core.seeds): "step" for records written before
+    # the field existed (it is left out for them), "position" for new games.
+    draws: DrawScheme = "step"
 
     def to_json(self) -> dict[str, Any]:
         """A fresh JSON-ready dict (changing it never changes the record)."""
@@ -224,13 +322,15 @@ class Record:
             "version": VERSION,
             "game": self.game,
             "options": dict(self.options),
-            "players": [{"name": p.name, "kind": p.kind} for p in self.players],
+            "players": [p.to_json() for p in self.players],
             "seed": self.seed,
             "created": self.created,
             "undo_used": self.undo_used,
         }
         if self.chance != "seeded":  # the default is left out: records stay as older versions wrote them
             data["chance"] = self.chance
+        if self.draws != "step":
+            data["draws"] = self.draws
         data["steps"] = [s.to_json() for s in self.steps]
         if self.extra:
             data["extra"] = json.loads(json.dumps(self.extra))
@@ -254,7 +354,9 @@ class Record:
             with Path(path).open("rb") as handle:
                 text = handle.read(MAX_RECORD_BYTES + 1)
         except OSError as exc:
-            raise RecordError(f"cannot read record {visible(str(path))}: {exc.strerror}") from None
+            raise RecordError(
+                _("cannot read record {file}: {error}").format(file=visible(str(path)), error=exc.strerror)
+            ) from None
         return cls.loads(text)
 
     @classmethod
@@ -267,20 +369,22 @@ class Record:
         try:
             text = json.dumps(data)
         except (TypeError, ValueError, RecursionError) as exc:
-            raise RecordError(f"not a JSON record: {exc}") from None
+            raise RecordError(_("not a JSON record: {error}").format(error=exc)) from None
         return cls.loads(text)
 
     @classmethod
     def from_document(cls, doc: RecordDocument) -> Record:
-        players = [PlayerSpec(p.name, p.kind) for p in doc.players]
+        players = [PlayerSpec(p.name, p.kind, p.replaced_by, p.from_step) for p in doc.players]
         steps = []
         for index, s in enumerate(doc.steps, start=1):
             if s.actor == CHANCE_ACTOR:
                 steps.append(RecordStep(None, s.step))
             elif isinstance(s.actor, int) and s.actor < len(players):
-                steps.append(RecordStep(s.actor, s.step))
+                steps.append(RecordStep(s.actor, s.step, s.by))
             else:
-                raise RecordError(f"actor {s.actor!r} is neither 'chance' nor a player index", index)
+                raise RecordError(
+                    _("actor {actor} is neither 'chance' nor a player index").format(actor=repr(s.actor)), index
+                )
         return cls(
             game=doc.game,
             options=dict(doc.options),
@@ -292,6 +396,7 @@ class Record:
             extra=dict(doc.extra),
             result=doc.result.model_dump() if doc.result is not None else None,
             chance=doc.chance,
+            draws=doc.draws,
         )
 
 
@@ -325,35 +430,89 @@ def new_state_for(record: Record) -> State:
         raise RecordError(str(exc)) from None
 
 
+def apply_step(state: State, step: RecordStep) -> None:
+    """Apply a recorded step as its actor made it: chance, or a decision of one of the deciders."""
+    if step.actor is None:
+        state.apply(state.game.parse_outcome(step.text))
+    elif step.actor == state.turn():
+        state.apply(state.game.parse_action(step.text))  # the player to move (the engine refuses a chance node)
+    else:
+        state.apply_for(step.actor, state.game.parse_action(step.text))
+
+
 def replay(record: Record, check_result: bool = True) -> State:
-    """Re-apply every step of a record, checking legality, the seed's chance draws and the stated result."""
+    """Re-apply every step of a record, checking legality, the seed's chance draws and the stated result.
+
+    A decision may come from any of the players deciding at that point (simultaneous
+    decisions come in the order they were made); chance steps come when chance acts.
+    """
+    return replay_with_draws(record, check_result)[0]
+
+
+def replay_with_draws(record: Record, check_result: bool = True) -> tuple[State, ChanceDraws]:
+    """`replay`, with the game's seeded chance where the record stops (to play on from there)."""
     state = new_state_for(record)
+    draws = ChanceDraws(state.game, record.seed, record.draws)
+    replay_from(record, state, 0, draws)
+    if check_result and record.result is not None:
+        check_result_of(state, record)
+    return state, draws
+
+
+def replay_from(record: Record, state: State, done: int, draws: ChanceDraws | None = None) -> State:
+    """Apply the record's steps after the first `done` to `state` (which has those), checked as `replay` does.
+
+    For a copy of a game that another process has moved on: only the new steps are
+    applied. `state` is changed in place (and returned); on a RecordError it is left part way.
+    `draws` is the game's seeded chance after those steps (the match's `draws`); without it
+    the draws are counted from the start, which is right for `done` 0 and for step-scheme records.
+    """
     seeded = record.chance == "seeded"
-    for index, step in enumerate(record.steps, start=1):
+    if draws is None:
+        draws = ChanceDraws(state.game, record.seed, record.draws)
+    for index, step in enumerate(record.steps[done:], start=done + 1):
         if state.is_terminal():
-            raise RecordError(f"{step.text!r} comes after the game is over", index)
-        expected = None if state.is_chance_node() else state.current_player()
-        if step.actor != expected:
-            who = "chance" if expected is None else f"player {expected}"
-            raise RecordError(f"{step.text!r} is attributed to the wrong actor (expected {who})", index)
+            raise RecordError(_("{step} comes after the game is over").format(step=repr(step.text)), index)
+        chance = state.is_chance_node()
+        actor = step.actor
+        # The player to move always decides; anyone else only where several decide at once.
+        if (actor is None) != chance or (actor is not None and actor != state.turn() and actor not in state.deciders()):
+            who = (
+                _("chance") if chance else _(" or ").join(_("player {index}").format(index=p) for p in state.deciders())
+            )
+            message = _("{step} is attributed to the wrong actor (expected {who})")
+            raise RecordError(message.format(step=repr(step.text), who=who), index)
+        if step.by is not None and (actor is None or record.players[actor].kind != "human"):
+            message = _("{step}: only a human seat's decision is played by a bot ('by')")
+            raise RecordError(message.format(step=repr(step.text)), index)
         try:
-            if expected is None and seeded:
-                drawn = state.sample_chance(step_rng(record.seed, index - 1, CHANCE_STREAM))
-                if str(drawn) != step.text:
-                    raise RecordError(
-                        f"chance step {step.text!r} is not what seed {record.seed} draws here ({drawn}); "
-                        'a record of chance entered by hand says "chance": "entered"',
-                        index,
+            if chance and seeded:
+                drawn = draws.draw(state, index - 1)
+                if str(drawn) == step.text:
+                    draws.apply(state, drawn)
+                    continue
+                # Step-scheme records from before a player's own rolls had a stream of their own
+                # drew them by step number.
+                key = state.chance_key(index - 1)
+                legacy = (
+                    record.draws == "step"
+                    and key != (index - 1, CHANCE_STREAM)
+                    and step.text == str(state.sample_chance(step_rng(record.seed, index - 1, CHANCE_STREAM)))
+                )
+                if not legacy:
+                    message = _(
+                        "chance step {step} is not what seed {seed} draws here ({drawn}); "
+                        'a record of chance entered by hand says "chance": "entered"'
                     )
-                state.apply(drawn)
+                    raise RecordError(message.format(step=repr(step.text), seed=record.seed, drawn=drawn), index)
+            if chance:
+                draws.apply(state, state.game.parse_outcome(step.text))
             else:
-                state.apply_text(step.text)
+                apply_step(state, step)
         except GameError as exc:
             if isinstance(exc, RecordError):
                 raise
             raise RecordError(str(exc), index) from None
-    if check_result and record.result is not None:
-        check_result_of(state, record)
     return state
 
 
@@ -362,18 +521,23 @@ def check_result_of(state: State, record: Record) -> None:
     actual = result_of(state, record.players)
     stated = record.result or {}
     if bool(stated.get("complete")) != actual["complete"]:
-        raise RecordError(
-            f"stated complete={stated.get('complete')} but the replay is "
-            f"{'complete' if actual['complete'] else 'unfinished'}"
+        message = (
+            _("stated complete={stated} but the replay is complete")
+            if actual["complete"]
+            else _("stated complete={stated} but the replay is unfinished")
         )
+        raise RecordError(message.format(stated=stated.get("complete")))
     entries = stated.get("players") or []
     if len(entries) != len(actual["players"]):
-        raise RecordError(f"the result lists {len(entries)} players but the game has {len(actual['players'])}")
+        message = _("the result lists {count} players but the game has {players}")
+        raise RecordError(message.format(count=len(entries), players=len(actual["players"])))
     for i, (want, got) in enumerate(zip(entries, actual["players"], strict=True), start=1):
         if want.get("name") != got["name"]:
-            raise RecordError(f"result player {i} is named {want.get('name')!r}, but seat {i} is {got['name']!r}")
+            message = _("result player {index} is named {stated}, but seat {index} is {name}")
+            raise RecordError(message.format(index=i, stated=repr(want.get("name")), name=repr(got["name"])))
         for key in ("pinfalls", "marks", "total"):
             if want.get(key) != got[key]:
+                message = _("player {index} ({name}): stated {key} {stated} but the replay gives {actual}")
                 raise RecordError(
-                    f"player {i} ({got['name']}): stated {key} {want.get(key)} but the replay gives {got[key]}"
+                    message.format(index=i, name=got["name"], key=key, stated=want.get(key), actual=got[key])
                 )

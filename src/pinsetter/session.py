@@ -1,28 +1,32 @@
 """A match: one game being played by humans and bots, recorded step by step.
 
 The match owns the seeded randomness and the record; the rules stay in the
-state. Chance outcome number i is drawn from a generator seeded by (seed, i),
-so a game resumed from its record continues exactly as it would have.
+state. Chance is drawn from the seed by where it falls in the game (player,
+frame, roll; `pinsetter.core.draws`), or by step number for older records, so a
+game resumed from its record continues exactly as it would have.
 
 Undo is a rule of the match, shared by every interface (docs/tui.md, "Undo"):
 it takes back the most recent human decision, with the bot decisions played
 after it, and is refused once a chance outcome (a die, a card) has been
 revealed after that decision: the outcome would come again (step i is drawn
-from (seed, i)), but the player would already know it.
+from the seed), but the player would already know it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pinsetter.bots.base import Bot, make_bot
+from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import CHANCE, Game, GameError, State, Step
-from pinsetter.core.seeds import BOT_STREAM, CHANCE_STREAM, SEED_MAX, check_seed, lazy_step_rng, step_rng
+from pinsetter.core.seeds import BOT_STREAM, SEED_MAX, DrawScheme, check_seed, lazy_step_rng, step_rng
 from pinsetter.games.registry import get_game
-from pinsetter.records import PlayerSpec, Record, RecordStep, replay, result_of
+from pinsetter.i18n import _
+from pinsetter.records import PlayerSpec, Record, RecordStep, apply_step, replay_with_draws, result_of
 
 if TYPE_CHECKING:
     from pinsetter.storage import Storage
@@ -43,18 +47,22 @@ class Match:
         chance_script: ChanceScript | None = None,
         storage: Storage | None = None,
         undo_allowed: bool | None = None,
+        draws: DrawScheme = "position",
     ) -> None:
         self.game = game
         self.players = players
         self.seed = check_seed(seed)
         self.state = game.new_state(len(players))
-        self.record = Record(game.id, game.options_text(), players, seed)
+        # New games draw chance by position (the same dice for the same frame and roll whatever
+        # was decided before); a resumed record keeps its own scheme (pinsetter.core.seeds).
+        self.draws = ChanceDraws(game, seed, draws)
+        self.record = Record(game.id, game.options_text(), players, seed, draws=draws)
         self.record_path = record_path
         self._chance_script: ChanceScript | None = None
         self.chance_script = chance_script
         self.storage = storage
         self.game_id: int | None = None
-        self.bots: dict[int, Bot] = {i: make_bot(p.kind, game) for i, p in enumerate(players) if not p.is_human}
+        self.bots: dict[int, Bot] = {i: make_bot(p.bot, game) for i, p in enumerate(players) if p.bot is not None}
         # Undo is on by default when one human plays (alone or against bots), off among several.
         self.undo_allowed = sum(p.is_human for p in players) == 1 if undo_allowed is None else undo_allowed
 
@@ -85,9 +93,10 @@ class Match:
     @classmethod
     def resume(cls, record: Record, record_path: Path | None = None) -> Match:
         """Continue a recorded game: every step is replayed and checked first."""
-        state = replay(record, check_result=False)
-        match = cls(state.game, record.players, record.seed, record_path)
+        state, draws = replay_with_draws(record, check_result=False)
+        match = cls(state.game, record.players, record.seed, record_path, draws=record.draws)
         match.state = state
+        match.draws = draws
         match.record = record
         match.chance_script = state.game.scripted_chance(record.extra)  # a fixed deal goes on as dealt
         return match
@@ -102,8 +111,33 @@ class Match:
         self._apply(step, actor)
 
     def _apply(self, step: Step, actor: int | None) -> None:
-        self.state.apply(step)
+        if actor is None:
+            self.draws.apply(self.state, step)
+        else:
+            self.state.apply(step)
         self.record.steps.append(RecordStep(actor, str(step)))
+        self._save()
+
+    def apply_for(self, player: int, step: Step, by: str | None = None) -> None:
+        """Apply a decision of `player`, one of the state's deciders, in whatever order they come.
+
+        `by` names the bot that decided for a human seat whose time ran out (kept in the record).
+        """
+        self.state.apply_for(player, step)
+        self.record.steps.append(RecordStep(player, str(step), by))
+        self._save()
+
+    def replace_with_bot(self, player: int, bot: str) -> None:
+        """From now on `bot` plays this human seat (an idle player at an online table); the record says so."""
+        spec = self.players[player]
+        if not spec.is_human:
+            raise GameError(f"seat {player + 1} ({spec.name}) is not played by a human")
+        made = make_bot(bot, self.game)
+        self.players[player] = replace(spec, replaced_by=bot, from_step=self.steps_done)
+        if self.record.players is not self.players:
+            self.record.players[player] = self.players[player]
+        self.bots[player] = made
+        self.undo_allowed = self.undo_allowed and any(p.is_human for p in self.players)
         self._save()
 
     def _save(self) -> None:
@@ -127,14 +161,16 @@ class Match:
             scripted = self.chance_script(self.state)
             if scripted is not None:
                 return scripted
-        return self.state.sample_chance(step_rng(self.seed, self.steps_done, CHANCE_STREAM))
+        return self.draws.draw(self.state, self.steps_done)
 
     def bot_action(self) -> Step:
-        return self._bot_action(self.state.current_player())
+        return self.bot_action_for(self.state.current_player())
 
-    def _bot_action(self, player: int) -> Step:
+    def bot_action_for(self, player: int, bot: Bot | None = None) -> Step:
+        """What `bot` (by default the seat's own) decides for `player`, one of the deciders."""
+        state = self.state if player == self.state.current_player() else self.state.as_decider(player)
         # Seeded on first draw: most bots never draw (the draws are step_rng's all the same).
-        return self.bots[player].choose(self.state, lazy_step_rng(self.seed, self.steps_done, BOT_STREAM))
+        return (bot or self.bots[player]).choose(state, lazy_step_rng(self.seed, self.steps_done, BOT_STREAM))
 
     def is_bot_turn(self) -> bool:
         return self.state.current_player() in self.bots
@@ -146,7 +182,7 @@ class Match:
             self._apply(self.draw_chance(), None)
             return True
         if player in self.bots:
-            self._apply(self._bot_action(player), player)
+            self._apply(self.bot_action_for(player), player)
             return True
         return False  # the game is over (TERMINAL), or a human decides
 
@@ -171,15 +207,16 @@ class Match:
         decided yet, and when a chance outcome was revealed after that decision.
         """
         if not self.undo_allowed:
-            return "undo is off in this game"
+            return _("undo is off in this game")
         if self.state.is_terminal():
-            return "the game is over"
+            return _("the game is over")
         target = self._last_human_decision()
         if target is None:
-            return "there is no decision to take back"
+            return _("there is no decision to take back")
         revealed = next((s for s in self.record.steps[target + 1 :] if s.actor is None), None)
         if revealed is not None:
-            return f"chance revealed {revealed.text} after the last decision; undo cannot go back past it"
+            message = _("chance revealed {step} after the last decision; undo cannot go back past it")
+            return message.format(step=revealed.text)
         return None
 
     def undo(self) -> int:
@@ -197,7 +234,7 @@ class Match:
         self.record.undo_used = True
         state = self.game.new_state(len(self.players))
         for step in self.record.steps:
-            state.apply_text(step.text)
+            apply_step(state, step)
         self.state = state
         self.record.result = result_of(state, self.players)
         self._save()
@@ -205,27 +242,50 @@ class Match:
 
     # --- the end ---------------------------------------------------------------------------
     def ending_lines(self) -> list[str]:
-        """The end screen for every interface: ranking, the solo rank, each score against the odds."""
-        from pinsetter.solvers.reference import standing_text
+        """The end screen for every interface: ranking, the solo rank, each score against the odds.
+
+        With several players each ranked line carries the player's score, its solo rank (where the
+        game prints one on its sheet) and its share of games beaten (where the odds are exact); what
+        the scores are measured against is said once, after the ranking.
+        """
+        from pinsetter.i18n import _
+        from pinsetter.solvers.reference import reference, standing_text
 
         scores = self.state.scores()
         names = [p.name for p in self.players]
         order = sorted(range(len(scores)), key=lambda i: -scores[i])
         lines = []
-        if len(scores) > 1:
-            top = scores[order[0]]
-            leaders = [names[i] for i in order if scores[i] == top]
-            lines.append(("Winner: " if len(leaders) == 1 else "Tie: ") + ", ".join(leaders) + f" with {top}")
+        if len(scores) == 1:
+            lines.append(f"1. {names[0]}: {scores[0]}")
+            final = getattr(self.game, "final_words", None)
+            if final is not None:
+                lines.append(_("Ranking: {rank}").format(rank=final(scores[0])))
+            where = standing_text(self.game.id, self.record.options, scores[0])
+            return lines + ([where] if where else [])
+        top = scores[order[0]]
+        leaders = [names[i] for i in order if scores[i] == top]
+        won = _("Winner: {names} with {score}") if len(leaders) == 1 else _("Tie: {names} with {score}")
+        lines.append(won.format(names=", ".join(leaders), score=top))
+        ranking = getattr(self.game, "ranking", None)
+        ref = reference(self.game.id, self.record.options)
         place = 0
         for rank, index in enumerate(order, start=1):
             if rank == 1 or scores[index] != scores[order[rank - 2]]:
                 place = rank
-            lines.append(f"{place}. {names[index]}: {scores[index]}")
-        final = getattr(self.game, "final_words", None)
-        if final is not None and len(scores) == 1:
-            lines.append(f"Ranking: {final(scores[0])}")
-        for name, score in zip(names, scores, strict=True):
-            where = standing_text(self.game.id, self.record.options, score)
-            if where:
-                lines.append(f"{name}: {where}" if len(scores) > 1 else where)
+            line = f"{place}. {names[index]}: {scores[index]}"
+            if ranking is not None:
+                line += f" ({ranking(scores[index])})"
+            share = ref.beats(scores[index]) if ref is not None else None
+            if share is not None:
+                line += _(", better than {share} of games").format(share=f"{share:.0%}")
+            lines.append(line)
+        if ref is not None and ref.distribution is not None:
+            lines.append(_("(shares of games from the exact odds)"))
+        elif ref is not None:
+            about = "" if ref.exact else _("about ")
+            lines.append(
+                _("For comparison: the {against} averages {about}{mean}.").format(
+                    against=ref.against, about=about, mean=f"{ref.mean:.1f}"
+                )
+            )
         return lines

@@ -1,25 +1,35 @@
 """Simulation of many complete games through the engine, for any game and bots.
 
 Game i of a run with seed S is played with its own seed derived from (S, i),
-so results do not depend on how the games are split among worker processes.
+so results do not depend on how the games are split among worker processes or
+machines (`pinsetter.experiments`: chunks, backends, resumable runs).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pinsetter.experiments.backends import Backend, make_backend
+from pinsetter.experiments.plan import Plan, Row, default_chunk, game_seed, play_scores
+from pinsetter.experiments.runner import execute
+from pinsetter.experiments.runs import StoredRun
 from pinsetter.records import PlayerSpec
-from pinsetter.session import Match
 
-__all__ = ["GameResult", "PlayerSummary", "SimulationSummary", "game_seed", "play_one", "simulate"]
+__all__ = [
+    "GameResult",
+    "PlayerSummary",
+    "SimulationSummary",
+    "game_seed",
+    "play_one",
+    "simulate",
+    "simulation_plan",
+    "summarise",
+]
 
-
-def game_seed(seed: int, index: int) -> int:
-    return hash((seed, index, 2)) & 0x7FFF_FFFF_FFFF_FFFF
+Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -30,44 +40,29 @@ class GameResult:
     strikes: tuple[int, ...]  # strikes in frames 1..n-1, per player
     spares: tuple[int, ...]
 
+    @classmethod
+    def from_row(cls, row: Row) -> GameResult:
+        index, seed, scores, strikes, spares = row
+        return cls(index, seed, tuple(scores), tuple(strikes), tuple(spares))
+
 
 def play_one(game_id: str, options: dict[str, object], players: list[PlayerSpec], seed: int, index: int) -> GameResult:
     """Play one complete game with no human input."""
-    match = Match.new(game_id, players, seed=seed, options=options)
-    match.run_bots()
-    state = match.state
-    if not state.is_terminal():
-        raise ValueError("simulation needs bots for every player (a human seat was given)")
-    strikes, spares = [], []
-    for p in range(len(players)):
-        frames = state.scoresheet(p).frames[:-1]
-        strikes.append(sum(1 for f in frames if f.marks[0] == "X"))
-        spares.append(sum(1 for f in frames if len(f.marks) > 1 and f.marks[1] == "/"))
-    return GameResult(index, seed, tuple(state.scores()), tuple(strikes), tuple(spares))
+    from pinsetter.games.registry import get_game
+
+    scores, strikes, spares = play_scores(get_game(game_id, options), players, seed)
+    return GameResult(index, seed, tuple(scores), tuple(strikes), tuple(spares))
 
 
-def _chunk(args: tuple[str, dict[str, object], list[PlayerSpec], int, int, int]) -> list[GameResult]:
-    game_id, options, players, seed, start, stop = args
-    return [play_one(game_id, options, players, game_seed(seed, i), i) for i in range(start, stop)]
-
-
-def run_games(
-    game_id: str,
-    options: dict[str, object],
-    players: list[PlayerSpec],
-    games: int,
-    seed: int,
-    workers: int = 1,
-    chunk: int = 200,
-) -> Iterator[list[GameResult]]:
-    """Yield results chunk by chunk, in game order, using `workers` processes."""
-    tasks = [(game_id, options, players, seed, start, min(start + chunk, games)) for start in range(0, games, chunk)]
-    if workers <= 1:
-        for task in tasks:
-            yield _chunk(task)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_chunk, tasks)
+def mean_ci95(values: list[float] | list[int]) -> tuple[float, float, float]:
+    """The mean and its normal 95% confidence interval (the mean itself for fewer than two values)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, mean, mean
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
 
 
 @dataclass
@@ -85,13 +80,8 @@ class PlayerSummary:
 
     @property
     def ci95(self) -> tuple[float, float]:
-        n = len(self.scores)
-        if n < 2:
-            return (self.mean, self.mean)
-        m = self.mean
-        var = sum((s - m) ** 2 for s in self.scores) / (n - 1)
-        half = 1.959963984540054 * math.sqrt(var / n)
-        return (m - half, m + half)
+        _, lo, hi = mean_ci95(self.scores)
+        return (lo, hi)
 
     def to_dict(self, games: int) -> dict[str, Any]:
         lo, hi = self.ci95
@@ -130,6 +120,29 @@ class SimulationSummary:
         return {"game": self.game, "games": games, "players": [p.to_dict(games) for p in self.players]}
 
 
+def simulation_plan(
+    game_id: str,
+    options: dict[str, object],
+    players: list[PlayerSpec],
+    games: int,
+    seed: int,
+    chunk: int | None = None,
+) -> Plan:
+    from pinsetter.games.registry import get_game
+
+    options = get_game(game_id, options).options_text()  # as records keep them: JSON, the same everywhere
+    return Plan("simulate", game_id, options, tuple(players), games, seed, chunk or default_chunk(games))
+
+
+def summarise(plan: Plan, rows: list[Row]) -> SimulationSummary:
+    """The summary of a simulation's rows, added up in game order (so the same to the last bit)."""
+    frames = plan.instance.lane.frames - 1
+    summary = SimulationSummary(plan.game, [PlayerSummary(p.name) for p in plan.players])
+    for row in rows:
+        summary.add(GameResult.from_row(row), frames)
+    return summary
+
+
 def simulate(
     game_id: str,
     options: dict[str, object],
@@ -138,14 +151,13 @@ def simulate(
     seed: int,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
+    run: StoredRun | None = None,
+    chunk: int | None = None,
 ) -> SimulationSummary:
-    from pinsetter.games.registry import get_game
-
-    frames = get_game(game_id, options).lane.frames - 1
-    summary = SimulationSummary(game_id, [PlayerSummary(p.name) for p in players])
-    for results in run_games(game_id, options, players, games, seed, workers):
-        for result in results:
-            summary.add(result, frames)
-        if progress is not None:
-            progress(len(results))
-    return summary
+    """Play `games` games and summarise them; `backend` (default: `workers` local processes) plays the chunks."""
+    plan = run.plan if run is not None else simulation_plan(game_id, options, players, games, seed, chunk)
+    if backend is not None:
+        return summarise(plan, execute(plan, backend, run, progress))
+    with make_backend(workers) as own:
+        return summarise(plan, execute(plan, own, run, progress))

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from pinsetter.i18n import _
+
 __all__ = ["MAX_NAME", "check_name", "name_problem", "visible"]
 
 MAX_NAME = 40
@@ -43,14 +45,18 @@ def _escape(char: str) -> str:
 def name_problem(name: str) -> str | None:
     """Why `name` cannot be a player name, or None if it can."""
     if not name.strip():
-        return "a player name cannot be empty"
+        return _("a player name cannot be empty")
     if len(name) > MAX_NAME:
-        return f"player name {visible(name[:20])!r}... is longer than {MAX_NAME} characters"
+        return _("player name {name}... is longer than {most} characters").format(
+            name=repr(visible(name[:20])), most=MAX_NAME
+        )
     bad = next((c for c in name if _is_control(c)), None)
     if bad is not None:
-        return f"player name {visible(name)!r} contains the control character U+{ord(bad):04X}"
+        return _("player name {name} contains the control character {code}").format(
+            name=repr(visible(name)), code=f"U+{ord(bad):04X}"
+        )
     if name != name.strip():
-        return f"player name {name!r} starts or ends with spaces"
+        return _("player name {name} starts or ends with spaces").format(name=repr(name))
     return None
 
 

@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from pinsetter.core.game import Game, OptionError, State, Step
+from pinsetter.i18n import N_, _
 
 __all__ = ["BOTS", "Bot", "OptionValue", "make_bot", "register_bot"]
 
@@ -21,7 +22,7 @@ class Bot(ABC):
     """
 
     name: str = "bot"
-    value_label: str = "value"  # what `evaluate` values mean, for hints
+    value_label: str = N_("value")  # what `evaluate` values mean, for hints
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -59,7 +60,9 @@ def make_bot(name: str, game: Game) -> Bot:
     factory = BOTS.get((name, game.id)) or BOTS.get((name, "*"))
     if factory is None:
         known = ", ".join(bot_names(game.id))
-        raise OptionError(f"no bot {name!r} for {game.id} (bots: {known})")
+        raise OptionError(
+            _("no bot {name} for {game} (bots: {known})").format(name=repr(name), game=game.id, known=known)
+        )
     return factory(game)
 
 

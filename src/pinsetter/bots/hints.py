@@ -1,4 +1,10 @@
-"""Hints: every legal option with its value, from the strongest bot that can say."""
+"""Hints: every legal option with its value, from the strongest bot that can say.
+
+The values are labelled in a player's words ("expected final score if you play on
+optimally"), not the solver's; where the bot's values are not exact for the game
+being played (advanced Rolling Pins, valued by the basic game's policy), the label
+says they are estimates, as docs/rolling-pins.md does.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,23 @@ from functools import lru_cache
 
 from pinsetter.bots.base import Bot, OptionValue, make_bot
 from pinsetter.core.game import Game, OptionError, State
+from pinsetter.i18n import N_, _
 
 # Bots that can value options, strongest first.
 EVALUATORS = ("optimal", "expectimax")
+
+# What each evaluator's values mean, in a player's words (translated where shown).
+PLAIN_LABELS = {
+    "optimal": N_("expected final score if you play on optimally"),
+    "expectimax": N_(
+        "expected points this frame will score, its strike or spare bonus included "
+        "(the bonus from later frames is estimated)"
+    ),
+}
+ESTIMATE_LABEL = N_(
+    "estimated final score if you play on well (an estimate: from the basic game's exact values; "
+    "abilities are not counted)"
+)
 
 
 @lru_cache(maxsize=8)
@@ -20,22 +40,34 @@ def _evaluator(name: str, game: Game) -> Bot | None:
         return None
 
 
+def is_estimate(state: State) -> bool:
+    """Whether the hints of this game are estimates: advanced Rolling Pins is valued by the basic policy."""
+    return bool(state.game.options.get("advanced"))
+
+
+def plain_label(name: str, bot: Bot, state: State) -> str:
+    """What the values mean, in words a player understands."""
+    if is_estimate(state):
+        return _(ESTIMATE_LABEL)
+    return _(PLAIN_LABELS[name]) if name in PLAIN_LABELS else bot.value_label
+
+
 def option_values(state: State) -> tuple[str, str, list[OptionValue]] | None:
-    """(bot name, what values mean, options best first) from the first evaluator this game has."""
+    """(bot name, what values mean in plain words, options best first) from the first evaluator this game has."""
     for name in EVALUATORS:
         bot = _evaluator(name, state.game)
         if bot is None:
             continue
         values = bot.evaluate(state)
         if values is not None:
-            return name, bot.value_label, values
+            return name, plain_label(name, bot, state), values
     return None
 
 
 def hint_lines(state: State) -> str:
     found = option_values(state)
     if found is None:
-        return "  no hints for this position"
+        return "  " + _("no hints for this position")
     name, label, values = found
     lines = [f"  {name}: {label}"]
     for action, value in values:

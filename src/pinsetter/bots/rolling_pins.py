@@ -21,6 +21,7 @@ from pinsetter.games.rolling_pins import (
     RollingPinsState,
     subsets_by_sum,
 )
+from pinsetter.i18n import N_
 from pinsetter.solvers import rolling_pins as solver
 
 # Positions whose option terms a ball problem's table keeps (a bounded memo: cleared when full).
@@ -94,7 +95,7 @@ class OptimalBot(Bot):
     """
 
     name = "optimal"
-    value_label = "expected final score with optimal play from here"
+    value_label = N_("expected final score with optimal play from here")
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)

@@ -7,6 +7,7 @@ import random
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
 from pinsetter.games.bowling_solitaire import STOP, Action, SolitaireState
+from pinsetter.i18n import N_
 from pinsetter.solvers.solitaire import (
     PINS_OBJECTIVE,
     STRIKE_OBJECTIVE,
@@ -46,7 +47,7 @@ class ExpectimaxBot(Bot):
     """
 
     name = "expectimax"
-    value_label = "expected value of this deal: bonus-weighted pins plus the strike/spare continuation"
+    value_label = N_("expected value of this deal: bonus-weighted pins plus the strike/spare continuation")
 
     def __init__(self, game: Game, objective: str = "score") -> None:
         super().__init__(game)

@@ -11,14 +11,16 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
 from pinsetter.cli import common
+from pinsetter.cli.click_messages import parser_message, use_project_catalog
 from pinsetter.cli.common import one_line, try_storage
+from pinsetter.i18n import LANGUAGES, N_, _, choose_language, set_language
 
 __all__ = ["app", "main", "run"]  # noqa: F822  (`app` comes from __getattr__)
 # Where each command is defined: a command line imports only its command's module (start-up
@@ -26,7 +28,7 @@ __all__ = ["app", "main", "run"]  # noqa: F822  (`app` comes from __getattr__)
 # tests/test_cli.py checks this list against the commands the modules define.
 COMMANDS = {
     "pinsetter.cli.game_commands": ("games", "rules", "replay", "play", "hint"),
-    "pinsetter.cli.analysis_commands": ("score", "analyze", "simulate", "solve", "perft"),
+    "pinsetter.cli.analysis_commands": ("score", "analyze", "simulate", "solve", "perft", "tournament"),
     "pinsetter.cli.history_commands": ("history", "show", "stats", "export", "import"),
     "pinsetter.cli.web_command": ("serve",),
 }
@@ -44,14 +46,29 @@ def __getattr__(name: str) -> Any:
 def load_commands(argv: Sequence[str] | None = None) -> None:
     """Import the module of the command `argv` names, or every command module if it names none."""
     words = list(sys.argv[1:] if argv is None else argv)
-    name = next((w for w in words if not w.startswith("-")), None)
+    name, after_lang = None, False
+    for word in words:
+        if not after_lang and not word.startswith("-"):
+            name = word
+            break
+        after_lang = word == "--lang"
     modules = [module for module, names in COMMANDS.items() if name in names] or list(COMMANDS)
     for module in modules:
         importlib.import_module(module)
 
 
 @common.app.callback(invoke_without_command=True)
-def start(ctx: typer.Context) -> None:
+def start(
+    ctx: typer.Context,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="|".join(LANGUAGES),
+            help=N_("language of the texts (default: PINSETTER_LANG, else the locale); unknown ones give English"),
+        ),
+    ] = None,
+) -> None:
     """Without a command: the full-screen game in a terminal, a line-based one otherwise."""
     if ctx.invoked_subcommand is None:
         if sys.stdin.isatty() and sys.stdout.isatty():
@@ -65,32 +82,83 @@ def start(ctx: typer.Context) -> None:
 
 
 @cache
-def _command(modules: frozenset[str]) -> Any:
-    """The command tree Typer builds from the commands imported so far (built once per set: ~50 ms)."""
-    return typer.main.get_command(common.app)
+def _command(language: str, modules: frozenset[str]) -> Any:
+    """The command tree Typer builds from the commands imported so far, its help in `language` (built once each)."""
+    command = typer.main.get_command(common.app)
+    _translate_help(command)
+    return command
+
+
+def _translate_help(command: Any) -> None:
+    """Help texts are English in the code (docstrings, `N_` help strings): translated once the language is known."""
+    if command.help:
+        command.help = _(command.help)
+    if command.short_help:
+        command.short_help = _(command.short_help)
+    for param in command.params:
+        text = getattr(param, "help", None)
+        if text:
+            param.help = _(text)
+    command.__dict__["get_help_option"] = _translated_help_option(command.get_help_option)
+    for sub in getattr(command, "commands", {}).values():
+        _translate_help(sub)
+
+
+HELP_OPTION_HELP = N_("Show this message and exit.")
+
+
+def _translated_help_option(make: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The `--help` option, its own help text translated (the parser makes it when asked)."""
+
+    def get_help_option(ctx: Any) -> Any:
+        option = make(ctx)
+        if option is not None and option.help == HELP_OPTION_HELP:
+            option.help = _(HELP_OPTION_HELP)
+        return option
+
+    return get_help_option
+
+
+def language_from_args(args: Sequence[str]) -> str | None:
+    """The value of a global `--lang X` / `--lang=X` given before the command, if any."""
+    found = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--lang" and i + 1 < len(args):
+            found = args[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--lang="):
+            found = arg.partition("=")[2]
+        elif not arg.startswith("-"):
+            break  # the command: its own options are not ours
+        i += 1
+    return found
 
 
 def _usage_line(exc: typer.TyperException) -> str:
     """`pinsetter play: Invalid value for '--seed': ...` from a parser error."""
     ctx = getattr(exc, "ctx", None)
     where = f"{ctx.command_path}: " if ctx is not None and ctx.command_path else "pinsetter: "
-    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    message = parser_message(exc.format_message() if hasattr(exc, "format_message") else str(exc))
     return one_line(where + message)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command and return its exit status; user errors are one line on stderr (status 2)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    language = set_language(choose_language(language_from_args(args)))
+    use_project_catalog()
     try:
-        load_commands(argv)
-        command = _command(frozenset(m for m in COMMANDS if m in sys.modules))
-        result = command.main(
-            args=list(argv) if argv is not None else None, prog_name="pinsetter", standalone_mode=False
-        )
+        load_commands(args)
+        command = _command(language, frozenset(m for m in COMMANDS if m in sys.modules))
+        result = command.main(args=args, prog_name="pinsetter", standalone_mode=False)
     except typer.Abort:
-        typer.echo("pinsetter: stopped: the input ended before an answer was given", err=True)
+        typer.echo(_("pinsetter: stopped: the input ended before an answer was given"), err=True)
         return 2
     except KeyboardInterrupt:
-        typer.echo("pinsetter: interrupted", err=True)
+        typer.echo(_("pinsetter: interrupted"), err=True)
         return 130
     except typer.TyperException as exc:  # the argument parser's errors (click's UsageError and kin)
         typer.echo(_usage_line(exc), err=True)
@@ -104,10 +172,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if os.environ.get(DEBUG_ENV):
             raise
-        typer.echo(
-            one_line(f"pinsetter: internal error ({type(exc).__name__}: {exc}); {DEBUG_ENV}=1 shows the traceback"),
-            err=True,
+        message = _("pinsetter: internal error ({error}); {variable}=1 shows the traceback").format(
+            error=f"{type(exc).__name__}: {exc}", variable=DEBUG_ENV
         )
+        typer.echo(one_line(message), err=True)
         return 1
     return result if isinstance(result, int) else 0
 

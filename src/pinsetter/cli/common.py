@@ -20,13 +20,14 @@ import typer
 
 from pinsetter.core.game import GameError
 from pinsetter.core.seeds import SEED_MAX
+from pinsetter.i18n import N_, _
 from pinsetter.usertext import visible
 
 if TYPE_CHECKING:
     from pinsetter.storage import Storage
 
 app = typer.Typer(
-    help="Play and solve four bowling-themed tabletop games.",
+    help=N_("Play and solve four bowling-themed tabletop games."),
     no_args_is_help=False,
     add_completion=False,
     rich_markup_mode=None,
@@ -59,10 +60,14 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
             return text
         raw = text.strip()
         if not _ASCII_WHOLE.fullmatch(raw) or len(raw) > 30:
-            raise typer.BadParameter(f"{visible(text)!r} is not a whole number from {low} to {high}")
+            raise typer.BadParameter(
+                _("{text} is not a whole number from {low} to {high}").format(
+                    text=repr(visible(text)), low=low, high=high
+                )
+            )
         value = int(raw)
         if not low <= value <= high:
-            raise typer.BadParameter(f"{value} is not in {low}..{high}")
+            raise typer.BadParameter(_("{value} is not in {low}..{high}").format(value=value, low=low, high=high))
         return value
 
     parse.__name__ = f"whole number {low}..{high}"
@@ -75,14 +80,22 @@ def output_path(path: Path | None, option: str, suffixes: Sequence[str] = ()) ->
         return None
     shown = visible(str(path))
     if suffixes and path.suffix.lower() not in suffixes:
-        fail(f"{option} {shown}: the file name must end in {' or '.join(suffixes)}")
+        fail(
+            _("{option} {path}: the file name must end in {suffixes}").format(
+                option=option, path=shown, suffixes=_(" or ").join(suffixes)
+            )
+        )
     if path.is_dir():
-        fail(f"{option} {shown}: is a folder; give a file name")
+        fail(_("{option} {path}: is a folder; give a file name").format(option=option, path=shown))
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        fail(f"{option} {shown}: the folder {visible(str(parent))} does not exist")
+        fail(
+            _("{option} {path}: the folder {folder} does not exist").format(
+                option=option, path=shown, folder=visible(str(parent))
+            )
+        )
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        fail(f"{option} {shown}: cannot write there (permission denied)")
+        fail(_("{option} {path}: cannot write there (permission denied)").format(option=option, path=shown))
     return path
 
 
@@ -100,7 +113,7 @@ def parse_options(game_id: str, pairs: list[str] | None) -> dict[str, object]:
     options: dict[str, object] = {}
     for pair in pairs or []:
         if "=" not in pair:
-            fail(f"--option {visible(pair)!r}: expected key=value")
+            fail(_("--option {pair}: expected key=value").format(pair=repr(visible(pair))))
         key, value = pair.split("=", 1)
         options[key.strip()] = value.strip()
     try:
@@ -129,7 +142,8 @@ def try_storage(url: str | None) -> Storage | None:
     try:
         return Storage(url)
     except StorageError as exc:
-        typer.echo(f"pinsetter: warning: this game is not kept in the history ({one_line(str(exc))})", err=True)
+        message = _("pinsetter: warning: this game is not kept in the history ({reason})")
+        typer.echo(message.format(reason=one_line(str(exc))), err=True)
         return None
 
 
@@ -144,13 +158,14 @@ def known_game(text: str) -> str:
     return text
 
 
-GameArg = Annotated[str, typer.Argument(help="game id (see `pinsetter games`)", parser=known_game)]
+GameArg = Annotated[str, typer.Argument(help=N_("game id (see `pinsetter games`)"), parser=known_game)]
 DbOpt = Annotated[
     str | None,
-    typer.Option("--db", help="the game history: a SQLite file path or a SQLAlchemy URL (default: PINSETTER_DB)"),
+    typer.Option("--db", help=N_("the game history: a SQLite file path or a SQLAlchemy URL (default: PINSETTER_DB)")),
 ]
-OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="game option key=value (repeatable)")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help=N_("game option key=value (repeatable)"))]
+JsonOpt = Annotated[bool, typer.Option("--json", help=N_("print JSON"))]
 SeedOpt = Annotated[
-    int | None, typer.Option(help=f"seed for a reproducible game (0 to {SEED_MAX})", parser=whole_number(0, SEED_MAX))
+    int | None,
+    typer.Option(help=N_("seed for a reproducible game (0 to 9223372036854775807)"), parser=whole_number(0, SEED_MAX)),
 ]

@@ -22,6 +22,7 @@ from pinsetter.cli.common import (
 )
 from pinsetter.core.game import GameError
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import N_, _
 from pinsetter.usertext import visible
 
 if TYPE_CHECKING:
@@ -41,7 +42,8 @@ def games(as_json: JsonOpt = False) -> None:
     for row in rows:
         typer.echo(f"{row['id']:<18} {row['name']} - {row['summary']} ({row['players_text']})")
         for o in row["options"]:
-            typer.echo(f"{'':<20}--option {o['name']}=...  {o['help']} (default: {o['default']})")
+            default = _("(default: {value})").format(value=o["default"])
+            typer.echo(f"{'':<20}--option {o['name']}=...  {o['help']} {default}")
 
 
 @app.command()
@@ -61,7 +63,7 @@ def load_record(path: Path) -> Record:
 
 @app.command("replay")
 def replay_cmd(
-    record_file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    record_file: Annotated[Path, typer.Argument(help=N_("a game record (JSON)"))],
     as_json: JsonOpt = False,
 ) -> None:
     """Replay a game record, verify every step, the seed's draws and the stated results, print the sheets."""
@@ -88,9 +90,13 @@ def replay_cmd(
         )
         return
     typer.echo(render_sheets([p.name for p in record.players], sheets, state.game.lane.frames))
-    status = "complete" if state.is_terminal() else "unfinished (resume with `pinsetter play --resume`)"
-    entered = ", chance entered by hand (not from the seed)" if record.chance == "entered" else ""
-    typer.echo(f"{record.game}: {len(record.steps)} steps verified{entered}, game {status}")
+    finished = state.is_terminal()
+    status = _("game complete") if finished else _("game unfinished (resume with `pinsetter play --resume`)")
+    if record.chance == "entered":
+        line = _("{game}: {steps} steps verified, chance entered by hand (not from the seed), {status}")
+    else:
+        line = _("{game}: {steps} steps verified, {status}")
+    typer.echo(line.format(game=record.game, steps=len(record.steps), status=status))
 
 
 def load_game(resume: Path, storage: Storage | None) -> Record:
@@ -98,23 +104,23 @@ def load_game(resume: Path, storage: Storage | None) -> Record:
     text = str(resume)
     if not resume.exists() and text.isascii() and text.isdigit():
         if storage is None:
-            fail(f"no file {text}, and the game history cannot be opened")
+            fail(_("no file {name}, and the game history cannot be opened").format(name=text))
         stored = storage.get(int(text))
         if stored is None:
-            fail(f"no game {text} in the history")
+            fail(_("no game {id} in the history").format(id=text))
         return stored.record
     return load_record(resume)
 
 
 @app.command()
 def play(
-    game: Annotated[str | None, typer.Argument(help="game id; asked for when omitted")] = None,
-    players: Annotated[str, typer.Option("--players", "-p", help="comma separated: names, or bot:NAME")] = "you",
+    game: Annotated[str | None, typer.Argument(help=N_("game id; asked for when omitted"))] = None,
+    players: Annotated[str, typer.Option("--players", "-p", help=N_("comma separated: names, or bot:NAME"))] = "you",
     seed: SeedOpt = None,
     option: OptionOpt = None,
-    record: Annotated[Path | None, typer.Option(help="write the record here, after every step")] = None,
-    resume: Annotated[Path | None, typer.Option(help="resume the game in this record, or a game id")] = None,
-    deal: Annotated[str | None, typer.Option(help="bowling-solitaire: play the first frame from this deal")] = None,
+    record: Annotated[Path | None, typer.Option(help=N_("write the record here, after every step"))] = None,
+    resume: Annotated[Path | None, typer.Option(help=N_("resume the game in this record, or a game id"))] = None,
+    deal: Annotated[str | None, typer.Option(help=N_("bowling-solitaire: play the first frame from this deal"))] = None,
     db: DbOpt = None,
 ) -> None:
     """Play a game line by line (bots-only games run to the end without input).
@@ -130,7 +136,7 @@ def play(
     try:
         if resume is not None:
             if game is not None or deal is not None or option:
-                fail("--resume continues a recorded game: give no game, --option or --deal with it")
+                fail(_("--resume continues a recorded game: give no game, --option or --deal with it"))
             storage = try_storage(db)
             loaded = load_game(resume, storage)
             match = Match.resume(loaded, record or (resume if resume.exists() else None))
@@ -142,7 +148,7 @@ def play(
             script = None
             if deal is not None:
                 if game_id != "bowling-solitaire":
-                    fail("--deal is for bowling-solitaire")
+                    fail(_("--deal is for bowling-solitaire"))
                 from pinsetter.games.bowling_solitaire import Deal, deal_script
 
                 script = deal_script(Deal.parse(deal))  # a bad deal is refused before anything is kept
@@ -166,13 +172,17 @@ def _solitaire_hint(deal_text: str, groups: str, objective: str) -> dict[str, An
     from pinsetter.games.bowling_solitaire import GROUP_RULES, BowlingSolitaire, Deal, deal_script
 
     if groups not in GROUP_RULES:
-        fail(f"--groups must be connected or mutual, not {visible(groups)!r}")
+        fail(_("--groups must be connected or mutual, not {value}").format(value=repr(visible(groups))))
     if objective not in OBJECTIVES:
-        fail(f"--objective must be one of {', '.join(OBJECTIVES)}, not {visible(objective)!r}")
+        fail(
+            _("--objective must be one of {choices}, not {value}").format(
+                choices=", ".join(OBJECTIVES), value=repr(visible(objective))
+            )
+        )
     try:
         deal = Deal.parse(deal_text)
     except GameError as exc:
-        fail(f"--deal: {exc}")
+        fail(_("--deal: {error}").format(error=exc))
     game = BowlingSolitaire({"groups": groups})
     state = game.new_state()
     script = deal_script(deal)
@@ -181,7 +191,7 @@ def _solitaire_hint(deal_text: str, groups: str, objective: str) -> dict[str, An
         assert step is not None
         state.apply(step)
     if state.pinfalls[0]:
-        return {"value": 0.0, "options": [], "note": "no legal play: ball 1 ends at once"}
+        return {"value": 0.0, "options": [], "note": _("no legal play: ball 1 ends at once")}
     values = ExpectimaxBot(game, objective).evaluate(state) or []
     return {"value": values[0][1], "options": [{"action": str(a), "value": v} for a, v in values]}
 
@@ -189,43 +199,44 @@ def _solitaire_hint(deal_text: str, groups: str, objective: str) -> dict[str, An
 @app.command()
 def hint(
     game: GameArg,
-    record: Annotated[Path | None, typer.Option(help="the position at the end of this record")] = None,
-    deal: Annotated[str | None, typer.Option(help="bowling-solitaire: the start of this deal")] = None,
-    groups: Annotated[str, typer.Option(help="bowling-solitaire: connected or mutual")] = "connected",
-    objective: Annotated[str, typer.Option(help="bowling-solitaire: score, pins or strike")] = "score",
+    record: Annotated[Path | None, typer.Option(help=N_("the position at the end of this record"))] = None,
+    deal: Annotated[str | None, typer.Option(help=N_("bowling-solitaire: the start of this deal"))] = None,
+    groups: Annotated[str, typer.Option(help=N_("bowling-solitaire: connected or mutual"))] = "connected",
+    objective: Annotated[str, typer.Option(help=N_("bowling-solitaire: score, pins or strike"))] = "score",
     as_json: JsonOpt = False,
 ) -> None:
     """The value of every option at a decision, from the solvers."""
     if deal is not None:
         if game != "bowling-solitaire":
-            fail("--deal is for bowling-solitaire")
+            fail(_("--deal is for bowling-solitaire"))
         if record is not None:
-            fail("give either --record or --deal, not both")
+            fail(_("give either --record or --deal, not both"))
         result = _solitaire_hint(deal, groups, objective)
         if as_json:
             emit_json(result)
         else:
-            typer.echo(f"value ({objective}): {result['value']:.6f}")
+            typer.echo(_("value ({objective}): {value}").format(objective=objective, value=f"{result['value']:.6f}"))
             for row in result["options"]:
                 typer.echo(f"  {row['value']:10.6f}  {row['action']}")
         return
     if record is None:
-        fail("give the position: --record FILE (or --deal for bowling-solitaire)")
+        fail(_("give the position: --record FILE (or --deal for bowling-solitaire)"))
     from pinsetter.bots.hints import option_values
     from pinsetter.records import RecordError, replay
 
     loaded = load_record(record)
     if loaded.game != game:
-        fail(f"{visible(str(record))} is a {loaded.game} record, not {game}")
+        fail(_("{file} is a {kind} record, not {game}").format(file=visible(str(record)), kind=loaded.game, game=game))
     try:
         state = replay(loaded, check_result=False)
     except RecordError as exc:
         fail(f"{visible(str(record))}: {exc}")
     if state.is_terminal() or state.is_chance_node():
-        fail(f"{visible(str(record))}: no decision to make at the end of this record (game over or dice to roll)")
+        message = _("{file}: no decision to make at the end of this record (game over or dice to roll)")
+        fail(message.format(file=visible(str(record))))
     found = option_values(state)
     if found is None:
-        fail(f"no bot can value the options of {game} here")
+        fail(_("no bot can value the options of {game} here").format(game=game))
     bot, label, values = found
     estimate = bool(state.game.options.get("advanced"))
     data: dict[str, Any] = {
@@ -240,7 +251,7 @@ def hint(
         emit_json(data)
         return
     typer.echo(state.describe())
-    note = " (estimate from the basic policy)" if estimate else ""
+    note = _(" (estimate from the basic policy)") if estimate else ""
     typer.echo(f"{bot}: {label}{note}")
     for option_row in data["options"]:
         typer.echo(f"  {option_row['value']:9.4f}  {option_row['action']}")

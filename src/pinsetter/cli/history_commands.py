@@ -18,19 +18,20 @@ from pinsetter.cli.common import (
     whole_number,
     write_text,
 )
+from pinsetter.i18n import N_, _, ngettext
 from pinsetter.records import RecordError, replay
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
 
-GameIdArg = Annotated[int, typer.Argument(help="id from `pinsetter history`", parser=whole_number(1, 2**63 - 1))]
+GameIdArg = Annotated[int, typer.Argument(help=N_("id from `pinsetter history`"), parser=whole_number(1, 2**63 - 1))]
 
 
 @app.command()
 def history(
-    game: Annotated[str | None, typer.Option(help="only this game id")] = None,
-    player: Annotated[str | None, typer.Option(help="only games with this player")] = None,
+    game: Annotated[str | None, typer.Option(help=N_("only this game id"))] = None,
+    player: Annotated[str | None, typer.Option(help=N_("only games with this player"))] = None,
     limit: Annotated[
-        int | None, typer.Option(help="at most this many, newest first", parser=whole_number(1, 10**9))
+        int | None, typer.Option(help=N_("at most this many, newest first"), parser=whole_number(1, 10**9))
     ] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
@@ -41,16 +42,16 @@ def history(
         emit_json(rows)
         return
     if not rows:
-        typer.echo("no games yet")
+        typer.echo(_("no games yet"))
         return
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    table = Table("id", "date", "game", "options", "players", "scores", "winner", "finished")
+    table = Table(_("id"), _("date"), _("game"), _("options"), _("players"), _("scores"), _("winner"), _("finished"))
     for r in rows:
         options = ",".join(f"{k}={v}" for k, v in sorted(r["options"].items()) if k != "frames" or v != 10)
-        entered = " (entered)" if r.get("chance") == "entered" else ""
+        entered = _(" (entered)") if r.get("chance") == "entered" else ""
         cells = [
             str(r["id"]),
             r["date"][:16].replace("T", " "),
@@ -59,7 +60,7 @@ def history(
             ", ".join(p["name"] for p in r["players"]),
             ", ".join("-" if s is None else str(s) for s in r["scores"]),
             r["winner"] or "",
-            "yes" if r["finished"] else "no",
+            _("yes") if r["finished"] else _("no"),
         ]
         table.add_row(*(Text(visible(str(c))) for c in cells))  # user text is never markup
     Console().print(table)
@@ -70,32 +71,36 @@ def show(game_id: GameIdArg, db: DbOpt = None) -> None:
     """Print one stored game's scoresheet."""
     stored = open_storage(db).get(game_id)
     if stored is None:
-        fail(f"no game {game_id} in the history")
+        fail(_("no game {id} in the history").format(id=game_id))
     try:
         state = replay(stored.record, check_result=False)
     except RecordError as exc:
-        fail(f"game {game_id}: {exc}")
+        fail(_("game {id}: {error}").format(id=game_id, error=exc))
     names = [p.name for p in stored.record.players]
-    entered = ", chance entered by hand" if stored.record.chance == "entered" else ""
-    typer.echo(
-        f"game {game_id}: {stored.game}, {stored.created[:16].replace('T', ' ')}, seed {stored.record.seed}{entered}"
-    )
+    if stored.record.chance == "entered":
+        heading = _("game {id}: {game}, {date}, seed {seed}, chance entered by hand")
+    else:
+        heading = _("game {id}: {game}, {date}, seed {seed}")
+    date = stored.created[:16].replace("T", " ")
+    typer.echo(heading.format(id=game_id, game=stored.game, date=date, seed=stored.record.seed))
     sheets = [state.scoresheet(p) for p in range(state.num_players)]
     typer.echo(render_sheets(names, sheets, state.game.lane.frames))
     if not stored.finished:
-        typer.echo(f"unfinished: pinsetter play --resume {game_id}")
+        typer.echo(_("unfinished: pinsetter play --resume {id}").format(id=game_id))
 
 
 @app.command()
 def stats(
-    player: Annotated[str | None, typer.Option(help="one player's statistics")] = None,
-    game: Annotated[str | None, typer.Option(help="one game id")] = None,
-    reset: Annotated[bool, typer.Option("--reset", help="clear a player's statistics (asks first)")] = False,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="do not ask before --reset")] = False,
+    player: Annotated[str | None, typer.Option(help=N_("one player's statistics"))] = None,
+    game: Annotated[str | None, typer.Option(help=N_("one game id"))] = None,
+    reset: Annotated[bool, typer.Option("--reset", help=N_("clear a player's statistics (asks first)"))] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help=N_("do not ask before --reset"))] = False,
     include_entered: Annotated[
-        bool, typer.Option("--include-entered", help="count games whose chance was entered by hand, not seeded")
+        bool, typer.Option("--include-entered", help=N_("count games whose chance was entered by hand, not seeded"))
     ] = False,
-    plot: Annotated[Path | None, typer.Option(help="draw scores over time and the histogram (.png/.svg/.pdf)")] = None,
+    plot: Annotated[
+        Path | None, typer.Option(help=N_("draw scores over time and the histogram (.png/.svg/.pdf)"))
+    ] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -104,19 +109,21 @@ def stats(
 
     output_path(plot, "--plot", (".png", ".svg", ".pdf"))
     storage = open_storage(db)
-    who = visible(player) if player else "everyone"
+    who = visible(player) if player else _("everyone")
     if reset:
         if not player:
-            fail("--reset needs --player NAME")
+            fail(_("--reset needs --player NAME"))
         if not yes:
             try:
-                confirmed = typer.confirm(f"Clear the statistics of {who}? (games stay in the history)")
+                confirmed = typer.confirm(
+                    _("Clear the statistics of {who}? (games stay in the history)").format(who=who)
+                )
             except typer.Abort:
-                fail("--reset: no answer was given (add --yes to clear without asking)")
+                fail(_("--reset: no answer was given (add --yes to clear without asking)"))
             if not confirmed:
                 raise typer.Exit(1)
         storage.reset_stats(player)
-        typer.echo(f"statistics of {who} cleared; the games stay in the history")
+        typer.echo(_("statistics of {who} cleared; the games stay in the history").format(who=who))
         return
     data = player_stats(storage, player, game, include_entered=include_entered)
     blocks = data.get("by_game") or ({data["game"] or "": data} if data["games"] else {})
@@ -127,26 +134,40 @@ def stats(
             target = plot if len(blocks) == 1 else plot.with_name(f"{plot.stem}-{gid}{plot.suffix}")
             plot_stats(block, target)
             if not as_json:
-                typer.echo(f"plot of {gid or 'the scores'} written to {visible(str(target))}")
+                typer.echo(
+                    _("plot of {what} written to {file}").format(what=gid or _("the scores"), file=visible(str(target)))
+                )
     if as_json:
         emit_json(data)
         return
     if not data["games"]:
-        typer.echo(f"no finished games for {who}")
+        typer.echo(_("no finished games for {who}").format(who=who))
         return
     lines = []
     for gid, block in blocks.items():
         name = gid or game or ""
-        lines.append(f"{who}{' at ' + visible(name) if name else ''}: {block['games']} games")
+        count = ngettext("{count} game", "{count} games", block["games"]).format(count=block["games"])
+        if name:
+            lines.append(_("{who} at {game}: {count}").format(who=who, game=visible(name), count=count))
+        else:
+            lines.append(_("{who}: {count}").format(who=who, count=count))
         if block["ci95"] is None:
-            interval = "one game: no confidence interval yet"
+            interval = _("one game: no confidence interval yet")
         else:
             lo, hi = block["ci95"]
-            interval = f"95% CI {lo:.2f}-{hi:.2f}"
+            interval = _("95% CI {low}-{high}").format(low=f"{lo:.2f}", high=f"{hi:.2f}")
         lines += [
-            f"  average {block['average']:.2f} ({interval}), best {block['best']}, worst {block['worst']}",
-            f"  strikes {block['strike_rate']:.1%}, spares {block['spare_rate']:.1%}, 300s {block['perfect_games']}",
-            f"  last games {block['last_scores']}, trend {block['trend_per_game']:+.2f} points per game",
+            _("  average {average} ({interval}), best {best}, worst {worst}").format(
+                average=f"{block['average']:.2f}", interval=interval, best=block["best"], worst=block["worst"]
+            ),
+            _("  strikes {strikes}, spares {spares}, 300s {perfect}").format(
+                strikes=f"{block['strike_rate']:.1%}",
+                spares=f"{block['spare_rate']:.1%}",
+                perfect=block["perfect_games"],
+            ),
+            _("  last games {scores}, trend {trend} points per game").format(
+                scores=block["last_scores"], trend=f"{block['trend_per_game']:+.2f}"
+            ),
         ]
         if "benchmark" in block:
             lines.append(f"  {block['benchmark']['text']}")
@@ -155,15 +176,15 @@ def stats(
 
 @app.command("export")
 def export_cmd(
-    fmt: Annotated[str, typer.Option("--format", help="jsonl (records, re-importable) or csv (a table)")] = "jsonl",
-    out: Annotated[Path | None, typer.Option(help="file to write (default: standard output)")] = None,
+    fmt: Annotated[str, typer.Option("--format", help=N_("jsonl (records, re-importable) or csv (a table)"))] = "jsonl",
+    out: Annotated[Path | None, typer.Option(help=N_("file to write (default: standard output)"))] = None,
     db: DbOpt = None,
 ) -> None:
     """Export every stored game."""
     from pinsetter.storage.transfer import export_csv, export_jsonl
 
     if fmt not in ("jsonl", "csv"):
-        fail(f"--format must be jsonl or csv, not {visible(fmt)!r}")
+        fail(_("--format must be jsonl or csv, not {value}").format(value=repr(visible(fmt))))
     output_path(out, "--out")
     text = (export_jsonl if fmt == "jsonl" else export_csv)(open_storage(db))
     if out is None:
@@ -174,7 +195,7 @@ def export_cmd(
 
 @app.command("import")
 def import_cmd(
-    source: Annotated[Path, typer.Argument(help="JSON lines of records, or one record")],
+    source: Annotated[Path, typer.Argument(help=N_("JSON lines of records, or one record"))],
     db: DbOpt = None,
 ) -> None:
     """Import records, each verified by replay; bad lines are reported and skipped."""
@@ -183,21 +204,35 @@ def import_cmd(
 
     shown = visible(str(source))
     if source.is_dir():
-        fail(f"cannot read {shown}: it is a folder")
+        fail(_("cannot read {file}: it is a folder").format(file=shown))
     storage = open_storage(db)
     try:
         report = import_file(storage, source)
     except StorageError as exc:
         fail(str(exc))
     if not (report.imported or report.updated or report.duplicates or report.rejected or report.conflicts):
-        fail(f"{shown}: holds no records")
+        fail(_("{file}: holds no records").format(file=shown))
     for line, reason in report.rejected:
-        typer.echo(f"pinsetter: {shown}:{line}: rejected: {visible(reason)}", err=True)
+        typer.echo(
+            _("pinsetter: {file}:{line}: rejected: {reason}").format(file=shown, line=line, reason=visible(reason)),
+            err=True,
+        )
     for line, reason in report.conflicts:
-        typer.echo(f"pinsetter: {shown}:{line}: conflict: {visible(reason)}", err=True)
+        typer.echo(
+            _("pinsetter: {file}:{line}: conflict: {reason}").format(file=shown, line=line, reason=visible(reason)),
+            err=True,
+        )
+    summary = _(
+        "imported {imported}, updated {updated}, duplicates {duplicates}, conflicts {conflicts}, rejected {rejected}"
+    )
     typer.echo(
-        f"imported {report.imported}, updated {report.updated}, duplicates {report.duplicates}, "
-        f"conflicts {len(report.conflicts)}, rejected {len(report.rejected)}"
+        summary.format(
+            imported=report.imported,
+            updated=report.updated,
+            duplicates=report.duplicates,
+            conflicts=len(report.conflicts),
+            rejected=len(report.rejected),
+        )
     )
     if report.rejected or report.conflicts:
         raise typer.Exit(2)

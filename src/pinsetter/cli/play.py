@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import typer
+from rich.cells import cell_len
 
 from pinsetter.cli.common import fail
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
+from pinsetter.i18n import N_, _, ngettext
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
@@ -19,29 +21,29 @@ from pinsetter.usertext import visible
 if TYPE_CHECKING:
     from pinsetter.storage import Storage
 
-HELP = """\
+HELP = N_("""\
 Type an action as listed, or:
   hint     the value of every option (where a solver knows it)
   sheet    show the scoresheets
   rules    show the rules of this game
-  quit     stop here (the record keeps the game for --resume)"""
+  quit     stop here (the record keeps the game for --resume)""")
 
 
 def pick_game() -> str:
     game_class("tenpins")
     ids = sorted(GAMES)
     for number, gid in enumerate(ids, start=1):
-        typer.echo(f"  {number}. {gid:<18} {GAMES[gid].summary}")
+        typer.echo(f"  {number}. {gid:<18} {_(GAMES[gid].summary)}")
     while True:
         try:
-            answer = str(typer.prompt("Which game? (number or id)")).strip()
+            answer = str(typer.prompt(_("Which game? (number or id)"))).strip()
         except typer.Abort:
-            fail("no game given: name one (`pinsetter games` lists them)")
+            fail(_("no game given: name one (`pinsetter games` lists them)"))
         if answer in GAMES:
             return answer
         if answer.isdigit() and 1 <= int(answer) <= len(ids):
             return ids[int(answer) - 1]
-        typer.echo(f"  no game {visible(answer)!r}")
+        typer.echo("  " + _("no game {name}").format(name=repr(visible(answer))))
 
 
 def interactive_start(storage: Storage | None) -> None:
@@ -76,13 +78,13 @@ def columns(items: list[str], width: int = 78, gap: int = 3) -> str:
     """Items in aligned columns, read down each column; never an item cut between two lines."""
     if not items:
         return ""
-    widest = max(len(i) for i in items) + gap
+    widest = max(cell_len(i) for i in items) + gap  # terminal cells: a Japanese character takes two
     per_line = max(1, min(len(items), width // widest))
     rows = -(-len(items) // per_line)
     lines = []
     for row in range(rows):
         cells = [items[i] for i in range(row, len(items), rows)]
-        lines.append("".join(f"{c:<{widest}}" for c in cells).rstrip())
+        lines.append("".join(c + " " * (widest - cell_len(c)) for c in cells).rstrip())
     return "\n".join(lines)
 
 
@@ -93,19 +95,23 @@ def table_view(match: Match) -> TableView:
 
 def play_lines(match: Match) -> None:
     state = match.state
-    typer.echo(f"{state.game.name}, seed {match.seed}")
+    typer.echo(_("{game}, seed {seed}").format(game=_(state.game.name), seed=match.seed))
     last_frames: dict[int, int] = {}
     while not state.is_terminal():
         player = state.turn()
         ctx = state.ball_context(player)
         if ctx and last_frames.get(player) != ctx.frame and ctx.ball == 1:
             last_frames[player] = ctx.frame
-            typer.echo(f"-- {visible(match.players[player].name)}: frame {ctx.frame}")
+            typer.echo(
+                "-- " + _("{player}: frame {frame}").format(player=visible(match.players[player].name), frame=ctx.frame)
+            )
         if state.is_chance_node():
             human = match.players[player].is_human
             if human and not state.game.has_decisions:
                 try:
-                    answer = str(typer.prompt("  [Enter] to roll, or sheet/quit", default="", show_default=False))
+                    answer = str(
+                        typer.prompt("  " + _("[Enter] to roll, or sheet/quit"), default="", show_default=False)
+                    )
                 except typer.Abort:
                     return _quit(match)
                 if answer.strip() == "quit":
@@ -135,14 +141,31 @@ def play_lines(match: Match) -> None:
 
 
 def _quit(match: Match) -> None:
-    where = f" Resume with: pinsetter play --resume {match.record_path}" if match.record_path else ""
-    typer.echo(f"Stopped after {match.steps_done} steps.{where}")
+    stopped = ngettext("Stopped after {count} step.", "Stopped after {count} steps.", match.steps_done)
+    line = stopped.format(count=match.steps_done)
+    if match.record_path:
+        line += " " + _("Resume with: pinsetter play --resume {file}").format(file=match.record_path)
+    typer.echo(line)
+
+
+def decision_header(match: Match, view: TableView) -> str:
+    """`ann to play - frame 3, ball 2: cross out pins ...`: whose decision it is, named first.
+
+    In a shared-dice game every player answers the same roll in turn, so the header names the
+    player the engine asks (`current_player`), not the one whose roll it was.
+    """
+    state = match.state
+    player = state.current_player()
+    ctx = state.ball_context(player)
+    doing = view.status.split(": ", 1)[1] if ": " in view.status else view.status
+    where = _("frame {frame}, ball {ball}").format(frame=ctx.frame, ball=ctx.ball) if ctx else ""
+    return _("{name} to play - {where}: {doing}").format(name=match.players[player].name, where=where, doing=doing)
 
 
 def _human_turn(match: Match) -> bool:
     state = match.state
     view = table_view(match)
-    typer.echo(f"== {visible(view.status)}")  # whose decision it is (in shared-dice games too)
+    typer.echo(f"== {visible(decision_header(match, view))}")
     picture = draw_table(view).plain.rstrip()
     if picture:
         typer.echo("\n".join("  " + line for line in picture.split("\n")))
@@ -151,17 +174,17 @@ def _human_turn(match: Match) -> bool:
     for action in (str(a) for a in state.legal_actions()):
         label = labels.get(action, "")
         items.append(f"{action} = {label}" if label_adds(action, label) else action)
-    typer.echo("  legal actions (type the text before =):")
+    typer.echo("  " + _("legal actions (type the text before =):"))
     typer.echo("\n".join("    " + line for line in columns(items, 74).split("\n")))
     while True:
         try:
-            text = str(typer.prompt("  your move")).strip()
+            text = str(typer.prompt("  " + _("your move"))).strip()
         except typer.Abort:
             return False
         if text in {"quit", "q"}:
             return False
         if text in {"help", "?"}:
-            typer.echo(HELP)
+            typer.echo(_(HELP))
             continue
         if text == "sheet":
             show_sheets(match)

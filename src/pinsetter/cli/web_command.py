@@ -7,17 +7,18 @@ from typing import Annotated
 import typer
 
 from pinsetter.cli.common import DbOpt, app, fail, whole_number
+from pinsetter.i18n import N_, _
 
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="address to listen on (127.0.0.1: this machine only)")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port", parser=whole_number(0, 65535))] = 8000,
+    host: Annotated[str, typer.Option(help=N_("address to listen on (127.0.0.1: this machine only)"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=N_("port"), parser=whole_number(0, 65535))] = 8000,
     db: DbOpt = None,
     origin: Annotated[
         list[str] | None,
         typer.Option(
-            help="another web origin allowed to open table WebSockets, e.g. https://bowl.example (repeatable)"
+            help=N_("another web origin allowed to open table WebSockets, e.g. https://bowl.example (repeatable)")
         ),
     ] = None,
 ) -> None:
@@ -29,10 +30,10 @@ def serve(
     try:
         web = create_app(db, origins=tuple(origin or ()))
     except Exception as exc:  # the history cannot be opened: one line
-        fail(f"cannot open the game history {db or ''}: {exc}")
+        fail(_("cannot open the game history {db}: {error}").format(db=db or "", error=exc))
     shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"pinsetter: serving on http://{shown}:{port}/ (Ctrl+C stops)")
+    typer.echo(_("pinsetter: serving on {url} (Ctrl+C stops)").format(url=f"http://{shown}:{port}/"))
     try:
         uvicorn.run(web, host=host, port=port, log_level="warning")
     except (OSError, SystemExit) as exc:
-        fail(f"cannot serve on {host}:{port}: {exc}")
+        fail(_("cannot serve on {address}: {error}").format(address=f"{host}:{port}", error=exc))

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pinsetter.core.game import OptionError
+from pinsetter.i18n import _
 
 __all__ = ["read_data_file", "resolve_option_files", "write_atomically"]
 
@@ -27,12 +28,13 @@ def read_data_file(path: Path, what: str) -> Any:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise OptionError(f"cannot read {what} file {path}: {exc.strerror}") from None
+        message = _("cannot read {what} file {path}: {error}")
+        raise OptionError(message.format(what=what, path=path, error=exc.strerror)) from None
     kind = "toml" if path.suffix.lower() == ".toml" else "json"
     try:
         return tomllib.loads(raw.decode()) if kind == "toml" else json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise OptionError(f"{path}: not valid {kind}: {exc}") from None
+        raise OptionError(_("{path}: not valid {kind}: {error}").format(path=path, kind=kind, error=exc)) from None
 
 
 def resolve_option_files(game_id: str, options: Mapping[str, object]) -> dict[str, object]:

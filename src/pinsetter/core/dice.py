@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 from pinsetter.core.game import ParseError, parse_int
+from pinsetter.i18n import _
 
 __all__ = ["DiceRoll"]
 
@@ -29,9 +30,11 @@ class DiceRoll:
         try:
             faces = tuple(parse_int(p) for p in text.strip().split("+"))
         except ValueError:
-            raise ParseError(f"{text!r} is not a roll like '3+4' or '5'") from None
+            raise ParseError(_("{text} is not a roll like '3+4' or '5'").format(text=repr(text))) from None
         if not 1 <= len(faces) <= most or any(not 1 <= f <= 6 for f in faces):
-            raise ParseError(f"{text!r} is not a roll of one to {most} six-sided dice")
+            raise ParseError(
+                _("{text} is not a roll of one to {most} six-sided dice").format(text=repr(text), most=most)
+            )
         return cls(faces)
 
 

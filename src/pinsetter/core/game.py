@@ -13,13 +13,15 @@ import copy
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, following_ball, next_ball, score
+from pinsetter.core.seeds import CHANCE_STREAM
+from pinsetter.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from pinsetter.core.table import TableView
@@ -86,7 +88,7 @@ def parse_int(text: str) -> int:
     surrounding whitespace; user input and records must be plain ASCII.
     """
     if not _INTEGER.fullmatch(text):
-        raise ValueError(f"expected a whole number, got {quoted(text)}")
+        raise ValueError(_("expected a whole number, got {value}").format(value=quoted(text)))
     return int(text)
 
 
@@ -96,7 +98,8 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         value = parse_int(text.strip())
         if not low <= value <= high:
-            raise ValueError(f"expected a whole number from {low} to {high}, got {quoted(text.strip())}")
+            message = _("expected a whole number from {low} to {high}, got {value}")
+            raise ValueError(message.format(low=low, high=high, value=quoted(text.strip())))
         return value
 
     return parse
@@ -108,7 +111,7 @@ def parse_bool(text: str) -> bool:
         return True
     if lowered in {"0", "false", "no", "off"}:
         return False
-    raise ValueError(f"expected true or false, got {quoted(text)}")
+    raise ValueError(_("expected true or false, got {value}").format(value=quoted(text)))
 
 
 @dataclass(frozen=True)
@@ -139,14 +142,16 @@ class OptionSpec:
         if isinstance(self.default, bool | int) and type(value) is type(self.default):
             value = str(value).lower()
         elif not isinstance(value, str):
-            expected = type(self.default).__name__ if isinstance(self.default, bool | int | float) else "text"
-            raise OptionError(f"option {self.name}: expected {expected}, got {quoted(value)}")
+            expected = type(self.default).__name__ if isinstance(self.default, bool | int | float) else _("text")
+            message = _("option {name}: expected {expected}, got {value}")
+            raise OptionError(message.format(name=self.name, expected=expected, value=quoted(value)))
         if self.choices and value not in self.choices:
-            raise OptionError(f"option {self.name}: {quoted(value)} is not one of {', '.join(self.choices)}")
+            message = _("option {name}: {value} is not one of {choices}")
+            raise OptionError(message.format(name=self.name, value=quoted(value), choices=", ".join(self.choices)))
         try:
             return self.parse(value)
         except (ValueError, RecursionError) as exc:  # OptionError is a ValueError
-            raise OptionError(f"option {self.name}: {exc}") from None
+            raise OptionError(_("option {name}: {error}").format(name=self.name, error=exc)) from None
 
 
 def quoted(value: object, limit: int = 60) -> str:
@@ -174,8 +179,9 @@ class Game(ABC):
         specs = {spec.name: spec for spec in self.option_specs}
         unknown = sorted(set(given) - set(specs))
         if unknown:
-            known = ", ".join(specs) or "none"
-            raise OptionError(f"unknown option {unknown[0]!r} for {self.id} (options: {known})")
+            known = ", ".join(specs) or _("none")
+            message = _("unknown option {name} for {game} (options: {known})")
+            raise OptionError(message.format(name=repr(unknown[0]), game=self.id, known=known))
         self.options: dict[str, object] = {}
         for name, spec in specs.items():
             self.options[name] = spec.read(given[name]) if name in given else spec.default
@@ -185,7 +191,13 @@ class Game(ABC):
         try:
             self.lane = Lane(pins=pins, frames=frames)
         except ValueError as exc:
-            raise OptionError(f"option {str(exc).split()[0]}: {exc}") from exc
+            name = "pins" if not 1 <= pins <= 10 else "frames"
+            raise OptionError(_("option {name}: {error}").format(name=name, error=exc)) from exc
+
+    @property
+    def simultaneous(self) -> bool:
+        """Whether several players may decide at once (`State.deciders`); interfaces say who still decides."""
+        return False
 
     @property
     def max_score(self) -> int:
@@ -195,12 +207,14 @@ class Game(ABC):
     def players_text(cls) -> str:
         """The player range as the rules text and the game list show it."""
         if cls.min_players == cls.max_players:
-            return f"{cls.min_players} player" + ("" if cls.min_players == 1 else "s")
-        return f"{cls.min_players} to {cls.max_players} players"
+            return ngettext("{count} player", "{count} players", cls.min_players).format(count=cls.min_players)
+        return _("{low} to {high} players").format(low=cls.min_players, high=cls.max_players)
 
     def check_players(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:
-            raise OptionError(f"{self.id} takes {self.players_text()}, got {count}")
+            raise OptionError(
+                _("{game} takes {players}, got {count}").format(game=self.id, players=self.players_text(), count=count)
+            )
 
     def options_text(self) -> dict[str, object]:
         """Options as JSON-friendly values (what a record stores)."""
@@ -222,6 +236,17 @@ class Game(ABC):
         """A readable summary of the rules for players."""
         return self.summary
 
+    def draw_chance(self, state: State, seed: int, key: tuple[int, ...]) -> Step:
+        """The seeded chance outcome at `state` under draws keyed by position (`pinsetter.core.draws`).
+
+        `key` is `state.chance_position()` with the number of earlier draws at that key appended, so
+        the same place in any game with this seed gets the same draw whatever was decided
+        before. A game whose chance is not a draw per position (a shuffled deck) overrides this.
+        """
+        from pinsetter.core.seeds import position_rng
+
+        return state.sample_chance(position_rng(seed, key))
+
     def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
         """The chance script a record's `extra` data fixes (e.g. a Solitaire deal), or None for seeded chance."""
         return None
@@ -239,16 +264,50 @@ class Game(ABC):
         legal = [] if state.is_chance_node() or state.is_terminal() else [str(a) for a in state.legal_actions()]
         return TableView(
             game=self.id,
-            title=self.name,
+            title=_(self.name),
             player=player,
-            status="game over" if player is None else state.describe() or f"player {player + 1} to play",
+            status=_("game over")
+            if player is None
+            else state.describe() or _("player {number} to play").format(number=player + 1),
             choices=tuple(Choice(action=t, label=t) for t in legal),
-            roll_label="Next",
+            roll_label=_("Next"),
         )
 
     def selection_action(self, state: State, pins: frozenset[int], pile: int | None) -> str:
         """The action a selection of pins (and a pile) makes, in text form; the engine then judges it."""
-        raise IllegalActionError(f"{self.name} has no pins to pick")
+        raise IllegalActionError(_("{game} has no pins to pick").format(game=_(self.name)))
+
+    # --- step spaces and observations, for toolkits (pinsetter.integrations) ------------------
+    def action_space(self) -> Iterable[Step]:
+        """Every action this game (with these options) can offer in any position, each once.
+
+        Toolkits number actions (`pinsetter.integrations.encoding.StepIndex` sorts
+        this space in the game's order); legality stays with the state. A superset
+        of what is ever legal is fine. Games without decisions have no actions.
+        """
+        if self.has_decisions:
+            raise NotImplementedError(f"{self.id} does not describe its actions (Game.action_space)")
+        return ()
+
+    def chance_space(self) -> Iterable[Step]:
+        """Every chance outcome this game (with these options) can produce in any position, each once."""
+        raise NotImplementedError(f"{self.id} does not describe its chance outcomes (Game.chance_space)")
+
+    def max_decisions(self, players: int) -> int:
+        """A loose upper bound on the decisions of one game (toolkits ask for a maximum length).
+
+        This default allows 64 decisions a ball; games with long turns say more.
+        """
+        return players * (2 * self.lane.frames + 1) * 64 if self.has_decisions else 0
+
+    def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
+        """The game's own entries of a fixed-size observation vector, read from a `State.view`.
+
+        (name, value in [0, 1]) pairs; every view of the same game, options and
+        player count gives the same names in the same order. The pinfalls, scores
+        and whose turn it is are common to all games and not repeated here.
+        """
+        return iter(())
 
 
 class State(ABC):
@@ -303,6 +362,67 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.turn() == TERMINAL
 
+    # --- simultaneous decisions ---------------------------------------------
+    def deciders(self) -> list[int]:
+        """The players who must decide before the game moves on, in seat order.
+
+        Turn-based games have one: the player to move. A game where several
+        players answer the same chance outcome at once (shared-dice Rolling
+        Pins) lists them all; their answers are independent, so any order of
+        them gives the same game. Empty at chance and terminal nodes.
+        """
+        if self.is_terminal() or self.is_chance_node():
+            return []
+        return [self.turn()]
+
+    def as_decider(self, player: int) -> State:
+        """A copy of this position where `player`, one of the deciders, is the one to move.
+
+        Bots and the table's views ask `legal_actions()` of it; games with
+        simultaneous decisions override this (a forced turn).
+        """
+        if player not in self.deciders():
+            raise IllegalActionError(f"player {player + 1} has no decision to make now")
+        return self.clone()
+
+    def seen_by(self, player: int) -> State:
+        """This position drawn from `player`'s own sheet, for a view only (never to decide on).
+
+        Turn-based games draw the player to move for everybody; a game with
+        simultaneous decisions shows each waiting player their own sheet.
+        """
+        return self
+
+    def legal_actions_for(self, player: int) -> list[Step]:
+        """`player`'s legal actions now: empty unless they are one of the deciders."""
+        if player not in self.deciders():
+            return []
+        if player == self.turn():
+            return self.legal_actions()
+        return self.as_decider(player).legal_actions()
+
+    def apply_for(self, player: int, step: Step) -> None:
+        """Apply a decision of `player`, one of the deciders, whatever the order of the others'."""
+        if player not in self.deciders():
+            raise IllegalActionError(f"player {player + 1} has no decision to make now")
+        if player == self.turn():
+            self.apply(step)
+        else:
+            self._apply_for(player, step)
+
+    def _apply_for(self, player: int, step: Step) -> None:
+        """Apply a decider's step out of the turn order (games with simultaneous decisions)."""
+        raise IllegalActionError(f"player {player + 1} has no decision to make now")
+
+    def chance_key(self, index: int) -> tuple[int, int]:
+        """Which seeded draw serves the chance node reached after `index` steps: (number, stream).
+
+        The step number on the chance stream, by default. A game with
+        simultaneous decisions keys a player's own roll (made while others
+        decide) to that player, so the order of their answers cannot change it.
+        """
+        return index, CHANCE_STREAM
+
     @abstractmethod
     def is_chance_node(self) -> bool: ...
 
@@ -322,18 +442,18 @@ class State(ABC):
     def apply(self, step: Step) -> None:
         """Apply an action or outcome, checking it is legal here."""
         if self.is_terminal():
-            raise GameOverError(f"the game is over; cannot apply {step}")
+            raise GameOverError(_("the game is over; cannot apply {step}").format(step=step))
         if self.is_chance_node():
             if step not in self.possible_outcomes():
-                raise IllegalActionError(f"{step} is not a possible outcome here")
+                raise IllegalActionError(_("{step} is not a possible outcome here").format(step=step))
         elif step not in self.legal_actions():
-            raise IllegalActionError(f"{step} is not legal here")
+            raise IllegalActionError(_("{step} is not legal here").format(step=step))
         self._apply(step)
 
     def apply_text(self, text: str) -> Step:
         """Parse `text` as the kind of step this node expects and apply it."""
         if self.is_terminal():
-            raise GameOverError(f"the game is over; cannot apply {text!r}")
+            raise GameOverError(_("the game is over; cannot apply {step}").format(step=repr(text)))
         parse = self.game.parse_outcome if self.is_chance_node() else self.game.parse_action
         step = parse(text)
         self.apply(step)
@@ -341,7 +461,17 @@ class State(ABC):
 
     def possible_outcomes(self) -> Collection[Step]:
         """The outcomes of `chance_outcomes`, for membership tests (games may cache them)."""
-        return {outcome for outcome, _ in self.chance_outcomes()}
+        return {outcome for outcome, _probability in self.chance_outcomes()}
+
+    def chance_position(self) -> tuple[int, ...]:
+        """Where this chance node falls in the game: the player whose frame it is, and the frame.
+
+        Draws keyed by position number the draws made at one key (the first ball or roll of
+        the frame is draw 0, the next draw 1, ...), so a key need not be unique by itself.
+        """
+        player = self.turn()
+        ctx = self.ball_context(player)
+        return (player, ctx.frame if ctx is not None else 0)
 
     def sample_chance(self, rng: random.Random) -> Step:
         """Draw a chance outcome with its exact probability (games may override for speed)."""

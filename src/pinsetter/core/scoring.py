@@ -8,9 +8,12 @@ by brute force on small games; the games themselves use the standard lane.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+
+from pinsetter.i18n import _
 
 __all__ = [
     "STANDARD",
@@ -32,7 +35,7 @@ class ScoringError(ValueError):
     """An impossible pinfall sequence; `ball` is the 1-based index of the bad ball."""
 
     def __init__(self, ball: int, reason: str) -> None:
-        super().__init__(f"ball {ball}: {reason}")
+        super().__init__(_("ball {ball}: {reason}").format(ball=ball, reason=reason))
         self.ball = ball
         self.reason = reason
 
@@ -46,9 +49,9 @@ class Lane:
 
     def __post_init__(self) -> None:
         if not 1 <= self.pins <= 10:
-            raise ValueError(f"pins must be 1..10, got {self.pins}")
+            raise ValueError(_("{name} must be 1..10, got {value}").format(name="pins", value=self.pins))
         if not 1 <= self.frames <= 10:
-            raise ValueError(f"frames must be 1..10, got {self.frames}")
+            raise ValueError(_("{name} must be 1..10, got {value}").format(name="frames", value=self.frames))
 
     @property
     def max_score(self) -> int:
@@ -130,7 +133,7 @@ def _split(pinfalls: Sequence[int], lane: Lane) -> list[list[int]]:
     frames: list[list[int]] = [[]]
     for index, pins in enumerate(pinfalls, start=1):
         if isinstance(pins, bool) or not isinstance(pins, int):
-            raise ScoringError(index, f"pinfall must be an integer, got {pins!r}")
+            raise ScoringError(index, _("pinfall must be an integer, got {value}").format(value=repr(pins)))
         while True:
             current = frames[-1]
             last = len(frames) == lane.frames
@@ -138,15 +141,17 @@ def _split(pinfalls: Sequence[int], lane: Lane) -> list[list[int]]:
             if nxt is not None:
                 break
             if last:
-                raise ScoringError(index, "the game is already over")
+                raise ScoringError(index, _("the game is already over"))
             frames.append([])
         standing, _fresh = nxt
         if pins < 0:
-            raise ScoringError(index, f"negative pinfall {pins}")
+            raise ScoringError(index, _("negative pinfall {pins}").format(pins=pins))
         if pins > standing:
             raise ScoringError(
                 index,
-                f"{pins} pins in frame {len(frames)} but only {standing} standing",
+                _("{pins} pins in frame {frame} but only {standing} standing").format(
+                    pins=pins, frame=len(frames), standing=standing
+                ),
             )
         frames[-1].append(pins)
     return frames
@@ -244,7 +249,23 @@ def _marks(balls: Sequence[int], last: bool, pins: int) -> tuple[str, ...]:
 
 
 def score(pinfalls: Sequence[int], lane: Lane = STANDARD) -> Scoresheet:
-    """Score a (possibly unfinished) pinfall sequence."""
+    """Score a (possibly unfinished) pinfall sequence.
+
+    Sheets are immutable, so those of plain integer pinfalls are remembered: a server
+    shows every player's sheet after every step, and only one of them has changed.
+    """
+    key = tuple(pinfalls)
+    if all(type(p) is int for p in key):
+        return _score_ints(key, lane)
+    return _score(key, lane)
+
+
+@functools.lru_cache(maxsize=2048)
+def _score_ints(pinfalls: tuple[int, ...], lane: Lane) -> Scoresheet:
+    return _score(pinfalls, lane)
+
+
+def _score(pinfalls: Sequence[int], lane: Lane) -> Scoresheet:
     frames = _split(pinfalls, lane)
     flat = list(pinfalls)
     result: list[Frame] = []
@@ -299,18 +320,22 @@ def _read_token(token: str, ball: int, notation: bool) -> list[str | int]:
     bad = next((c for c in token if c not in _DIGITS and c not in _MARKS), None)
     if bad is not None:
         where = ball + token.index(bad) if notation else ball
-        raise ScoringError(where, f"unknown mark {bad!r} (use X, /, -, or the digits 0-9)")
+        raise ScoringError(where, _("unknown mark {mark} (use X, /, -, or the digits 0-9)").format(mark=repr(bad)))
     if not notation:
         if token == "10" or len(token) == 1:
             return [int(token)]
         shown = token if len(token) <= 6 else token[:6] + "..."
-        hint = f" (write {' '.join(token)} for {len(token)} balls)" if len(token) <= 3 else ""
-        raise ScoringError(ball, f"{shown} pins in one ball; a ball knocks down 0 to 10{hint}")
+        message = _("{pins} pins in one ball; a ball knocks down 0 to 10").format(pins=shown)
+        if len(token) <= 3:
+            message += _(" (write {balls} for {count} balls)").format(balls=" ".join(token), count=len(token))
+        raise ScoringError(ball, message)
     if all(c in _DIGITS for c in token):
         if token == "10":
-            raise ScoringError(ball, "'10' is ambiguous among marks: write X for a strike, or 1- for 1 then 0")
+            raise ScoringError(ball, _("'10' is ambiguous among marks: write X for a strike, or 1- for 1 then 0"))
         if len(token) > 2:
-            raise ScoringError(ball, f"{token[:6]!r}: a frame without a mark has at most two balls")
+            raise ScoringError(
+                ball, _("{token}: a frame without a mark has at most two balls").format(token=repr(token[:6]))
+            )
     return [int(c) if c in _DIGITS else c for c in token]
 
 
@@ -330,16 +355,16 @@ def parse_line(text: str, lane: Lane = STANDARD) -> list[int]:
             index = len(pinfalls) + 1
             ctx = next_ball(pinfalls, lane)
             if ctx is None:
-                raise ScoringError(index, f"{item!r} comes after the game is over")
+                raise ScoringError(index, _("{item} comes after the game is over").format(item=repr(item)))
             if isinstance(item, int):
                 pins = item
             elif item in "Xx":
                 if not ctx.fresh_rack:
-                    raise ScoringError(index, "'X' (strike) needs a fresh rack; use '/' for a spare")
+                    raise ScoringError(index, _("'X' (strike) needs a fresh rack; use '/' for a spare"))
                 pins = ctx.standing
             elif item == "/":
                 if ctx.fresh_rack:
-                    raise ScoringError(index, "'/' (spare) cannot be the first ball on a rack")
+                    raise ScoringError(index, _("'/' (spare) cannot be the first ball on a rack"))
                 pins = ctx.standing
             else:
                 pins = 0

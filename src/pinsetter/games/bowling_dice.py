@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -27,6 +27,7 @@ from pinsetter.core.game import OptionError, OptionSpec, ParseError, Step, quote
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
+from pinsetter.i18n import N_, _
 
 if TYPE_CHECKING:
     from pinsetter.core.game import State
@@ -52,13 +53,23 @@ class DiceSet:
 
     def __post_init__(self) -> None:
         if len(self.dice) != DICE:
-            raise DiceSetError(f"a dice set has {DICE} dice, this one has {len(self.dice)}")
+            raise DiceSetError(
+                _("a dice set has {dice} dice, this one has {count}").format(dice=DICE, count=len(self.dice))
+            )
         for number, die in enumerate(self.dice, start=1):
             if len(die) != SIDES:
-                raise DiceSetError(f"die {number}: has {len(die)} faces, needs {SIDES}")
+                raise DiceSetError(
+                    _("die {number}: has {count} faces, needs {sides}").format(
+                        number=number, count=len(die), sides=SIDES
+                    )
+                )
             for side, face in enumerate(die, start=1):
                 if face not in FACES:
-                    raise DiceSetError(f"die {number}, face {side}: unknown face {face!r}")
+                    raise DiceSetError(
+                        _("die {number}, face {side}: unknown face {face}").format(
+                            number=number, side=side, face=repr(face)
+                        )
+                    )
 
     def __str__(self) -> str:
         return ",".join(self.dice)
@@ -83,12 +94,14 @@ class DiceSet:
             try:
                 data = json.loads(text)
             except ValueError as exc:
-                raise DiceSetError(f"not valid JSON: {exc}") from None
+                raise DiceSetError(_("not valid JSON: {error}").format(error=exc)) from None
             return cls.from_json(data)
         if "," not in text and not set(text) <= set(FACES):
             raise DiceSetError(
-                f"expected 'default', ten dice like X--PPP,... or a dice set as inline JSON, got {quoted(text)}"
-                " (a file is read only from the command line: --option dice=FILE)"
+                _(
+                    "expected 'default', ten dice like X--PPP,... or a dice set as inline JSON, got {value}"
+                    " (a file is read only from the command line: --option dice=FILE)"
+                ).format(value=quoted(text))
             )
         return cls(tuple(d.strip() for d in text.split(",")))
 
@@ -97,18 +110,23 @@ class DiceSet:
         """From parsed JSON/TOML `{"dice": [[six face names], ...]}` (ten dice); errors name the die and face."""
         dice = data.get("dice") if isinstance(data, dict) else None
         if not isinstance(dice, list):
-            raise DiceSetError(f"needs a list 'dice' of {DICE} dice")
+            raise DiceSetError(_("needs a list 'dice' of {dice} dice").format(dice=DICE))
         if len(dice) != DICE:
-            raise DiceSetError(f"a dice set has {DICE} dice, this one has {len(dice)}")
+            raise DiceSetError(_("a dice set has {dice} dice, this one has {count}").format(dice=DICE, count=len(dice)))
         symbols: list[str] = []
         for number, die in enumerate(dice, start=1):
             if not isinstance(die, list) or len(die) != SIDES:
-                raise DiceSetError(f"die {number}: needs a list of {SIDES} faces, got {quoted(die)}")
+                raise DiceSetError(
+                    _("die {number}: needs a list of {sides} faces, got {value}").format(
+                        number=number, sides=SIDES, value=quoted(die)
+                    )
+                )
             faces = ""
             for side, face in enumerate(die, start=1):
                 if not isinstance(face, str) or face not in FACE_NAMES:
                     names = ", ".join(FACE_NAMES)
-                    raise DiceSetError(f"die {number}, face {side}: {quoted(face)} is not one of {names}")
+                    message = _("die {number}, face {side}: {value} is not one of {names}")
+                    raise DiceSetError(message.format(number=number, side=side, value=quoted(face), names=names))
                 faces += FACE_NAMES[face]
             symbols.append(faces)
         return cls(tuple(symbols))
@@ -159,7 +177,9 @@ class Roll:
         for group in groups:
             for face in group:
                 if face not in FACES:
-                    raise ParseError(f"{text!r}: {face!r} is not a face (use X, /, -, P)")
+                    raise ParseError(
+                        _("{text}: {face} is not a face (use X, /, -, P)").format(text=repr(text), face=repr(face))
+                    )
         return cls(groups)
 
     def count(self, face: str) -> int:
@@ -213,7 +233,7 @@ class BowlingDiceModel(BallModel[Rack]):
     def sample(self, rack: Rack, ctx: BallContext, rng: random.Random) -> Step:
         draw = rng.randrange
         groups = []
-        for (faces, _), count in zip(self.kinds, rack, strict=True):
+        for (faces, _weight), count in zip(self.kinds, rack, strict=True):
             groups.append(_canonical("".join([faces[draw(SIDES)] for _ in range(count)])))
         return Roll.of(tuple(groups))
 
@@ -230,7 +250,7 @@ def _resolve(outcome: Roll, fresh_rack: bool, standing: int, kinds: int) -> tupl
 
 @lru_cache(maxsize=256)
 def _outcome_set(kinds: tuple[tuple[str, int], ...], rack: Rack) -> frozenset[Step]:
-    return frozenset(outcome for outcome, _ in _outcomes(kinds, rack))
+    return frozenset(outcome for outcome, _probability in _outcomes(kinds, rack))
 
 
 @cache
@@ -239,7 +259,7 @@ def _outcomes(kinds: tuple[tuple[str, int], ...], rack: Rack) -> tuple[tuple[Ste
     result: list[tuple[Step, Fraction]] = []
     for combo in product(*per_kind):
         prob = Fraction(1)
-        for _, p in combo:
+        for _text, p in combo:
             prob *= p
         result.append((Roll.of(tuple(text for text, _ in combo)), prob))
     return tuple(result)
@@ -248,14 +268,16 @@ def _outcomes(kinds: tuple[tuple[str, int], ...], rack: Rack) -> tuple[tuple[Ste
 @register
 class BowlingDice(PureChanceGame):
     id = "bowling-dice"
-    name = "Bowling Dice"
-    summary = "Ten custom dice with strike, spare, pin and blank faces."
+    name = N_("Bowling Dice")
+    summary = N_("Ten custom dice with strike, spare, pin and blank faces.")
     max_players = 8  # RULES.md: 1 or more; the box says 1 to 8
     option_specs = (
         OptionSpec(
             "dice",
             DEFAULT_DICE,
-            "dice set: inline faces like X--PPP,... (X / - P), inline JSON, or a JSON/TOML file on the command line",
+            N_(
+                "dice set: inline faces like X--PPP,... (X / - P), inline JSON, or a JSON/TOML file on the command line"
+            ),
             parse=DiceSet.parse,
             reads_file=True,
         ),
@@ -272,15 +294,21 @@ class BowlingDice(PureChanceGame):
         return Roll.parse(text)
 
     def rules(self) -> str:
-        return RULES_TEXT.replace("{players}", self.players_text())
+        return _(RULES_TEXT).replace("{players}", self.players_text())
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.pure_chance_table import dice_table
 
         return dice_table(state, list(names) if names else None, last_chance, "bowling")
 
+    def chance_space(self) -> Iterator[Step]:
+        """Every roll the ball model can make, over every number of dice of each kind left to roll."""
+        model = self.ball_model()
+        for rack in product(*(range(count + 1) for _faces, count in model.kinds)):
+            yield from (outcome for outcome, _probability in _outcomes(model.kinds, rack))
 
-RULES_TEXT = """\
+
+RULES_TEXT = N_("""\
 Bowling Dice - {players}, no decisions: pure luck.
 
 Ten custom dice; each face is X (strike), / (spare), a standing pin, or blank
@@ -295,4 +323,4 @@ a non-strike, the third ball rolls the dice that still show a pin.
 The face mix of the retail dice is not certain. The default set is three
 strike dice (X, 2 blank, 3 pin), three spare dice (/, 2 blank, 3 pin) and four
 plain dice (3 blank, 3 pin); load another with --option dice=FILE.
-"""
+""")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -27,6 +27,7 @@ from pinsetter.core.game import Game, IllegalActionError, OptionSpec, ParseError
 from pinsetter.core.pins import bit, mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
 from pinsetter.games.registry import register
+from pinsetter.i18n import N_, _
 
 if TYPE_CHECKING:
     from pinsetter.core.table import TableView
@@ -113,17 +114,18 @@ class Deal:
 
     def __post_init__(self) -> None:
         if len(self.pins) != 10:
-            raise DealError(f"a deal has 10 pins, this one has {len(self.pins)}")
+            raise DealError(_("a deal has 10 pins, this one has {count}").format(count=len(self.pins)))
         if tuple(len(p) for p in self.piles) != PILE_SIZES:
             sizes = ",".join(str(len(p)) for p in self.piles)
-            raise DealError(f"piles must hold 5, 3 and 2 cards, these hold {sizes}")
+            raise DealError(_("piles must hold 5, 3 and 2 cards, these hold {sizes}").format(sizes=sizes))
         for card in (*self.pins, *(c for p in self.piles for c in p)):
             if card not in VALUES:
-                raise DealError(f"card {card} is not a value 1-10")
+                raise DealError(_("card {card} is not a value 1-10").format(card=card))
         cards = [*self.pins, *(c for p in self.piles for c in p)]
         for value in VALUES:
             if cards.count(value) > COPIES:
-                raise DealError(f"value {value} is used {cards.count(value)} times (there are two of each)")
+                message = _("value {value} is used {count} times (there are two of each)")
+                raise DealError(message.format(value=value, count=cards.count(value)))
 
     def __str__(self) -> str:
         pins = ",".join(str(v) for v in self.pins)
@@ -134,12 +136,12 @@ class Deal:
     def parse(cls, text: str) -> Deal:
         parts = dict(part.split("=", 1) for part in text.strip().split(";") if "=" in part)
         if set(parts) != {"pins", "piles"}:
-            raise DealError(f"{text!r}: a deal reads pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j")
+            raise DealError(_("{text}: a deal reads pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j").format(text=repr(text)))
         try:
             pins = tuple(int(v) for v in parts["pins"].split(","))
             piles = tuple(tuple(int(v) for v in pile.split(",")) for pile in parts["piles"].split("|"))
         except ValueError:
-            raise DealError(f"{text!r}: card values must be numbers 1-10") from None
+            raise DealError(_("{text}: card values must be numbers 1-10").format(text=repr(text))) from None
         return cls(pins, piles)
 
     @classmethod
@@ -173,16 +175,16 @@ class Action:
         text = text.strip().lower()
         if text == "stop":
             return cls("stop")
-        pile_text, _, pins_text = text.partition(":")
+        pile_text, _colon, pins_text = text.partition(":")
         try:
             pile = int(pile_text)
             pins = tuple(sorted(int(p) for p in pins_text.split("+")))
         except ValueError:
-            raise ParseError(f"{text!r} is not a play like '3:4+5+8' or 'stop'") from None
+            raise ParseError(_("{text} is not a play like '3:4+5+8' or 'stop'").format(text=repr(text))) from None
         if pile not in (1, 2, 3) or not 1 <= len(pins) <= 3 or len(set(pins)) != len(pins):
-            raise ParseError(f"{text!r}: a play is a pile 1-3 and one to three different pins")
+            raise ParseError(_("{text}: a play is a pile 1-3 and one to three different pins").format(text=repr(text)))
         if any(p not in POSITIONS for p in pins):
-            raise ParseError(f"{text!r}: pins are positions 1-10")
+            raise ParseError(_("{text}: pins are positions 1-10").format(text=repr(text)))
         return cls("play", pile, pins)
 
 
@@ -206,9 +208,9 @@ class Card:
         try:
             value = int(text.strip())
         except ValueError:
-            raise ParseError(f"{text!r} is not a card value 1-10") from None
+            raise ParseError(_("{text} is not a card value 1-10").format(text=repr(text))) from None
         if value not in VALUES:
-            raise ParseError(f"{text!r} is not a card value 1-10")
+            raise ParseError(_("{text} is not a card value 1-10").format(text=repr(text)))
         return cls(value)
 
 
@@ -355,13 +357,13 @@ def _candidates(rule: str, pins: tuple[int, ...]) -> tuple[tuple[Candidate, ...]
 @register
 class BowlingSolitaire(Game):
     id = "bowling-solitaire"
-    name = "Bowling Solitaire"
-    summary = "Sid Sackson's card game: pins and ball piles from 20 cards."
+    name = N_("Bowling Solitaire")
+    summary = N_("Sid Sackson's card game: pins and ball piles from 20 cards.")
     has_decisions = True
     min_players = 1
     max_players = 1
     option_specs = (
-        OptionSpec("groups", "connected", "two/three-pin groups: connected or mutual", choices=GROUP_RULES),
+        OptionSpec("groups", "connected", N_("two/three-pin groups: connected or mutual"), choices=GROUP_RULES),
         frames_option(),
     )
     conformance_options: ClassVar[tuple[dict[str, object], ...]] = ({}, {"groups": "mutual", "frames": "3"})
@@ -380,13 +382,25 @@ class BowlingSolitaire(Game):
         return Card.parse(text)
 
     def rules(self) -> str:
-        return RULES_TEXT
+        return _(RULES_TEXT)
 
     def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
         """A record made from a fixed `--deal` keeps its deal in `extra`."""
         if "deal" not in extra:
             return None
         return deal_script(Deal.parse(str(extra["deal"])))
+
+    def draw_chance(self, state: State, seed: int, key: tuple[int, ...]) -> Step:
+        """Deal n of every game with this seed is one seeded shuffle of the twenty cards.
+
+        A card turning up is the shuffle's card for its slot, so every player (every bot
+        of a tournament) gets the same deals whatever they play; each card is still
+        equally likely to be any unseen one.
+        """
+        assert isinstance(state, SolitaireState)
+        card = slot_card(seeded_deal(seed, state.deals), state)
+        assert card is not None
+        return card
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.bowling_solitaire_table import solitaire_table
@@ -397,6 +411,34 @@ class BowlingSolitaire(Game):
         from pinsetter.games.bowling_solitaire_table import selection_action
 
         return selection_action(state, pins, pile)
+
+    # --- for toolkits (pinsetter.integrations) ---------------------------------------------
+    def action_space(self) -> Iterator[Step]:
+        """`stop` and every pile 1-3 with every set of one to three positions (legality is the state's)."""
+        yield STOP
+        for pile in range(1, len(PILE_SIZES) + 1):
+            for size in (1, 2, 3):
+                yield from (Action("play", pile, pins) for pins in combinations(POSITIONS, size))
+
+    def chance_space(self) -> Iterator[Step]:
+        """A card turned up: any value."""
+        return (Card(value) for value in VALUES)
+
+    def max_decisions(self, players: int) -> int:
+        """A ball takes at most ten plays (one a pin) and a stop."""
+        return players * (2 * self.lane.frames + 1) * 11
+
+    def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
+        """Per position its face-up value (one-hot, all 0 when down); per pile its top and cards / 5; cards seen / 2."""
+        for position in POSITIONS:
+            value = view["pins"][str(position)]
+            yield f"pin{position}.standing", float(value is not None)
+            yield from ((f"pin{position}.value{card}", float(value == card)) for card in VALUES)
+        for pile, entry in enumerate(view["piles"], start=1):
+            yield from ((f"pile{pile}.top{card}", float(entry["top"] == card)) for card in VALUES)
+            yield f"pile{pile}.cards", entry["cards"] / max(PILE_SIZES)
+        seen = view["seen"]
+        yield from ((f"seen{card}", seen.count(card) / COPIES) for card in VALUES)
 
 
 class SolitaireState(State):
@@ -457,7 +499,9 @@ class SolitaireState(State):
     def apply(self, step: Step) -> None:
         if isinstance(step, Action) and step.kind == "play" and not self.is_terminal() and not self.is_chance_node():
             if step not in self.table.plays(self.game.rule):
-                raise IllegalActionError(f"{step} is not legal here{self._why_not(step)}")
+                raise IllegalActionError(
+                    _("{step} is not legal here: {reason}").format(step=step, reason=self._why_not(step))
+                )
             self._apply(step)
             return
         super().apply(step)
@@ -467,17 +511,20 @@ class SolitaireState(State):
         ball = table.tops[action.pile - 1]
         group = mask_of(list(action.pins))
         if not ball:
-            return f": pile {action.pile} has no face-up card"
+            return _("pile {pile} has no face-up card").format(pile=action.pile)
         if group & ~table.standing:
-            return f": pin {next(p for p in action.pins if not group & table.standing & bit(p))} is not standing"
+            pin = next(p for p in action.pins if not group & table.standing & bit(p))
+            return _("pin {pin} is not standing").format(pin=pin)
         if group not in groups(self.game.rule):
-            return f": pins {'+'.join(map(str, action.pins))} are not a {self.game.rule} group"
+            if self.game.rule == "mutual":
+                return _("pins {pins} are not a mutual group").format(pins="+".join(map(str, action.pins)))
+            return _("pins {pins} are not a connected group").format(pins="+".join(map(str, action.pins)))
         if table.standing == FULL and not first_play_allowed(group):
-            return ": the first play may not take a back-row pin, nor the centre pin without pin 2 or 3"
+            return _("the first play may not take a back-row pin, nor the centre pin without pin 2 or 3")
         if table.standing != FULL and not touches(group, FULL & ~table.standing):
-            return ": every later play must touch a cleared position"
+            return _("every later play must touch a cleared position")
         values = [table.pins[p - 1] for p in action.pins]
-        return f": pins {'+'.join(map(str, values))} do not match a {ball}"
+        return _("pins {pins} do not match a {card}").format(pins="+".join(map(str, values)), card=ball)
 
     def _apply(self, step: Step) -> None:
         table = self.table
@@ -543,8 +590,31 @@ class SolitaireState(State):
         for row in rows:
             cells = [f"{t.pins[p - 1]:>2}" if t.standing & bit(p) else " ." for p in row]
             lines.append("   " * (4 - len(row)) + "    ".join(cells))
-        piles = "  ".join(f"pile {i + 1}: {t.tops[i] or '-'} ({t.remaining[i]} cards)" for i in range(3))
-        return f"frame {ctx.frame} ball {ctx.ball}\n" + "\n".join(lines) + f"\n  {piles}"
+        piles = "  ".join(
+            _("pile {number}: {top} ({count} cards)").format(number=i + 1, top=t.tops[i] or "-", count=t.remaining[i])
+            for i in range(3)
+        )
+        heading = _("frame {frame} ball {ball}").format(frame=ctx.frame, ball=ctx.ball)
+        return heading + "\n" + "\n".join(lines) + f"\n  {piles}"
+
+
+def slot_card(deal: Deal, state: SolitaireState) -> Card | None:
+    """The card of `deal` that turns up in the state's next slot (None if nothing turns up)."""
+    slot = state.next_slot()
+    if slot is None:
+        return None
+    kind, where = slot
+    if kind == "pin":
+        return Card(deal.pins[where - 1])
+    return Card(deal.piles[where - 1][state.table.revealed[where - 1]])
+
+
+@lru_cache(maxsize=64)
+def seeded_deal(seed: int, number: int) -> Deal:
+    """Deal `number` (1-based) of a game with `seed` under draws keyed by position."""
+    from pinsetter.core.seeds import position_rng
+
+    return Deal.random(position_rng(seed, (0, number)))
 
 
 def deal_script(deal: Deal) -> Callable[[State], Step | None]:
@@ -554,18 +624,12 @@ def deal_script(deal: Deal) -> Callable[[State], Step | None]:
         assert isinstance(state, SolitaireState)
         if state.deals > 1:
             return None  # only the first deal is fixed
-        slot = state.next_slot()
-        if slot is None:
-            return None
-        kind, where = slot
-        if kind == "pin":
-            return CARDS[deal.pins[where - 1]]
-        return CARDS[deal.piles[where - 1][state.table.revealed[where - 1]]]
+        return slot_card(deal, state)
 
     return script
 
 
-RULES_TEXT = """\
+RULES_TEXT = N_("""\
 Bowling Solitaire (Sid Sackson) - one player, 20 cards: two each of 1 to 10.
 
 Each frame: ten cards are the pins, positions 1 (front) to 10 (back row 7-10,
@@ -582,4 +646,4 @@ every pile is burned and the next turned up: ball 2. All ten in ball 1 is a
 strike, the rest in ball 2 a spare. Scoring is ten-pin bowling; 10th-frame
 bonus balls are played on fresh deals.
 Option groups=mutual: three-pin groups must all touch each other.
-"""
+""")

@@ -8,6 +8,7 @@ from typing import Any
 from pinsetter.core.game import State
 from pinsetter.core.table import Choice, Pile, PinSpot, Selection, TableView
 from pinsetter.games.table_common import status_line, turn_of
+from pinsetter.i18n import _, ngettext
 
 __all__ = ["CARD_VALUES", "selection_action", "solitaire_table"]
 
@@ -50,34 +51,41 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
     for text in legal:
         pile, used = _play_parts(text)
         if pile is None:
-            choices.append(Choice(action=text, label="Stop this ball"))
+            choices.append(Choice(action=text, label=_("Stop this ball")))
         else:
             top = view["piles"][pile - 1]["top"]
-            label = f"Pile {pile} ({top}): remove pin{'s' if len(used) > 1 else ''} {'+'.join(map(str, used))}"
+            label = ngettext(
+                "Pile {pile} ({top}): remove pin {pins}", "Pile {pile} ({top}): remove pins {pins}", len(used)
+            ).format(pile=pile, top=top, pins="+".join(map(str, used)))
             choices.append(Choice(action=text, label=label, pins=used, pile=pile, by_selection=True))
     deciding = bool(legal)
     slot = getattr(getattr(state, "table", None), "queue", None) if state.is_chance_node() else None
     pending = ""
     if slot:
         kind, where = slot[0]
-        pending = f"for pin {where}" if kind == "pin" else f"on pile {where}"
+        pending = _("for pin {number}") if kind == "pin" else _("on pile {number}")
+        pending = pending.format(number=where)
     return TableView(
         game=state.game.id,
-        title=state.game.name,
+        title=_(state.game.name),
         player=player,
         status=status_line(
-            state, names, "pick a pile and pins whose sum ends in its card's digit" if deciding else "deal the cards"
+            state,
+            names,
+            _("pick a pile and pins whose sum ends in its card's digit") if deciding else _("deal the cards"),
         ),
         pins=pins,
         piles=piles,
         seen=tuple(str(v) for v in view.get("seen", [])),
         unseen=unseen,
         choices=tuple(choices),
-        selection=Selection(modulo=10, needs_pile=True, hint="sum of the pins, last digit = the pile's card")
+        selection=Selection(modulo=10, needs_pile=True, hint=_("sum of the pins, last digit = the pile's card"))
         if deciding
         else None,
-        roll_label="Turn up",
-        chance_words=f"turned up {'an' if last_chance in ('8', '11', '18') else 'a'} {last_chance}"
+        roll_label=_("Turn up"),
+        chance_words=(_("turned up an {card}") if last_chance in ("8", "11", "18") else _("turned up a {card}")).format(
+            card=last_chance
+        )
         if last_chance.isdigit()
         else "",
         pending_chance=pending,
@@ -89,5 +97,5 @@ def selection_action(state: State, pins: frozenset[int], pile: int | None) -> st
     if pile is None:
         from pinsetter.core.game import IllegalActionError
 
-        raise IllegalActionError("pick a pile first")
+        raise IllegalActionError(_("pick a pile first"))
     return f"{pile}:" + "+".join(str(p) for p in sorted(pins))

@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from pinsetter.core.game import Game, OptionSpec, State, Step, int_in
 from pinsetter.core.scoring import BallContext, Lane, frame_next
+from pinsetter.i18n import N_, _
 
 __all__ = ["BallModel", "PureChanceGame", "PureChanceState", "frame_distribution", "frames_option"]
 
@@ -47,7 +48,7 @@ class BallModel(ABC, Generic[Rack]):
 
 
 def frames_option(default: int = 10) -> OptionSpec:
-    return OptionSpec("frames", default, "frames in a game, 1 to 10 (fewer for a short game)", parse=int_in(1, 10))
+    return OptionSpec("frames", default, N_("frames in a game, 1 to 10 (fewer for a short game)"), parse=int_in(1, 10))
 
 
 class PureChanceGame(Game):
@@ -64,7 +65,9 @@ class PureChanceGame(Game):
     def parse_action(self, text: str) -> Step:
         from pinsetter.core.game import ParseError
 
-        raise ParseError(f"{self.id} has no player decisions; {text!r} is not an action")
+        raise ParseError(
+            _("{game} has no player decisions; {text} is not an action").format(game=self.id, text=repr(text))
+        )
 
 
 class PureChanceState(State):
@@ -126,9 +129,10 @@ class PureChanceState(State):
 
     def describe(self) -> str:
         if self.is_terminal():
-            return "game over"
+            return _("game over")
         player, ctx = self._context()
-        return f"player {player + 1}, frame {ctx.frame}, ball {ctx.ball}, {ctx.standing} pins standing"
+        message = _("player {number}, frame {frame}, ball {ball}, {standing} pins standing")
+        return message.format(number=player + 1, frame=ctx.frame, ball=ctx.ball, standing=ctx.standing)
 
 
 def frame_distribution(model: BallModel[Any], frame: int, lane: Lane) -> dict[tuple[int, ...], float]:

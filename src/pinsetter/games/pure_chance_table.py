@@ -5,23 +5,23 @@ from __future__ import annotations
 from pinsetter.core.game import State
 from pinsetter.core.table import Die, TableView
 from pinsetter.games.table_common import status_line, turn_of
+from pinsetter.i18n import N_, _, ngettext
 
 __all__ = ["dice_table"]
 
-PIP_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-BOWLING_FACE_WORDS = {"X": "strike", "/": "spare", "P": "pin standing", "-": "blank, pin down"}
+BOWLING_FACE_WORDS = {"X": N_("strike"), "/": N_("spare"), "P": N_("pin standing"), "-": N_("blank, pin down")}
 
 
 def pip_dice(roll: str) -> tuple[Die, ...]:
     """`5+3` -> two pip dice."""
-    return tuple(Die(kind="pips", face=part, label=f"die showing {PIP_WORDS.get(int(part), part)}")
+    return tuple(Die(kind="pips", face=part, label=_("die showing {face}").format(face=part))
                  for part in roll.split("+") if part.isdigit())  # fmt: skip
 
 
 def bowling_dice(roll: str) -> tuple[Die, ...]:
     """`X-P|PP|---` -> one die per face (groups are the strike, spare and plain dice)."""
     return tuple(
-        Die(kind="bowling", face=face, label=BOWLING_FACE_WORDS.get(face, face))
+        Die(kind="bowling", face=face, label=_(BOWLING_FACE_WORDS[face]) if face in BOWLING_FACE_WORDS else face)
         for group in roll.split("|")
         for face in group
     )
@@ -33,22 +33,36 @@ def pip_words(roll: str) -> str:
     if not faces:
         return ""
     if len(faces) == 1:
-        return f"rolled {'an' if faces[0] == '8' else 'a'} {faces[0]}"
-    return "rolled " + ", ".join(faces[:-1]) + f" and {faces[-1]}"
+        return _("rolled a {face}").format(face=faces[0])
+    return _("rolled {faces} and {last}").format(faces=", ".join(faces[:-1]), last=faces[-1])
+
+
+def ten_pins_words(roll: str) -> str:
+    """`6+2` -> `rolled 6 and 2: off the alley`: the roll with what Ten Pins' named throws mean."""
+    faces = [part for part in roll.split("+") if part.isdigit()]
+    words = pip_words(roll)
+    if "6" in faces:
+        return words + _(": off the alley")
+    if faces == ["5", "5"]:
+        return words + _(": double five")
+    return words
 
 
 def bowling_words(roll: str) -> str:
     """`X-P|PP|---` -> what the faces say: strikes, spares, pins down and pins left standing."""
     faces = [face for group in roll.split("|") for face in group]
     parts = []
-    for face, one, many in (("X", "strike", "strikes"), ("/", "spare", "spares")):
+    for face, kind in (("X", "strike"), ("/", "spare")):
         count = faces.count(face)
         if count:
-            parts.append(f"{count} {one if count == 1 else many}")
+            if kind == "strike":
+                parts.append(ngettext("{count} strike", "{count} strikes", count).format(count=count))
+            else:
+                parts.append(ngettext("{count} spare", "{count} spares", count).format(count=count))
     down, up = faces.count("-"), faces.count("P")
-    parts.append(f"{down} pin{'s' if down != 1 else ''} down")
-    parts.append(f"{up} standing")
-    return f"rolled {len(faces)} dice: " + ", ".join(parts)
+    parts.append(ngettext("{count} pin down", "{count} pins down", down).format(count=down))
+    parts.append(_("{count} standing").format(count=up))
+    return _("rolled {count} dice: {parts}").format(count=len(faces), parts=", ".join(parts))
 
 
 def dice_table(state: State, names: list[str] | None, last_roll: str, kind: str) -> TableView:
@@ -58,12 +72,12 @@ def dice_table(state: State, names: list[str] | None, last_roll: str, kind: str)
     dice = (bowling_dice if kind == "bowling" else pip_dice)(last_roll) if last_roll else ()
     return TableView(
         game=state.game.id,
-        title=state.game.name,
+        title=_(state.game.name),
         player=player,
-        status=status_line(state, names, "roll the dice"),
+        status=status_line(state, names, _("roll the dice")),
         standing=view.get("standing"),
         dice=dice,
-        dice_caption=f"last roll: {last_roll}" if last_roll else "",
-        roll_label="Roll",
-        chance_words=(bowling_words if kind == "bowling" else pip_words)(last_roll) if last_roll else "",
+        dice_caption=_("last roll: {roll}").format(roll=last_roll) if last_roll else "",
+        roll_label=_("Roll"),
+        chance_words=(bowling_words if kind == "bowling" else ten_pins_words)(last_roll) if last_roll else "",
     )

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 from pinsetter.core.game import Game, OptionError
+from pinsetter.i18n import _
 
 __all__ = ["GAMES", "all_games", "game_class", "get_game", "register"]
 
@@ -28,7 +29,7 @@ def game_class(game_id: str) -> type[Game]:
         return GAMES[game_id]
     except KeyError:
         known = ", ".join(sorted(GAMES))
-        raise OptionError(f"unknown game {game_id!r} (games: {known})") from None
+        raise OptionError(_("unknown game {game} (games: {known})").format(game=repr(game_id), known=known)) from None
 
 
 def all_games() -> dict[str, type[Game]]:

@@ -36,8 +36,10 @@ from pinsetter.core.game import (
     quoted,
 )
 from pinsetter.core.pins import mask_of, pins_of
+from pinsetter.core.seeds import PLAYER_STREAM
 from pinsetter.games.pure_chance import frames_option
 from pinsetter.games.registry import register
+from pinsetter.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from pinsetter.core.table import TableView
@@ -116,46 +118,56 @@ class Sheet:
             return DEFAULT_SHEET
         if not text.startswith(("{", "[")):
             raise OptionError(
-                f"expected 'default' or a sheet as inline JSON, got {quoted(text)}"
-                " (a file is read only from the command line: --option sheet=FILE)"
+                _(
+                    "expected 'default' or a sheet as inline JSON, got {value}"
+                    " (a file is read only from the command line: --option sheet=FILE)"
+                ).format(value=quoted(text))
             )
         try:
             data = json.loads(text)
         except ValueError as exc:
-            raise OptionError(f"not valid JSON: {exc}") from None
+            raise OptionError(_("not valid JSON: {error}").format(error=exc)) from None
         return cls.from_json(data, "inline")
 
     @classmethod
     def from_json(cls, data: Any, name: str) -> Sheet:
         """Check and build a sheet from parsed JSON/TOML; errors name the frame or area."""
         if not isinstance(data, dict):
-            raise OptionError("a sheet is an object with 'grey' and 'areas'")
+            raise OptionError(_("a sheet is an object with 'grey' and 'areas'"))
         grey = data.get("grey")
         if not isinstance(grey, list) or len(grey) != 10:
-            raise OptionError("'grey' needs 10 frames of two grey pins")
+            raise OptionError(_("'grey' needs 10 frames of two grey pins"))
         pairs = []
         for frame, pair in enumerate(grey, start=1):
             ok = isinstance(pair, list) and len(pair) == 2 and all(_is_int(p) and 1 <= p <= PINS for p in pair)
             if not ok or pair[0] == pair[1]:
-                raise OptionError(f"frame {frame}: grey pins must be two different pins 1-10, got {quoted(pair)}")
+                message = _("frame {frame}: grey pins must be two different pins 1-10, got {value}")
+                raise OptionError(message.format(frame=frame, value=quoted(pair)))
             pairs.append((min(pair), max(pair)))
         raw_areas = data.get("areas")
         if not isinstance(raw_areas, list) or len(raw_areas) != 10:
-            raise OptionError("'areas' needs 10 areas (five upper, five lower)")
+            raise OptionError(_("'areas' needs 10 areas (five upper, five lower)"))
         areas = []
         for number, area in enumerate(raw_areas, start=1):
             if not isinstance(area, dict):
-                raise OptionError(f"area {number}: needs ability, boxes and row")
+                raise OptionError(_("area {number}: needs ability, boxes and row").format(number=number))
             ability, boxes, row = area.get("ability"), area.get("boxes"), area.get("row")
             if not isinstance(ability, str) or ability not in ABILITIES:
-                raise OptionError(f"area {number}: ability {quoted(ability)} is not one of {', '.join(ABILITIES)}")
+                message = _("area {number}: ability {value} is not one of {choices}")
+                raise OptionError(message.format(number=number, value=quoted(ability), choices=", ".join(ABILITIES)))
             if not _is_int(boxes) or boxes not in (1, 2, 3):
-                raise OptionError(f"area {number}: boxes must be 1, 2 or 3, got {quoted(boxes)}")
+                raise OptionError(
+                    _("area {number}: boxes must be 1, 2 or 3, got {value}").format(number=number, value=quoted(boxes))
+                )
             if not isinstance(row, str) or row not in ("upper", "lower"):
-                raise OptionError(f"area {number}: row must be 'upper' or 'lower', got {quoted(row)}")
+                raise OptionError(
+                    _("area {number}: row must be 'upper' or 'lower', got {value}").format(
+                        number=number, value=quoted(row)
+                    )
+                )
             areas.append(Area(ability, boxes, row == "lower"))
         if sum(1 for a in areas if not a.lower) != 5:
-            raise OptionError("the track needs five upper and five lower areas")
+            raise OptionError(_("the track needs five upper and five lower areas"))
         return cls(tuple(pairs), tuple(areas), name)
 
 
@@ -217,7 +229,8 @@ class Action:
     def parse(cls, text: str) -> Action:
         words = text.strip().lower().split()
         if not words or words[0] not in KINDS:
-            raise ParseError(f"{text!r} is not a Rolling Pins action (e.g. 'dice 2', 'cross 2+5 tokens +1', 'miss')")
+            message = _("{text} is not a Rolling Pins action (e.g. 'dice 2', 'cross 2+5 tokens +1', 'miss')")
+            raise ParseError(message.format(text=repr(text)))
         kind, rest = words[0], words[1:]
         try:
             if kind == "cross":
@@ -244,7 +257,9 @@ class Action:
                 raise ValueError
             return cls(kind)
         except ValueError:
-            raise ParseError(f"{text!r}: cannot read the arguments of {kind!r}") from None
+            raise ParseError(
+                _("{text}: cannot read the arguments of {kind}").format(text=repr(text), kind=repr(kind))
+            ) from None
 
 
 @lru_cache(maxsize=1 << 16)
@@ -359,31 +374,36 @@ class Player:
 @register
 class RollingPins(Game):
     id = "rolling-pins"
-    name = "Rolling Pins"
-    summary = "Roll and write: cross out pins that sum to your roll; tokens, grey pins, abilities."
+    name = N_("Rolling Pins")
+    summary = N_("Roll and write: cross out pins that sum to your roll; tokens, grey pins, abilities.")
     has_decisions = True
     max_players = 12  # RULES.md: 1 to 12, as the online edition
     option_specs = (
-        OptionSpec("advanced", False, "advanced game: grey pins, ability track, abilities", parse=parse_bool),
+        OptionSpec("advanced", False, N_("advanced game: grey pins, ability track, abilities"), parse=parse_bool),
         OptionSpec(
             "sheet",
             DEFAULT_SHEET,
-            "advanced sheet: 'default', inline JSON, or a JSON/TOML file on the command line",
+            N_("advanced sheet: 'default', inline JSON, or a JSON/TOML file on the command line"),
             parse=Sheet.parse,
             reads_file=True,
         ),
         OptionSpec(
             "auto_strike",
             "next",
-            "advanced: Auto Strike strikes the next frame ('next') or a frame of your choice ('held')",
+            N_("advanced: Auto Strike strikes the next frame ('next') or a frame of your choice ('held')"),
             choices=AUTO_STRIKE_RULES,
         ),
         OptionSpec(
-            "shared_dice", False, "multiplayer: one roll (coloured, white, third die) serves everyone", parse=parse_bool
+            "shared_dice",
+            False,
+            N_("multiplayer: one roll (coloured, white, third die) serves everyone"),
+            parse=parse_bool,
         ),
-        OptionSpec("tokens", True, "gain a bowling-ball token each frame (false: never)", parse=parse_bool),
+        OptionSpec("tokens", True, N_("gain a bowling-ball token each frame (false: never)"), parse=parse_bool),
         frames_option(),
-        OptionSpec("pins", 10, "pins in a rack, 1 to 10 (fewer: a practice game, basic rules)", parse=int_in(1, 10)),
+        OptionSpec(
+            "pins", 10, N_("pins in a rack, 1 to 10 (fewer: a practice game, basic rules)"), parse=int_in(1, 10)
+        ),
     )
     conformance_options: ClassVar[tuple[dict[str, object], ...]] = (
         {},
@@ -397,7 +417,7 @@ class RollingPins(Game):
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
         super().__init__(options)
         if self.advanced and self.lane.pins != PINS:
-            raise OptionError("option pins: the advanced game is played with 10 pins")
+            raise OptionError(_("option pins: the advanced game is played with 10 pins"))
         self.full = (1 << self.lane.pins) - 1
         self.shared_dice = bool(self.options["shared_dice"])
         # Legal actions by player sheet, shared by the games with the rules `_actions` reads.
@@ -407,6 +427,10 @@ class RollingPins(Game):
     @property
     def advanced(self) -> bool:
         return bool(self.options["advanced"])
+
+    @property
+    def simultaneous(self) -> bool:
+        return bool(self.options["shared_dice"])
 
     @property
     def auto_strike_held(self) -> bool:
@@ -429,23 +453,37 @@ class RollingPins(Game):
         return DiceRoll.parse(text, most=3)
 
     def rules(self) -> str:
-        return RULES_TEXT.replace("{players}", self.players_text())
+        """The rules, with this sheet's ability track: which ability each `mark N` fills."""
+        from pinsetter.games.rolling_pins_table import ability_title
+
+        areas = [
+            "  "
+            + _("mark {n}: {ability} ({row} row, {boxes})").format(
+                n=n,
+                ability=ability_title(a.ability),
+                row=_("lower") if a.lower else _("upper"),
+                boxes=ngettext("{n} box", "{n} boxes", a.boxes).format(n=a.boxes),
+            )
+            for n, a in enumerate(self.sheet.areas, start=1)
+        ]
+        track = _("The ability track of this sheet (the lower row opens once the upper is full):") + "\n"
+        return _(RULES_TEXT).replace("{players}", self.players_text()) + track + "\n".join(areas) + "\n"
 
     @staticmethod
     def ranking(score: int) -> str:
-        """The solo ranking printed on the sheet."""
+        """The solo ranking printed on the sheet (the seed's ピンヘッド, 初級, 中級, 上級, マスター)."""
         if score <= 99:
-            return "Pinhead"
+            return _("Pinhead")
         if score <= 134:
-            return "Beginner"
+            return _("Beginner")
         if score <= 169:
-            return "Intermediate"
+            return _("Intermediate")
         if score <= 199:
-            return "Advanced"
-        return "Master"
+            return _("Advanced")
+        return _("Master")
 
     def final_words(self, score: int) -> str:
-        return f"{score}: {self.ranking(score)}"
+        return _("{score}: {rank}").format(score=score, rank=self.ranking(score))
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.rolling_pins_table import rolling_pins_table
@@ -456,6 +494,27 @@ class RollingPins(Game):
         from pinsetter.games.rolling_pins_table import selection_action
 
         return selection_action(state, pins, pile)
+
+    # --- for toolkits (pinsetter.integrations): see rolling_pins_spaces ---------------------
+    def action_space(self) -> Iterator[Step]:
+        from pinsetter.games.rolling_pins_spaces import action_space
+
+        return action_space(self)
+
+    def chance_space(self) -> Iterator[Step]:
+        from pinsetter.games.rolling_pins_spaces import chance_space
+
+        return chance_space(self)
+
+    def max_decisions(self, players: int) -> int:
+        from pinsetter.games.rolling_pins_spaces import max_decisions
+
+        return max_decisions(self, players)
+
+    def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
+        from pinsetter.games.rolling_pins_spaces import observation_features
+
+        return observation_features(self, view)
 
 
 class RollingPinsState(State):
@@ -481,7 +540,15 @@ class RollingPinsState(State):
         return new
 
     # --- turn structure -----------------------------------------------------------
+    _forced: int | None = None  # shared dice: the decider whose answer is being applied (as_decider)
+
     def turn(self) -> int:
+        if self._forced is not None:
+            return self._forced
+        if self.shared:  # a player's own reroll is in the air: it lands at once, whoever else decides
+            for index, player in enumerate(self.players):
+                if player.private_roll:
+                    return index
         for index, player in enumerate(self.players):
             if player.pending_marks:
                 return index
@@ -490,10 +557,7 @@ class RollingPinsState(State):
         in_play = self._in_play()
         if not in_play:
             return TERMINAL
-        # A private reroll first, then answers to the roll, then choices for the next roll.
-        for index in in_play:
-            if self.players[index].phase == ROLLING and self.players[index].private_roll:
-                return index
+        # Answers to the roll, then choices for the next roll (in seat order when asked in turn).
         for phases in ((ROLLED, EXTRA_PIN), (CHOOSE,)):
             for index in in_play:
                 if self.players[index].phase in phases:
@@ -511,6 +575,48 @@ class RollingPinsState(State):
         if not live:
             return []
         return [i for i, f in enumerate(frames) if f == min(live)]
+
+    # --- simultaneous decisions (shared dice) -----------------------------------------
+    def deciders(self) -> list[int]:
+        """Shared dice: everyone with an answer pending before the next shared roll (marks included)."""
+        if not self.shared or self._forced is not None:
+            return super().deciders()
+        if self.is_terminal() or self.is_chance_node():
+            return []
+        in_play = self._in_play()
+        return [i for i, p in enumerate(self.players) if p.pending_marks or (i in in_play and p.phase != ROLLING)]
+
+    def as_decider(self, player: int) -> RollingPinsState:
+        if player not in self.deciders():
+            raise IllegalActionError(f"player {player + 1} has no decision to make now")
+        new = self.clone()
+        new._forced = player
+        return new
+
+    def seen_by(self, player: int) -> RollingPinsState:
+        if not self.shared or self.is_terminal():
+            return self
+        new = self.clone()
+        new._forced = player
+        return new
+
+    def _apply_for(self, player: int, step: Step) -> None:
+        # Each answer touches only the player's own sheet, so it may come before the others'.
+        self._forced = player
+        try:
+            self.apply(step)
+        finally:
+            self._forced = None
+
+    def chance_key(self, index: int) -> tuple[int, int]:
+        """A Reroll with shared dice is the player's own: their n-th such roll is draw n of their stream."""
+        if self.shared and self._forced is None and not self.is_terminal():
+            me, player = self._me()
+            if player.private_roll:
+                areas = self.game.sheet.areas
+                earned = sum(1 for i, a in enumerate(areas) if a.ability == "reroll" and player.marks[i] == a.boxes)
+                return earned - player.held.get("reroll", 0) - 1, PLAYER_STREAM + me
+        return super().chance_key(index)
 
     def _me(self) -> tuple[int, Player]:
         index = self.turn()
@@ -685,7 +791,9 @@ class RollingPinsState(State):
             if index != TERMINAL and not self._rolling(index):
                 player = self.players[index]
                 if not self.is_legal(step, player):
-                    raise IllegalActionError(f"{step} is not legal here{self._why_not(step, player)}")
+                    why = self._why_not(step, player)
+                    message = _("{step} is not legal here: {reason}") if why else _("{step} is not legal here")
+                    raise IllegalActionError(message.format(step=step, reason=why))
                 self._apply(step)
                 return
         elif index != TERMINAL and self._rolling(index) and step in _roll_set(self._roll_size_of(index)):
@@ -698,12 +806,18 @@ class RollingPinsState(State):
             return ""
         if mask_of(action.args) & ~player.standing:
             down = sorted(set(action.args) - set(pins_of(player.standing)))
-            return f": pin {down[0]} is already crossed out"
+            return _("pin {pin} is already crossed out").format(pin=down[0])
         total, roll = sum(action.args), sum(player.dice)
         low, high = token_range(player.dice, player.tokens)
         if not low <= total <= high:
-            return f": the pins sum to {total}, the roll makes {low} to {high} with {player.tokens} token(s)"
-        return f": crossing {total} on a roll of {roll} takes 'tokens {total - roll:+d}'"
+            return ngettext(
+                "the pins sum to {total}, the roll makes {low} to {high} with {tokens} token",
+                "the pins sum to {total}, the roll makes {low} to {high} with {tokens} tokens",
+                player.tokens,
+            ).format(total=total, low=low, high=high, tokens=player.tokens)
+        return _("crossing {total} on a roll of {roll} takes '{action}'").format(
+            total=total, roll=roll, action=f"tokens {total - roll:+d}"
+        )
 
     # --- applying -------------------------------------------------------------------
     def _apply(self, step: Step) -> None:
@@ -874,19 +988,25 @@ class RollingPinsState(State):
         index, p = self._me()
         ctx = self.ball_context(index)
         assert ctx is not None
-        standing = " ".join(str(x) for x in pins_of(p.standing)) or "none"
-        text = f"frame {ctx.frame} ball {ctx.ball}: standing {standing}; tokens {p.tokens}"
+        standing = " ".join(str(x) for x in pins_of(p.standing)) or _("none")
+        text = _("frame {frame} ball {ball}: standing {standing}; tokens {tokens}").format(
+            frame=ctx.frame, ball=ctx.ball, standing=standing, tokens=p.tokens
+        )
         if p.phase == ROLLED:
-            text += f"; rolled {'+'.join(str(d) for d in p.dice)} = {sum(p.dice)}"
+            text += _("; rolled {dice} = {total}").format(dice="+".join(str(d) for d in p.dice), total=sum(p.dice))
         if self.game.advanced:
             held = ", ".join(f"{k} x{v}" for k, v in sorted(p.held.items()))
-            text += f"; abilities: {held or 'none'}{'; ten-pin' if p.ten_pin else ''}"
+            text += _("; abilities: {held}").format(held=held or _("none"))
+            if p.ten_pin:
+                text += "; ten-pin"
             if p.pending_marks:
-                text += f"; {p.pending_marks} box(es) to mark"
+                text += ngettext("; {count} box to mark", "; {count} boxes to mark", p.pending_marks).format(
+                    count=p.pending_marks
+                )
         return text
 
 
-RULES_TEXT = """\
+RULES_TEXT = N_("""\
 Rolling Pins - roll and write, {players}.
 
 Pins are numbered 1 to 10. Each frame has two balls. A ball is a run of rolls:
@@ -915,4 +1035,4 @@ crossed after ball 1 ended. Completing an area grants its ability:
   choice), ten-pin (permanent: a first roll of a frame with two dice showing
   5+5 is a strike).
 Order of a roll: roll, reroll, flip, keep, tokens, ten-pin, cross or miss.
-"""
+""")

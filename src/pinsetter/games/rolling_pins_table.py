@@ -8,30 +8,31 @@ from pinsetter.core.game import State
 from pinsetter.core.table import Ability, Choice, PinSpot, Selection, TableView, TrackArea
 from pinsetter.games.pure_chance_table import pip_dice, pip_words
 from pinsetter.games.table_common import rows_for, status_line, turn_of
+from pinsetter.i18n import N_, _, ngettext
 
 __all__ = ["ABILITY_HELP", "ABILITY_TITLES", "action_label", "rolling_pins_table", "selection_action"]
 
 ABILITY_TITLES = {
-    "reroll": "Reroll",
-    "flip": "Flip",
-    "extra-pin": "Extra Pin",
-    "extra-dice": "Extra Dice",
-    "ten-pin": "Ten Pin",
-    "auto-strike": "Auto Strike",
+    "reroll": N_("Reroll"),
+    "flip": N_("Flip"),
+    "extra-pin": N_("Extra Pin"),
+    "extra-dice": N_("Extra Dice"),
+    "ten-pin": N_("Ten Pin"),
+    "auto-strike": N_("Auto Strike"),
 }
 ABILITY_HELP = {
-    "reroll": "reroll all dice of the current roll (one use)",
-    "flip": "turn one die of the current roll to its opposite face, 7 - x (one use)",
-    "extra-pin": "right after a miss: cross out one more standing pin for that ball (one use)",
-    "extra-dice": "for the rest of this ball, roll one die more than chosen and keep the chosen number (one use)",
-    "ten-pin": "from now on, a first roll of a frame with two dice showing 5 and 5 is a strike (permanent)",
-    "auto-strike": "the frame after it is earned is a strike at once, with no roll",
+    "reroll": N_("reroll all dice of the current roll (one use)"),
+    "flip": N_("turn one die of the current roll to its opposite face, 7 - x (one use)"),
+    "extra-pin": N_("right after a miss: cross out one more standing pin for that ball (one use)"),
+    "extra-dice": N_("for the rest of this ball, roll one die more than chosen and keep the chosen number (one use)"),
+    "ten-pin": N_("from now on, a first roll of a frame with two dice showing 5 and 5 is a strike (permanent)"),
+    "auto-strike": N_("the frame after it is earned is a strike at once, with no roll"),
 }
 PHASE_DOING = {
-    "choose": "choose one or two dice",
-    "rolling": "roll the dice",
-    "rolled": "cross out pins that add up to the roll, or miss",
-    "extra-pin": "use Extra Pin or pass",
+    "choose": N_("choose one or two dice"),
+    "rolling": N_("roll the dice"),
+    "rolled": N_("cross out pins that add up to the roll, or miss"),
+    "extra-pin": N_("use Extra Pin or pass"),
 }
 
 
@@ -46,27 +47,43 @@ def action_label(state: State, text: str) -> str:
     words = text.split()
     kind = words[0]
     if kind == "dice":
-        return "Roll one die" if words[1] == "1" else f"Roll {words[1]} dice"
+        return _("Roll one die") if words[1] == "1" else _("Roll {count} dice").format(count=words[1])
     if kind == "miss":
-        return "Miss (end the ball)"
+        return _("Miss (end the ball)")
     if kind == "pass":
-        return "Pass (keep Extra Pin)"
+        return _("Pass (keep Extra Pin)")
     if kind == "cross":
-        return "Cross out " + " ".join(words[1:])
+        if len(words) == 4 and words[2] == "tokens":
+            return _("Cross out {pins} tokens {tokens}").format(pins=words[1], tokens=words[3])
+        return _("Cross out {pins}").format(pins=" ".join(words[1:]))
     if kind == "mark":
         areas = _area_names(state)
         number = int(words[1])
         if 1 <= number <= len(areas):
             ability, row = areas[number - 1]
-            return f"Mark a box: {ABILITY_TITLES.get(ability, ability)} ({row} row, area {number})"
-        return f"Mark area {number}"
+            message = (
+                _("Mark a box: {ability} (upper row, area {number})")
+                if row == "upper"
+                else _("Mark a box: {ability} (lower row, area {number})")
+            )
+            return message.format(ability=ability_title(ability), number=number)
+        return _("Mark area {number}").format(number=number)
     if kind == "flip":
-        return f"Flip die {words[1]} (Flip)"
+        return _("Flip die {die} (Flip)").format(die=words[1])
     if kind == "keep":
-        return f"Keep dice {words[1]} (Extra Dice)"
+        return _("Keep dice {dice} (Extra Dice)").format(dice=words[1])
     if kind == "extra-pin":
-        return f"Extra Pin: cross pin {words[1]}"
-    return ABILITY_TITLES.get(kind, kind.capitalize())
+        return _("Extra Pin: cross pin {pin}").format(pin=words[1])
+    return ability_title(kind) if kind in ABILITY_TITLES else kind.capitalize()
+
+
+def ability_title(ability: str) -> str:
+    """An ability's name in the current language (its id when unknown)."""
+    return _(ABILITY_TITLES[ability]) if ability in ABILITY_TITLES else ability
+
+
+def ability_help(ability: str) -> str:
+    return _(ABILITY_HELP[ability]) if ability in ABILITY_HELP else ""
 
 
 def _pins_of(text: str) -> tuple[int, ...]:
@@ -113,7 +130,7 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
         # The engine counts uses held per ability, so the first earned areas of an ability are the used ones.
         unused = dict(me["abilities"])
         earned_areas: dict[str, list[int]] = {}
-        for index, ((ability, _), m, b) in enumerate(zip(areas, me["marks"], boxes, strict=False)):
+        for index, ((ability, _row), m, b) in enumerate(zip(areas, me["marks"], boxes, strict=False)):
             if m >= b:
                 earned_areas.setdefault(ability, []).append(index)
         held_areas = {
@@ -122,8 +139,8 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
         track = tuple(
             TrackArea(
                 ability=ability,
-                title=ABILITY_TITLES.get(ability, ability),
-                help=ABILITY_HELP.get(ability, ""),
+                title=ability_title(ability),
+                help=ability_help(ability),
                 row="upper" if row == "upper" else "lower",
                 boxes=b,
                 marked=m,
@@ -134,7 +151,7 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
             for index, ((ability, row), m, b) in enumerate(zip(areas, me["marks"], boxes, strict=False))
         )
         abilities = tuple(
-            Ability(name=name, title=ABILITY_TITLES.get(name, name), help=ABILITY_HELP.get(name, ""), held=count)
+            Ability(name=name, title=ability_title(name), help=ability_help(name), held=count)
             for name, count in sorted(me["abilities"].items())
             if count
         )
@@ -142,19 +159,25 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
     roll = sum(me["dice"]) if me["dice"] else None
     notes = []
     if me.get("pending_marks"):
-        notes.append(f"{me['pending_marks']} box(es) to mark on the ability track")
+        count = me["pending_marks"]
+        notes.append(
+            ngettext(
+                "{count} box to mark on the ability track", "{count} boxes to mark on the ability track", count
+            ).format(count=count)
+        )
     if me.get("extra_dice_active"):
-        notes.append("Extra Dice is active for this ball")
-    doing = PHASE_DOING.get(me["phase"], "") if not state.is_chance_node() else "roll the dice"
+        notes.append(_("Extra Dice is active for this ball"))
+    phase = PHASE_DOING.get(me["phase"])
+    doing = (_(phase) if phase else "") if not state.is_chance_node() else _("roll the dice")
     return TableView(
         game=state.game.id,
-        title=state.game.name,
+        title=_(state.game.name),
         player=player,
         status=status_line(state, names, doing),
         rows=rows_for(pins_in_rack),
         pins=pins,
         dice=dice,
-        dice_caption=f"roll {roll}" if roll is not None else "",
+        dice_caption=_("roll {total}").format(total=roll) if roll is not None else "",
         tokens=me["tokens"],
         track=track,
         abilities=abilities,
@@ -163,11 +186,11 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
         selection=Selection(
             target=roll,
             tokens=me["tokens"],
-            hint="pins adding up to the roll; each token moves the total by one",
+            hint=_("pins adding up to the roll; each token moves the total by one"),
         )
         if rolled
         else None,
-        roll_label="Roll",
+        roll_label=_("Roll"),
         chance_words=pip_words(last_chance) if last_chance else "",
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pinsetter.core.game import State
 from pinsetter.core.table import TRIANGLE_ROWS
+from pinsetter.i18n import _
 
 __all__ = ["rows_for", "status_line", "turn_of"]
 
@@ -16,12 +17,12 @@ def turn_of(state: State) -> int | None:
 def status_line(state: State, names: list[str] | None, doing: str) -> str:
     """`ann, frame 3, ball 2: roll the dice` (or `game over`)."""
     if state.is_terminal():
-        return "game over"
+        return _("game over")
     player = state.turn()
     ctx = state.ball_context(player)
-    who = names[player] if names and player < len(names) else f"player {player + 1}"
-    where = f"frame {ctx.frame}, ball {ctx.ball}" if ctx is not None else ""
-    return f"{who}, {where}: {doing}"
+    who = names[player] if names and player < len(names) else _("player {number}").format(number=player + 1)
+    where = _("frame {frame}, ball {ball}").format(frame=ctx.frame, ball=ctx.ball) if ctx is not None else ""
+    return _("{who}, {where}: {doing}").format(who=who, where=where, doing=doing)
 
 
 def rows_for(pins: int) -> tuple[tuple[int, ...], ...]:

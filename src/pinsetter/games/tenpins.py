@@ -9,7 +9,7 @@ is recorded as the pins that were standing).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
@@ -19,6 +19,7 @@ from pinsetter.core.game import Step
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
+from pinsetter.i18n import N_, _
 
 if TYPE_CHECKING:
     from pinsetter.core.game import State
@@ -85,8 +86,8 @@ _MODEL = TenPinsModel()
 @register
 class TenPins(PureChanceGame):
     id = "tenpins"
-    name = "Ten Pins (dice)"
-    summary = "Two dice: double five is a strike, a six is off the alley."
+    name = N_("Ten Pins (dice)")
+    summary = N_("Two dice: double five is a strike, a six is off the alley.")
     max_players = 12  # RULES.md: 1 to 12 (the seed says 2 or more)
     option_specs = (frames_option(),)
     conformance_options = ({}, {"frames": "3"})
@@ -98,15 +99,19 @@ class TenPins(PureChanceGame):
         return DiceRoll.parse(text, most=2)
 
     def rules(self) -> str:
-        return RULES_TEXT.replace("{players}", self.players_text())
+        return _(RULES_TEXT).replace("{players}", self.players_text())
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.pure_chance_table import dice_table
 
         return dice_table(state, list(names) if names else None, last_chance, "pips")
 
+    def chance_space(self) -> Iterator[Step]:
+        """Every roll: two dice on a fresh rack, one die on the pins left."""
+        return (outcome for dice in (1, 2) for outcome, _probability in _rolls(dice))
 
-RULES_TEXT = """\
+
+RULES_TEXT = N_("""\
 Ten Pins (dice) - {players}, no decisions: pure luck.
 
 Each frame, roll two dice for the first ball:
@@ -123,4 +128,4 @@ rack rolls two dice, a ball on the pins left over rolls one die.
 Scoring is ten-pin bowling: a strike scores 10 plus the next two balls, a
 spare 10 plus the next ball. Players take turns frame by frame; the highest
 total wins.
-"""
+""")

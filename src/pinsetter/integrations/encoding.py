@@ -3,9 +3,9 @@
 Toolkits (OpenSpiel, Gymnasium, PettingZoo) speak integers and arrays; pinsetter
 speaks `Step` values with text forms. This module is the one translation:
 
-* `StepIndex` enumerates, once per game and options, every action text the
-  game's grammar can produce (and every chance outcome), parses each with the
-  game's own parser and numbers them in the game's own sort order. An id is an
+* `StepIndex` takes, once per game and options, every action and chance
+  outcome the game says it can produce and numbers them in the game's own
+  sort order. An id is an
   index into that tuple, so sorted ids are sorted actions, and the id of a step
   never depends on the position. Legality stays with the engine: the index only
   names steps, the state says which are legal.
@@ -13,100 +13,28 @@ speaks `Step` values with text forms. This module is the one translation:
   vector of floats in [0, 1] with a name for every entry. Reading only the view
   means the vectors hide exactly what the game hides.
 
-No rule is written here: the grammars below bound the *text* of steps (pins
-1..n, dice faces 1..6, piles 1..3); which of them are legal is asked of the state.
+No rule and no game is written here: each game describes its own action and
+chance-outcome spaces (`Game.action_space`, `Game.chance_space`) and its part
+of the observation (`Game.observation_features`); which steps are legal is
+asked of the state. A new game needs no edit in this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import combinations, product
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pinsetter.core.dice import DiceRoll
 from pinsetter.core.game import Game, State, Step
-from pinsetter.core.scoring import BallContext
 
-__all__ = ["Observer", "StepIndex", "max_decisions", "step_index"]
+__all__ = ["Observer", "StepIndex", "step_index"]
 
 FloatArray = npt.NDArray[np.float32]
 
 
-def _subsets(items: Sequence[int], sizes: Iterable[int]) -> Iterator[tuple[int, ...]]:
-    for size in sizes:
-        yield from combinations(items, size)
-
-
-def _plus(items: Iterable[int]) -> str:
-    return "+".join(str(i) for i in items)
-
-
-# --- the action grammars, per game ------------------------------------------------------
-
-
-def _rolling_pins_actions(game: Game) -> Iterator[str]:
-    from pinsetter.games.rolling_pins import TOKEN_LIMIT, RollingPins
-
-    assert isinstance(game, RollingPins)
-    pins = range(1, game.lane.pins + 1)
-    yield from ("dice 1", "dice 2", "extra-dice", "auto-strike", "reroll", "ten-pin", "miss", "pass")
-    yield from (f"flip {die}" for die in (1, 2, 3))  # at most three dice are rolled
-    yield from (f"keep {_plus(kept)}" for kept in _subsets((1, 2, 3), (1, 2)))
-    yield from (f"extra-pin {pin}" for pin in pins)
-    yield from (f"mark {area}" for area in range(1, len(game.sheet.areas) + 1))
-    for crossed in _subsets(tuple(pins), range(1, len(pins) + 1)):
-        for tokens in range(-TOKEN_LIMIT, TOKEN_LIMIT + 1):
-            yield f"cross {_plus(crossed)}" + (f" tokens {tokens:+d}" if tokens else "")
-
-
-def _solitaire_actions(game: Game) -> Iterator[str]:
-    from pinsetter.games.bowling_solitaire import PILE_SIZES, POSITIONS
-
-    yield "stop"
-    for pile in range(1, len(PILE_SIZES) + 1):
-        yield from (f"{pile}:{_plus(group)}" for group in _subsets(POSITIONS, (1, 2, 3)))
-
-
-def _dice_outcomes(most: int) -> Callable[[Game], Iterator[Step]]:
-    def outcomes(game: Game) -> Iterator[Step]:
-        for count in range(1, most + 1):
-            yield from (DiceRoll(faces) for faces in product(range(1, 7), repeat=count))
-
-    return outcomes
-
-
-def _solitaire_outcomes(game: Game) -> Iterator[Step]:
-    from pinsetter.games.bowling_solitaire import VALUES, Card
-
-    yield from (Card(value) for value in VALUES)
-
-
-def _bowling_dice_outcomes(game: Game) -> Iterator[Step]:
-    """Every roll the game's own ball model can produce, over every set of dice left to roll."""
-    from pinsetter.games.bowling_dice import BowlingDice
-
-    assert isinstance(game, BowlingDice)
-    model = game.ball_model()
-    ctx = BallContext(frame=1, ball=1, standing=game.lane.pins, fresh_rack=True)  # the model ignores it
-    for rack in product(*(range(count + 1) for _, count in model.kinds)):
-        yield from (outcome for outcome, _ in model.outcomes(tuple(rack), ctx))
-
-
-ACTION_GRAMMARS: dict[str, Callable[[Game], Iterator[str]]] = {
-    "rolling-pins": _rolling_pins_actions,
-    "bowling-solitaire": _solitaire_actions,
-}
-CHANCE_GRAMMARS: dict[str, Callable[[Game], Iterator[Step]]] = {
-    "tenpins": _dice_outcomes(2),
-    "rolling-pins": _dice_outcomes(3),
-    "bowling-dice": _bowling_dice_outcomes,
-    "bowling-solitaire": _solitaire_outcomes,
-}
 # Outcome sets larger than this (an exotic Bowling Dice set) are refused rather than enumerated.
 MAX_CHANCE_OUTCOMES = 200_000
 
@@ -132,13 +60,10 @@ class StepIndex:
 
     @classmethod
     def build(cls, game: Game) -> StepIndex:
-        grammar = ACTION_GRAMMARS.get(game.id)
-        chance = CHANCE_GRAMMARS.get(game.id)
-        if chance is None or (game.has_decisions and grammar is None):
-            raise NotImplementedError(f"no step grammar for {game.id}: add one in pinsetter.integrations.encoding")
-        actions = _ordered(game.parse_action(text) for text in grammar(game)) if grammar else ()
+        """Number the game's own action and chance spaces, each sorted in the game's order."""
+        actions = _ordered(game.action_space())
         outcomes: list[Step] = []
-        for outcome in chance(game):
+        for outcome in game.chance_space():
             outcomes.append(outcome)
             if len(outcomes) > MAX_CHANCE_OUTCOMES:
                 raise ValueError(f"{game.id}: more than {MAX_CHANCE_OUTCOMES} chance outcomes to number")
@@ -155,13 +80,15 @@ class StepIndex:
         try:
             return self._action_ids[action]
         except KeyError:
-            raise KeyError(f"{self.game_id}: action {action} has no id (extend its grammar)") from None
+            raise KeyError(f"{self.game_id}: action {action} has no id (extend its Game.action_space)") from None
 
     def outcome_id(self, outcome: Step) -> int:
         try:
             return self._outcome_ids[outcome]
         except KeyError:
-            raise KeyError(f"{self.game_id}: chance outcome {outcome} has no id (extend its grammar)") from None
+            raise KeyError(
+                f"{self.game_id}: chance outcome {outcome} has no id (extend its Game.chance_space)"
+            ) from None
 
     def legal_ids(self, state: State) -> list[int]:
         """The legal actions of the player to move, as sorted ids."""
@@ -190,33 +117,7 @@ def step_index(game: Game) -> StepIndex:
     return _index_for(game.id, _options_key(game))
 
 
-def max_decisions(game: Game, players: int) -> int:
-    """A bound on the decisions of one game, for toolkits that ask for a maximum length.
-
-    A game has at most 2 * frames + 1 balls per player. Rolling Pins: each roll
-    takes at most a dice choice, an extra-dice, a reroll, a flip, a keep and a
-    cross or miss, a ball has at most pins + 1 rolls (each but the last crosses a
-    pin) and ends with at most one extra-pin or pass; the ability track adds at
-    most one mark per box. Solitaire: a ball takes at most ten plays and a stop.
-    The bound is loose on purpose; the OpenSpiel conformance test checks it.
-    """
-    balls = 2 * game.lane.frames + 1
-    if game.id == "rolling-pins":
-        from pinsetter.games.rolling_pins import RollingPins
-
-        assert isinstance(game, RollingPins)
-        boxes = sum(area.boxes for area in game.sheet.areas)
-        per_ball = 6 * (game.lane.pins + 1) + 1
-        return players * (balls * per_ball + 2 * boxes)
-    if game.id == "bowling-solitaire":
-        return players * balls * 11
-    return 0 if not game.has_decisions else players * balls * 64
-
-
 # --- observations ---------------------------------------------------------------------
-
-
-Put = Callable[[str, float], None]
 
 
 class Observer:
@@ -226,93 +127,57 @@ class Observer:
     per possible ball: a bit that it was bowled and pins / rack size), the
     running score / maximum, and the next ball (frame, ball 1-3, pins standing).
     Then one-hot entries for the observing player and the player whose frame it
-    is. Then what the game's view adds: Rolling Pins' standing pins, tokens,
-    phase, dice, grey pins, marks and abilities; Solitaire's face-up pin values,
-    pile tops and sizes, and the cards seen. Nothing else is read, so nothing
-    the view hides can leak.
+    is. Then the game's own entries, read from the same view
+    (`Game.observation_features`: Rolling Pins' standing pins, tokens, phase,
+    dice, grey pins, marks and abilities; Solitaire's face-up pin values, pile
+    tops and sizes, and the cards seen). Nothing else is read, so nothing the
+    view hides can leak.
     """
 
     def __init__(self, game: Game, players: int) -> None:
         self.game = game
         self.players = players
-        names: list[str] = []
-        self._fill(game.new_state(players), 0, lambda name, _: names.append(name))
-        self.names: tuple[str, ...] = tuple(names)
+        start = game.new_state(players)
+        own = [name for name, _ in game.observation_features(start.view(0))]
+        self.names: tuple[str, ...] = (*self._common_names(), *own)
         self.size = len(self.names)
+        if len(self.vector(start, 0)) != self.size:
+            raise AssertionError(f"{game.id}: observation names and values differ in length")
 
     def vector(self, state: State, player: int) -> FloatArray:
-        values: list[float] = []
-        self._fill(state, player, lambda _, value: values.append(min(1.0, max(0.0, float(value)))))
-        return np.asarray(values, dtype=np.float32)
+        values = self._common_values(state, player)
+        values.extend(value for _, value in self.game.observation_features(state.view(player)))
+        return np.clip(np.asarray(values, dtype=np.float32), 0.0, 1.0)
 
-    def _fill(self, state: State, player: int, put: Put) -> None:
+    # The common part twice, names (once per observer) and values (every step, kept cheap): same order.
+    def _common_names(self) -> list[str]:
+        names: list[str] = []
+        for p in range(self.players):
+            for b in range(1, 2 * self.game.lane.frames + 2):
+                names += [f"p{p}.ball{b}.bowled", f"p{p}.ball{b}.pins"]
+            names += [f"p{p}.score", f"p{p}.frame", f"p{p}.next_ball1", f"p{p}.next_ball2", f"p{p}.next_ball3"]
+            names.append(f"p{p}.standing")
+        names += [f"observer{p}" for p in range(self.players)]
+        names += [f"turn{p}" for p in range(self.players)]
+        return names
+
+    def _common_values(self, state: State, player: int) -> list[float]:
         lane = self.game.lane
+        values: list[float] = []
         scores = state.scores()
         for p in range(self.players):
             falls = state.pinfalls[p]
             for b in range(2 * lane.frames + 1):
-                put(f"p{p}.ball{b + 1}.bowled", b < len(falls))
-                put(f"p{p}.ball{b + 1}.pins", falls[b] / lane.pins if b < len(falls) else 0.0)
-            put(f"p{p}.score", scores[p] / self.game.max_score)
+                bowled = b < len(falls)
+                values += [float(bowled), falls[b] / lane.pins if bowled else 0.0]
             ctx = state.ball_context(p)
-            put(f"p{p}.frame", ctx.frame / lane.frames if ctx else 0.0)
-            for ball in (1, 2, 3):
-                put(f"p{p}.next_ball{ball}", bool(ctx and ctx.ball == ball))
-            put(f"p{p}.standing", ctx.standing / lane.pins if ctx else 0.0)
+            values.append(scores[p] / self.game.max_score)
+            if ctx is None:
+                values += [0.0] * 5
+            else:
+                values += [ctx.frame / lane.frames, ctx.ball == 1, ctx.ball == 2, ctx.ball == 3]
+                values.append(ctx.standing / lane.pins)
         turn = state.turn()
-        for p in range(self.players):
-            put(f"observer{p}", p == player)
-        for p in range(self.players):
-            put(f"turn{p}", p == turn)
-        view = state.view(player)
-        if self.game.id == "rolling-pins":
-            _rolling_pins_part(self.game, view, put)
-        elif self.game.id == "bowling-solitaire":
-            _solitaire_part(view, put)
-
-
-PHASES = ("choose", "rolling", "rolled", "extra-pin")
-ABILITY_NAMES = ("reroll", "flip", "extra-pin", "extra-dice", "ten-pin", "auto-strike")
-
-
-def _rolling_pins_part(game: Game, view: dict[str, Any], put: Put) -> None:
-    from pinsetter.games.rolling_pins import TOKEN_LIMIT, RollingPins
-
-    assert isinstance(game, RollingPins)
-    pins = game.lane.pins
-    for p, entry in enumerate(view["players"]):
-        standing = set(entry["standing"])
-        for pin in range(1, pins + 1):
-            put(f"p{p}.pin{pin}.standing", pin in standing)
-        put(f"p{p}.tokens", entry["tokens"] / TOKEN_LIMIT)
-        for phase in PHASES:
-            put(f"p{p}.phase.{phase}", entry["phase"] == phase)
-        dice = entry["dice"]
-        for die in range(3):
-            for face in range(1, 7):
-                put(f"p{p}.die{die + 1}.face{face}", die < len(dice) and dice[die] == face)
-        if game.advanced:
-            grey = set(entry["grey"])
-            for pin in range(1, pins + 1):
-                put(f"p{p}.pin{pin}.grey", pin in grey)
-            for area, (marks, spec) in enumerate(zip(entry["marks"], game.sheet.areas, strict=True)):
-                put(f"p{p}.area{area + 1}.marked", marks / spec.boxes)
-            for ability in ABILITY_NAMES:
-                put(f"p{p}.ability.{ability}", entry["abilities"].get(ability, 0) / 2)
-            put(f"p{p}.extra_dice_active", entry["extra_dice_active"])
-            put(f"p{p}.pending_marks", entry["pending_marks"] / 3)
-
-
-def _solitaire_part(view: dict[str, Any], put: Put) -> None:
-    for position in range(1, 11):
-        value = view["pins"][str(position)]
-        put(f"pin{position}.standing", value is not None)
-        for card in range(1, 11):
-            put(f"pin{position}.value{card}", value == card)
-    for pile, entry in enumerate(view["piles"], start=1):
-        for card in range(1, 11):
-            put(f"pile{pile}.top{card}", entry["top"] == card)
-        put(f"pile{pile}.cards", entry["cards"] / 5)
-    seen = view["seen"]
-    for card in range(1, 11):
-        put(f"seen{card}", seen.count(card) / 2)
+        values += [float(p == player) for p in range(self.players)]
+        values += [float(p == turn) for p in range(self.players)]
+        return values

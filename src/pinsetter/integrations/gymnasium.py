@@ -1,7 +1,8 @@
 """Single-player Gymnasium environments (needs the `rl` extra: gymnasium).
 
-Importing this module registers `pinsetter/RollingPins-v0` and
-`pinsetter/BowlingSolitaire-v0`; game options are keyword arguments:
+Importing this module registers an environment for every registered game
+with decisions that one player can play (`pinsetter/RollingPins-v0`,
+`pinsetter/BowlingSolitaire-v0`); game options are keyword arguments:
 
     import gymnasium, pinsetter.integrations.gymnasium
     env = gymnasium.make("pinsetter/RollingPins-v0", frames=3, advanced=True)
@@ -15,10 +16,12 @@ Importing this module registers `pinsetter/RollingPins-v0` and
 * Chance (dice, cards) is drawn inside, as `pinsetter.session.Match` draws it:
   step i from the generator seeded by (seed, i), so a seed replays a game of
   `pinsetter play --seed`. The record is `env.unwrapped.match.record`.
-* `render_mode="ansi"`: the position as the line interface describes it.
+* `render_mode="ansi"`: the position as the line interface describes it;
+  `"rgb_array"`: a 180 x 320 x 3 uint8 picture of the game's table view
+  (`picture.table_picture`: pins, dice, piles, tokens, pinfall and score).
 
-Ten Pins and Bowling Dice have no decisions and are not registered (their
-exact score distributions are in `pinsetter analyze`).
+Games without decisions (Ten Pins, Bowling Dice) are not registered: there
+is nothing to choose (their exact score distributions are in `pinsetter analyze`).
 """
 
 from __future__ import annotations
@@ -32,22 +35,31 @@ from gymnasium import spaces
 
 from pinsetter.core.game import Game
 from pinsetter.core.seeds import SEED_MAX
-from pinsetter.games.registry import get_game
+from pinsetter.games.registry import all_games, get_game
 from pinsetter.integrations.encoding import Observer, StepIndex, step_index
+from pinsetter.integrations.picture import table_picture
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 
-__all__ = ["ENV_IDS", "PinsetterEnv"]
+__all__ = ["ENV_IDS", "PinsetterEnv", "env_id"]
 
-ENV_IDS = {"rolling-pins": "pinsetter/RollingPins-v0", "bowling-solitaire": "pinsetter/BowlingSolitaire-v0"}
+
+def env_id(game_id: str) -> str:
+    """`rolling-pins` -> `pinsetter/RollingPins-v0`."""
+    return "pinsetter/" + "".join(word.title() for word in game_id.split("-")) + "-v0"
+
+
+# Every registered game a single player can play and that has decisions to make.
+ENV_IDS = {gid: env_id(gid) for gid, cls in all_games().items() if cls.has_decisions and cls.min_players == 1}
 
 ObsType = np.ndarray[Any, np.dtype[np.float32]]
+ImageArray = np.ndarray[Any, np.dtype[np.uint8]]
 
 
 class PinsetterEnv(gymnasium.Env[ObsType, np.int64]):
     """One player against the dice or cards of a pinsetter game with decisions."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012  (Gymnasium declares it)
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012  (Gymnasium declares it)
 
     def __init__(self, game: str = "rolling-pins", render_mode: str | None = None, **options: Any) -> None:
         self.game: Game = get_game(game, options)
@@ -62,6 +74,8 @@ class PinsetterEnv(gymnasium.Env[ObsType, np.int64]):
         self.observation_space = spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)
         self.action_space = spaces.Discrete(len(self.index.actions))
         self.match: Match | None = None
+        self._mask = np.zeros(len(self.index.actions), np.int8)  # of the position last observed
+        self._score = 0
 
     def _match(self) -> Match:
         if self.match is None:
@@ -70,8 +84,9 @@ class PinsetterEnv(gymnasium.Env[ObsType, np.int64]):
 
     def _observe(self) -> tuple[ObsType, dict[str, Any]]:
         state = self._match().state
-        info = {"action_mask": self.index.mask(state), "score": state.scores()[0]}
-        return self.observer.vector(state, 0), info
+        self._mask = self.index.mask(state)
+        self._score = state.scores()[0]
+        return self.observer.vector(state, 0), {"action_mask": self._mask.copy(), "score": self._score}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -86,21 +101,25 @@ class PinsetterEnv(gymnasium.Env[ObsType, np.int64]):
         match = self._match()
         if match.state.is_terminal():
             raise gymnasium.error.ResetNeeded("the game is over: call reset()")
-        before = match.state.scores()[0]
-        legal = self.index.legal_ids(match.state)
-        illegal = int(action) not in legal
+        before = self._score
+        illegal = not (0 <= int(action) < len(self._mask) and self._mask[int(action)])  # the position is unchanged
         if not illegal:
             match.apply(self.index.actions[int(action)])
             match.run_bots()
         obs, info = self._observe()
         info["illegal_action"] = illegal
-        reward = float(match.state.scores()[0] - before)
-        return obs, reward, match.state.is_terminal(), False, info
+        return obs, float(self._score - before), match.state.is_terminal(), False, info
 
-    def render(self) -> str | None:
+    def render(self) -> str | ImageArray | None:
+        """ "ansi": the pinfalls, score and position as text; "rgb_array": `picture.table_picture` of the table."""
+        state = self._match().state
+        if self.render_mode == "rgb_array":
+            lane = self.game.lane
+            view = self.game.table(state, ["agent"])
+            balls = 2 * lane.frames + 1
+            return table_picture(view, state.pinfalls[0], lane.pins, self._score, self.game.max_score, balls)
         if self.render_mode != "ansi":
             return None
-        state = self._match().state
         falls = " ".join(str(p) for p in state.pinfalls[0])
         status = "game over" if state.is_terminal() else state.describe()
         return f"{falls or '-'}  (score {state.scoresheet(0).total})\n{status}\n"

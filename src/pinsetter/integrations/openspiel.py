@@ -28,9 +28,9 @@ import pyspiel
 
 from pinsetter.core.game import CHANCE, TERMINAL, Game, OptionError, OptionSpec, State, Step
 from pinsetter.games.registry import GAMES, game_class
-from pinsetter.integrations.encoding import Observer, StepIndex, max_decisions, step_index
+from pinsetter.integrations.encoding import Observer, StepIndex, step_index
 
-__all__ = ["PinsetterGame", "PinsetterState", "short_name"]
+__all__ = ["PinsetterGame", "PinsetterState", "parameters", "short_name"]
 
 PREFIX = "pinsetter_"
 
@@ -55,6 +55,16 @@ def _parameter_default(option: OptionSpec) -> bool | int | float | str:
 def _to_parameter(text: str) -> str:
     """OpenSpiel's game strings split parameters at commas: a text parameter writes ';' for ','."""
     return text.replace(",", ";")
+
+
+def parameters(game: Game, players: int = 1) -> dict[str, Any]:
+    """The OpenSpiel parameters of a pinsetter game: `players` and every option not at its default."""
+    params: dict[str, Any] = {"players": players}
+    for spec in game.option_specs:
+        value = game.options[spec.name]
+        if value != spec.default:
+            params[spec.name] = value if isinstance(value, bool | int | float) else _to_parameter(str(value))
+    return params
 
 
 def _from_parameter(value: object) -> object:
@@ -123,7 +133,7 @@ class PinsetterGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=float(facts.game.max_score),
             utility_sum=None,
-            max_game_length=max(1, max_decisions(facts.game, facts.players)),
+            max_game_length=max(1, facts.game.max_decisions(facts.players)),
         )
         super().__init__(_GAME_TYPES[self.game_id], info, params or {})
 

@@ -12,6 +12,7 @@ from functools import cache
 
 from pinsetter.games.pure_chance import PureChanceGame
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import _
 from pinsetter.solvers.distribution import ScoreDistribution, analyze
 
 __all__ = ["EXPECTIMAX_SOLITAIRE_MEAN", "Reference", "reference", "standing_text"]
@@ -64,6 +65,10 @@ def standing_text(game_id: str, options: dict[str, object], score: int) -> str:
         return ""
     share = ref.beats(score)
     if share is not None:
-        return f"Better than {share:.0%} of games (exact odds)."
-    about = "" if ref.exact else "about "
-    return f"The {ref.against} averages {about}{ref.mean:.1f}."
+        return _("Better than {share} of games (exact odds).").format(share=f"{share:.0%}")
+    mean = f"{ref.mean:.1f}"
+    if ref.against == "optimal player":
+        return _("The optimal player averages {mean}.").format(mean=mean)
+    if ref.exact:
+        return _("The {player} averages {mean}.").format(player=ref.against, mean=mean)
+    return _("The expectimax player averages about {mean}.").format(mean=mean)

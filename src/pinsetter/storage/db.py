@@ -30,10 +30,20 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from pinsetter.core.scoring import STANDARD, Lane, score
-from pinsetter.records import Record, RecordError
+from pinsetter.i18n import _
+from pinsetter.records import (
+    MAX_RECORD_BYTES,
+    MAX_STEPS,
+    PlayerDocument,
+    Record,
+    RecordError,
+    StatedResult,
+    StepDocument,
+)
 from pinsetter.usertext import visible
 
 __all__ = [
+    "Guard",
     "Merge",
     "Storage",
     "StorageError",
@@ -106,20 +116,22 @@ def normalise_url(text: str) -> str:
     """
     text = text.strip()
     if not text:
-        raise StorageError("the history location is empty (give a file path or a database URL)")
+        raise StorageError(_("the history location is empty (give a file path or a database URL)"))
     if "://" in text:
         try:
             sa.make_url(text)
         except sa.exc.ArgumentError:
-            raise StorageError(f"{visible(text)!r} is not a database URL (e.g. sqlite:///games.sqlite)") from None
+            message = _("{text} is not a database URL (e.g. sqlite:///games.sqlite)")
+            raise StorageError(message.format(text=repr(visible(text)))) from None
         return text
     path = Path(text).expanduser()
     if path.is_dir():
-        raise StorageError(f"{visible(str(path))} is a folder; give a file path for the history")
+        raise StorageError(_("{path} is a folder; give a file path for the history").format(path=visible(str(path))))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StorageError(f"cannot create the folder {visible(str(path.parent))}: {exc.strerror}") from None
+        message = _("cannot create the folder {folder}: {error}")
+        raise StorageError(message.format(folder=visible(str(path.parent)), error=exc.strerror)) from None
     return sa.URL.create("sqlite", database=str(path.resolve())).render_as_string(hide_password=False)
 
 
@@ -220,15 +232,21 @@ class Merge:
     reason: str = ""  # for a conflict: why the record was not stored, one line
 
 
+# A further condition for `Storage.save_if`: a clause built once (it is the key of a cached
+# statement) with bind parameters, and their values for this write.
+Guard = tuple[sa.ColumnElement[bool], dict[str, Any]]
+
+
 class Storage:
     """One database. Opening it brings its schema up to date (StorageError, one line, if it cannot)."""
 
     def __init__(self, url: str | None = None, revision: str = "head") -> None:
         self.url = normalise_url(url) if url else default_url()
+        self._appends: dict[int, sa.Update] = {}  # save_if's statements, by their further condition
         try:
             self.engine = make_engine(self.url)
         except (sa.exc.SQLAlchemyError, ImportError) as exc:
-            raise StorageError(f"cannot use {self.safe_url}: {one_line(exc)}") from None
+            raise StorageError(_("cannot use {url}: {error}").format(url=self.safe_url, error=one_line(exc))) from None
         try:
             self.upgrade(revision)
         except StorageError:
@@ -273,10 +291,11 @@ class Storage:
         if current == target:
             return
         if current is not None and current not in known:
-            raise StorageError(
-                f"the history is at schema revision {current}, made by a newer pinsetter "
-                f"(this one knows up to {script.get_current_head()}); upgrade pinsetter"
+            message = _(
+                "the history is at schema revision {current}, made by a newer pinsetter "
+                "(this one knows up to {head}); upgrade pinsetter"
             )
+            raise StorageError(message.format(current=current, head=script.get_current_head()))
         with self._exclusive() as connection:
             if MigrationContext.configure(connection).get_current_revision() == target:
                 return  # another process migrated it while this one waited for the lock
@@ -326,20 +345,47 @@ class Storage:
                     raise  # another writer inserted the same game at the same moment: retry as an update
         raise AssertionError("unreachable")
 
-    def save_if(self, record: Record, game_id: int, steps_before: int) -> bool:
+    def save_if(self, record: Record, game_id: int, steps_before: int, also: Guard | None = None) -> bool:
         """Write a game that has grown from `steps_before` steps, unless another writer changed it first.
 
-        A compare-and-set on the stored step count: two server processes acting on one
-        online table can never both append a step (the loser re-reads and tries again).
+        A compare-and-set on the stored step count, in one UPDATE: two server processes
+        acting on one online table can never both append a step (the loser re-reads and
+        tries again), and a finished game never grows. `also` is a further condition of
+        that UPDATE, with its parameters (e.g. `TableStore.unchanged`: the table the game
+        is played at has not changed). Only what an append can change is validated and
+        written (the new steps, the players (a seat handed to a bot), the result, the
+        limits): the rest of the record was validated when it was first stored, and the
+        step count proves the stored row is the one this record grew from.
         """
-        uid = game_uid(record)
+        data = record.to_json()
+        text = json.dumps(data)
+        try:
+            _check_append(data, text, steps_before)
+        except RecordError as exc:
+            raise StorageError(f"this game cannot be kept in the history: {exc}") from None
+        clause, parameters = also if also is not None else (None, {})
+        key = id(clause)
+        statement = self._appends.get(key)
+        if statement is None:
+            statement = self._appends[key] = _append_statement(clause)
+        finished = bool((record.result or {}).get("complete"))
+        values = {
+            **parameters,
+            "append_id": game_id,
+            "append_before": steps_before,
+            "append_updated": datetime.now(UTC).isoformat(timespec="seconds"),
+            "append_players": json.dumps(data["players"]),
+            "append_finished": finished,
+            "append_steps": len(record.steps),
+            "append_record": text,
+        }
         with self.transaction() as connection:
-            query = sa.select(games.c.steps).where(games.c.id == game_id).with_for_update()
-            row = connection.execute(query).first()
-            if row is None or int(row[0]) != steps_before:
+            if connection.execute(statement, values).rowcount != 1:
                 return False
-            self._write(connection, uid, record, game_id)
-            return True
+            rows = result_rows(game_id, data) if finished else []
+            if rows:
+                connection.execute(results.insert(), rows)
+        return True
 
     def steps_of(self, game_id: int) -> int | None:
         """How many steps the stored game has (None if there is no such game)."""
@@ -390,7 +436,7 @@ class Storage:
         try:  # never store what could not be read back: one such row would break every history listing
             Record.loads(text)
         except RecordError as exc:
-            raise StorageError(f"this game cannot be kept in the history: {exc}") from None
+            raise StorageError(_("this game cannot be kept in the history: {error}").format(error=exc)) from None
         values = {
             "game": record.game,
             "options": json.dumps(record.options, sort_keys=True),
@@ -475,6 +521,56 @@ class Storage:
             return [dict(r._mapping) for r in connection.execute(query)]
 
 
+def _append_statement(also: sa.ColumnElement[bool] | None) -> sa.Update:
+    """`Storage.save_if`'s UPDATE, built once per kind of further condition (its values are parameters)."""
+    where = [
+        games.c.id == sa.bindparam("append_id"),
+        games.c.steps == sa.bindparam("append_before"),
+        games.c.finished == sa.false(),
+    ]
+    if also is not None:
+        where.append(also)
+    return (
+        games.update()
+        .where(*where)
+        .values(
+            updated=sa.bindparam("append_updated"),
+            players=sa.bindparam("append_players"),
+            finished=sa.bindparam("append_finished"),
+            steps=sa.bindparam("append_steps"),
+            record=sa.bindparam("append_record"),
+        )
+    )
+
+
+def _check_append(data: dict[str, Any], text: str, validated: int) -> None:
+    """What `Record.loads` would refuse in a record whose first `validated` steps were read back before.
+
+    The new steps and the stated result go through the record format's own models; the
+    limits on the whole record are checked here. RecordError like `Record.loads`.
+    """
+    from pydantic import ValidationError
+
+    from pinsetter.records import describe_validation_error
+
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"a record is at most {MAX_RECORD_BYTES} bytes, this one is {len(text)}")
+    steps = data["steps"]
+    if len(steps) > MAX_STEPS:
+        raise RecordError(f"steps: a record has at most {MAX_STEPS} steps")
+    try:
+        for player in data["players"]:  # a seat handed to a bot changes its entry
+            PlayerDocument.model_validate(player)
+        for index in range(validated, len(steps)):
+            step = StepDocument.model_validate(steps[index])
+            if step.actor != "chance" and step.actor >= len(data["players"]):
+                raise RecordError(f"actor {step.actor!r} is neither 'chance' nor a player index", index + 1)
+        if data.get("result") is not None:
+            StatedResult.model_validate(data["result"])
+    except ValidationError as exc:
+        raise RecordError(describe_validation_error(exc)) from None
+
+
 def make_engine(url: str) -> Engine:
     if sa.make_url(url).get_backend_name() == "sqlite":
         engine = sa.create_engine(url, connect_args={"timeout": 60})
@@ -486,13 +582,18 @@ def make_engine(url: str) -> Engine:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA busy_timeout=60000")
             cursor.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode: a commit survives the process (a crash, a restart) without waiting for the
+            # disk; only an operating-system crash or power loss can roll back the last commits, and
+            # never corrupts the file. FULL waits for an fsync per commit, which caps an online
+            # table server at a few hundred steps a second on an ordinary disk (docs/tables.md, Load).
+            cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
         @sa.event.listens_for(engine, "begin")
         def _begin(connection: Connection) -> None:
             mode = connection.get_execution_options().get("pinsetter_begin", "DEFERRED")
-            connection.exec_driver_sql(f"BEGIN {mode}")
+            connection.connection.driver_connection.execute(f"BEGIN {mode}")  # type: ignore[union-attr]
 
         return engine
     return sa.create_engine(url)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from pinsetter.i18n import _
 from pinsetter.solvers.reference import reference
 from pinsetter.storage.db import Storage
 
@@ -24,13 +25,17 @@ def _benchmark(game: str, average: float) -> dict[str, Any] | None:
             "against": ref.against,
             "exact_mean": ref.mean,
             "average_beats": share,
-            "text": f"an average of {average:.1f} beats {share:.0%} of games (exact mean {ref.mean:.2f})",
+            "text": _("an average of {average} beats {share} of games (exact mean {mean})").format(
+                average=f"{average:.1f}", share=f"{share:.0%}", mean=f"{ref.mean:.2f}"
+            ),
         }
     return {
         "against": ref.against,
         "optimal_mean": ref.mean,
         "share_of_optimal": average / ref.mean,
-        "text": f"{average / ref.mean:.0%} of the optimal player's {ref.mean:.2f} (basic game)",
+        "text": _("{share} of the optimal player's {mean} (basic game)").format(
+            share=f"{average / ref.mean:.0%}", mean=f"{ref.mean:.2f}"
+        ),
     }
 
 

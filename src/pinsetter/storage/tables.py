@@ -11,15 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
 
-from pinsetter.storage.db import Storage, games, metadata
+from pinsetter.storage.db import Guard, Storage, games, metadata
 
-__all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "token_hash"]
+__all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "copy_table", "token_hash"]
 
 tables = sa.Table(
     "tables",
@@ -35,6 +35,10 @@ tables = sa.Table(
     sa.Column("game_id", sa.Integer, sa.ForeignKey(games.c.id, ondelete="SET NULL"), nullable=True),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("created", sa.String(40), nullable=False),
+    sa.Column("settings", sa.Text, nullable=False, server_default="{}"),
+)
+UNCHANGED = sa.exists().where(
+    tables.c.id == sa.bindparam("unchanged_id"), tables.c.version == sa.bindparam("unchanged_version")
 )
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed safely
 CODE_LENGTH = 6
@@ -73,6 +77,13 @@ class StoredTable:
     game_id: int | None
     version: int
     created: str = field(default="")
+    # Fixed when the table is made: {"turn_seconds": N, "fallback_bot": NAME} (no timer when absent).
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def turn_seconds(self) -> int | None:
+        seconds = self.settings.get("turn_seconds")
+        return seconds if isinstance(seconds, int) else None
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat this token holds, or None (a spectator)."""
@@ -96,6 +107,8 @@ class StoredTable:
             "options": self.options,
             "status": self.status,
             "game_id": self.game_id,
+            "turn_seconds": self.turn_seconds,
+            "fallback_bot": self.settings.get("fallback_bot"),
             "seats": [{"seat": i, "kind": s.kind, "name": s.name, "free": s.free} for i, s in enumerate(self.seats)],
         }
 
@@ -104,7 +117,9 @@ class TableStore:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
 
-    def create(self, game: str, options: dict[str, Any], seed: int, seats: list[Seat]) -> tuple[StoredTable, str]:
+    def create(
+        self, game: str, options: dict[str, Any], seed: int, seats: list[Seat], settings: dict[str, Any] | None = None
+    ) -> tuple[StoredTable, str]:
         """A new open table and its host token (returned once, stored only as a hash)."""
         host = new_token()
         now = datetime.now(UTC).isoformat(timespec="seconds")
@@ -124,6 +139,7 @@ class TableStore:
                             game_id=None,
                             version=0,
                             created=now,
+                            settings=json.dumps(settings or {}, sort_keys=True),
                         )
                     )
                     table_id = int(inserted.inserted_primary_key[0])  # type: ignore[index]
@@ -150,6 +166,21 @@ class TableStore:
             row = connection.execute(sa.select(tables.c.id).where(tables.c.game_id == game_id)).first()
         return None if row is None else int(row[0])
 
+    def unchanged(self, table: StoredTable) -> Guard:
+        """A condition for `Storage.save_if`: the table's row is still at the version `table` was read at.
+
+        Lets a server act on a table row it keeps in memory: a step is written only if
+        nobody (another process included) has changed the table since (a close, a seat
+        handed to a bot), whatever the notifications between processes say.
+        """
+        return UNCHANGED, {"unchanged_id": table.id, "unchanged_version": table.version}
+
+    def timed_and_playing(self) -> list[int]:
+        """Tables being played with a turn timer (their clocks start again when a server starts)."""
+        query = sa.select(tables.c.id).where(tables.c.status == "playing", tables.c.settings.like('%"turn_seconds"%'))
+        with self.storage.engine.begin() as connection:
+            return [int(row[0]) for row in connection.execute(query)]
+
     def update(self, table: StoredTable) -> bool:
         """Write `table` if nobody changed it since it was read (its version); bumps the version."""
         with self.storage.transaction() as connection:
@@ -167,6 +198,13 @@ class TableStore:
             table.version += 1
             return True
         return False
+
+
+def copy_table(table: StoredTable) -> StoredTable:
+    """A copy that changes to the original (its seats, its options) do not reach."""
+    return replace(
+        table, options=dict(table.options), seats=[replace(seat) for seat in table.seats], settings=dict(table.settings)
+    )
 
 
 def _seats_json(seats: list[Seat]) -> str:
@@ -187,4 +225,5 @@ def _table(row: sa.Row[Any]) -> StoredTable:
         game_id=m["game_id"],
         version=int(m["version"]),
         created=m["created"],
+        settings=json.loads(m["settings"] or "{}"),
     )

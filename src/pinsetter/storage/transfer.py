@@ -25,6 +25,7 @@ from typing import Any
 
 import pydantic_core
 
+from pinsetter.i18n import _
 from pinsetter.records import Record, RecordError, replay
 from pinsetter.storage.db import Storage, StorageError
 from pinsetter.usertext import visible
@@ -98,9 +99,10 @@ def import_file(storage: Storage, path: Path) -> ImportReport:
         with Path(path).open("rb") as handle:
             data = handle.read(MAX_IMPORT_BYTES + 1)
     except OSError as exc:
-        raise StorageError(f"cannot read {shown}: {exc.strerror}") from None
+        raise StorageError(_("cannot read {file}: {error}").format(file=shown, error=exc.strerror)) from None
     if len(data) > MAX_IMPORT_BYTES:
-        raise StorageError(f"{shown} is larger than {MAX_IMPORT_BYTES} bytes; split it to import it")
+        message = _("{file} is larger than {most} bytes; split it to import it")
+        raise StorageError(message.format(file=shown, most=MAX_IMPORT_BYTES))
     return import_records(storage, data)
 
 
@@ -113,7 +115,7 @@ def _entries(data: bytes) -> list[tuple[int, bytes | Any]]:
             whole = pydantic_core.from_json(data)  # depth- and number-limited; ValueError when not one JSON value
         except ValueError as exc:
             if head == b"[":  # an array (lines of JSON never start with one): the file is one bad value
-                raise RecordError(f"not a JSON array of records: {visible(str(exc))}") from None
+                raise RecordError(_("not a JSON array of records: {error}").format(error=visible(str(exc)))) from None
             whole = None
         if isinstance(whole, list):  # a JSON array of records: numbered by position
             return list(enumerate(whole, start=1))
@@ -126,7 +128,8 @@ def _parse(entry: bytes | Any) -> Record:
     if isinstance(entry, bytes):
         return Record.loads(entry)
     if not isinstance(entry, dict):
-        raise RecordError(f"a record is a JSON object, not {type(entry).__name__ if entry is not None else 'null'}")
+        kind = type(entry).__name__ if entry is not None else "null"
+        raise RecordError(_("a record is a JSON object, not {kind}").format(kind=kind))
     return Record.from_json(entry)
 
 

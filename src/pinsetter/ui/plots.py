@@ -1,10 +1,50 @@
-"""Plots with matplotlib (imported only when a plot is asked for)."""
+"""Plots with matplotlib (imported only when a plot is asked for), labelled in the current language.
+
+Japanese labels need a font with kana and kanji: `_font_settings` picks one that
+matplotlib can find (IPAexGothic, Noto Sans CJK JP, ...) so that they do not draw as boxes.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from pinsetter.i18n import _, current_language
 from pinsetter.solvers.distribution import ScoreDistribution
+
+# Fonts with Japanese glyphs, in order of preference (the first matplotlib finds is used).
+JAPANESE_FONTS = (
+    "IPAexGothic",
+    "IPAGothic",
+    "IPAPGothic",
+    "Noto Sans CJK JP",
+    "Noto Sans JP",
+    "Hiragino Sans",
+    "Yu Gothic",
+    "Meiryo",
+    "TakaoGothic",
+    "VL Gothic",
+)
+
+
+JAPANESE_FONT_FILES = ("ipag", "ipaexg", "ipagp", "notosanscjk", "notosansjp", "vl-gothic", "takaogothic")
+
+
+def _font_settings() -> dict[Any, Any]:
+    """In Japanese, matplotlib settings to draw with a font that has kana and kanji (its default has none)."""
+    if current_language() != "ja":
+        return {}
+    from matplotlib import font_manager
+
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    found = [name for name in JAPANESE_FONTS if name in installed]
+    if not found:  # installed after matplotlib cached its font list: add the system's Japanese fonts
+        for path in font_manager.findSystemFonts():
+            if any(stem in Path(path).name.lower() for stem in JAPANESE_FONT_FILES):
+                font_manager.fontManager.addfont(path)
+        installed = {font.name for font in font_manager.fontManager.ttflist}
+        found = [name for name in JAPANESE_FONTS if name in installed]
+    return {"font.family": [*found, "sans-serif"]} if found else {}
 
 
 def plot_distribution(dist: ScoreDistribution, path: Path) -> None:
@@ -13,13 +53,18 @@ def plot_distribution(dist: ScoreDistribution, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    with matplotlib.rc_context(_font_settings()):
+        _draw_distribution(plt, dist, path)
+
+
+def _draw_distribution(plt: Any, dist: ScoreDistribution, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(9, 4.5))
     scores = range(len(dist.probabilities))
     ax.bar(scores, dist.probabilities, width=1.0, color="#3b6ea8")
-    ax.axvline(dist.mean, color="#c0392b", linestyle="--", label=f"mean {dist.mean:.2f}")
-    ax.set_xlabel("final score")
-    ax.set_ylabel("probability")
-    ax.set_title(f"{dist.game}: exact final-score distribution")
+    ax.axvline(dist.mean, color="#c0392b", linestyle="--", label=_("mean {mean}").format(mean=f"{dist.mean:.2f}"))
+    ax.set_xlabel(_("final score"))
+    ax.set_ylabel(_("probability"))
+    ax.set_title(_("{game}: exact final-score distribution").format(game=dist.game))
     nonzero = [s for s, p in enumerate(dist.probabilities) if p > 1e-6]
     ax.set_xlim(min(nonzero) - 2, max(nonzero) + 2)
     ax.legend()
@@ -35,13 +80,18 @@ def plot_stats(data: dict[str, object], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    with matplotlib.rc_context(_font_settings()):
+        _draw_stats(plt, data, path)
+
+
+def _draw_stats(plt: Any, data: dict[str, object], path: Path) -> None:
     scores = list(data["scores"])  # type: ignore[call-overload]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
     left.plot(range(1, len(scores) + 1), scores, marker="o", color="#3b6ea8")
-    left.set_xlabel("game")
-    left.set_ylabel("score")
-    left.set_title("score over time")
-    right.hist(scores, bins=range(0, 301, 10), density=True, color="#3b6ea8", alpha=0.7, label="your games")
+    left.set_xlabel(_("game"))
+    left.set_ylabel(_("score"))
+    left.set_title(_("score over time"))
+    right.hist(scores, bins=range(0, 301, 10), density=True, color="#3b6ea8", alpha=0.7, label=_("your games"))
     games = data.get("game")
     if isinstance(games, str):
         from pinsetter.games.pure_chance import PureChanceGame
@@ -51,9 +101,9 @@ def plot_stats(data: dict[str, object], path: Path) -> None:
         instance = get_game(games)
         if isinstance(instance, PureChanceGame):
             dist = analyze(instance)
-            right.plot(range(len(dist.probabilities)), dist.probabilities, color="#c0392b", label="exact odds")
-    right.set_xlabel("score")
-    right.set_title("your scores")
+            right.plot(range(len(dist.probabilities)), dist.probabilities, color="#c0392b", label=_("exact odds"))
+    right.set_xlabel(_("score"))
+    right.set_title(_("your scores"))
     right.legend()
     fig.tight_layout()
     fig.savefig(path)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
+
 from pinsetter.core.scoring import Scoresheet
+from pinsetter.i18n import _
 from pinsetter.usertext import visible
 
 __all__ = ["frame_columns", "render_sheets", "sheet_width"]
@@ -21,7 +24,7 @@ def _widths(frames: int, compact: bool) -> list[int]:
 
 
 def _name_width(names: Sequence[str]) -> int:
-    return max([len(visible(n)) for n in names] + [6])
+    return max([cell_len(visible(n)) for n in names] + [6])  # terminal cells: a kanji takes two
 
 
 def frame_columns(names: Sequence[str], frames: int, compact: bool = False) -> list[tuple[int, int]]:
@@ -81,11 +84,12 @@ def render_sheets(
     names = [visible(n) for n in names]
     if turn is not None:
         names = [f"{n} ▶" if i == turn else n for i, n in enumerate(names)]
-    name_width = max([len(n) for n in names] + [6])
+    name_width = max([cell_len(n) for n in names] + [6])
     widths = _widths(frames, compact)
     total_width = 4 if compact else 7
     header = " " * (name_width + 1) + "".join(f"{n:^{w}} " for n, w in zip(range(1, frames + 1), widths, strict=True))
-    header = header.rstrip() + (" total" if compact else "   total")
+    label = _("total")  # right-aligned over the total column, whatever its width in cells
+    header = header.rstrip() + " " * max(1, (6 if compact else 8) - cell_len(label)) + label
     top = " " * name_width + " ┌" + "┬".join("─" * w for w in widths) + "┬" + "─" * total_width + "┐"
     mid = " " * name_width + " ├" + "┼".join("─" * w for w in widths) + "┼" + "─" * total_width + "┤"
     bottom = " " * name_width + " └" + "┴".join("─" * w for w in widths) + "┴" + "─" * total_width + "┘"
@@ -94,7 +98,8 @@ def render_sheets(
         cur = current[index] if current else None
         marks_row, totals_row = _cells(sheet, frames, cur, compact)
         total = f"{sheet.total:>{total_width - 1}} "
-        lines.append(f"{name:<{name_width}} │" + "│".join(marks_row) + "│" + " " * total_width + "│")
+        padded = name + " " * (name_width - cell_len(name))
+        lines.append(f"{padded} │" + "│".join(marks_row) + "│" + " " * total_width + "│")
         lines.append(" " * name_width + " │" + "│".join(totals_row) + f"│{total}│")
         lines.append(mid if index < len(names) - 1 else bottom)
     return "\n".join(lines)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from pinsetter.core.table import TableView, TrackArea
+from pinsetter.i18n import _
 
 __all__ = ["DIE_FACES", "abilities_help", "draw_table", "draw_track", "label_adds", "selection_line"]
 
@@ -44,13 +46,13 @@ def draw_pins(view: TableView, picked: Collection[int]) -> Text:
     width = 8 if keyed else 6  # columns per pin; a missing pin of a row shifts it by half of that
     legend = []
     if keyed:
-        legend.append("key:card")
+        legend.append(_("key:card"))
     if any(spot.grey and not spot.down for spot in view.pins):
-        legend.append("◆ grey")
+        legend.append(_("◆ grey"))
     if any(spot.down for spot in view.pins):
-        legend.append("x down")
+        legend.append(_("x down"))
     if picked:
-        legend.append("✓ picked")
+        legend.append(_("✓ picked"))
     for index, row in enumerate(view.rows):
         text.append(" " * ((widest - len(row)) * width // 2))
         for number in row:
@@ -76,7 +78,7 @@ def selection_line(view: TableView, picked: Collection[int], pile: int | None) -
         return ""
     values = [spot.value or 0 for n in sorted(picked) if (spot := view.pin(n)) is not None]
     total = sum(values)
-    line = f"selected: {'+'.join(str(n) for n in sorted(picked))}"
+    line = _("selected: {pins}").format(pins="+".join(str(n) for n in sorted(picked)))
     if any(v != n for v, n in zip(values, sorted(picked), strict=True)):
         line += f" ({'+'.join(map(str, values))})"
     line += f" = {total}"
@@ -84,12 +86,16 @@ def selection_line(view: TableView, picked: Collection[int], pile: int | None) -
     if selection.modulo:
         line += f" -> {total % selection.modulo}"
     if selection.target is not None:
-        line += f"; roll {selection.target}, tokens {total - selection.target:+d}"
+        tokens = f"{total - selection.target:+d}"
         if selection.tokens is not None:
-            line += f" of {selection.tokens}"
+            line += _("; roll {roll}, tokens {tokens} of {held}").format(
+                roll=selection.target, tokens=tokens, held=selection.tokens
+            )
+        else:
+            line += _("; roll {roll}, tokens {tokens}").format(roll=selection.target, tokens=tokens)
     if selection.needs_pile:
         top = next((p.top for p in view.piles if p.number == pile), None)
-        line += f"; pile {pile}: {top}" if pile is not None else "; pick a pile (p)"
+        line += _("; pile {pile}: {top}").format(pile=pile, top=top) if pile is not None else _("; pick a pile (p)")
     return line
 
 
@@ -99,11 +105,11 @@ def draw_table(view: TableView, picked: Collection[int] = (), pile: int | None =
     if view.pins:
         text.append(draw_pins(view, picked))
     if view.standing is not None:
-        text.append("pins standing: ")
+        text.append(_("pins standing: "))
         text.append("▮ " * view.standing, style="bold white")
         text.append(f" {view.standing}\n")
     if view.dice:
-        text.append("dice: ")
+        text.append(_("dice: "))
         for die in view.dice:
             if die.kind == "pips":
                 text.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
@@ -114,28 +120,30 @@ def draw_table(view: TableView, picked: Collection[int] = (), pile: int | None =
         if view.dice_caption:
             text.append(f"  {view.dice_caption}")
         if view.tokens is not None:  # on the dice's line, to keep the table short
-            text.append(f"   tokens: {'●' * view.tokens or '-'} {view.tokens}")
+            text.append("   " + _("tokens: {dots} {count}").format(dots="●" * view.tokens or "-", count=view.tokens))
         text.append("\n")
     line = selection_line(view, picked, pile)
     if line:
         text.append(line + "\n", style="yellow")
     for p in view.piles:
         chosen = p.number == pile
-        text.append(f"{'▶' if chosen else ' '}pile {p.number}: ", style="bold black on yellow" if chosen else "bold")
-        text.append(f"[{p.top or '  ':>2}] {p.cards} card(s)")
-        text.append(" (chosen)\n" if chosen else "\n")
+        marker = "▶" if chosen else " "
+        heading = marker + _("pile {number}: ").format(number=p.number)
+        text.append(heading, style="bold black on yellow" if chosen else "bold")
+        text.append(_("[{top}] {count} card(s)").format(top=f"{p.top or '  ':>2}", count=p.cards))
+        text.append(_(" (chosen)") + "\n" if chosen else "\n")
     if view.seen:
-        text.append(f"seen this frame: {' '.join(view.seen)}\n")
+        text.append(_("seen this frame: {cards}").format(cards=" ".join(view.seen)) + "\n")
     if view.unseen:
         unseen = " ".join(f"{value}:{count}" for value, count in view.unseen.items())
-        text.append(f"unseen (card:left) {unseen}\n")
+        text.append(_("unseen (card:left) {cards}").format(cards=unseen) + "\n")
     if view.tokens is not None and not view.dice:
-        text.append(f"tokens: {'●' * view.tokens or '-'} {view.tokens}\n")
+        text.append(_("tokens: {dots} {count}").format(dots="●" * view.tokens or "-", count=view.tokens) + "\n")
     if view.track:
         text.append(draw_track(view))
     if view.abilities and not view.track:  # the track circles the abilities held
         held = ", ".join(f"{a.title} x{a.held}" for a in view.abilities)
-        text.append(f"abilities held: {held}\n")
+        text.append(_("abilities held: {held}").format(held=held) + "\n")
     for note in view.notes:
         text.append(note + "\n", style="bold yellow")
     return text
@@ -146,7 +154,14 @@ def _area_cell(number: int, area: TrackArea) -> tuple[str, str]:
     boxes = "■" * area.marked + "□" * (area.boxes - area.marked)
     state = "◉" if area.held else "✗" if area.used else " "
     style = "bold" if area.held else "dim" if (area.used or not area.open) else ""
-    return f"{number:>2} {area.title:<12}{boxes:<3}{state}", style
+    return f"{number:>2} {_cells(area.title, 12)}{boxes:<3}{state}", style
+
+
+def _cells(text: str, width: int) -> str:
+    """`text` in exactly `width` terminal cells (a kanji takes two): padded, or cut with `…`."""
+    if cell_len(text) > width:
+        text = set_cell_size(text, width - 1).rstrip() + "…"
+    return set_cell_size(text, width)
 
 
 def draw_track(view: TableView) -> Text:
@@ -155,8 +170,9 @@ def draw_track(view: TableView) -> Text:
     upper = [(n, a) for n, a in enumerate(view.track, start=1) if a.row == "upper"]
     lower = [(n, a) for n, a in enumerate(view.track, start=1) if a.row == "lower"]
     lower_open = bool(lower) and lower[0][1].open
-    text.append(f"{'track  upper: ' + ('open' if not lower_open else 'full'):<21}", style="bold")
-    text.append(f"{'lower: ' + ('open' if lower_open else 'closed')}\n", style="bold")
+    upper_state = _("track  upper: full") if lower_open else _("track  upper: open")
+    text.append(upper_state + " " * max(1, 21 - cell_len(upper_state)), style="bold")
+    text.append((_("lower: open") if lower_open else _("lower: closed")) + "\n", style="bold")
     for index in range(max(len(upper), len(lower))):
         for column, side in enumerate((upper, lower)):
             if index < len(side):
@@ -166,7 +182,7 @@ def draw_track(view: TableView) -> Text:
                 text.append(" ")
         text.append("\n")
     if any(a.held or a.used for a in view.track):
-        text.append(" ◉ held  ✗ used", style="dim")
+        text.append(_(" ◉ held  ✗ used"), style="dim")
         if view.abilities:
             text.append(" - " + ", ".join(f"{a.title} x{a.held}" for a in view.abilities), style="dim")
         text.append("\n")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
+
+from pinsetter.i18n import _
 from pinsetter.simulate import SimulationSummary
 from pinsetter.solvers.distribution import ScoreDistribution
 
@@ -36,15 +39,19 @@ def distribution_report(dist: ScoreDistribution, players: int = 1) -> str:
     data = dist.to_dict(players)
     pct = data["percentiles"]
     lines = [
-        f"{dist.game}: exact final-score distribution of one player",
-        f"  mean {data['mean']:.4f}   std {data['std']:.4f}   median {data['median']}",
+        _("{game}: exact final-score distribution of one player").format(game=dist.game),
+        _("  mean {mean}   std {std}   median {median}").format(
+            mean=f"{data['mean']:.4f}", std=f"{data['std']:.4f}", median=data["median"]
+        ),
         f"  10%: {pct['10']}  25%: {pct['25']}  75%: {pct['75']}  90%: {pct['90']}",
-        f"  strike rate {data['strike_rate']:.4%}   spare rate {data['spare_rate']:.4%}   P(300) = {data['p300']:.3e}",
+        _("  strike rate {strikes}   spare rate {spares}   P(300) = {perfect}").format(
+            strikes=f"{data['strike_rate']:.4%}", spares=f"{data['spare_rate']:.4%}", perfect=f"{data['p300']:.3e}"
+        ),
     ]
     if players > 1:
+        odds = _("  {players} players: P(a given player wins outright) = {win}, P(tie for first) = {tie}")
         lines.append(
-            f"  {players} players: P(a given player wins outright) = {data['win_probability']:.6f}, "
-            f"P(tie for first) = {data['tie_probability']:.6f}"
+            odds.format(players=players, win=f"{data['win_probability']:.6f}", tie=f"{data['tie_probability']:.6f}")
         )
     values, labels = binned(list(dist.probabilities))
     lines.append("")
@@ -54,12 +61,22 @@ def distribution_report(dist: ScoreDistribution, players: int = 1) -> str:
 
 def simulation_report(summary: SimulationSummary) -> str:
     data = summary.to_dict()
-    lines = [f"{summary.game}: {data['games']} games"]
+    lines = [_("{game}: {count} games").format(game=summary.game, count=data["games"])]
     for p, player in zip(data["players"], summary.players, strict=True):
         lo, hi = p["ci95"]
+        name = p["name"] + " " * max(0, 12 - cell_len(p["name"]))  # terminal cells: a kanji takes two
+        row = _("{name} mean {mean} (95% CI {low}-{high})  strikes {strikes}  spares {spares}  wins {wins}")
         lines.append(
-            f"  {p['name']:<12} mean {p['mean']:.2f} (95% CI {lo:.2f}-{hi:.2f})  "
-            f"strikes {p['strike_rate']:.1%}  spares {p['spare_rate']:.1%}  wins {p['win_share']:.1%}"
+            "  "
+            + row.format(
+                name=name,
+                mean=f"{p['mean']:.2f}",
+                low=f"{lo:.2f}",
+                high=f"{hi:.2f}",
+                strikes=f"{p['strike_rate']:.1%}",
+                spares=f"{p['spare_rate']:.1%}",
+                wins=f"{p['win_share']:.1%}",
+            )
         )
         shares = [0.0] * 301
         for s in player.scores:

@@ -18,11 +18,14 @@ import random
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -48,6 +51,7 @@ from pinsetter.bots.hints import option_values
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
+from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import frame_columns, render_sheets, sheet_width
@@ -55,12 +59,38 @@ from pinsetter.ui.table_text import abilities_help, draw_table, label_adds
 from pinsetter.usertext import BIDI_CONTROLS, visible
 
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
+ENTER_GUARD = 0.3  # seconds after a screen opens during which Enter is ignored (a held or doubled Enter)
 HANGUP_STATUS = 128 + 1  # the exit status when the terminal is gone, as if killed by SIGHUP
 
 
 def draw_seed() -> int:
     """A fresh seed for the launcher's next game: short enough to note down and type again."""
     return random.SystemRandom().randrange(10**6)
+
+
+class EnterGuard:
+    """Ignores an Enter pressed just after a screen opens: the Enter that opened it, repeated or doubled,
+    must not be taken as a move or a choice on the new screen.
+
+    A screen using it lists `GUARD_BINDING` in its BINDINGS and calls `guard_from_now()` when it
+    is mounted and when it comes back to the top.
+    """
+
+    opened_at = 0.0
+
+    def guard_from_now(self) -> None:
+        self.opened_at = time.monotonic()
+
+    def too_soon(self) -> bool:
+        return time.monotonic() - self.opened_at < ENTER_GUARD
+
+    def action_enter_guard(self) -> None:
+        """Swallow the Enter while the guard lasts; otherwise let it through to the focused control."""
+        if not self.too_soon():
+            raise SkipAction()
+
+
+GUARD_BINDING = Binding("enter", "enter_guard", show=False, priority=True)
 
 
 # --- the sheet -------------------------------------------------------------------------------
@@ -77,8 +107,19 @@ def highlight_frame(
     offset = 0
     for number, line in enumerate(lines):
         if number in (2 + 3 * player, 3 + 3 * player):  # after the header and the top rule
-            sheet.stylize("bold black on yellow", offset + column, offset + column + width)
+            start, end = _char_at(line, column), _char_at(line, column + width)  # cells to characters
+            sheet.stylize("bold black on yellow", offset + start, offset + end)
         offset += len(line) + 1
+
+
+def _char_at(line: str, cells: int) -> int:
+    """The index of the character at terminal cell `cells` of `line` (a wide character, as in a name, takes two)."""
+    used = 0
+    for index, char in enumerate(line):
+        if used >= cells:
+            return index
+        used += cell_len(char)
+    return len(line)
 
 
 def step_words(view_before: TableView, view_after: TableView, text: str, chance: bool) -> str:
@@ -90,22 +131,72 @@ def step_words(view_before: TableView, view_after: TableView, text: str, chance:
     return f"{label} ({text})" if label_adds(text, label) else text
 
 
-def replayed_log(match: Match, limit: int = 200) -> list[str]:
-    """The log of a resumed game so far, rebuilt from its record with the game's own words."""
-    names = [p.name for p in match.players]
-    state = match.game.new_state(len(match.players))
+def mark_words(mark: str) -> str:
+    """A ball's mark on the sheet in words: `X` a strike, `/` a spare, `-` no pin, `7` seven pins."""
+    if mark == "X":
+        return _("strike (X)")
+    if mark == "/":
+        return _("spare (/)")
+    if mark in ("-", "0"):
+        return _("no pin down (-)")
+    if mark.isdigit():
+        return _("{count} pins down").format(count=mark) if mark != "1" else _("1 pin down")
+    return mark
+
+
+def balls_so_far(state: Any) -> list[int]:
+    """How many balls each player has finished: a step that ends a ball shows on the sheet."""
+    return [len(state.pinfalls[p]) for p in range(state.num_players)]
+
+
+def ball_words(state: Any, before: list[int], names: list[str], actor: int | None) -> str:
+    """What a step's finished balls did, from the sheets' marks: ` - strike (X)`, ` - bob: 7 pins down`."""
+    parts = []
+    for player, count in enumerate(balls_so_far(state)):
+        if count <= before[player]:
+            continue
+        marks = [mark for frame in state.scoresheet(player).frames for mark in frame.marks]
+        said = ", ".join(mark_words(m) for m in marks[before[player] : count])
+        parts.append(said if player == actor else f"{names[player]}: {said}")
+    return (" - " + "; ".join(parts)) if parts else ""
+
+
+def replay_lines(game: Any, players: list[PlayerSpec], steps: list[Any]) -> tuple[list[Any], list[str]]:
+    """Every position of a recorded game (the start, then after each step) and its log in the game's words.
+
+    The steps are re-applied by the engine; one it refuses ends the replay there, with a line saying why.
+    """
+    names = [p.name for p in players]
+    state = game.new_state(len(players))
+    states = [state.clone()]
     last = ""
     lines: list[str] = []
-    for step in match.record.steps:
-        before = match.game.table(state, names, last)
-        who = names[state.turn()] if not state.is_terminal() else ""
-        state.apply_text(step.text)
+    for step in steps:
+        before = game.table(state, names, last)
+        turn = None if state.is_terminal() else state.turn()
+        who = names[turn] if turn is not None else ""
+        fallen = balls_so_far(state)
+        try:
+            state.apply_text(step.text)
+        except GameError as exc:  # a stored record the engine no longer accepts: shown up to there
+            lines.append(
+                _("the record stops here: step {number} ({text}) is refused: {reason}").format(
+                    number=len(states), text=step.text, reason=exc
+                )
+            )
+            break
         chance = step.actor is None
         if chance:
             last = step.text
-        after = match.game.table(state, names, last) if chance else before
-        lines.append(f"{who}: {step_words(before, after, step.text, chance)}")
-    return lines[-limit:]
+        after = game.table(state, names, last) if chance else before
+        lines.append(f"{who}: {step_words(before, after, step.text, chance)}{ball_words(state, fallen, names, turn)}")
+        states.append(state.clone())
+    return states, lines
+
+
+def replayed_log(match: Match, limit: int = 200) -> list[str]:
+    """The log of a resumed game so far, rebuilt from its record with the game's own words."""
+    return replay_lines(match.game, match.players, match.record.steps)[1][-limit:]
 
 
 # --- screens -------------------------------------------------------------------------------
@@ -142,8 +233,9 @@ Without colour: ✓ picked, ◆ grey pin, x down, ▶ the player up and the chos
 """
 
 
-class GameScreen(Screen[None]):
+class GameScreen(EnterGuard, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
+        GUARD_BINDING,
         Binding("space", "roll", "Roll/step"),
         Binding("h", "toggle_hint", "Hint"),
         Binding("u", "undo", "Undo"),
@@ -188,7 +280,11 @@ class GameScreen(Screen[None]):
                     yield Static(id="log-text")
         yield Footer()
 
+    def on_screen_resume(self) -> None:
+        self.guard_from_now()
+
     def on_mount(self) -> None:
+        self.guard_from_now()
         self.title = f"pinsetter - {self.match.game.name}"
         self.sub_title = f"seed {self.match.seed}"
         self.log_line(f"{self.match.game.name}, seed {self.match.seed}")
@@ -241,10 +337,14 @@ class GameScreen(Screen[None]):
         who = self.match.players[state.turn()].name
         before = self.table_view()
         chance = state.is_chance_node()
+        fallen = balls_so_far(state)
+        actor = state.turn()
         step = self.match.draw_chance() if chance else self.match.bot_action()
         self.match.apply(step)
         after = self.table_view() if chance else before
-        self.log_line(f"{who}: {step_words(before, after, str(step), chance)}")
+        names = [p.name for p in self.match.players]
+        ended = ball_words(self.match.state, fallen, names, actor)
+        self.log_line(f"{who}: {step_words(before, after, str(step), chance)}{ended}")
 
     # --- drawing -------------------------------------------------------------------------
     def log_line(self, line: str | Text) -> None:
@@ -380,16 +480,20 @@ class GameScreen(Screen[None]):
         if not self.human_to_act():
             return
         before = self.table_view()
+        fallen = balls_so_far(state)
+        actor = state.turn()
         try:
             step = state.game.parse_action(text)
-            who = self.match.players[state.turn()].name
+            who = self.match.players[actor].name
             self.match.apply(step)
         except GameError as exc:
             self.message = str(exc)
             self.log_line(f"refused: {exc}")
         else:
             self.message = ""
-            self.log_line(f"{who}: {step_words(before, before, str(step), False)}")
+            names = [p.name for p in self.match.players]
+            ended = ball_words(self.match.state, fallen, names, actor)
+            self.log_line(f"{who}: {step_words(before, before, str(step), False)}{ended}")
             self.selected.clear()
         self.refresh_all()
 
@@ -539,6 +643,42 @@ class NameInput(Input):
             self.screen.query_one("#launch-message", Static).update(Text(CONTROL_REFUSED, style="red"))
 
 
+class ResumeConfirm(EnterGuard, ModalScreen[bool]):
+    """A saved game shown before it is resumed: its sheets, where each player stands, and a question."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [GUARD_BINDING, Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.match = match
+
+    def compose(self) -> ComposeResult:
+        match = self.match
+        state = match.state
+        names = [p.name for p in match.players]
+        current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
+        sheets = [state.scoresheet(p) for p in range(state.num_players)]
+        text = Text(_("{game}, seed {seed}").format(game=match.game.name, seed=match.seed) + "\n", style="bold")
+        text.append(resume_summary(match.record) + "\n\n")
+        text.append(render_sheets(names, sheets, state.game.lane.frames, current, compact=True) + "\n")
+        with VerticalScroll(id="help"):
+            yield Static(text, id="resume-game")
+            yield Label(_("Resume this game?"))
+            with Horizontal(classes="row"):
+                yield Button(_("Resume"), id="resume-yes", variant="primary", compact=True)
+                yield Button(_("Cancel"), id="resume-no", compact=True)
+
+    def on_mount(self) -> None:
+        self.guard_from_now()
+        self.query_one("#resume-yes", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "resume-yes")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
 class GameList(OptionList):
     """The launcher's games: a click highlights a game (its options appear); Enter or Play starts it."""
 
@@ -549,9 +689,13 @@ class GameList(OptionList):
             self.highlighted = clicked
 
 
-class Launcher(Screen[None]):
+class Launcher(EnterGuard, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
+        GUARD_BINDING,
         Binding("ctrl+r", "play", "Play", show=True),
+        Binding("f2", "history", "History"),
+        Binding("f3", "statistics", "Statistics"),
+        Binding("f4", "learn", "Learn"),
         Binding("escape", "app.quit", "Quit"),
     ]
 
@@ -568,6 +712,9 @@ class Launcher(Screen[None]):
                 yield Label("Resume an unfinished game")
                 yield OptionList(id="resume")
                 yield Static(id="resume-message")
+                with Horizontal(classes="row"):
+                    yield Button(_("History"), id="history", compact=True)
+                    yield Button(_("Statistics"), id="statistics", compact=True)
             with VerticalScroll(id="setup"):
                 yield Static(id="history-warning")
                 yield Label("Players (in turn order)")
@@ -593,6 +740,7 @@ class Launcher(Screen[None]):
                 compact=True,
             )
             yield Button("Play", id="play", variant="primary", compact=True)
+            yield Button(_("Learn"), id="learn", compact=True)
         yield Static(id="launch-message")
         yield Footer()
 
@@ -601,6 +749,7 @@ class Launcher(Screen[None]):
         self.set_class(event.size.width < 70, "narrow")
 
     async def on_mount(self) -> None:
+        self.guard_from_now()
         self.seats: list[PlayerSpec] = [PlayerSpec("you")]
         self.game_id = "tenpins"
         games = self.query_one("#games", OptionList)
@@ -631,11 +780,13 @@ class Launcher(Screen[None]):
         storage = self.app_storage()
         if storage is None:
             return
-        try:
-            stored_games = storage.history(limit=50)
-        except Exception as exc:  # a record the history holds but no longer accepts, or a database error
-            self.resume_problem(exc)
-            return
+        from pinsetter.ui.tui_history import readable_history
+
+        # A record the history holds but no longer accepts is skipped and named; the others are listed.
+        stored_games, problems = readable_history(storage, limit=50)
+        if problems:
+            text = Text(_("cannot resume from the history: {problems}").format(problems="; ".join(problems)))
+            self.query_one("#resume-message", Static).update(Text(text.plain, style="red"))
         for stored in stored_games:
             if not stored.finished:
                 label = Text(f"#{stored.id} {stored.game} - {resume_summary(stored.record)}")
@@ -711,12 +862,19 @@ class Launcher(Screen[None]):
                 self.resume_problem(exc)
                 return
             if match is not None:
-                self.start(match)
+                # The game is shown (sheets, frame and score) and the player is asked before it goes on.
+                self.app.push_screen(ResumeConfirm(match), lambda yes: self.start(match) if yes else None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         button = event.button.id
         if button == "play":
             self.action_play()
+        elif button == "learn":
+            self.action_learn()
+        elif button == "history":
+            self.action_history()
+        elif button == "statistics":
+            self.action_statistics()
         elif button == "add-player":
             name = self.query_one("#player-name", Input).value.strip()
             kind = self.query_one("#player-kind", Select).value
@@ -760,6 +918,31 @@ class Launcher(Screen[None]):
         self.query_one("#seed", Input).value = str(draw_seed())  # the next game gets new dice
         self.start(match)
 
+    def action_learn(self) -> None:
+        """The highlighted game's guided first frame, with the options and seed set here (not kept in the history)."""
+        from pinsetter.ui.tui_learn import LearnScreen
+
+        message = self.query_one("#launch-message", Static)
+        try:
+            seed = int(self.query_one("#seed", Input).value)
+            match = Match.new(self.game_id, [PlayerSpec("you")], seed=seed, options=self.chosen_options())
+        except (GameError, ValueError) as exc:
+            message.update(Text(str(exc), style="red"))
+            return
+        message.update("")
+        match.undo_allowed = True
+        self.app.push_screen(LearnScreen(match, speed=getattr(self.app, "speed", 1)))
+
+    def action_history(self) -> None:
+        from pinsetter.ui.tui_history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen(self.app_storage(), game=None))
+
+    def action_statistics(self) -> None:
+        from pinsetter.ui.tui_history import StatsScreen
+
+        self.app.push_screen(StatsScreen(self.app_storage(), game=self.game_id))
+
     def start(self, match: Match) -> None:
         match.storage = self.app_storage()
         match.store()
@@ -769,6 +952,7 @@ class Launcher(Screen[None]):
         self.app.push_screen(GameScreen(match, speed=getattr(self.app, "speed", 1)))
 
     def on_screen_resume(self) -> None:
+        self.guard_from_now()
         self.refresh_resume()
 
 
@@ -810,11 +994,21 @@ class PinsetterApp(App[None]):
     .hidden { display: none; }
     #log { height: 1fr; min-height: 3; border: round $secondary; }
     #log-text { height: auto; }
+    #lesson { height: auto; max-height: 12; border: round $accent; }
+    #lesson-text { height: auto; }
+    #history-list { height: 1fr; min-height: 3; }
+    #history-notes { height: auto; }
+    #stats-body { height: 1fr; }
+    #history-filters Label, #stats-filters Label { margin: 0 1; }
+    #history-game, #stats-game, #stats-player { width: 24; }
+    #history-player { width: 20; }
+    #replay-buttons Button { min-width: 4; margin-right: 1; }
     GameScreen.short Header, Launcher.short Header { display: none; }
     GameScreen.short #actions-label { display: none; }
     GameScreen.short #table { border: none; }
     GameScreen.short #actions { max-height: 8; }
     GameScreen.short #log { border: none; border-top: solid $secondary; }
+    GameScreen.short #lesson { max-height: 7; border: none; border-top: solid $accent; }
     GameScreen.narrow #main { layout: vertical; }
     GameScreen.narrow #left { width: 1fr; height: auto; max-height: 50%; }
     GameScreen.narrow #right { padding: 0; }

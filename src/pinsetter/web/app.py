@@ -1,6 +1,7 @@
 """The web app: a JSON API (documented at /docs) and the pages that use it, all served offline.
 
-Every error a request can cause is a 4xx JSON body `{"error": "one line"}`;
+Every error a request can cause is a 4xx JSON body `{"error": "one line"}`, in the
+request's language (Accept-Language; the page sends the language its switch chose);
 request bodies are size-limited before they are read. User text travels as
 JSON data and the pages insert it with `textContent`, never as HTML.
 """
@@ -18,7 +19,17 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pinsetter.catalog import catalog
-from pinsetter.records import MAX_RECORD_BYTES
+from pinsetter.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    _,
+    current_language,
+    negotiate,
+    normalise_language,
+    translations_json,
+    using_language,
+)
+from pinsetter.records import MAX_RECORD_BYTES, validation_message
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
 from pinsetter.web.schemas import (
@@ -37,6 +48,7 @@ from pinsetter.web.service import Conflict, GameService, NotFound, Refused
 __all__ = ["MAX_BODY", "create_app"]
 
 MAX_BODY = 64 * 1024  # every request but a record upload
+LANGUAGE_COOKIE = "pinsetter_lang"  # set by the page's language switch (app.js)
 STATIC = files("pinsetter.web") / "static"
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": why}
@@ -47,6 +59,39 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (422, "refused"),
     )
 }
+
+
+class Language:
+    """Each request speaks its own language: `?lang=`, else the page's switch (the `pinsetter_lang` cookie,
+    which WebSockets carry too), else Accept-Language, else English."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with using_language(request_language(scope)):
+            await self.app(scope, receive, send)
+
+
+def request_language(scope: Scope) -> str:
+    from contextlib import suppress
+    from http.cookies import CookieError, SimpleCookie
+    from urllib.parse import parse_qs
+
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
+    if query:
+        return normalise_language(query[0]) or DEFAULT_LANGUAGE
+    headers = dict(scope.get("headers") or [])
+    cookies: SimpleCookie = SimpleCookie()
+    with suppress(CookieError):  # a malformed cookie header: the other sources decide
+        cookies.load(headers.get(b"cookie", b"").decode("latin-1"))
+    chosen = cookies.get(LANGUAGE_COOKIE)
+    if chosen is not None and normalise_language(chosen.value):
+        return normalise_language(chosen.value) or DEFAULT_LANGUAGE
+    return negotiate(headers.get(b"accept-language", b"").decode("latin-1"))
 
 
 class BodyLimit:
@@ -63,7 +108,7 @@ class BodyLimit:
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _send_error(send, 413, f"the request body is over {limit} bytes")
+            await _send_error(send, 413, _("the request body is over {limit} bytes").format(limit=limit))
             return
         seen = 0
 
@@ -79,7 +124,7 @@ class BodyLimit:
         try:
             await self.app(scope, limited, send)
         except _TooLarge:
-            await _send_error(send, 413, f"the request body is over {limit} bytes")
+            await _send_error(send, 413, _("the request body is over {limit} bytes").format(limit=limit))
 
 
 class _TooLarge(Exception):
@@ -105,7 +150,7 @@ def _one_line(text: str) -> str:
 def _validation_line(exc: RequestValidationError) -> str:
     first = exc.errors()[0]
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
-    message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+    message = validation_message(first)
     return _one_line(f"{where}: {message}" if where else message)
 
 
@@ -128,11 +173,11 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> Any:
-        await hub.broker.start()
+        await hub.start()
         try:
             yield
         finally:
-            await hub.broker.stop()
+            await hub.stop()
 
     app = FastAPI(
         title="pinsetter",
@@ -170,6 +215,14 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         """Every game: players, options with help texts and choices, bots."""
         return catalog()
 
+    @app.get("/api/i18n/{lang}", tags=["games"])
+    def get_translations(lang: str) -> dict[str, Any]:
+        """The page's texts in `lang` (msgid to text, from the gettext catalog); `auto`: the request's language.
+
+        Unknown languages give English (an empty catalog: the page's texts are English)."""
+        language = current_language() if lang == "auto" else normalise_language(lang) or DEFAULT_LANGUAGE
+        return {"language": language, "languages": list(LANGUAGES), "messages": translations_json(language)}
+
     @app.get("/api/rules/{game}", tags=["games"], responses=ERRORS)
     def get_rules(game: str) -> dict[str, str]:
         from pinsetter.core.game import GameError
@@ -179,7 +232,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
             instance = get_game(game)
         except GameError as exc:
             raise NotFound(str(exc)) from None
-        return {"game": game, "name": instance.name, "rules": instance.rules()}
+        return {"game": game, "name": _(instance.name), "rules": instance.rules()}
 
     @app.post("/api/games", status_code=201, tags=["play"], responses=ERRORS)
     def post_game(body: NewGame) -> GameView:
@@ -216,6 +269,8 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         """The game's JSON record, which `pinsetter replay` verifies."""
         with service.lock(game_id):
             match = service.match(game_id)
+            if not match.state.is_terminal() and service.at_table(game_id):
+                raise Conflict(f"game {game_id} is played at an online table: its record (and seed) come when it ends")
             data = match.record.to_json()
         return JSONResponse(data, headers={"content-disposition": f'attachment; filename="pinsetter-{game_id}.json"'})
 
@@ -231,7 +286,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise Refused("the record is not UTF-8 text") from None
+            raise Refused(_("the record is not UTF-8 text")) from None
         return {"id": service.upload(text)}
 
     @app.get("/api/history", tags=["history"])
@@ -255,9 +310,9 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         for seat in body.seats:
             kind = seat.get("kind", "")
             if kind != "human" and not (kind.startswith("bot:") and 4 < len(kind) <= 34):
-                raise Refused(f"a seat's kind is 'human' or 'bot:NAME', not {kind!r}")
+                raise Refused(_("a seat's kind is 'human' or 'bot:NAME', not {kind}").format(kind=repr(kind)))
             kinds.append(kind)
-        return tables.create(body.game, dict(body.options), kinds, body.seed)
+        return tables.create(body.game, dict(body.options), kinds, body.seed, body.turn_seconds, body.fallback_bot)
 
     @app.get("/api/tables/{table_id}", tags=["tables"], responses=ERRORS)
     def get_table(table_id: int) -> dict[str, Any]:
@@ -268,7 +323,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     def get_table_by_code(code: str) -> dict[str, Any]:
         found = tables.store.by_code(code[:16])
         if found is None:
-            raise NotFound(f"no table with the code {code[:16]!r}")
+            raise NotFound(_("no table with the code {code}").format(code=repr(code[:16])))
         return found.public()
 
     @app.post("/api/tables/{table_id}/seats/{seat}", tags=["tables"], responses=ERRORS)
@@ -286,8 +341,10 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["tables"], responses=ERRORS)
     async def post_seat_bot(table_id: int, seat: int, body: HostRequest) -> dict[str, Any]:
-        """The host gives a seat to a bot before the game starts."""
-        tables.give_to_bot(table_id, seat, body.host_token, body.bot or "random")
+        """The host gives a free seat to a bot before the start, or an idle player's seat during the game."""
+        import anyio
+
+        await anyio.to_thread.run_sync(tables.give_to_bot, table_id, seat, body.host_token, body.bot or "random")
         await hub.broker.publish(table_id)
         return tables.table(table_id).public()
 
@@ -313,4 +370,5 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_middleware(BodyLimit)
+    app.add_middleware(Language)  # outermost: even a refused body is answered in the request's language
     return app

@@ -70,6 +70,7 @@ class LogEntry(BaseModel):
     step: int
     actor: str
     text: str
+    note: str = Field(default="", description="who really decided, when not the seat: 'ann ran out of time: ...'")
 
 
 class GameView(BaseModel):
@@ -80,9 +81,14 @@ class GameView(BaseModel):
     title: str
     options: dict[str, Any]
     players: list[dict[str, str]]
-    seed: int
+    seed: int | None = Field(description="null while a game at an online table is played: it tells the dice to come")
     chance: str
     turn: int | None = Field(description="the player whose frame is being played, null when over")
+    deciders: list[int] = Field(
+        default_factory=list,
+        description="the players who must still decide before the game moves on (several at once with shared dice)",
+    )
+    simultaneous: bool = Field(default=False, description="several players may decide at once in this game")
     terminal: bool
     next: Literal["decision", "roll", "bot", "over"] = Field(
         description="who acts next: a human decides, a human rolls (a chance step), a bot or chance plays, or over"
@@ -111,6 +117,14 @@ class NewTable(_Request):
         min_length=1, max_length=12, description='[{"kind": "human"} | {"kind": "bot:NAME"}], in playing order'
     )
     seed: int | None = Field(default=None, ge=0, le=SEED_MAX)
+    turn_seconds: int | None = Field(
+        default=None,
+        strict=True,
+        description="optional turn timer: seconds for each decision, 1 to 3600; then a bot decides",
+    )
+    fallback_bot: str | None = Field(
+        default=None, max_length=30, description="the bot that decides when a seat's time runs out (greedy or random)"
+    )
 
 
 class SitRequest(_Request):

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pinsetter.bots.base import make_bot
 from pinsetter.core.game import GameError
 from pinsetter.games.registry import get_game
+from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -60,15 +61,20 @@ class GameService:
                 return self._matches[game_id]
         stored = self.storage.get(game_id)
         if stored is None:
-            raise NotFound(f"no game {game_id}")
+            raise NotFound(_("no game {id}").format(id=game_id))
         try:
             match = Match.resume(stored.record)
         except (RecordError, GameError) as exc:
-            raise Conflict(f"game {game_id} cannot be resumed: {exc}") from None
+            raise Conflict(_("game {id} cannot be resumed: {error}").format(id=game_id, error=exc)) from None
         match.storage = self.storage
         match.game_id = game_id
         self.remember(game_id, match)
         return match
+
+    def kept(self, game_id: int) -> Match | None:
+        """The live match if this process keeps one (nothing is read)."""
+        with self._guard:
+            return self._matches.get(game_id)
 
     def forget(self, game_id: int) -> None:
         """Drop the live copy: the next request re-reads the game from the database."""
@@ -78,7 +84,8 @@ class GameService:
     def check_free(self, game_id: int) -> None:
         """Refuse the open game API for a game played at an online table (only its seats act there)."""
         if self.table_of is not None and self.table_of(game_id) is not None:
-            raise Conflict(f"game {game_id} is played at an online table: its seats act through the table")
+            message = _("game {id} is played at an online table: its seats act through the table")
+            raise Conflict(message.format(id=game_id))
 
     def remember(self, game_id: int, match: Match) -> None:
         with self._guard:
@@ -95,7 +102,7 @@ class GameService:
                 kind = "human" if seat.kind == "human" else seat.kind.removeprefix("bot:")
                 specs.append(PlayerSpec(seat.name.strip(), kind))
             if len({s.name for s in specs}) != len(specs):
-                raise Refused("two players have the same name")
+                raise Refused(_("two players have the same name"))
             game.check_players(len(specs))
             for spec in specs:
                 if not spec.is_human:
@@ -115,13 +122,13 @@ class GameService:
             match = self.match(game_id)
             state = match.state
             if state.is_terminal():
-                raise Conflict("the game is over")
+                raise Conflict(_("the game is over"))
             if state.is_chance_node() or match.is_bot_turn():
-                raise Conflict("it is not a human's decision now: advance the game first")
+                raise Conflict(_("it is not a human's decision now: advance the game first"))
             try:
                 if action is None:
                     if not pins:
-                        raise Refused("give an action, or the pins you pick")
+                        raise Refused(_("give an action, or the pins you pick"))
                     action = match.game.selection_action(state, frozenset(pins), pile)
                 step = match.game.parse_action(action)
                 match.apply(step)
@@ -136,9 +143,9 @@ class GameService:
         with self.lock(game_id):
             match = self.match(game_id)
             if match.state.is_terminal():
-                raise Conflict("the game is over")
+                raise Conflict(_("the game is over"))
             if self.next_of(match) == "decision":
-                raise Conflict("a human must decide first")
+                raise Conflict(_("a human must decide first"))
             first = self.next_of(match)
             while True:
                 match.advance()
@@ -167,16 +174,16 @@ class GameService:
         match = self.match(game_id)
         state = match.state
         if state.is_terminal() or state.is_chance_node() or match.is_bot_turn():
-            raise Conflict("hints are for a human's decision")
+            raise Conflict(_("hints are for a human's decision"))
         found = option_values(state)
         if found is None:
-            return HintView(bot=None, meaning="no solver values this game's options", options=[], words=[])
+            return HintView(bot=None, meaning=_("no solver values this game's options"), options=[], words=[])
         bot, meaning, values = found
         best = values[0][1]
         words = []
         for action, value in values:
             behind = best - value
-            gap = "the best option" if behind < 1e-9 else f"{behind:.3f} below the best"
+            gap = _("the best option") if behind < 1e-9 else _("{gap} below the best").format(gap=f"{behind:.3f}")
             words.append(f"{action}: {value:.3f} ({gap})")
         return HintView(
             bot=bot,
@@ -191,16 +198,17 @@ class GameService:
 
         stored = self.storage.get(game_id)
         if stored is None:
-            raise NotFound(f"no game {game_id}")
+            raise NotFound(_("no game {id}").format(id=game_id))
         record = stored.record
         if not 0 <= step <= len(record.steps):
-            raise NotFound(f"game {game_id} has steps 0 to {len(record.steps)}")
+            raise NotFound(_("game {id} has steps 0 to {last}").format(id=game_id, last=len(record.steps)))
         try:
             match = Match.resume(replace(record, steps=record.steps[:step], result=None))
         except GameError as exc:
             raise Conflict(str(exc)) from None
         match.game_id = game_id
-        return game_view(match, self.next_of(match))
+        finished = bool((record.result or {}).get("complete"))
+        return game_view(match, self.next_of(match), hide_seed=not finished and self.at_table(game_id))
 
     def upload(self, text: str) -> int:
         """Store a verified record (from an upload); returns its id."""
@@ -230,10 +238,21 @@ class GameService:
         return "decision"
 
     def view(self, match: Match) -> GameView:
-        return game_view(match, self.next_of(match))
+        hide = not match.state.is_terminal() and match.game_id is not None and self.at_table(match.game_id)
+        return game_view(match, self.next_of(match), hide_seed=hide)
+
+    def at_table(self, game_id: int) -> bool:
+        """Whether the game is played at an online table (its seed stays secret until it ends)."""
+        return self.table_of is not None and self.table_of(game_id) is not None
 
 
-def game_view(match: Match, next_step: str) -> GameView:
+def timed_out(name: str, bot: str, action: str) -> str:
+    """The log's words for a decision a bot made because the seat's time ran out."""
+    return _("{name} ran out of time: {bot} played {action}").format(name=name, bot=bot, action=action)
+
+
+def game_view(match: Match, next_step: str, hide_seed: bool = False) -> GameView:
+    """What every client sees of a game; `hide_seed` while a table's game is played (the seed tells the dice)."""
     state = match.state
     names = [p.name for p in match.players]
     last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
@@ -254,19 +273,26 @@ def game_view(match: Match, next_step: str) -> GameView:
         )
     first = max(0, len(match.record.steps) - LOG_LENGTH)
     log = [
-        LogEntry(step=i + 1, actor="chance" if s.actor is None else names[s.actor], text=s.text)
+        LogEntry(
+            step=i + 1,
+            actor="chance" if s.actor is None else names[s.actor],
+            text=s.text,
+            note="" if s.by is None or s.actor is None else timed_out(names[s.actor], s.by, s.text),
+        )
         for i, s in enumerate(match.record.steps[first:], start=first)
     ]
     legal = [] if terminal or state.is_chance_node() else [str(a) for a in state.legal_actions()]
     return GameView(
         id=match.game_id or 0,
         game=match.game.id,
-        title=match.game.name,
+        title=_(match.game.name),
         options=dict(match.record.options),
         players=[{"name": p.name, "kind": p.kind} for p in match.players],
-        seed=match.seed,
+        seed=None if hide_seed else match.seed,
         chance=match.record.chance,
         turn=None if terminal else state.turn(),
+        deciders=state.deciders(),
+        simultaneous=match.game.simultaneous,
         terminal=terminal,
         next=next_step,  # type: ignore[arg-type]
         has_decisions=match.game.has_decisions,

@@ -15,24 +15,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import threading
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import anyio
 import sqlalchemy as sa
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
-from pinsetter.bots.base import make_bot
-from pinsetter.core.game import GameError
+from pinsetter.bots.base import bot_names, make_bot
+from pinsetter.core.game import GameError, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
-from pinsetter.records import PlayerSpec, result_of
+from pinsetter.i18n import _, using_language
+from pinsetter.records import PlayerSpec, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
+from pinsetter.storage.tables import copy_table as _copy
 from pinsetter.usertext import check_name
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view
 
@@ -44,6 +49,11 @@ MAX_MESSAGE = 4096  # bytes of one WebSocket message from a client
 RATE = 10.0  # messages per second a connection may send on average
 BURST = 20.0
 BAD_MESSAGE = 'a message is a JSON object like {"action": "dice 2"}'
+MIN_TURN, MAX_TURN = 1, 3600  # seconds a host may give each decision
+
+
+class _Stale(Exception):
+    """What this process kept of a table or its game was out of date: try again from the database."""
 
 
 class TableService:
@@ -54,19 +64,115 @@ class TableService:
         self.games = games
         self.store = TableStore(storage)
         self.changed: Callable[[int], None] = lambda _table_id: None  # the hub pushes the new state
+        # Turn timer: table -> seat -> (which decision of the seat, its deadline on time.monotonic()).
+        self.deadlines: dict[int, dict[int, tuple[int, float]]] = {}
+        self._clock_guard = threading.Lock()
+        self._timed: dict[int, bool] = {}  # read by the hub without a thread hop
+        # Rows of the tables being played, kept between steps: a step is written only if the row
+        # is still at this version (TableStore.unchanged), and notifications drop stale copies.
+        self._playing: dict[int, StoredTable] = {}
+        self._game_of: dict[int, int] = {}  # table -> its game, once seen here (it never changes)
+        self._behind: dict[int, int] = {}  # game -> steps another process has stored: catch up when used
+        self._guard = threading.Lock()
 
     def table(self, table_id: int) -> StoredTable:
+        """The table as stored now (read from the database)."""
         found = self.store.get(table_id)
         if found is None:
-            raise NotFound(f"no table {table_id}")
+            raise NotFound(_("no table {id}").format(id=table_id))
+        with self._guard:
+            if found.status == "playing":
+                self._playing[table_id] = _copy(found)
+            else:
+                self._playing.pop(table_id, None)
+            game_id = found.game_id
+            first_sight = game_id is not None and self._game_of.get(table_id) != game_id
+            if game_id is not None:
+                self._game_of[table_id] = game_id
+        if first_sight and game_id is not None:
+            self.games.forget(game_id)  # a copy read before (by the open game API) had no notifications
         return found
 
-    def create(self, game: str, options: dict[str, Any], seats: list[str], seed: int | None) -> dict[str, Any]:
+    def kept_table(self, table_id: int) -> StoredTable:
+        """A playing table's row as this process last knew it (read only); any other table is read.
+
+        Good enough to act on, because the step is then written only if the row has not changed.
+        """
+        with self._guard:
+            found = self._playing.get(table_id)
+        return found if found is not None else self.table(table_id)
+
+    def _keep(self, table: StoredTable) -> None:
+        """Keep a copy of a row just written by this process (a playing table), or drop the one kept."""
+        with self._guard:
+            if table.status == "playing":
+                self._playing[table.id] = _copy(table)
+                if table.game_id is not None:
+                    self._game_of[table.id] = table.game_id
+            else:
+                self._playing.pop(table.id, None)
+
+    def stamp(self, table_id: int) -> str:
+        """`VERSION STEPS` of the table as kept here, for the notification of a change ("" if not kept)."""
+        with self._guard:
+            table = self._playing.get(table_id)
+        if table is None or table.game_id is None:
+            return ""
+        match = self.games.kept(table.game_id)
+        return "" if match is None else f"{table.version} {len(match.record.steps)}"
+
+    def note_change(self, table_id: int, stamp: str) -> None:
+        """Another process (or this one) changed the table: drop the copies kept here that are older.
+
+        `stamp` is the changer's `VERSION STEPS`; without one, everything kept about the table is dropped.
+        """
+        version: int | None = None
+        steps: int | None = None
+        with contextlib.suppress(ValueError):
+            version, steps = (int(part) for part in stamp.split())
+        with self._guard:
+            table = self._playing.get(table_id)
+            if table is not None and (version is None or table.version < version):
+                del self._playing[table_id]
+            game_id = self._game_of.get(table_id)
+        if game_id is None:
+            return  # nothing kept here about the table's game
+        match = self.games.kept(game_id)
+        if match is None:
+            return
+        if steps is None:
+            self.games.forget(game_id)
+        elif len(match.record.steps) < steps:
+            with self._guard:  # caught up (only the new steps applied) when next used, under the game's lock
+                self._behind[game_id] = max(steps, self._behind.get(game_id, 0))
+
+    def create(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[str],
+        seed: int | None,
+        turn_seconds: int | None = None,
+        fallback_bot: str | None = None,
+    ) -> dict[str, Any]:
         import random
 
+        settings: dict[str, Any] = {}
         try:
             instance = get_game(game, options)
             instance.check_players(len(seats))
+            if turn_seconds is not None:
+                if type(turn_seconds) is not int or not MIN_TURN <= turn_seconds <= MAX_TURN:
+                    raise Refused(
+                        _("turn_seconds: a whole number of seconds from {low} to {high}, not {given}").format(
+                            low=MIN_TURN, high=MAX_TURN, given=quoted(turn_seconds)
+                        )
+                    )
+                settings["turn_seconds"] = turn_seconds
+            if fallback_bot is not None or turn_seconds is not None:
+                names = bot_names(instance.id)
+                settings["fallback_bot"] = fallback_bot or ("greedy" if "greedy" in names else "random")
+                make_bot(settings["fallback_bot"], instance)
             made = []
             for index, kind in enumerate(seats):
                 if kind == "human":
@@ -79,7 +185,7 @@ class TableService:
             raise Refused(str(exc)) from None
         if seed is None:
             seed = random.SystemRandom().randrange(SEED_MAX + 1)
-        table, host = self.store.create(game, instance.options_text(), seed, made)
+        table, host = self.store.create(game, instance.options_text(), seed, made, settings)
         return {"id": table.id, "join_code": table.code, "host_token": host, "table": table.public()}
 
     def sit(self, table_id: int, seat: int, name: str) -> dict[str, Any]:
@@ -91,29 +197,29 @@ class TableService:
         for _attempt in range(5):
             table = self.table(table_id)
             if table.status != "open":
-                raise Conflict("the game has started: watch it as a spectator")
+                raise Conflict(_("the game has started: watch it as a spectator"))
             if not 0 <= seat < len(table.seats):
-                raise NotFound(f"table {table_id} has seats 0 to {len(table.seats) - 1}")
+                raise NotFound(_("table {id} has seats 0 to {last}").format(id=table_id, last=len(table.seats) - 1))
             if not table.seats[seat].free:
-                raise Conflict(f"seat {seat} is taken")
+                raise Conflict(_("seat {seat} is taken").format(seat=seat))
             if any(s.name == name for s in table.seats):
-                raise Conflict(f"the name {name!r} is taken at this table")
+                raise Conflict(_("the name {name} is taken at this table").format(name=repr(name)))
             token = new_token()
             table.seats[seat] = Seat("human", name, token_hash(token))
             if self.store.update(table):
                 self.changed(table_id)  # everyone at the table sees the seat taken
                 return {"token": token, "seat": seat, "table": table.public()}
-        raise Conflict("the table is busy: try again")
+        raise Conflict(_("the table is busy: try again"))
 
     def start(self, table_id: int, host_token: str) -> int:
         """Start the game once every human seat is taken; returns the game's id."""
         table = self.table(table_id)
         if not table.is_host(host_token):
-            raise Refused("only the host can start the table")
+            raise Refused(_("only the host can start the table"))
         if table.status != "open":
-            raise Conflict("the table has already started")
+            raise Conflict(_("the table has already started"))
         if any(s.free for s in table.seats):
-            raise Conflict("every human seat must be taken first (or given to a bot)")
+            raise Conflict(_("every human seat must be taken first (or given to a bot)"))
         specs = [PlayerSpec(s.name or f"seat-{i + 1}", s.kind.removeprefix("bot:")) for i, s in enumerate(table.seats)]
         try:
             match = Match.new(table.game, specs, table.seed, dict(table.options))
@@ -126,19 +232,20 @@ class TableService:
         table.game_id = match.game_id
         table.status = "playing"
         if not self.store.update(table):
-            raise Conflict("the table changed while starting: try again")
+            raise Conflict(_("the table changed while starting: try again"))
         with self.games.lock(match.game_id):
             self._run_automatic(match)
             self.games.remember(match.game_id, match)
+        self._keep(table)
         return match.game_id
 
     def give_to_bot(self, table_id: int, seat: int, host_token: str, bot: str) -> None:
         """The host hands a seat (free, or idle) to a bot; its token stops working."""
         table = self.table(table_id)
         if not table.is_host(host_token):
-            raise Refused("only the host can hand a seat to a bot")
+            raise Refused(_("only the host can hand a seat to a bot"))
         if not 0 <= seat < len(table.seats):
-            raise NotFound(f"no seat {seat}")
+            raise NotFound(_("no seat {seat}").format(seat=seat))
         try:
             make_bot(bot, get_game(table.game, table.options))
         except GameError as exc:
@@ -146,92 +253,284 @@ class TableService:
         if table.status == "open":
             table.seats[seat] = Seat(f"bot:{bot}", name=f"{bot}-{seat + 1}")
             if not self.store.update(table):
-                raise Conflict("the table changed: try again")
+                raise Conflict(_("the table changed: try again"))
             return
-        raise Conflict("a seat can be handed to a bot before the game starts")
-
-    def close(self, table_id: int, host_token: str) -> None:
-        table = self.table(table_id)
-        if not table.is_host(host_token):
-            raise Refused("only the host can close the table")
-        table.status = "closed"
-        if not self.store.update(table):
-            raise Conflict("the table changed: try again")
-
-    # --- playing ------------------------------------------------------------------------
-    def current_match(self, game_id: int) -> Match:
-        """The live match, re-read from the database when another process has moved it on."""
-        match = self.games.match(game_id)
-        stored = self.storage.steps_of(game_id)
-        if stored is not None and stored != len(match.record.steps):
-            self.games.forget(game_id)
-            match = self.games.match(game_id)
-        match.undo_allowed = False
-        return match
-
-    def act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> None:
-        """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not."""
-        table = self.table(table_id)
         if table.status != "playing" or table.game_id is None:
-            raise Conflict("the game has not started" if table.status == "open" else "the table is closed")
-        if seat is None:
-            raise Refused("spectators cannot act")
-        action = message.get("action")
-        pins = message.get("pins")
-        pile = message.get("pile")
-        if action is not None and not isinstance(action, str):
-            raise Refused("'action' must be text")
-        if pins is not None and (not isinstance(pins, list) or not all(type(p) is int for p in pins)):
-            raise Refused("'pins' must be a list of pin numbers")
-        if pile is not None and type(pile) is not int:
-            raise Refused("'pile' must be a pile number")
+            raise Conflict(_("the table is closed"))
+        if table.seats[seat].kind != "human":
+            raise Conflict(_("seat {seat} is played by a bot already").format(seat=seat))
         game_id = table.game_id
         with self.games.lock(game_id):
-            match = self.current_match(game_id)
-            state = match.state
-            if state.is_terminal():
-                raise Conflict("the game is over")
-            if state.turn() != seat:
-                raise Refused(f"it is not seat {seat}'s turn")
+            match = self.current_match(game_id, verify=True)
+            if match.state.is_terminal():
+                raise Conflict(_("the game is over"))
             before = len(match.record.steps)
             storage, match.storage = match.storage, None  # written below, with a compare-and-set
             try:
-                if state.is_chance_node():
-                    if action != "roll":
-                        raise Refused('roll the dice first: send {"action": "roll"}')
-                    match.apply(match.draw_chance())
-                else:
-                    if action is None:
-                        if not pins:
-                            raise Refused("give an action, or the pins you pick")
-                        action = match.game.selection_action(state, frozenset(pins), pile)
-                    match.apply(match.game.parse_action(action))
+                match.replace_with_bot(seat, bot)
                 self._run_automatic(match)
             except GameError as exc:
                 self.games.forget(game_id)
-                raise Refused(f"{action!r}: {exc}") from None
+                raise Refused(str(exc)) from None
             except BaseException:
                 self.games.forget(game_id)
                 raise
             finally:
                 match.storage = storage
-            match.record.result = result_of(match.state, match.players)
-            if not self.storage.save_if(match.record, game_id, before):
+            self._save(match, game_id, before)
+        # The seat's token stops working; the record keeps the human and says which bot plays on.
+        for _attempt in range(5):
+            table.seats[seat] = Seat(f"bot:{bot}", name=table.seats[seat].name)
+            if self.store.update(table):
+                self._keep(table)
+                return
+            table = self.table(table_id)
+        raise Conflict(_("the table changed: try again"))
+
+    def close(self, table_id: int, host_token: str) -> None:
+        table = self.table(table_id)
+        if not table.is_host(host_token):
+            raise Refused(_("only the host can close the table"))
+        table.status = "closed"
+        if not self.store.update(table):
+            raise Conflict(_("the table changed: try again"))
+        self._keep(table)
+
+    # --- playing ------------------------------------------------------------------------
+    def current_match(self, game_id: int, verify: bool = False) -> Match:
+        """The live match as kept here (notifications drop it when another process moves it on).
+
+        `verify`: re-read it if the database has more steps (before refusing a seat, in case
+        the notification of another process's step has not arrived yet).
+        """
+        match = self.games.match(game_id)
+        with self._guard:
+            behind = self._behind.pop(game_id, None)
+        if verify:
+            stored = self.storage.steps_of(game_id)
+            behind = stored if stored is not None and stored != len(match.record.steps) else None
+        if behind is not None and behind != len(match.record.steps):
+            match = self._catch_up(game_id, match)
+        match.undo_allowed = False
+        return match
+
+    def _catch_up(self, game_id: int, match: Match) -> Match:
+        """The match moved on to the stored game's steps: only the new ones are applied (and checked).
+
+        Anything unexpected (the stored game is not a continuation of this one) reads it anew.
+        """
+        stored = self.storage.get(game_id)
+        done = len(match.record.steps)
+        # A seat handed to a bot meanwhile changes the players (and the bots): then the game is read anew.
+        if (
+            stored is not None
+            and stored.record.steps[:done] == match.record.steps
+            and stored.record.players == match.players
+        ):
+            try:
+                replay_from(stored.record, match.state, done, match.draws)
+                match.record = stored.record
+                match.players = stored.record.players  # one list, as in a match resumed from its record
+                return match
+            except GameError:
+                log.warning("game %s: the stored steps do not continue this copy; read anew", game_id)
+        self.games.forget(game_id)
+        return self.games.match(game_id)
+
+    def act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> None:
+        """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not.
+
+        It is first tried on what this process keeps (the table's row, the match); if that
+        turns out out of date (the compare-and-set write fails, or the seat looks out of
+        turn), once more on what the database holds.
+        """
+        if seat is None:
+            self._check_playing(self.kept_table(table_id))
+            raise Refused(_("spectators cannot act"))
+        action = message.get("action")
+        pins = message.get("pins")
+        pile = message.get("pile")
+        if action is not None and not isinstance(action, str):
+            raise Refused(_("'action' must be text"))
+        if pins is not None and (not isinstance(pins, list) or not all(type(p) is int for p in pins)):
+            raise Refused(_("'pins' must be a list of pin numbers"))
+        if pile is not None and type(pile) is not int:
+            raise Refused(_("'pile' must be a pile number"))
+        try:
+            self._act(self.kept_table(table_id), seat, action, pins, pile, fresh=False)
+        except _Stale:
+            try:
+                self._act(self.table(table_id), seat, action, pins, pile, fresh=True)
+            except _Stale:
+                raise Conflict(_("the game moved on meanwhile: look at the new state and decide again")) from None
+
+    @staticmethod
+    def _check_playing(table: StoredTable) -> int:
+        if table.status != "playing" or table.game_id is None:
+            raise Conflict(_("the game has not started") if table.status == "open" else _("the table is closed"))
+        return table.game_id
+
+    def _act(
+        self, table: StoredTable, seat: int, action: str | None, pins: list[int] | None, pile: int | None, fresh: bool
+    ) -> None:
+        """One try of `act`; _Stale when what it was given proved out of date."""
+        game_id = self._check_playing(table)
+        with self.games.lock(game_id):
+            match = self.current_match(game_id, verify=fresh)
+            state = match.state
+            if state.is_terminal():
+                raise Conflict(_("the game is over")) if fresh else _Stale()
+            if state.turn() != seat if state.is_chance_node() else seat not in state.deciders():
+                raise Refused(_("it is not seat {seat}'s turn").format(seat=seat)) if fresh else _Stale()
+            if not match.players[seat].is_human:
+                raise Refused(_("seat {seat} is played by a bot now").format(seat=seat)) if fresh else _Stale()
+            before = len(match.record.steps)
+            storage, match.storage = match.storage, None  # written below, with a compare-and-set
+            try:
+                if state.is_chance_node():
+                    if action != "roll":
+                        raise Refused(_('roll the dice first: send {"action": "roll"}')) if fresh else _Stale()
+                    match.apply(match.draw_chance())
+                else:
+                    if action is None:
+                        if not pins:
+                            raise Refused(_("give an action, or the pins you pick")) if fresh else _Stale()
+                        mine = state if seat == state.turn() else state.as_decider(seat)
+                        action = match.game.selection_action(mine, frozenset(pins), pile)
+                    match.apply_for(seat, match.game.parse_action(action))
+                self._run_automatic(match)
+            except GameError as exc:
                 self.games.forget(game_id)
-                raise Conflict("the game moved on meanwhile: look at the new state and decide again")
+                if not fresh:
+                    raise _Stale() from None  # refused here; judged again on the stored game
+                raise Refused(_("{action}: {error}").format(action=repr(action), error=exc)) from None
+            except BaseException:
+                self.games.forget(game_id)
+                raise
+            finally:
+                match.storage = storage
+            self._save(match, game_id, before, table)
+
+    def _save(self, match: Match, game_id: int, before: int, table: StoredTable | None = None) -> None:
+        """Store the game if nobody else moved it on since it had `before` steps (compare-and-set).
+
+        With `table` (a row kept in memory), also only if the table's row is unchanged; _Stale if not.
+        """
+        match.record.result = result_of(match.state, match.players)
+        also = None if table is None else self.store.unchanged(table)
+        if not self.storage.save_if(match.record, game_id, before, also):
+            self.games.forget(game_id)
+            if table is not None:
+                with self._guard:
+                    self._playing.pop(table.id, None)
+                raise _Stale()
+            raise Conflict(_("the game moved on meanwhile: look at the new state and decide again"))
 
     def _run_automatic(self, match: Match) -> None:
-        """Bots and chance play on until a human decides or rolls (a human's roll in a dice game waits)."""
+        """Bots and chance play on until only humans decide, or a human rolls (in a dice game without decisions).
+
+        With simultaneous decisions every bot answers its part at once, so the humans never wait for a bot.
+        """
         while not match.state.is_terminal():
             state = match.state
-            human = match.players[state.turn()].is_human
-            if state.is_chance_node() and human and not match.game.has_decisions:
+            if state.is_chance_node():
+                if match.players[state.turn()].is_human and not match.game.has_decisions:
+                    break
+                match.apply(match.draw_chance())
+                continue
+            bot = next((p for p in state.deciders() if not match.players[p].is_human), None)
+            if bot is None:
                 break
-            if not state.is_chance_node() and human:
-                break
-            match.advance()
+            match.apply_for(bot, match.bot_action_for(bot))
         if match.storage is not None:
             match.store()
+
+    # --- the turn timer -------------------------------------------------------------------
+    @staticmethod
+    def _waiting(match: Match) -> list[tuple[int, int]]:
+        """Each human seat with a decision pending, and which of its decisions it is (its steps so far)."""
+        state = match.state
+        if state.is_terminal() or state.is_chance_node():
+            return []
+        made = [0] * len(match.players)
+        for step in match.record.steps:
+            if step.actor is not None:
+                made[step.actor] += 1
+        return [(seat, made[seat]) for seat in state.deciders() if match.players[seat].is_human]
+
+    def _time_left(self, table: StoredTable, match: Match) -> dict[int, float]:
+        """Seconds left to each waiting human seat (only with a turn timer).
+
+        A decision's clock starts when this process first sees it pending; a
+        restarted server (or another process) starts the clocks it finds anew.
+        """
+        seconds = table.turn_seconds
+        if seconds is None:
+            return {}
+        now = time.monotonic()
+        left = {}
+        with self._clock_guard:
+            clocks = self.deadlines.setdefault(table.id, {})
+            waiting = dict(self._waiting(match))
+            for seat in list(clocks):
+                if waiting.get(seat) != clocks[seat][0]:
+                    del clocks[seat]  # answered (or no longer this seat's to answer)
+            for seat, made in waiting.items():
+                _decision, deadline = clocks.setdefault(seat, (made, now + seconds))
+                left[seat] = round(max(0.0, deadline - now), 1)
+        return left
+
+    def time_out(self, table_id: int) -> bool:
+        """Play the fallback bot for every waiting seat whose time ran out; True if the game moved."""
+        table = self.table(table_id)
+        if table.status != "playing" or table.game_id is None or table.turn_seconds is None:
+            return False
+        game_id = table.game_id
+        fallback = str(table.settings.get("fallback_bot") or "random")
+        with self.games.lock(game_id):
+            match = self.current_match(game_id)
+            left = self._time_left(table, match)
+            late = [seat for seat, seconds in left.items() if seconds <= 0]
+            if not late:
+                return False
+            before = len(match.record.steps)
+            storage, match.storage = match.storage, None
+            try:
+                bot = make_bot(fallback, match.game)
+                for seat in late:
+                    if seat in match.state.deciders():  # a bot's answer for one never ends another's decision
+                        match.apply_for(seat, match.bot_action_for(seat, bot), by=fallback)
+                        log.info("table %s: seat %s ran out of time; %s played for it", table_id, seat, fallback)
+                self._run_automatic(match)
+            except BaseException:
+                self.games.forget(game_id)
+                raise
+            finally:
+                match.storage = storage
+            try:
+                self._save(match, game_id, before)
+            except Conflict:
+                return False  # another process moved the game on first: its clocks decide
+        return True
+
+    def next_deadline(self, table_id: int) -> float | None:
+        """Seconds until the next waiting seat's time runs out; None when the table has no clock running."""
+        table = self.kept_table(table_id)
+        if table.status != "playing" or table.game_id is None or table.turn_seconds is None:
+            return None
+        with self.games.lock(table.game_id):
+            match = self.current_match(table.game_id)
+            if match.state.is_terminal():
+                return None
+            left = self._time_left(table, match)
+        return min(left.values(), default=float(table.turn_seconds))
+
+    def is_timed(self, table_id: int) -> bool:
+        """Whether the table has a turn timer (fixed when it is made, so remembered)."""
+        if table_id not in self._timed:
+            found = self.store.get(table_id)
+            self._timed[table_id] = found is not None and found.turn_seconds is not None
+        return self._timed[table_id]
 
     def state_for(self, table_id: int, seat: int | None) -> dict[str, Any]:
         """The message a connection receives: the table, and the game view with this seat's choices only."""
@@ -239,26 +538,90 @@ class TableService:
 
     def states_for(self, table_id: int, seats: list[int | None]) -> list[dict[str, Any]]:
         """One message per connection's seat, from one read of the table and one view of the game."""
-        table = self.table(table_id)
+        found = self._states_for(table_id, seats, wait=True)
+        assert found is not None
+        return found
+
+    def kept_states_for(self, table_id: int, seats: list[int | None]) -> list[dict[str, Any]] | None:
+        """`states_for` from what this process keeps, or None if that needs the database or a wait.
+
+        Lets the event loop push a step at once, without handing the work to a thread.
+        """
+        return self._states_for(table_id, seats, wait=False)
+
+    def _states_for(self, table_id: int, seats: list[int | None], wait: bool) -> list[dict[str, Any]] | None:
+        if wait:
+            table = self.kept_table(table_id)
+        else:
+            with self._guard:
+                kept = self._playing.get(table_id)
+                if kept is None or kept.game_id is None or kept.game_id in self._behind:
+                    return None
+                table = kept
+            if self.games.kept(kept.game_id) is None:
+                return None
         public = table.public()
         if table.game_id is None:
             return [{"type": "state", "seat": seat, "table": public, "view": None} for seat in seats]
-        with self.games.lock(table.game_id):
+        own: dict[int, dict[str, Any]] = {}
+        lock = self.games.lock(table.game_id)
+        if not lock.acquire(blocking=wait):
+            return None
+        try:
+            if not wait and self.games.kept(table.game_id) is None:
+                return None  # dropped meanwhile (a write that lost its compare-and-set): read in a thread
             match = self.current_match(table.game_id)
-            view = game_view(match, self.games.next_of(match)).model_dump(mode="json")
-            deciding = None if match.state.is_terminal() else match.state.turn()
+            state = match.state
+            hide = not state.is_terminal()  # the seed tells every roll to come: secret until the end
+            view = game_view(match, self.games.next_of(match), hide_seed=hide).model_dump(mode="json")
+            deciders = state.deciders()
+            deciding = state.turn() if not state.is_terminal() else None
+            left = self._time_left(table, match) if table.status == "playing" else {}
+            names = [p.name for p in match.players]
+            last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
+            together = match.game.simultaneous and view["next"] == "decision"
+            for seat in set(seats):
+                if seat is None or seat == deciding or not together:
+                    continue
+                if seat in deciders and match.players[seat].is_human:
+                    # Every other seat deciding this roll sees its own sheet and choices (a forced turn of the engine).
+                    mine = state.as_decider(seat)
+                    own[seat] = {
+                        **view,
+                        "legal_actions": [str(a) for a in mine.legal_actions()],
+                        "view": match.game.table(mine, names, last_chance).model_dump(mode="json"),
+                    }
+                elif seat not in deciders:  # a seat that has answered watches its own sheet while the others decide
+                    drawn = match.game.table(state.seen_by(seat), names, last_chance)
+                    others = ", ".join(names[p] for p in deciders)
+                    status = _("{name}: waiting for {others}").format(name=names[seat], others=others)
+                    own[seat] = {
+                        **view,
+                        "legal_actions": [],
+                        "view": {
+                            **drawn.model_dump(mode="json"),
+                            "choices": [],
+                            "selection": None,
+                            "status": status,
+                        },
+                    }
+        finally:
+            lock.release()
         view["undo"] = "undo is off at a table"
+        view["time_left"] = {str(seat): seconds for seat, seconds in left.items()}
+        for seat_view in own.values():
+            seat_view["undo"], seat_view["time_left"] = view["undo"], view["time_left"]
         # The same view without the choices, for every seat but the one to decide (shared, not copied: read-only).
         hidden = {**view, "legal_actions": [], "view": {**view["view"], "choices": [], "selection": None}}
-        return [
-            {
-                "type": "state",
-                "seat": seat,
-                "table": public,
-                "view": view if seat is not None and seat == deciding else hidden,
-            }
-            for seat in seats
-        ]
+
+        def for_seat(seat: int | None) -> dict[str, Any]:
+            if seat is None:
+                return hidden
+            if seat in own:
+                return own[seat]
+            return view if seat == deciding else hidden
+
+        return [{"type": "state", "seat": seat, "table": public, "view": for_seat(seat)} for seat in seats]
 
 
 # --- live fan-out --------------------------------------------------------------------------
@@ -271,7 +634,58 @@ class Hub:
         self.tables = tables
         self.connections: dict[int, set[tuple[WebSocket, int | None]]] = defaultdict(set)
         self.broker: Broker = LocalBroker(self.push)
+        self.clocks: dict[int, asyncio.Task[None]] = {}  # tables with a turn timer: one task each
+        self.wakes: dict[int, asyncio.Event] = {}
         tables.changed = self._changed
+        self._push_locks: dict[int, asyncio.Lock] = {}
+        self._waiting: set[int] = set()  # tables with a push that has not started rendering yet
+        self._languages: dict[WebSocket, str] = {}  # each connection's language
+
+    async def start(self) -> None:
+        """Start the broker, and the clocks of the timed tables being played (after a restart too)."""
+        await self.broker.start()
+        for table_id in await anyio.to_thread.run_sync(self.tables.store.timed_and_playing):
+            self._wake(table_id, timed=True)
+
+    async def stop(self) -> None:
+        for task in list(self.clocks.values()):
+            task.cancel()
+        for task in list(self.clocks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.broker.stop()
+
+    def _wake(self, table_id: int, timed: bool) -> None:
+        """Tell the table's clock that something changed (starting it if the table is timed)."""
+        if table_id in self.clocks:
+            self.wakes[table_id].set()
+        elif timed:
+            self.wakes[table_id] = asyncio.Event()
+            self.clocks[table_id] = asyncio.create_task(self._clock(table_id))
+
+    async def _clock(self, table_id: int) -> None:
+        """Sleep until the next waiting seat's deadline (or a change), then let the fallback bot decide."""
+        wake = self.wakes[table_id]
+        try:
+            while True:
+                wake.clear()
+                left = await anyio.to_thread.run_sync(self.tables.next_deadline, table_id)
+                if left is None:
+                    return
+                if left <= 0:
+                    if await anyio.to_thread.run_sync(self.tables.time_out, table_id):
+                        await self.broker.publish(table_id, self.tables.stamp(table_id))
+                        continue
+                    left = 0.2  # another process played it first: look again shortly
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), left + 0.05)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the turn timer stopped", table_id)
+        finally:
+            self.clocks.pop(table_id, None)
+            self.wakes.pop(table_id, None)
 
     def _changed(self, table_id: int) -> None:
         """Publish a change made in a worker thread (a request handled off the event loop)."""
@@ -280,17 +694,76 @@ class Hub:
         except RuntimeError:  # not called from a worker thread: nobody to tell from here
             log.debug("table %s changed outside a worker thread", table_id)
 
-    async def push(self, table_id: int) -> None:
-        """Send every connection at the table its own state (the game is viewed once for all of them)."""
-        connections = list(self.connections.get(table_id, ()))
-        if not connections:
+    async def push(self, table_id: int, stamp: str = "") -> None:
+        """Send every connection at the table its own state, and let the table's clock look again.
+
+        `stamp` (`VERSION STEPS`, from the change's notification) tells what this process
+        keeps that is now out of date.
+        """
+        self.tables.note_change(table_id, stamp)
+        await self._send_states(table_id)
+        timed = self.tables._timed.get(table_id)
+        if timed is None:
+            timed = await anyio.to_thread.run_sync(self.tables.is_timed, table_id)
+        self._wake(table_id, timed)  # the table's clock looks again (every process keeps its own)
+
+    async def _send_states(self, table_id: int) -> None:
+        """Every connection's state, in order, the game viewed and encoded once for all.
+
+        Pushes of one table run one at a time; a push that finds another one still waiting
+        to start is left out, as that one shows the newer state.
+        """
+        if table_id in self._waiting:
             return
-        messages = await anyio.to_thread.run_sync(self.tables.states_for, table_id, [seat for _, seat in connections])
-        for (socket, _seat), message in zip(connections, messages, strict=True):
-            try:
-                await socket.send_json(message)
-            except Exception:  # a closed connection: it is dropped when its handler ends
-                log.debug("push to a closed connection of table %s", table_id)
+        self._waiting.add(table_id)
+        try:
+            lock = self._push_locks.setdefault(table_id, asyncio.Lock())
+            async with lock:
+                self._waiting.discard(table_id)
+                connections = list(self.connections.get(table_id, ()))
+                if not connections:
+                    return
+                by_language: dict[str, list[int]] = {}
+                for index, (socket, _seat) in enumerate(connections):
+                    by_language.setdefault(self._language_of(socket), []).append(index)
+                texts = [""] * len(connections)
+                for language, indexes in by_language.items():
+                    seats = [connections[i][1] for i in indexes]
+                    with using_language(language):  # a worker thread runs in a copy of this context
+                        found = await self._render_states(table_id, seats)
+                    for i, text in zip(indexes, found, strict=True):
+                        texts[i] = text
+                for (socket, _seat), text in zip(connections, texts, strict=True):
+                    try:
+                        await socket.send_text(text)
+                    except Exception:  # a closed connection: it is dropped when its handler ends
+                        log.debug("push to a closed connection of table %s", table_id)
+        finally:
+            self._waiting.discard(table_id)
+
+    async def _render_states(self, table_id: int, seats: list[int | None]) -> list[str]:
+        """The seats' messages as JSON text: on the event loop from what is kept here, else in a thread."""
+        try:
+            kept = self.tables.kept_states_for(table_id, seats)  # in memory: viewed here at once
+            if kept is not None:
+                return encode_messages(kept)
+            return await anyio.to_thread.run_sync(self._render, table_id, seats)
+        except Exception:  # e.g. the database did not answer: once more from scratch, or nobody sees the step
+            log.exception("table %s: the push failed; trying again from the database", table_id)
+            self.tables.note_change(table_id, "")
+            return await anyio.to_thread.run_sync(self._render, table_id, seats)
+
+    def _language_of(self, socket: WebSocket) -> str:
+        """The language a connection asked for (read once, when it connected)."""
+        language = self._languages.get(socket)
+        if language is None:
+            from pinsetter.web.app import request_language
+
+            language = self._languages[socket] = request_language(socket.scope)
+        return language
+
+    def _render(self, table_id: int, seats: list[int | None]) -> list[str]:
+        return encode_messages(self.tables.states_for(table_id, seats))
 
     async def serve(self, socket: WebSocket, table_id: int, token: str | None, origins: set[str]) -> None:
         origin = socket.headers.get("origin")
@@ -318,16 +791,21 @@ class Hub:
             while True:
                 raw = await socket.receive_text()
                 if len(raw.encode()) > MAX_MESSAGE:
-                    await socket.send_json({"type": "error", "error": f"a message is at most {MAX_MESSAGE} bytes"})
+                    error = _("a message is at most {most} bytes").format(most=MAX_MESSAGE)
+                    await socket.send_json({"type": "error", "error": error})
                     continue
                 if not bucket.take():
-                    await socket.send_json({"type": "error", "error": "too many messages: slow down"})
+                    await socket.send_json({"type": "error", "error": _("too many messages: slow down")})
                     continue
                 await self._handle(socket, table_id, seat, raw)
         except WebSocketDisconnect:
             pass
+        except RuntimeError:  # a push found the connection closed (starlette's WebSocketDisconnected)
+            if socket.application_state == WebSocketState.CONNECTED:
+                raise
         finally:
             self.connections[table_id].discard(key)
+            self._languages.pop(socket, None)
 
     async def _handle(self, socket: WebSocket, table_id: int, seat: int | None, raw: str) -> None:
         import json
@@ -337,15 +815,21 @@ class Hub:
             if not isinstance(message, dict):
                 raise ValueError
         except (ValueError, RecursionError):
-            await socket.send_json({"type": "error", "error": 'a message is a JSON object like {"action": "dice 2"}'})
+            error = _('a message is a JSON object like {"action": "dice 2"}')
+            await socket.send_json({"type": "error", "error": error})
             return
         try:
-            await anyio.to_thread.run_sync(self.tables.act, table_id, seat, message)
+            stamp = await anyio.to_thread.run_sync(self._act, table_id, seat, message)
         except (Refused, Conflict, NotFound) as exc:
             log.info("table %s seat %s: refused %r: %s", table_id, seat, message, exc)
             await socket.send_json({"type": "error", "error": " ".join(str(exc).split())})
             return
-        await self.broker.publish(table_id)
+        await self.broker.publish(table_id, stamp)
+
+    def _act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
+        """Act, and say what the table now is (for the other processes' copies)."""
+        self.tables.act(table_id, seat, message)
+        return self.tables.stamp(table_id)
 
 
 class TokenBucket:
@@ -365,10 +849,36 @@ class TokenBucket:
         return True
 
 
-class Broker:
-    """Tells every server process that a table changed."""
+def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
+    """The messages as JSON text; a value shared between messages (the table, a view) is encoded once.
 
-    async def publish(self, table_id: int) -> None:
+    Equal views (the seat to decide has nothing more to see when it only rolls) are encoded once too.
+    """
+    by_id: dict[int, str] = {}
+    dicts: list[tuple[dict[str, Any], str]] = []
+
+    def once(value: Any) -> str:
+        key = id(value)  # the messages hold every value alive while this runs
+        text = by_id.get(key)
+        if text is None:
+            if isinstance(value, dict):
+                text = next((t for d, t in dicts if d == value), None)
+            if text is None:
+                text = json.dumps(value)
+                if isinstance(value, dict):
+                    dicts.append((value, text))
+            by_id[key] = text
+        return text
+
+    keys = {k: json.dumps(k) for m in messages for k in m}
+    return ["{" + ", ".join(f"{keys[k]}: {once(v)}" for k, v in m.items()) + "}" for m in messages]
+
+
+class Broker:
+    """Tells every server process (this one too) that a table changed."""
+
+    async def publish(self, table_id: int, stamp: str = "") -> None:
+        """`stamp`: the table's `VERSION STEPS` after the change ("" when unknown)."""
         raise NotImplementedError
 
     async def start(self) -> None:
@@ -381,20 +891,28 @@ class Broker:
 class LocalBroker(Broker):
     """One process: push at once."""
 
-    def __init__(self, push: Callable[[int], Awaitable[None]]) -> None:
+    def __init__(self, push: Callable[[int, str], Awaitable[None]]) -> None:
         self.push = push
 
-    async def publish(self, table_id: int) -> None:
-        await self.push(table_id)
+    async def publish(self, table_id: int, stamp: str = "") -> None:
+        await self.push(table_id, stamp)
 
 
 class PostgresBroker(Broker):
-    """Several processes on one PostgreSQL: NOTIFY on a change, every process LISTENs and pushes."""
+    """Several processes on one PostgreSQL: NOTIFY on a change, every process LISTENs and pushes.
 
-    def __init__(self, url: str, push: Callable[[int], Awaitable[None]]) -> None:
+    The payload is `TABLE ORIGIN VERSION STEPS`: the publishing process pushes to its own
+    connections at once and skips its own notification when it comes back.
+    """
+
+    def __init__(self, url: str, push: Callable[[int, str], Coroutine[Any, Any, None]]) -> None:
+        import secrets
+
         self.dsn = sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.push = push
+        self.origin = secrets.token_hex(8)
         self.task: asyncio.Task[None] | None = None
+        self.pushing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         import psycopg
@@ -406,11 +924,19 @@ class PostgresBroker(Broker):
 
     async def _listen(self) -> None:
         async for note in self.listener.notifies():
-            with contextlib.suppress(ValueError):
-                await self.push(int(note.payload))
+            table, _, rest = note.payload.partition(" ")
+            origin, _, stamp = rest.partition(" ")
+            if origin == self.origin or not table.isdigit():
+                continue  # this process's own change: pushed when it was published
+            # Each table's push in its own task: one slow table does not hold up the others
+            # (pushes of one table keep their order: the hub runs them one at a time).
+            task = asyncio.create_task(self.push(int(table), stamp))
+            self.pushing.add(task)
+            task.add_done_callback(self.pushing.discard)
 
-    async def publish(self, table_id: int) -> None:
-        await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(table_id)))
+    async def publish(self, table_id: int, stamp: str = "") -> None:
+        await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {self.origin} {stamp}"))
+        await self.push(table_id, stamp)
 
     async def stop(self) -> None:
         if self.task is not None:

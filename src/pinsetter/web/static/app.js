@@ -10,6 +10,84 @@ const app = document.getElementById("app");
 const SVG = "http://www.w3.org/2000/svg";
 const PACE_KEY = "pinsetter.pace";
 const THEME_KEY = "pinsetter.theme";
+const LANG_KEY = "pinsetter.lang";
+
+// --- texts in the reader's language (docs/i18n.md) -------------------------------------------------
+// The server's gettext catalog as JSON (GET /api/i18n/{lang}): English texts are the keys, so a
+// text the catalog lacks shows in English. Placeholders are named: t("pin {n}", { n: 3 }).
+let language = "en";
+let languages = ["en"];
+let messages = {};
+
+function t(text, values) {
+  const found = Object.prototype.hasOwnProperty.call(messages, text) ? messages[text] : text;
+  return values ? found.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole)) : found;
+}
+
+// Plural texts: the catalog holds one form per language with a single plural form (Japanese).
+function tn(one, many, n, values) {
+  const all = { n, ...(values || {}) };
+  if (Object.prototype.hasOwnProperty.call(messages, one)) return t(one, all);
+  return t(n === 1 ? one : many, all);
+}
+
+function rememberedLanguage() {
+  try {
+    return localStorage.getItem(LANG_KEY);
+  } catch (err) {
+    return null;
+  }
+}
+
+// The remembered choice, else the server's pick from the browser's Accept-Language.
+async function setupLanguage() {
+  let answer = null;
+  try {
+    const response = await fetch(`/api/i18n/${encodeURIComponent(rememberedLanguage() || "auto")}`);
+    answer = response.ok ? await response.json() : null;
+  } catch (err) {
+    answer = null;
+  }
+  if (answer) {
+    language = answer.language;
+    languages = answer.languages;
+    messages = answer.messages || {};
+  }
+  document.documentElement.lang = language;
+  document.cookie = `pinsetter_lang=${language}; path=/; max-age=31536000; samesite=lax`;
+  const names = { en: "English", ja: "日本語" };
+  const select = document.getElementById("lang-switch");
+  if (select) {
+    clear(select);
+    for (const code of languages) select.append(h("option", { value: code, text: names[code] || code, lang: code }));
+    select.value = language;
+    select.setAttribute("aria-label", t("Language"));
+    select.addEventListener("change", () => {
+      try {
+        localStorage.setItem(LANG_KEY, select.value);
+      } catch (err) {
+        /* not remembered: the cookie still is */
+      }
+      document.cookie = `pinsetter_lang=${select.value}; path=/; max-age=31536000; samesite=lax`;
+      location.reload();
+    });
+  }
+  // The page's fixed texts (index.html is English).
+  const fixed = {
+    "skip-link": t("Skip to content"),
+    "nav-play": t("Play"),
+    "nav-history": t("History"),
+    "nav-stats": t("Stats"),
+    "nav-rules": t("Rules"),
+    "api-docs": t("API documentation"),
+  };
+  for (const [id, text] of Object.entries(fixed)) {
+    const el = document.getElementById(id);
+    if (el) el.textContent = text;
+  }
+  const nav = document.querySelector(".top nav");
+  if (nav) nav.setAttribute("aria-label", t("Pages"));
+}
 
 // --- tiny DOM helpers (text only, never HTML) -------------------------------------------------
 function h(tag, attrs = {}, ...children) {
@@ -51,7 +129,7 @@ function clear(el) {
 
 // --- the API -------------------------------------------------------------------------------------
 async function api(method, path, body, raw = false) {
-  const init = { method, headers: {} };
+  const init = { method, headers: { "accept-language": language } };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = raw ? body : JSON.stringify(body);
@@ -60,7 +138,7 @@ async function api(method, path, body, raw = false) {
   try {
     response = await fetch(path, init);
   } catch (err) {
-    return { ok: false, status: 0, error: "the server cannot be reached" };
+    return { ok: false, status: 0, error: t("the server cannot be reached") };
   }
   let data = null;
   try {
@@ -69,7 +147,7 @@ async function api(method, path, body, raw = false) {
     data = null;
   }
   if (!response.ok) {
-    const error = data && typeof data.error === "string" ? data.error : `request failed (${response.status})`;
+    const error = data && typeof data.error === "string" ? data.error : t("request failed ({status})", { status: response.status });
     return { ok: false, status: response.status, error, data };
   }
   return { ok: true, status: response.status, data };
@@ -115,7 +193,7 @@ function route() {
   if (page === "join" && arg) return joinPage(arg);
   if (page === "stats") return statsPage();
   if (page === "rules") return rulesPage(arg);
-  app.append(h("h1", { text: "Not found" }), h("p", {}, h("a", { href: "#/", text: "Back to the lobby" })));
+  app.append(h("h1", { text: t("Not found") }), h("p", {}, h("a", { href: "#/", text: t("Back to the lobby") })));
   return undefined;
 }
 
@@ -138,8 +216,8 @@ function setupTheme() {
   const button = document.getElementById("theme-toggle");
   const label = () => {
     const other = currentTheme() === "dark" ? "light" : "dark";
-    button.textContent = other === "dark" ? "☾ Dark theme" : "☀ Light theme";
-    button.setAttribute("aria-label", `Switch to the ${other} theme`);
+    button.textContent = other === "dark" ? t("☾ Dark theme") : t("☀ Light theme");
+    button.setAttribute("aria-label", other === "dark" ? t("Switch to the dark theme") : t("Switch to the light theme"));
   };
   button.addEventListener("click", () => {
     const next = currentTheme() === "dark" ? "light" : "dark";
@@ -164,7 +242,7 @@ async function lobbyPage() {
   const games = await getCatalog();
   if (gen !== generation) return;
   if (!lobby.game || !games.some((g) => g.id === lobby.game)) lobby.game = (games[0] || {}).id;
-  if (!lobby.players) lobby.players = [{ name: "Player 1", kind: "human" }];
+  if (!lobby.players) lobby.players = [{ name: t("Player {number}", { number: 1 }), kind: "human" }];
 
   const error = h("p", { class: "error", role: "alert", id: "lobby-error" });
   const optionsBox = h("div", { id: "options" });
@@ -177,7 +255,7 @@ async function lobbyPage() {
     const game = spec();
     if (!game) return;
     clear(gameInfo);
-    gameInfo.append(`${game.summary} ${game.players_text}. `, h("a", { href: `#/rules/${game.id}`, text: "Rules" }));
+    gameInfo.append(t("{summary} {players}. ", { summary: game.summary, players: game.players_text }), h("a", { href: `#/rules/${game.id}`, text: t("Rules") }));
     const values = (lobby.values[game.id] ||= {});
     for (const option of game.options) {
       const id = `opt-${option.name}`;
@@ -216,7 +294,7 @@ async function lobbyPage() {
         ),
       );
     }
-    if (!game.options.length) optionsBox.append(h("p", { class: "muted", text: "This game has no options." }));
+    if (!game.options.length) optionsBox.append(h("p", { class: "muted", text: t("This game has no options.") }));
   }
 
   function drawPlayers() {
@@ -231,15 +309,15 @@ async function lobbyPage() {
         type: "text",
         value: player.name,
         maxlength: 40,
-        "aria-label": `Player ${index + 1} name`,
+        "aria-label": t("Player {number} name", { number: index + 1 }),
         dataset: { key: `player-name-${index}` },
       });
       name.addEventListener("input", () => (player.name = name.value));
       const kind = h(
         "select",
-        { "aria-label": `Player ${index + 1} kind`, dataset: { key: `player-kind-${index}` } },
-        h("option", { value: "human", text: "Human" }),
-        bots.map((b) => h("option", { value: `bot:${b}`, text: `Bot: ${b}` })),
+        { "aria-label": t("Player {number} kind", { number: index + 1 }), dataset: { key: `player-kind-${index}` } },
+        h("option", { value: "human", text: t("Human") }),
+        bots.map((b) => h("option", { value: `bot:${b}`, text: t("Bot: {name}", { name: b }) })),
       );
       kind.value = player.kind;
       kind.addEventListener("change", () => (player.kind = kind.value));
@@ -261,7 +339,7 @@ async function lobbyPage() {
           h("button", {
             type: "button",
             text: "↑",
-            "aria-label": `Move player ${index + 1} up`,
+            "aria-label": t("Move player {number} up", { number: index + 1 }),
             disabled: index === 0,
             onclick: move(-1),
             dataset: { key: `up-${index}` },
@@ -269,7 +347,7 @@ async function lobbyPage() {
           h("button", {
             type: "button",
             text: "↓",
-            "aria-label": `Move player ${index + 1} down`,
+            "aria-label": t("Move player {number} down", { number: index + 1 }),
             disabled: index === lobby.players.length - 1,
             onclick: move(1),
             dataset: { key: `down-${index}` },
@@ -277,7 +355,7 @@ async function lobbyPage() {
           h("button", {
             type: "button",
             text: "✕",
-            "aria-label": `Remove player ${index + 1}`,
+            "aria-label": t("Remove player {number}", { number: index + 1 }),
             disabled: lobby.players.length === 1,
             onclick: () => {
               lobby.players.splice(index, 1);
@@ -289,7 +367,7 @@ async function lobbyPage() {
       );
     });
     const add = (kind) => () => {
-      lobby.players.push({ name: `Player ${lobby.players.length + 1}`, kind });
+      lobby.players.push({ name: t("Player {number}", { number: lobby.players.length + 1 }), kind });
       drawPlayers();
       const inputs = playersBox.querySelectorAll("input[type=text]");
       inputs[inputs.length - 1].focus();
@@ -298,9 +376,9 @@ async function lobbyPage() {
       h(
         "div",
         { class: "row" },
-        h("button", { type: "button", text: "Add a human", onclick: add("human"), id: "add-human" }),
+        h("button", { type: "button", text: t("Add a human"), onclick: add("human"), id: "add-human" }),
         bots.length
-          ? h("button", { type: "button", text: "Add a bot", onclick: add(`bot:${bots[0]}`), id: "add-bot" })
+          ? h("button", { type: "button", text: t("Add a bot"), onclick: add(`bot:${bots[0]}`), id: "add-bot" })
           : null,
       ),
     );
@@ -308,7 +386,7 @@ async function lobbyPage() {
 
   const gameList = h(
     "div",
-    { class: "games", role: "radiogroup", "aria-label": "Game" },
+    { class: "games", role: "radiogroup", "aria-label": t("Game") },
     games.map((game) =>
       h(
         "label",
@@ -330,30 +408,38 @@ async function lobbyPage() {
   );
 
   const seed = h("input", { type: "text", id: "seed", inputmode: "numeric", value: lobby.seed, "aria-describedby": "seed-help" });
+  const turnSeconds = h("input", { type: "number", id: "turn-seconds", min: 1, max: 3600, step: 1, "aria-describedby": "turn-seconds-help" });
   seed.addEventListener("input", () => (lobby.seed = seed.value));
-  const start = h("button", { type: "submit", class: "primary", text: "Start the game", id: "start" });
-  const host = h("button", { type: "button", text: "Host a table for friends", id: "host-table", "aria-describedby": "host-help" });
+  const start = h("button", { type: "submit", class: "primary", text: t("Start the game"), id: "start" });
+  const host = h("button", { type: "button", text: t("Host a table for friends"), id: "host-table", "aria-describedby": "host-help" });
 
   const form = h(
     "form",
     { class: "panel", "aria-labelledby": "new-game" },
-    h("h2", { id: "new-game", text: "New game" }),
-    h("fieldset", {}, h("legend", { text: "Game" }), gameList, gameInfo),
-    h("fieldset", {}, h("legend", { text: "Options" }), optionsBox),
-    h("fieldset", {}, h("legend", { text: "Players (in playing order)" }), playersBox),
+    h("h2", { id: "new-game", text: t("New game") }),
+    h("fieldset", {}, h("legend", { text: t("Game") }), gameList, gameInfo),
+    h("fieldset", {}, h("legend", { text: t("Options") }), optionsBox),
+    h("fieldset", {}, h("legend", { text: t("Players (in playing order)") }), playersBox),
     h(
       "div",
       { class: "option" },
-      h("label", { for: "seed", text: "Seed" }),
+      h("label", { for: "seed", text: t("Seed") }),
       seed,
-      h("p", { class: "help", id: "seed-help", text: "optional: the same seed and the same decisions replay the same game" }),
+      h("p", { class: "help", id: "seed-help", text: t("optional: the same seed and the same decisions replay the same game") }),
+    ),
+    h(
+      "div",
+      { class: "option" },
+      h("label", { for: "turn-seconds", text: TABLE_TEXT.timerLabel }),
+      turnSeconds,
+      h("p", { class: "help", id: "turn-seconds-help", text: TABLE_TEXT.timerHelp }),
     ),
     error,
     h("div", { class: "row" }, start, host),
     h("p", {
       class: "help",
       id: "host-help",
-      text: "Host a table: the humans' seats stay open for friends, who take them by name from a join link; bots play on the server.",
+      text: t("Host a table: the humans' seats stay open for friends, who take them by name from a join link; bots play on the server."),
     }),
   );
 
@@ -377,6 +463,8 @@ async function lobbyPage() {
   host.addEventListener("click", async () => {
     const body = chosenOptions();
     body.seats = lobby.players.map((p) => ({ kind: p.kind }));
+    const seconds = turnSeconds.value.trim();
+    if (seconds) body.turn_seconds = /^\d+$/.test(seconds) ? Number(seconds) : seconds;
     host.disabled = true;
     const answer = await api("POST", "/api/tables", body);
     host.disabled = false;
@@ -403,14 +491,14 @@ async function lobbyPage() {
   });
 
   // Resume and upload.
-  const resumeList = h("ul", { class: "plain", id: "resume-list" }, h("li", { class: "muted", text: "Loading…" }));
+  const resumeList = h("ul", { class: "plain", id: "resume-list" }, h("li", { class: "muted", text: t("Loading…") }));
   const uploadError = h("p", { class: "error", role: "alert", id: "upload-error" });
   const file = h("input", { type: "file", id: "record-file", accept: ".json,application/json,text/plain" });
-  const upload = h("button", { type: "button", text: "Upload and verify", id: "upload" });
+  const upload = h("button", { type: "button", text: t("Upload and verify"), id: "upload" });
   upload.addEventListener("click", async () => {
     uploadError.textContent = "";
     if (!file.files || !file.files[0]) {
-      uploadError.textContent = "choose a record file first";
+      uploadError.textContent = t("choose a record file first");
       return;
     }
     const text = await file.files[0].text();
@@ -423,7 +511,7 @@ async function lobbyPage() {
   });
 
   app.append(
-    h("h1", { text: "Play" }),
+    h("h1", { text: t("Play") }),
     h(
       "div",
       { class: "lobby-grid" },
@@ -434,15 +522,15 @@ async function lobbyPage() {
         h(
           "section",
           { class: "panel", "aria-labelledby": "resume-h" },
-          h("h2", { id: "resume-h", text: "Resume an unfinished game" }),
+          h("h2", { id: "resume-h", text: t("Resume an unfinished game") }),
           resumeList,
         ),
         h(
           "section",
           { class: "panel", "aria-labelledby": "upload-h" },
-          h("h2", { id: "upload-h", text: "Upload a record" }),
-          h("p", { class: "help", text: "A game record (JSON) is replayed and verified, then kept in the history." }),
-          h("div", { class: "stack" }, h("label", { for: "record-file", text: "Record file" }), file, upload),
+          h("h2", { id: "upload-h", text: t("Upload a record") }),
+          h("p", { class: "help", text: t("A game record (JSON) is replayed and verified, then kept in the history.") }),
+          h("div", { class: "stack" }, h("label", { for: "record-file", text: t("Record file") }), file, upload),
           uploadError,
         ),
       ),
@@ -450,19 +538,19 @@ async function lobbyPage() {
   );
   drawOptions();
   drawPlayers();
-  focusMain("Play");
+  focusMain(t("Play"));
 
   const history = await api("GET", "/api/history?limit=200");
   if (gen !== generation) return;
   clear(resumeList);
   const open = history.ok ? history.data.filter((g) => !g.finished) : [];
-  if (!open.length) resumeList.append(h("li", { class: "muted", text: "No unfinished games." }));
+  if (!open.length) resumeList.append(h("li", { class: "muted", text: t("No unfinished games.") }));
   for (const entry of open.slice(0, 20)) {
     resumeList.append(
       h(
         "li",
         {},
-        h("a", { href: `#/game/${entry.id}`, text: `Game ${entry.id}: ${gameName(entry.game, games)}` }),
+        h("a", { href: `#/game/${entry.id}`, text: t("Game {id}: {game}", { id: entry.id, game: gameName(entry.game, games) }) }),
         h("br"),
         h("span", { class: "help", text: `${playerNames(entry.players)} · ${when(entry.date)}` }),
       ),
@@ -476,12 +564,12 @@ function gameName(id, games) {
 }
 
 function playerNames(players) {
-  return players.map((p) => (p.kind === "human" ? p.name : `${p.name} (bot ${p.kind})`)).join(", ");
+  return players.map((p) => (p.kind === "human" ? p.name : t("{name} (bot {kind})", { name: p.name, kind: p.kind }))).join(", ");
 }
 
 function when(iso) {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString(language);
 }
 
 // --- drawing a table -----------------------------------------------------------------------------
@@ -505,18 +593,18 @@ function pinSvg(pin, picked) {
 }
 
 function pinWords(pin, picked) {
-  const parts = [`pin ${pin.number}`];
-  if (pin.value !== null && pin.value !== undefined) parts.push(`value ${pin.value}`);
-  else if (pin.label) parts.push(`card ${pin.label}`);
-  parts.push(pin.down ? "down" : "standing");
-  if (pin.grey) parts.push("grey");
-  if (picked) parts.push("picked");
-  return parts.join(", ");
+  const parts = [t("pin {number}", { number: pin.number })];
+  if (pin.value !== null && pin.value !== undefined) parts.push(t("value {value}", { value: pin.value }));
+  else if (pin.label) parts.push(t("card {card}", { card: pin.label }));
+  parts.push(pin.down ? t("down") : t("standing"));
+  if (pin.grey) parts.push(t("grey"));
+  if (picked) parts.push(t("picked"));
+  return parts.join(t(", "));
 }
 
 function drawPins(view, ctx) {
   const byNumber = new Map(view.pins.map((p) => [p.number, p]));
-  const box = h("div", { class: "triangle", role: "group", "aria-label": "Pins, back row first" });
+  const box = h("div", { class: "triangle", role: "group", "aria-label": t("Pins, back row first") });
   for (const row of view.rows) {
     const line = h("div", { class: "pin-row" });
     for (const number of row) {
@@ -547,7 +635,7 @@ function drawPins(view, ctx) {
     }
     box.append(line);
   }
-  const legend = h("p", { class: "pin-legend" }, "✕ down · ◆ grey pin · ✓ picked");
+  const legend = h("p", { class: "pin-legend" }, t("✕ down · ◆ grey pin · ✓ picked"));
   return [box, legend];
 }
 
@@ -600,9 +688,9 @@ function drawDice(view) {
     { class: "dice-box" },
     h(
       "div",
-      { class: "dice", role: "group", "aria-label": "Dice" },
+      { class: "dice", role: "group", "aria-label": t("Dice") },
       view.dice.map((die, i) =>
-        h("span", { class: "die", role: "img", "aria-label": `die ${i + 1}: ${die.label}`, title: die.label }, dieSvg(die)),
+        h("span", { class: "die", role: "img", "aria-label": t("die {number}: {face}", { number: i + 1, face: die.label }), title: die.label }, dieSvg(die)),
       ),
     ),
     view.dice_caption ? h("p", { class: "muted", id: "dice-caption", text: view.dice_caption }) : null,
@@ -620,11 +708,18 @@ function drawPiles(view, ctx) {
   if (!view.piles.length) return null;
   return h(
     "div",
-    { class: "piles", role: "group", "aria-label": "Ball piles" },
+    { class: "piles", role: "group", "aria-label": t("Ball piles") },
     view.piles.map((pile) => {
       const picked = ctx.pile === pile.number;
-      const words = `pile ${pile.number}, ${pile.top ? `top card ${pile.top}` : "no face-up card"}, ${pile.cards} card${pile.cards === 1 ? "" : "s"}${picked ? ", picked" : ""}`;
-      const inner = [cardSvg(pile.top), h("span", { text: `Pile ${pile.number} · ${pile.cards} left` })];
+      const words = [
+        t("pile {number}", { number: pile.number }),
+        pile.top ? t("top card {card}", { card: pile.top }) : t("no face-up card"),
+        tn("{n} card", "{n} cards", pile.cards),
+        picked ? t("picked") : null,
+      ]
+        .filter(Boolean)
+        .join(t(", "));
+      const inner = [cardSvg(pile.top), h("span", { text: t("Pile {number} · {count} left", { number: pile.number, count: pile.cards }) })];
       if (ctx.readonly) return h("span", { class: "pile", role: "img", "aria-label": words }, inner);
       return h(
         "button",
@@ -645,7 +740,7 @@ function drawPiles(view, ctx) {
 
 function drawCards(view) {
   const parts = [];
-  if (view.seen.length) parts.push(h("p", { id: "seen" }, h("strong", { text: "Seen this frame: " }), view.seen.join(", ")));
+  if (view.seen.length) parts.push(h("p", { id: "seen" }, h("strong", { text: t("Seen this frame: ") }), view.seen.join(", ")));
   const unseen = Object.entries(view.unseen || {});
   if (unseen.length) {
     const total = unseen.reduce((sum, [, n]) => sum + n, 0);
@@ -656,9 +751,9 @@ function drawCards(view) {
         h(
           "table",
           { class: "sheet" },
-          h("caption", { text: `Not yet seen: ${total} card${total === 1 ? "" : "s"}` }),
-          h("tr", {}, h("th", { scope: "row", text: "card" }), unseen.map(([v]) => h("th", { scope: "col", text: v }))),
-          h("tr", {}, h("th", { scope: "row", text: "left" }), unseen.map(([, n]) => h("td", { text: n }))),
+          h("caption", { text: tn("Not yet seen: {n} card", "Not yet seen: {n} cards", total) }),
+          h("tr", {}, h("th", { scope: "row", text: t("card") }), unseen.map(([v]) => h("th", { scope: "col", text: v }))),
+          h("tr", {}, h("th", { scope: "row", text: t("left") }), unseen.map(([, n]) => h("td", { text: n }))),
         ),
       ),
     );
@@ -672,7 +767,7 @@ function drawTokens(view) {
   return h(
     "div",
     { class: "tokens", id: "tokens" },
-    h("strong", { text: `Tokens: ${view.tokens}` }),
+    h("strong", { text: t("Tokens: {count}", { count: view.tokens }) }),
     h("span", { "aria-hidden": "true", class: "tokens" }, Array.from({ length: shown }, () => h("span", { class: "token" }))),
   );
 }
@@ -681,7 +776,7 @@ function drawTrack(view) {
   const parts = [];
   if (view.track.length) {
     parts.push(
-      h("h3", { text: "Ability track" }),
+      h("h3", { text: t("Ability track") }),
       h(
         "div",
         { class: "track", id: "track" },
@@ -690,15 +785,15 @@ function drawTrack(view) {
             "div",
             { class: `area ${area.open ? "" : "closed"}` },
             h("strong", { text: `${index + 1}. ${area.title}` }),
-            h("span", { class: "help", text: ` ${area.row}${area.open ? "" : ", closed"}` }),
+            h("span", { class: "help", text: ` ${area.row === "upper" ? t("upper") : t("lower")}${area.open ? "" : t(", closed")}` }),
             h(
               "div",
-              { class: "boxes", role: "img", "aria-label": `${area.marked} of ${area.boxes} boxes marked` },
+              { class: "boxes", role: "img", "aria-label": t("{marked} of {boxes} boxes marked", { marked: area.marked, boxes: area.boxes }) },
               Array.from({ length: area.boxes }, (_, i) =>
                 h("span", { class: `box ${i < area.marked ? "marked" : ""}`, text: i < area.marked ? "✓" : "" }),
               ),
             ),
-            area.help ? h("details", {}, h("summary", { text: "What it does" }), h("p", { class: "help", text: area.help })) : null,
+            area.help ? h("details", {}, h("summary", { text: t("What it does") }), h("p", { class: "help", text: area.help })) : null,
           ),
         ),
       ),
@@ -706,7 +801,7 @@ function drawTrack(view) {
   }
   if (view.abilities.length) {
     parts.push(
-      h("h3", { text: "Abilities held" }),
+      h("h3", { text: t("Abilities held") }),
       h(
         "ul",
         { class: "plain", id: "abilities" },
@@ -727,22 +822,29 @@ function drawSheets(game) {
   const frameCount = Math.max(Number(game.options.frames) || 10, ...game.sheets.map((sheet) => sheet.frames.length));
   return game.sheets.map((sheet, index) => {
     const current = sheet.current_frame;
-    const isTurn = game.turn === index;
+    const together = Boolean(game.simultaneous && game.next === "decision" && !game.terminal);
+    const isTurn = together ? (game.deciders || []).includes(index) : game.turn === index;
     const cols = Array.from({ length: frameCount }, (_, i) => i + 1);
     const frame = (n) => sheet.frames.find((f) => f.frame === n);
     const cls = (n) => (n === current && isTurn ? "current" : null);
-    const who = sheet.kind === "human" ? sheet.name : `${sheet.name} (bot ${sheet.kind})`;
+    const who = sheet.kind === "human" ? sheet.name : t("{name} (bot {kind})", { name: sheet.name, kind: sheet.kind });
     return h(
       "div",
-      { class: "scroll", tabindex: 0, role: "region", "aria-label": `Scoresheet of ${sheet.name}` },
+      { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Scoresheet of {name}", { name: sheet.name }) },
       h(
         "table",
         { class: `sheet ${isTurn ? "turn" : ""}`, dataset: { player: String(index) } },
-        h("caption", {}, who, isTurn ? h("span", { class: "muted", text: " — to play" }) : null, ` · total ${sheet.total}`),
+        h(
+          "caption",
+          {},
+          who,
+          isTurn ? h("span", { class: "muted", text: together ? TABLE_TEXT.toDecide : TABLE_TEXT.toPlay }) : null,
+          t(" · total {total}", { total: sheet.total }),
+        ),
         h(
           "tr",
           {},
-          h("th", { scope: "row", text: "frame" }),
+          h("th", { scope: "row", text: t("frame") }),
           cols.map((n) =>
             h("th", { scope: "col", class: cls(n), "aria-current": cls(n) ? "true" : null, text: n }),
           ),
@@ -750,13 +852,13 @@ function drawSheets(game) {
         h(
           "tr",
           {},
-          h("th", { scope: "row", text: "balls" }),
+          h("th", { scope: "row", text: t("balls") }),
           cols.map((n) => h("td", { class: cls(n), text: frame(n) ? frame(n).marks.join(" ") : "" })),
         ),
         h(
           "tr",
           {},
-          h("th", { scope: "row", text: "total" }),
+          h("th", { scope: "row", text: t("total") }),
           cols.map((n) => {
             const f = frame(n);
             return h("td", { class: `total-cell ${cls(n) || ""}`, text: f && f.total !== null ? f.total : "" });
@@ -770,8 +872,10 @@ function drawSheets(game) {
 function drawLog(game) {
   const list = h(
     "ol",
-    { class: "log", id: "log", start: game.log.length ? game.log[0].step : 1, "aria-label": "Moves" },
-    game.log.map((entry) => h("li", { text: `${entry.actor}: ${entry.text}` })),
+    { class: "log", id: "log", start: game.log.length ? game.log[0].step : 1, "aria-label": t("Moves") },
+    game.log.map((entry) =>
+      h("li", { text: entry.note ? `⏱ ${entry.note}` : `${entry.actor === "chance" ? t("chance") : entry.actor}: ${entry.text}` }),
+    ),
   );
   return list;
 }
@@ -793,15 +897,23 @@ function selectionPanel(view, ctx) {
     h(
       "p",
       { class: "sum", id: "selection-sum" },
-      picked.length ? `Picked pins ${picked.join(" + ")}: sum ${raw}` : "No pins picked",
-      picked.length && sel.modulo ? `, last digit ${sum}` : "",
-      target !== null && target !== undefined ? ` · target ${target}` : "",
+      picked.length ? t("Picked pins {pins}: sum {sum}", { pins: picked.join(" + "), sum: raw }) : t("No pins picked"),
+      picked.length && sel.modulo ? t(", last digit {digit}", { digit: sum }) : "",
+      target !== null && target !== undefined ? t(" · target {target}", { target }) : "",
     ),
   );
   if (sel.tokens !== null && sel.tokens !== undefined) {
     const diff = picked.length && target !== null ? raw - target : 0;
     lines.push(
-      h("p", { id: "selection-tokens", text: `Tokens: ${sel.tokens} held · this pick moves the total by ${diff > 0 ? "+" : ""}${diff} (${Math.abs(diff)} token${Math.abs(diff) === 1 ? "" : "s"})` }),
+      h("p", {
+        id: "selection-tokens",
+        text: tn(
+          "Tokens: {held} held · this pick moves the total by {diff} ({n} token)",
+          "Tokens: {held} held · this pick moves the total by {diff} ({n} tokens)",
+          Math.abs(diff),
+          { held: sel.tokens, diff: `${diff > 0 ? "+" : ""}${diff}` },
+        ),
+      }),
     );
     if (ctx.setPlanned && target !== null && target !== undefined) {
       // Tokens as on paper: move the dice total first, then pick pins adding up to it. The plan
@@ -815,29 +927,36 @@ function selectionPanel(view, ctx) {
           h("button", {
             type: "button",
             id: "token-minus",
-            text: "−1 token",
-            "aria-label": "spend a token: the dice total one lower",
+            text: t("−1 token"),
+            "aria-label": t("spend a token: the dice total one lower"),
             disabled: Math.abs(planned - 1) > sel.tokens || total <= 1,
             onclick: () => ctx.setPlanned(planned - 1),
           }),
-          h("span", { id: "token-plan", text: `dice ${target} ${planned < 0 ? "−" : "+"} ${Math.abs(planned)} token${Math.abs(planned) === 1 ? "" : "s"} = ${total}` }),
+          h("span", {
+            id: "token-plan",
+            text: tn("dice {target} {sign} {n} token = {total}", "dice {target} {sign} {n} tokens = {total}", Math.abs(planned), {
+              target,
+              sign: planned < 0 ? "−" : "+",
+              total,
+            }),
+          }),
           h("button", {
             type: "button",
             id: "token-plus",
-            text: "+1 token",
-            "aria-label": "spend a token: the dice total one higher",
+            text: t("+1 token"),
+            "aria-label": t("spend a token: the dice total one higher"),
             disabled: Math.abs(planned + 1) > sel.tokens,
             onclick: () => ctx.setPlanned(planned + 1),
           }),
         ),
       );
       if (picked.length && planned !== 0 && raw !== total) {
-        lines.push(h("p", { class: "help", id: "token-mismatch", text: `The pick sums to ${raw}; the dice with tokens make ${total}.` }));
+        lines.push(h("p", { class: "help", id: "token-mismatch", text: t("The pick sums to {sum}; the dice with tokens make {total}.", { sum: raw, total }) }));
       }
     }
   }
   if (sel.needs_pile) {
-    lines.push(h("p", { text: ctx.pile === null ? "Pick a pile too." : `Pile ${ctx.pile} picked.` }));
+    lines.push(h("p", { text: ctx.pile === null ? t("Pick a pile too.") : t("Pile {number} picked.", { number: ctx.pile }) }));
   }
   if (sel.hint) lines.push(h("p", { class: "help", text: sel.hint }));
   const ready = picked.length > 0 && (!sel.needs_pile || ctx.pile !== null) && !ctx.busy;
@@ -849,7 +968,7 @@ function selectionPanel(view, ctx) {
         type: "button",
         class: "primary",
         id: "play-selection",
-        text: "Play the picked pins (P)",
+        text: t("Play the picked pins (P)"),
         disabled: !ready,
         dataset: { key: "play" },
         onclick: () => ctx.playSelection(),
@@ -857,14 +976,14 @@ function selectionPanel(view, ctx) {
       h("button", {
         type: "button",
         id: "clear-selection",
-        text: "Clear (Esc)",
+        text: t("Clear (Esc)"),
         disabled: !picked.length && ctx.pile === null,
         dataset: { key: "clear" },
         onclick: () => ctx.clearSelection(),
       }),
     ),
   );
-  return h("section", { class: "selection", "aria-label": "Your pick", id: "selection" }, lines);
+  return h("section", { class: "selection", "aria-label": t("Your pick"), id: "selection" }, lines);
 }
 
 function drawTable(game, ctx) {
@@ -872,7 +991,7 @@ function drawTable(game, ctx) {
   const parts = [];
   if (view.pins.length) parts.push(...drawPins(view, ctx));
   if (view.standing !== null && view.standing !== undefined) {
-    parts.push(h("p", { class: "standing", id: "standing" }, standingIcon(), `${view.standing} pins standing`));
+    parts.push(h("p", { class: "standing", id: "standing" }, standingIcon(), tn("{n} pin standing", "{n} pins standing", view.standing)));
   }
   parts.push(drawDice(view), drawPiles(view, ctx), ...drawCards(view), drawTokens(view));
   if (view.notes.length) parts.push(h("ul", { id: "notes" }, view.notes.map((n) => h("li", { text: n }))));
@@ -883,7 +1002,7 @@ function drawTable(game, ctx) {
       parts.push(
         h(
           "div",
-          { class: "choices", role: "group", "aria-label": "Choices", id: "choices" },
+          { class: "choices", role: "group", "aria-label": t("Choices"), id: "choices" },
           buttons.map((c) =>
             h("button", {
               type: "button",
@@ -906,7 +1025,7 @@ function drawEnding(game) {
   return h(
     "section",
     { class: "panel ending", id: "ending", "aria-labelledby": "ending-h" },
-    h("h2", { id: "ending-h", text: "Game over" }),
+    h("h2", { id: "ending-h", text: t("Game over") }),
     h("ul", { class: "plain" }, game.ending.map((line) => h("li", { text: line }))),
   );
 }
@@ -1066,14 +1185,14 @@ async function gamePage(id) {
     const game = st.game;
     root.dataset.busy = st.busy || st.timer ? "1" : "0";
     if (!game) {
-      root.append(h("h1", { text: `Game ${id}` }), h("p", { class: "error", role: "alert", text: st.error }));
+      root.append(h("h1", { text: t("Game {id}", { id }) }), h("p", { class: "error", role: "alert", text: st.error }));
       return;
     }
     root.dataset.next = game.next;
     // The first table drawn on this page load, for the first-render benchmark.
     if (!performance.getEntriesByName("pinsetter:drawn").length) performance.mark("pinsetter:drawn");
     root.dataset.steps = String(game.log.length ? game.log[game.log.length - 1].step : 0);
-    document.title = `${game.title} · game ${id} · pinsetter`;
+    document.title = `${game.title} · ${t("game {id}", { id })} · pinsetter`;
 
     const rollButton =
       game.next === "roll" && game.view.roll_label
@@ -1095,12 +1214,12 @@ async function gamePage(id) {
       max: 2000,
       step: 100,
       value: pace(),
-      "aria-valuetext": `${pace()} milliseconds per bot move`,
+      "aria-valuetext": t("{ms} milliseconds per bot move", { ms: pace() }),
       dataset: { key: "pace" },
     });
     paceInput.addEventListener("input", () => {
       localStorage.setItem(PACE_KEY, paceInput.value);
-      paceInput.setAttribute("aria-valuetext", `${paceInput.value} milliseconds per bot move`);
+      paceInput.setAttribute("aria-valuetext", t("{ms} milliseconds per bot move", { ms: paceInput.value }));
       paceText.textContent = `${paceInput.value} ms`;
       if (st.timer) schedule();
     });
@@ -1113,29 +1232,29 @@ async function gamePage(id) {
       h("button", {
         type: "button",
         id: "undo",
-        text: "Undo (U)",
+        text: t("Undo (U)"),
         disabled: st.busy || game.undo !== null,
         "aria-describedby": undoReason ? "undo-reason" : null,
-        title: undoReason || "take back the last decision",
+        title: undoReason || t("take back the last decision"),
         dataset: { key: "undo" },
         onclick: undo,
       }),
       h("button", {
         type: "button",
         id: "hint-button",
-        text: "Hint (H)",
+        text: t("Hint (H)"),
         disabled: st.busy || game.next !== "decision",
         dataset: { key: "hint" },
         onclick: hint,
       }),
-      h("label", { class: "pace", for: "pace" }, "Bot pace", paceInput, paceText),
+      h("label", { class: "pace", for: "pace" }, t("Bot pace"), paceInput, paceText),
     );
 
     const hintPanel = st.hint
       ? h(
           "section",
           { class: "panel", id: "hint", tabindex: -1, "aria-labelledby": "hint-h" },
-          h("h2", { id: "hint-h", text: "Hint" }),
+          h("h2", { id: "hint-h", text: t("Hint") }),
           h("p", { class: "help", text: st.hint.bot ? `${st.hint.bot}: ${st.hint.meaning}` : st.hint.meaning }),
           st.hint.words.length
             ? h("ol", { class: "hint-words" }, st.hint.words.map((w) => h("li", { text: w })))
@@ -1144,33 +1263,33 @@ async function gamePage(id) {
       : null;
 
     append(root, [
-      h("h1", {}, game.title, h("span", { class: "muted", text: ` · game ${id}` })),
+      h("h1", {}, game.title, h("span", { class: "muted", text: ` · ${t("game {id}", { id })}` })),
       h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: game.view.status }),
       toolbar,
-      undoReason ? h("p", { class: "reason", id: "undo-reason", text: `Undo: ${undoReason}` }) : null,
+      undoReason ? h("p", { class: "reason", id: "undo-reason", text: t("Undo: {reason}", { reason: undoReason }) }) : null,
       h("p", { class: "error", role: "alert", id: "game-error", text: st.error }),
       drawEnding(game),
       h(
         "div",
         { class: "game-grid" },
-        h("section", { class: "panel", "aria-label": "Table", id: "table" }, drawTable(game, ctx)),
+        h("section", { class: "panel", "aria-label": t("Table"), id: "table" }, drawTable(game, ctx)),
         h(
           "div",
           {},
           hintPanel,
-          h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: "Scoresheets" }), drawSheets(game)),
-          h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), drawLog(game)),
+          h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: t("Scoresheets") }), drawSheets(game)),
+          h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: t("Log") }), drawLog(game)),
           h(
             "p",
             {},
-            h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: "Download the record" }),
+            h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: t("Download the record") }),
             " · ",
-            h("a", { href: `#/history/${id}`, text: "Step through" }),
+            h("a", { href: `#/history/${id}`, text: t("Step through") }),
           ),
         ),
       ),
     ]);
-    if (game.terminal) root.append(h("p", {}, h("a", { href: "#/", class: "button primary", text: "New game" })));
+    if (game.terminal) root.append(h("p", {}, h("a", { href: "#/", class: "button primary", text: t("New game") })));
     const log = root.querySelector("#log");
     if (log) log.scrollTop = log.scrollHeight; // the newest moves in view
 
@@ -1225,6 +1344,33 @@ async function gamePage(id) {
 }
 
 // --- online tables (docs/tables.md) ------------------------------------------------------------------
+// The table pages' newer words, in one place (for translation).
+// Looked up when shown (getters), so that the catalog loaded after this module applies.
+const TABLE_TEXT = {
+  get timerLabel() {
+    return t("Turn timer for a table (seconds)");
+  },
+  get timerHelp() {
+    return t("optional: when a seat's time runs out, a bot decides for it (the log says so)");
+  },
+  get toDecide() {
+    return t(" — to decide");
+  },
+  get toPlay() {
+    return t(" — to play");
+  },
+  decidingMark: "✎ ",
+  secondsLeft: (n) => t(" ({n} s left)", { n }),
+  stillDeciding: (names) => t("Still to decide this roll: {names}.", { names }),
+  yourDecision: (who, others) =>
+    others ? t("Your decision, {who} (also deciding: {others})", { who, others }) : t("Your decision, {who} (the last to decide)", { who }),
+  youAnswered: (names) => t("You have decided; waiting for {names}.", { names }),
+  get givenToBot() {
+    return t("Give to a bot");
+  },
+  giveIdle: (seat) => t("Bot to play seat {seat} from now on", { seat }),
+  confirmGive: (name) => t("Give {name}'s seat to a bot for the rest of the game?", { name }),
+};
 // A table's tokens stay in this browser: the host's (to start, hand seats to bots, close) and the
 // seat's (to act), each keyed by the table's id. The server sends every state over a WebSocket.
 function hostKey(id) {
@@ -1257,14 +1403,14 @@ function joinLink(code) {
 }
 
 function seatLabel(seat) {
-  if (seat.free) return `Seat ${seat.seat + 1}: free`;
-  if (seat.kind === "human") return `Seat ${seat.seat + 1}: ${seat.name}`;
-  return `Seat ${seat.seat + 1}: ${seat.name} (bot ${seat.kind.replace(/^bot:/, "")})`;
+  if (seat.free) return t("Seat {number}: free", { number: seat.seat + 1 });
+  if (seat.kind === "human") return t("Seat {number}: {name}", { number: seat.seat + 1, name: seat.name });
+  return t("Seat {number}: {name} (bot {kind})", { number: seat.seat + 1, name: seat.name, kind: seat.kind.replace(/^bot:/, "") });
 }
 
 function optionsText(options) {
   const entries = Object.entries(options || {});
-  return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(", ") : "default options";
+  return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(", ") : t("default options");
 }
 
 // A form to take one of the free seats by name; `sat(answer)` gets the server's answer.
@@ -1276,12 +1422,12 @@ function sitForm(table, sat) {
     h("button", {
       type: "button",
       class: "primary",
-      text: `Sit at seat ${seat.seat + 1}`,
+      text: t("Sit at seat {number}", { number: seat.seat + 1 }),
       dataset: { key: `sit-${seat.seat}`, seat: String(seat.seat) },
       onclick: async (event) => {
         const button = event.currentTarget;
         if (!name.value.trim()) {
-          error.textContent = "type your name first";
+          error.textContent = t("type your name first");
           name.focus();
           return;
         }
@@ -1301,8 +1447,8 @@ function sitForm(table, sat) {
   return h(
     "section",
     { class: "panel", id: "sit", "aria-labelledby": "sit-h" },
-    h("h2", { id: "sit-h", text: "Take a seat" }),
-    h("div", { class: "option" }, h("label", { for: "sit-name", text: "Your name" }), name),
+    h("h2", { id: "sit-h", text: t("Take a seat") }),
+    h("div", { class: "option" }, h("label", { for: "sit-name", text: t("Your name") }), name),
     h("div", { class: "row" }, buttons),
     error,
   );
@@ -1315,8 +1461,8 @@ async function joinPage(code) {
   const [games, answer] = await Promise.all([getCatalog(), api("GET", `/api/tables/code/${encodeURIComponent(code)}`)]);
   if (gen !== generation) return;
   if (!answer.ok) {
-    root.append(h("h1", { text: `Join table ${code}` }), h("p", { class: "error", role: "alert", text: answer.error }));
-    focusMain("Join a table");
+    root.append(h("h1", { text: t("Join table {code}", { code }) }), h("p", { class: "error", role: "alert", text: answer.error }));
+    focusMain(t("Join a table"));
     return;
   }
   const table = answer.data;
@@ -1325,17 +1471,17 @@ async function joinPage(code) {
     return;
   }
   root.append(
-    h("h1", { text: `Join table ${table.join_code}` }),
+    h("h1", { text: t("Join table {code}", { code: table.join_code }) }),
     h("p", { id: "join-game", text: `${gameName(table.game, games)} · ${optionsText(table.options)}` }),
     h("ul", { class: "plain seats", id: "join-seats" }, table.seats.map((seat) => h("li", { text: seatLabel(seat) }))),
   );
   if (table.status === "open") {
-    root.append(sitForm(table, () => (location.hash = `#/table/${table.id}`)) || h("p", { text: "Every seat is taken." }));
+    root.append(sitForm(table, () => (location.hash = `#/table/${table.id}`)) || h("p", { text: t("Every seat is taken.") }));
   } else {
-    root.append(h("p", { text: table.status === "playing" ? "The game has started." : "This table is closed." }));
+    root.append(h("p", { text: table.status === "playing" ? t("The game has started.") : t("This table is closed.") }));
   }
-  root.append(h("p", {}, h("a", { href: `#/table/${table.id}`, id: "watch", class: "button", text: "Just watch" })));
-  focusMain(`Join table ${table.join_code}`);
+  root.append(h("p", {}, h("a", { href: `#/table/${table.id}`, id: "watch", class: "button", text: t("Just watch") })));
+  focusMain(t("Join table {code}", { code: table.join_code }));
 }
 
 async function tablePage(id) {
@@ -1364,6 +1510,7 @@ async function tablePage(id) {
     retries: 0,
     retryTimer: null,
     steps: -1,
+    receivedAt: 0,
     left: false,
   };
   const root = h("div", { id: "table-page", dataset: { tableId: String(id), live: "0", status: "", seat: "", turn: "", next: "", steps: "" } });
@@ -1414,13 +1561,36 @@ async function tablePage(id) {
     send: (body) => send(body),
   };
 
+  // The seats still to decide: several at once when one shared roll serves everybody.
+  function deciders() {
+    const v = st.view;
+    if (!v || v.terminal) return [];
+    return v.next === "decision" ? v.deciders || [v.turn] : [v.turn];
+  }
+
+  function simultaneous() {
+    return Boolean(st.view && !st.view.terminal && st.view.next === "decision" && st.view.simultaneous);
+  }
+
   function myTurn() {
     const v = st.view;
-    return Boolean(v && !v.terminal && st.seat !== null && v.turn === st.seat);
+    return Boolean(v && !v.terminal && st.seat !== null && deciders().includes(st.seat));
   }
 
   function myDecision() {
     return myTurn() && st.view.next === "decision";
+  }
+
+  function nameOf(seat) {
+    const sheet = st.view && st.view.sheets[seat];
+    return sheet ? sheet.name : `seat ${seat + 1}`;
+  }
+
+  // Seconds left to each waiting seat, counted down here between the server's states.
+  function secondsLeft(seat) {
+    const left = st.view && st.view.time_left ? st.view.time_left[String(seat)] : undefined;
+    if (left === undefined) return null;
+    return Math.max(0, Math.ceil(left - (performance.now() - st.receivedAt) / 1000));
   }
 
   function canRoll() {
@@ -1464,6 +1634,7 @@ async function tablePage(id) {
         st.table = message.table;
         st.seat = message.seat;
         st.view = message.view;
+        st.receivedAt = performance.now();
         const steps = st.view && st.view.log.length ? st.view.log[st.view.log.length - 1].step : 0;
         if (steps !== st.steps) {
           st.picked.clear();
@@ -1489,12 +1660,12 @@ async function tablePage(id) {
         // The seat this browser held is no longer its own: watch instead.
         store(seatKey(id), null);
         st.token = null;
-        st.error = "this browser's seat token is not valid at this table: you are watching";
+        st.error = t("this browser's seat token is not valid at this table: you are watching");
         reconnectLater(0);
         return;
       }
       if (event.code === 1008) {
-        st.error = event.reason || "the server refused the connection";
+        st.error = event.reason || t("the server refused the connection");
         draw();
         return;
       }
@@ -1506,7 +1677,7 @@ async function tablePage(id) {
     if (stale()) return;
     const wait = delay !== undefined ? delay : Math.min(10000, 500 * 2 ** st.retries) * (0.75 + Math.random() / 2);
     st.retries += 1;
-    st.notice = delay === 0 ? "" : `Connection lost: reconnecting in ${Math.max(1, Math.round(wait / 1000))} s…`;
+    st.notice = delay === 0 ? "" : t("Connection lost: reconnecting in {seconds} s…", { seconds: Math.max(1, Math.round(wait / 1000)) });
     draw();
     st.retryTimer = setTimeout(connect, wait);
   }
@@ -1523,19 +1694,23 @@ async function tablePage(id) {
   function seatsPanel() {
     const table = st.table;
     const bots = ((catalogCache || []).find((g) => g.id === table.game) || {}).bots || [];
+    const waiting = deciders();
+    const together = simultaneous();
     const items = table.seats.map((seat) => {
       const mine = seat.seat === st.seat;
-      const turn = st.view && !st.view.terminal && st.view.turn === seat.seat;
+      const turn = waiting.includes(seat.seat);
+      const left = turn ? secondsLeft(seat.seat) : null;
       const parts = [
-        turn ? h("span", { class: "turn-mark", "aria-hidden": "true", text: "▶ " }) : null,
+        turn ? h("span", { class: "turn-mark", "aria-hidden": "true", text: together ? TABLE_TEXT.decidingMark : "▶ " }) : null,
         h("span", { class: seat.free ? "muted" : null, text: seatLabel(seat) }),
-        mine ? h("strong", { text: " (you)" }) : null,
-        turn ? h("span", { class: "muted", text: " — to play" }) : null,
+        mine ? h("strong", { text: t(" (you)") }) : null,
+        turn ? h("span", { class: "muted", text: together ? TABLE_TEXT.toDecide : TABLE_TEXT.toPlay }) : null,
+        left !== null ? h("span", { class: "time-left", dataset: { timer: String(seat.seat) }, text: TABLE_TEXT.secondsLeft(left) }) : null,
       ];
-      if (st.hostToken && table.status === "open" && seat.free && bots.length) {
+      if (st.hostToken && table.status === "playing" && seat.kind === "human" && st.view && !st.view.terminal && bots.length) {
         const choice = h(
           "select",
-          { "aria-label": `Bot for seat ${seat.seat + 1}`, dataset: { key: `bot-kind-${seat.seat}` } },
+          { "aria-label": TABLE_TEXT.giveIdle(seat.seat + 1), dataset: { key: `bot-kind-${seat.seat}` } },
           bots.map((b) => h("option", { value: b, text: b })),
         );
         parts.push(
@@ -1543,7 +1718,27 @@ async function tablePage(id) {
           choice,
           h("button", {
             type: "button",
-            text: "Give to a bot",
+            text: TABLE_TEXT.givenToBot,
+            dataset: { key: `bot-${seat.seat}`, seat: String(seat.seat) },
+            onclick: (event) => {
+              if (window.confirm(TABLE_TEXT.confirmGive(seat.name || t("seat {n}", { n: seat.seat + 1 }))))
+                hostRequest(`seats/${seat.seat}/bot`, { bot: choice.value }, event.currentTarget);
+            },
+          }),
+        );
+      }
+      if (st.hostToken && table.status === "open" && seat.free && bots.length) {
+        const choice = h(
+          "select",
+          { "aria-label": t("Bot for seat {number}", { number: seat.seat + 1 }), dataset: { key: `bot-kind-${seat.seat}` } },
+          bots.map((b) => h("option", { value: b, text: b })),
+        );
+        parts.push(
+          " ",
+          choice,
+          h("button", {
+            type: "button",
+            text: t("Give to a bot"),
             dataset: { key: `bot-${seat.seat}`, seat: String(seat.seat) },
             onclick: (event) => hostRequest(`seats/${seat.seat}/bot`, { bot: choice.value }, event.currentTarget),
           }),
@@ -1554,7 +1749,7 @@ async function tablePage(id) {
     return h(
       "section",
       { class: "panel", "aria-labelledby": "seats-h" },
-      h("h2", { id: "seats-h", text: "Seats" }),
+      h("h2", { id: "seats-h", text: t("Seats") }),
       h("ul", { class: "plain seats", id: "seats" }, items),
     );
   }
@@ -1566,27 +1761,27 @@ async function tablePage(id) {
     return h(
       "section",
       { class: "panel", id: "host", "aria-labelledby": "host-h" },
-      h("h2", { id: "host-h", text: "You host this table" }),
+      h("h2", { id: "host-h", text: t("You host this table") }),
       table.status === "open"
         ? h("button", {
             type: "button",
             class: "primary",
             id: "start-table",
-            text: "Start the game",
+            text: t("Start the game"),
             disabled: free,
             "aria-describedby": "start-help",
             onclick: (event) => hostRequest("start", {}, event.currentTarget),
           })
         : null,
       table.status === "open"
-        ? h("p", { class: "help", id: "start-help", text: free ? "Every seat must be taken (or given to a bot) first." : "Every seat is taken." })
+        ? h("p", { class: "help", id: "start-help", text: free ? t("Every seat must be taken (or given to a bot) first.") : t("Every seat is taken.") })
         : null,
       h("button", {
         type: "button",
         id: "close-table",
-        text: "Close the table",
+        text: t("Close the table"),
         onclick: (event) => {
-          if (window.confirm("Close this table for everybody?")) hostRequest("close", {}, event.currentTarget);
+          if (window.confirm(t("Close this table for everybody?"))) hostRequest("close", {}, event.currentTarget);
         },
       }),
     );
@@ -1595,27 +1790,27 @@ async function tablePage(id) {
   function invitePanel() {
     const table = st.table;
     const link = joinLink(table.join_code);
-    const field = h("input", { type: "text", id: "join-link", readonly: true, value: link, "aria-label": "Join link" });
+    const field = h("input", { type: "text", id: "join-link", readonly: true, value: link, "aria-label": t("Join link") });
     const copied = h("span", { class: "muted", role: "status", id: "copied" });
     const copy = h("button", {
       type: "button",
       id: "copy-link",
-      text: "Copy the link",
+      text: t("Copy the link"),
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(link);
-          copied.textContent = "Copied.";
+          copied.textContent = t("Copied.");
         } catch (err) {
           field.select();
-          copied.textContent = "Selected: copy it with Ctrl+C.";
+          copied.textContent = t("Selected: copy it with Ctrl+C.");
         }
       },
     });
     return h(
       "section",
       { class: "panel", id: "invite", "aria-labelledby": "invite-h" },
-      h("h2", { id: "invite-h", text: "Invite friends" }),
-      h("p", {}, "Join code: ", h("strong", { class: "code", id: "join-code", text: table.join_code })),
+      h("h2", { id: "invite-h", text: t("Invite friends") }),
+      h("p", {}, t("Join code: "), h("strong", { class: "code", id: "join-code", text: table.join_code })),
       h("div", { class: "row" }, field, copy, copied),
     );
   }
@@ -1623,9 +1818,22 @@ async function tablePage(id) {
   function turnLine() {
     const v = st.view;
     if (!v || v.terminal) return null;
+    if (simultaneous()) {
+      const others = deciders().filter((seat) => seat !== st.seat).map(nameOf).join(", ");
+      const mineText = myTurn()
+        ? TABLE_TEXT.yourDecision(nameOf(st.seat), others)
+        : st.seat !== null
+          ? TABLE_TEXT.youAnswered(others)
+          : TABLE_TEXT.stillDeciding(others);
+      return h("p", { class: `turn-line ${myTurn() ? "mine" : ""}`, id: "turn", dataset: { deciders: deciders().join(",") } }, [
+        myTurn() ? null : h("span", { "aria-hidden": "true", text: TABLE_TEXT.decidingMark }),
+        mineText,
+      ]);
+    }
     const sheet = v.sheets[v.turn];
-    const who = sheet ? sheet.name : `seat ${v.turn + 1}`;
-    const text = myTurn() ? `Your turn, ${who} (seat ${v.turn + 1})` : `Turn: ${who} (seat ${v.turn + 1})`;
+    const who = sheet ? sheet.name : t("seat {number}", { number: v.turn + 1 });
+    const values = { who, number: v.turn + 1 };
+    const text = myTurn() ? t("Your turn, {who} (seat {number})", values) : t("Turn: {who} (seat {number})", values);
     return h("p", { class: `turn-line ${myTurn() ? "mine" : ""}`, id: "turn", text });
   }
 
@@ -1644,6 +1852,7 @@ async function tablePage(id) {
       status: table ? table.status : "",
       seat: st.seat === null ? "" : String(st.seat),
       turn: v && !v.terminal ? String(v.turn) : "",
+      deciders: deciders().join(","),
       next: v ? (v.terminal ? "over" : myTurn() ? v.next : "wait") : "",
       steps: String(st.steps),
     });
@@ -1651,20 +1860,22 @@ async function tablePage(id) {
       class: st.live ? "live" : "reason",
       id: "connection",
       role: "status",
-      text: st.live ? "● live" : st.notice || "connecting…",
+      text: st.live ? t("● live") : st.notice || t("connecting…"),
     });
     if (!table) {
-      root.append(h("h1", { text: `Table ${id}` }), connection, h("p", { class: "error", role: "alert", id: "table-error", text: st.error }));
+      root.append(h("h1", { text: t("Table {id}", { id }) }), connection, h("p", { class: "error", role: "alert", id: "table-error", text: st.error }));
       return;
     }
-    const title = `${gameName(table.game)} · table ${table.join_code}`;
+    const title = `${gameName(table.game)} · ${t("table {code}", { code: table.join_code })}`;
     document.title = `${title} · pinsetter`;
     const who =
       st.seat !== null
-        ? `You play seat ${st.seat + 1}${table.seats[st.seat] && table.seats[st.seat].name ? ` as ${table.seats[st.seat].name}` : ""}.`
-        : "You are watching.";
+        ? table.seats[st.seat] && table.seats[st.seat].name
+          ? t("You play seat {number} as {name}.", { number: st.seat + 1, name: table.seats[st.seat].name })
+          : t("You play seat {number}.", { number: st.seat + 1 })
+        : t("You are watching.");
     const head = [
-      h("h1", {}, gameName(table.game), h("span", { class: "muted", text: ` · table ${table.join_code}` })),
+      h("h1", {}, gameName(table.game), h("span", { class: "muted", text: ` · ${t("table {code}", { code: table.join_code })}` })),
       connection,
       h("p", { id: "whoami", text: `${who} ${optionsText(table.options)}.` }),
     ];
@@ -1672,7 +1883,7 @@ async function tablePage(id) {
 
     if (!v) {
       const status =
-        table.status === "open" ? "Waiting for players: the host starts the game when every seat is taken." : "The host closed this table.";
+        table.status === "open" ? t("Waiting for players: the host starts the game when every seat is taken.") : t("The host closed this table.");
       append(root, [
         head,
         h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: status }),
@@ -1712,26 +1923,31 @@ async function tablePage(id) {
         head,
         turnLine(),
         h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: v.view.status }),
-        table.status === "closed" ? h("p", { class: "reason", id: "closed", text: "The host closed this table." }) : null,
+        table.status === "closed" ? h("p", { class: "reason", id: "closed", text: t("The host closed this table.") }) : null,
         rollButton ? h("div", { class: "toolbar" }, rollButton) : null,
         error,
         drawEnding(v),
         h(
           "div",
           { class: "game-grid" },
-          h("section", { class: "panel", "aria-label": "Table", id: "table" }, drawTable(v, ctx)),
+          h("section", { class: "panel", "aria-label": t("Table"), id: "table" }, drawTable(v, ctx)),
           h(
             "div",
             {},
-            h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: "Scoresheets" }), drawSheets(v)),
-            h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), drawLog(v)),
+            h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: t("Scoresheets") }), drawSheets(v)),
+            h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: t("Log") }), drawLog(v)),
             seatsPanel(),
             hostPanel(),
             h(
               "p",
               {},
-              h("a", { href: `/api/games/${table.game_id}/record`, download: `pinsetter-${table.game_id}.json`, text: "Download the record" }),
-              v.terminal ? [" · ", h("a", { href: `#/history/${table.game_id}`, text: "Step through" })] : null,
+              v.terminal
+                ? [
+                    h("a", { href: `/api/games/${table.game_id}/record`, download: `pinsetter-${table.game_id}.json`, text: t("Download the record") }),
+                    " · ",
+                    h("a", { href: `#/history/${table.game_id}`, text: t("Step through") }),
+                  ]
+                : null,
             ),
           ),
         ),
@@ -1776,8 +1992,18 @@ async function tablePage(id) {
     event.preventDefault();
   };
 
+  // The turn timer's countdown ticks here; the server decides when time is up.
+  const ticking = setInterval(() => {
+    if (stale()) return;
+    for (const span of root.querySelectorAll("[data-timer]")) {
+      const left = secondsLeft(Number(span.dataset.timer));
+      if (left !== null) span.textContent = TABLE_TEXT.secondsLeft(left);
+    }
+  }, 1000);
+
   pageLeave = () => {
     st.left = true;
+    clearInterval(ticking);
     clearTimeout(st.retryTimer);
     if (st.socket) st.socket.close(1000, "page left");
     st.socket = null;
@@ -1794,15 +2020,15 @@ const historyFilter = { game: "", player: "" };
 
 async function historyPage() {
   await filteredPage({
-    title: "History",
+    title: t("History"),
     prefix: "history",
     filter: historyFilter,
-    ariaLabel: "Filter the history",
+    ariaLabel: t("Filter the history"),
     playerFirst: false,
     endpoint: "/api/history",
     render(results, answer, games) {
       if (!answer.data.length) {
-        results.append(h("p", { class: "muted", text: "No games found." }));
+        results.append(h("p", { class: "muted", text: t("No games found.") }));
         return;
       }
       results.append(
@@ -1815,7 +2041,7 @@ async function historyPage() {
             h(
               "thead",
               {},
-              h("tr", {}, ["Game", "Date", "Players", "Scores", "Result", ""].map((t) => h("th", { scope: "col", text: t }))),
+              h("tr", {}, [t("Game"), t("Date"), t("Players"), t("Scores"), t("Result"), ""].map((label) => h("th", { scope: "col", text: label }))),
             ),
             h(
               "tbody",
@@ -1828,12 +2054,12 @@ async function historyPage() {
                   h("td", { text: when(entry.date) }),
                   h("td", { text: playerNames(entry.players) }),
                   h("td", { text: entry.scores.join(" · ") }),
-                  h("td", { text: entry.finished ? (entry.winner ? `won by ${entry.winner}` : "finished") : "unfinished" }),
+                  h("td", { text: entry.finished ? (entry.winner ? t("won by {name}", { name: entry.winner }) : t("finished")) : t("unfinished") }),
                   h(
                     "td",
                     {},
-                    entry.finished ? null : [h("a", { href: `#/game/${entry.id}`, text: "Resume" }), " · "],
-                    h("a", { href: `/api/games/${entry.id}/record`, download: `pinsetter-${entry.id}.json`, text: "Record" }),
+                    entry.finished ? null : [h("a", { href: `#/game/${entry.id}`, text: t("Resume") }), " · "],
+                    h("a", { href: `/api/games/${entry.id}/record`, download: `pinsetter-${entry.id}.json`, text: t("Record") }),
                   ),
                 ),
               ),
@@ -1853,13 +2079,13 @@ async function replayPage(id) {
   await getCatalog();
   if (gen !== generation) return;
   if (!record.ok) {
-    root.append(h("h1", { text: `Game ${id}` }), h("p", { class: "error", role: "alert", text: record.error }));
+    root.append(h("h1", { text: t("Game {id}", { id }) }), h("p", { class: "error", role: "alert", text: record.error }));
     return;
   }
   const steps = record.data.steps || [];
   const total = steps.length;
   let at = total;
-  const slider = h("input", { type: "range", id: "step", min: 0, max: total, value: at, "aria-label": "Step" });
+  const slider = h("input", { type: "range", id: "step", min: 0, max: total, value: at, "aria-label": t("Step") });
   const caption = h("p", { id: "step-caption", "aria-live": "polite" });
   const body = h("div", {});
   const error = h("p", { class: "error", role: "alert" });
@@ -1869,8 +2095,8 @@ async function replayPage(id) {
   async function go(n) {
     at = Math.max(0, Math.min(total, n));
     slider.value = String(at);
-    const describe = at === 0 ? "the start" : `${steps[at - 1].actor === "chance" ? "chance" : actorName(steps[at - 1].actor)}: ${steps[at - 1].step}`;
-    caption.textContent = `Step ${at} of ${total} — ${describe}`;
+    const describe = at === 0 ? t("the start") : `${steps[at - 1].actor === "chance" ? t("chance") : actorName(steps[at - 1].actor)}: ${steps[at - 1].step}`;
+    caption.textContent = t("Step {at} of {total} — {what}", { at, total, what: describe });
     const answer = await api("GET", `/api/games/${id}/steps/${at}`);
     if (gen !== generation || Number(slider.value) !== at) return;
     if (!answer.ok) {
@@ -1887,12 +2113,12 @@ async function replayPage(id) {
       h(
         "div",
         { class: "game-grid" },
-        h("section", { class: "panel", "aria-label": "Table" }, drawTable(game, ctx)),
+        h("section", { class: "panel", "aria-label": t("Table") }, drawTable(game, ctx)),
         h(
           "div",
           {},
-          h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: "Scoresheets" }), drawSheets(game)),
-          h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: "Log" }), drawLog(game)),
+          h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: t("Scoresheets") }), drawSheets(game)),
+          h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: t("Log") }), drawLog(game)),
         ),
       ),
     ]);
@@ -1907,25 +2133,25 @@ async function replayPage(id) {
   slider.addEventListener("input", () => go(Number(slider.value)));
   const players = record.data.players || [];
   root.append(
-    h("h1", {}, `${gameName(record.data.game)} `, h("span", { class: "muted", text: `· game ${id}` })),
-    h("p", { class: "muted", text: `${playerNames(players)} · seed ${record.data.seed} · ${total} steps` }),
+    h("h1", {}, `${gameName(record.data.game)} `, h("span", { class: "muted", text: `· ${t("game {id}", { id })}` })),
+    h("p", { class: "muted", text: `${playerNames(players)} · ${t("seed {seed}", { seed: record.data.seed })} · ${tn("{n} step", "{n} steps", total)}` }),
     h(
       "div",
-      { class: "panel stepper", role: "group", "aria-label": "Step through the game (← and → keys)" },
-      button("« First", "First step", () => 0),
-      button("◀", "Previous step", () => at - 1),
+      { class: "panel stepper", role: "group", "aria-label": t("Step through the game (← and → keys)") },
+      button(t("« First"), t("First step"), () => 0),
+      button("◀", t("Previous step"), () => at - 1),
       slider,
-      button("▶", "Next step", () => at + 1),
-      button("Last »", "Last step", () => total),
+      button("▶", t("Next step"), () => at + 1),
+      button(t("Last »"), t("Last step"), () => total),
     ),
     caption,
     error,
     h(
       "p",
       {},
-      h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: "Download the record" }),
+      h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: t("Download the record") }),
       " · ",
-      h("a", { href: `#/game/${id}`, text: record.data.result ? "Open the game page" : "Resume this game" }),
+      h("a", { href: `#/game/${id}`, text: record.data.result ? t("Open the game page") : t("Resume this game") }),
     ),
     body,
   );
@@ -1938,7 +2164,7 @@ async function replayPage(id) {
     else return;
     event.preventDefault();
   };
-  focusMain(`Game ${id}`);
+  focusMain(t("Game {id}", { id }));
   go(at);
 }
 
@@ -1947,16 +2173,16 @@ const statsFilter = { game: "", player: "" };
 
 async function statsPage() {
   await filteredPage({
-    title: "Statistics",
+    title: t("Statistics"),
     prefix: "stats",
     filter: statsFilter,
-    ariaLabel: "Choose the statistics",
+    ariaLabel: t("Choose the statistics"),
     playerFirst: true,
     endpoint: "/api/stats",
     render(results, answer) {
       const st = answer.data;
       if (!st.games) {
-        results.append(h("p", { class: "muted", text: "No finished games yet." }));
+        results.append(h("p", { class: "muted", text: t("No finished games yet.") }));
         return;
       }
       // Different games' scores are never averaged together: one block per game.
@@ -1975,18 +2201,18 @@ async function filteredPage({ title, prefix, filter, ariaLabel, playerFirst, end
   const gameSelect = h(
     "select",
     { id: `${prefix}-game` },
-    h("option", { value: "", text: "all games" }),
+    h("option", { value: "", text: t("all games") }),
     games.map((g) => h("option", { value: g.id, text: g.name })),
   );
   gameSelect.value = filter.game;
   const player = h("input", { type: "text", id: `${prefix}-player`, value: filter.player });
-  const gameField = [h("label", { for: `${prefix}-game`, text: "Game" }), gameSelect];
-  const playerField = [h("label", { for: `${prefix}-player`, text: "Player" }), player];
+  const gameField = [h("label", { for: `${prefix}-game`, text: t("Game") }), gameSelect];
+  const playerField = [h("label", { for: `${prefix}-player`, text: t("Player") }), player];
   const form = h(
     "form",
     { class: "panel row", role: "search", "aria-label": ariaLabel },
     playerFirst ? [...playerField, ...gameField] : [...gameField, ...playerField],
-    h("button", { type: "submit", text: "Show" }),
+    h("button", { type: "submit", text: t("Show") }),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -2017,15 +2243,15 @@ function statsBlock(gameId, st, titled, index) {
   const fmt = (x, digits = 1) => (typeof x === "number" ? x.toFixed(digits) : "—");
   const pct = (x) => (typeof x === "number" ? `${(100 * x).toFixed(1)}%` : "—");
   const items = [
-    ["Games", st.games],
-    ["Average", fmt(st.average)],
-    ["95% interval", Array.isArray(st.ci95) ? `${fmt(st.ci95[0])} – ${fmt(st.ci95[1])}` : "—"],
-    ["Best", st.best ?? "—"],
-    ["Worst", st.worst ?? "—"],
-    ["Strike rate", pct(st.strike_rate)],
-    ["Spare rate", pct(st.spare_rate)],
-    ["Perfect games", st.perfect_games ?? 0],
-    ["Trend per game", fmt(st.trend_per_game, 2)],
+    [t("Games"), st.games],
+    [t("Average"), fmt(st.average)],
+    [t("95% CI"), Array.isArray(st.ci95) ? `${fmt(st.ci95[0])} – ${fmt(st.ci95[1])}` : "—"],
+    [t("Best"), st.best ?? "—"],
+    [t("Worst"), st.worst ?? "—"],
+    [t("Strike rate"), pct(st.strike_rate)],
+    [t("Spare rate"), pct(st.spare_rate)],
+    [t("Perfect games"), st.perfect_games ?? 0],
+    [t("Trend per game"), fmt(st.trend_per_game, 2)],
   ];
   const chartId = `chart-h-${index}`;
   return [
@@ -2034,14 +2260,14 @@ function statsBlock(gameId, st, titled, index) {
       { class: "panel" },
       titled ? h("h2", { text: gameId || "" }) : null,
       h("dl", { class: "stats-grid" }, items.map(([k, v]) => h("div", {}, h("dt", { text: k }), h("dd", { text: v })))),
-      st.benchmark && st.benchmark.text ? h("p", { text: `Against the odds: ${st.benchmark.text}` }) : null,
+      st.benchmark && st.benchmark.text ? h("p", { text: t("Against the odds: {text}", { text: st.benchmark.text }) }) : null,
     ),
     h(
       "section",
       { class: "panel", "aria-labelledby": chartId },
-      h("h2", { id: chartId, text: titled ? `Scores over time: ${gameId}` : "Scores over time" }),
+      h("h2", { id: chartId, text: titled ? t("Scores over time: {game}", { game: gameId }) : t("Scores over time") }),
       chart(st.scores || [], index === 0 ? "chart" : `chart-${index}`),
-      h("details", {}, h("summary", { text: "The scores as text" }), h("p", { text: (st.scores || []).join(", ") })),
+      h("details", {}, h("summary", { text: t("The scores as text") }), h("p", { text: (st.scores || []).join(", ") })),
     ),
   ];
 }
@@ -2054,8 +2280,13 @@ function chart(scores, id) {
   const x = (i) => pad.l + (scores.length <= 1 ? (W - pad.l - pad.r) / 2 : (i * (W - pad.l - pad.r)) / (scores.length - 1));
   const y = (v) => H - pad.b - (v / top) * (H - pad.t - pad.b);
   const summary = scores.length
-    ? `Line chart of ${scores.length} scores, oldest first, from ${scores[0]} to ${scores[scores.length - 1]}, highest ${Math.max(...scores)}`
-    : "No scores";
+    ? t("Line chart of {count} scores, oldest first, from {first} to {last}, highest {best}", {
+        count: scores.length,
+        first: scores[0],
+        last: scores[scores.length - 1],
+        best: Math.max(...scores),
+      })
+    : t("No scores");
   const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": summary, id });
   for (let k = 0; k <= 4; k += 1) {
     const v = (top * k) / 4;
@@ -2063,10 +2294,10 @@ function chart(scores, id) {
     svg.append(s("text", { x: pad.l - 6, y: y(v) + 4, "text-anchor": "end", text: Math.round(v) }));
   }
   svg.append(s("line", { class: "axis", x1: pad.l, x2: W - pad.r, y1: H - pad.b, y2: H - pad.b }));
-  svg.append(s("text", { x: (W + pad.l) / 2, y: H - 6, "text-anchor": "middle", text: "games, oldest → newest" }));
+  svg.append(s("text", { x: (W + pad.l) / 2, y: H - 6, "text-anchor": "middle", text: t("games, oldest → newest") }));
   if (scores.length) {
     svg.append(s("polyline", { class: "series", points: scores.map((v, i) => `${x(i)},${y(v)}`).join(" ") }));
-    scores.forEach((v, i) => svg.append(s("circle", { class: "point", cx: x(i), cy: y(v), r: 3.5 }, s("title", { text: `game ${i + 1}: ${v}` }))));
+    scores.forEach((v, i) => svg.append(s("circle", { class: "point", cx: x(i), cy: y(v), r: 3.5 }, s("title", { text: t("game {number}: {score}", { number: i + 1, score: v }) }))));
   }
   return svg;
 }
@@ -2078,27 +2309,27 @@ async function rulesPage(gameId) {
   if (gen !== generation) return;
   const nav = h(
     "nav",
-    { "aria-label": "Games", class: "row" },
+    { "aria-label": t("Games"), class: "row" },
     games.map((g) => h("a", { href: `#/rules/${g.id}`, "aria-current": g.id === gameId ? "page" : null, text: g.name })),
   );
   if (!gameId) {
-    app.append(h("h1", { text: "Rules" }), h("div", { class: "panel" }, nav));
-    focusMain("Rules");
+    app.append(h("h1", { text: t("Rules") }), h("div", { class: "panel" }, nav));
+    focusMain(t("Rules"));
     return;
   }
   const answer = await api("GET", `/api/rules/${encodeURIComponent(gameId)}`);
   if (gen !== generation) return;
   if (!answer.ok) {
-    app.append(h("h1", { text: "Rules" }), nav, h("p", { class: "error", role: "alert", text: answer.error }));
-    focusMain("Rules");
+    app.append(h("h1", { text: t("Rules") }), nav, h("p", { class: "error", role: "alert", text: answer.error }));
+    focusMain(t("Rules"));
     return;
   }
   app.append(
-    h("h1", { text: `Rules: ${answer.data.name}` }),
+    h("h1", { text: t("Rules: {game}", { game: answer.data.name }) }),
     h("div", { class: "panel" }, nav),
     h("article", { class: "panel" }, h("pre", { class: "rules-text", id: "rules-text", text: answer.data.rules })),
   );
-  focusMain(`Rules: ${answer.data.name}`);
+  focusMain(t("Rules: {game}", { game: answer.data.name }));
 }
 
 // --- start --------------------------------------------------------------------------------------------
@@ -2112,5 +2343,7 @@ document.addEventListener("keydown", (event) => {
   pageKeys(event);
 });
 window.addEventListener("hashchange", route);
-setupTheme();
-route();
+setupLanguage().then(() => {
+  setupTheme();
+  route();
+});

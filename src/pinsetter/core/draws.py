@@ -1,0 +1,42 @@
+"""Where a game's seeded chance comes from: the draw schemes of `pinsetter.core.seeds`, in one place.
+
+`ChanceDraws` is used by the match that plays a game and by the replay that
+checks one, so both draw exactly the same outcome at every chance node. Under
+the `position` scheme it counts the draws made at each `State.chance_position()`:
+the n-th draw at a key is drawn with key `(*key, n)`, so the first roll of a
+frame, the second, a reroll, a 10th-frame bonus ball each have their own place.
+"""
+
+from __future__ import annotations
+
+from pinsetter.core.game import Game, State, Step
+from pinsetter.core.seeds import DrawScheme, step_rng
+
+__all__ = ["ChanceDraws"]
+
+
+class ChanceDraws:
+    """The seeded chance of one game: `draw` at a chance node; every chance step goes through `apply`."""
+
+    def __init__(self, game: Game, seed: int, scheme: DrawScheme) -> None:
+        self.game = game
+        self.seed = seed
+        self.scheme: DrawScheme = scheme
+        self._made: dict[tuple[int, ...], int] = {}
+
+    def _key(self, state: State) -> tuple[int, ...]:
+        key = state.chance_position()
+        return (*key, self._made.get(key, 0))
+
+    def draw(self, state: State, step_index: int) -> Step:
+        """The outcome the seed gives the chance node `state`, reached as step `step_index` (0-based)."""
+        if self.scheme == "step":
+            return state.sample_chance(step_rng(self.seed, *state.chance_key(step_index)))
+        return self.game.draw_chance(state, self.seed, self._key(state))
+
+    def apply(self, state: State, step: Step) -> None:
+        """Apply the chance step `step` (drawn, scripted or entered alike) to `state` and count it."""
+        key = state.chance_position() if self.scheme == "position" else None
+        state.apply(step)
+        if key is not None:
+            self._made[key] = self._made.get(key, 0) + 1

@@ -1,0 +1,149 @@
+"""What a table server keeps in memory between steps stays right when another process moves the table on.
+
+Two `TableService`s over one SQLite file stand for two server processes; the
+notifications between them (`note_change`) are delivered by hand, late or not at
+all, and every step must still be stored exactly once, by the seat whose turn it is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pinsetter.records import replay
+from pinsetter.storage import Storage
+from pinsetter.storage.tables import copy_table
+from pinsetter.web.service import Conflict, GameService, Refused
+from pinsetter.web.tables import TableService
+
+
+def service(db: Path) -> TableService:
+    storage = Storage(str(db))
+    return TableService(storage, GameService(storage))
+
+
+Setup = tuple[TableService, TableService, int, int, str]
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Setup:
+    """Two processes' services, a started Ten Pins table with two humans: (a, b, table, game, host token)."""
+    a, b = service(tmp_path / "h.sqlite"), service(tmp_path / "h.sqlite")
+    made = a.create("tenpins", {"frames": 2}, ["human", "human"], seed=7)
+    a.sit(made["id"], 0, "ann")
+    a.sit(made["id"], 1, "bob")
+    game_id = a.start(made["id"], made["host_token"])
+    return a, b, made["id"], game_id, made["host_token"]
+
+
+def turn(tables: TableService, table_id: int) -> int:
+    view = tables.state_for(table_id, None)["view"]
+    assert view is not None
+    seat: int = view["turn"]
+    return seat
+
+
+def steps(tables: TableService, table_id: int) -> int:
+    view = tables.state_for(table_id, None)["view"]
+    assert view is not None
+    return len(tables.games.match(view["id"]).record.steps)
+
+
+def stored_steps(tables: TableService, game_id: int) -> list[str]:
+    stored = tables.storage.get(game_id)
+    assert stored is not None
+    replay(stored.record)
+    return [step.text for step in stored.record.steps]
+
+
+def test_a_copy_behind_catches_up_without_a_notification(two: Setup) -> None:
+    a, b, table_id, game_id, _host = two
+    first = turn(b, table_id)  # b now keeps the table and the match
+    a.act(table_id, first, {"action": "roll"})
+    seat = turn(a, table_id)
+    before = steps(a, table_id)
+    b.act(table_id, seat, {"action": "roll"})  # b's copy is behind: found out, caught up, the roll applied once
+    assert steps(b, table_id) == before + 1
+    a.note_change(table_id, b.stamp(table_id))
+    assert steps(a, table_id) == before + 1
+    assert stored_steps(a, game_id) == [s.text for s in b.games.match(game_id).record.steps]
+
+
+def test_a_seat_cannot_act_twice_through_a_stale_copy(two: Setup) -> None:
+    a, b, table_id, game_id, _host = two
+    for _ in range(40):  # play on a until a roll ends a frame; b's copy stays at the step before it
+        seat = turn(a, table_id)
+        b.note_change(table_id, a.stamp(table_id))
+        assert steps(b, table_id) == steps(a, table_id)
+        a.act(table_id, seat, {"action": "roll"})
+        if turn(a, table_id) != seat:
+            break
+    else:
+        raise AssertionError("the turn never passed")
+    played = stored_steps(a, game_id)
+    assert steps(b, table_id) == len(played) - 1  # no notification reached b: its copy is behind
+    with pytest.raises(Refused, match="not seat"):  # in b's copy it is still this seat's turn; not in the game
+        b.act(table_id, seat, {"action": "roll"})
+    assert stored_steps(a, game_id) == played  # nothing written twice
+
+
+def test_a_notification_moves_the_copy_on_in_place(two: Setup) -> None:
+    a, b, table_id, game_id, _host = two
+    seat = turn(b, table_id)
+    kept = b.games.kept(game_id)
+    assert kept is not None
+    a.act(table_id, seat, {"action": "roll"})
+    b.note_change(table_id, a.stamp(table_id))
+    assert steps(b, table_id) == steps(a, table_id)
+    assert b.games.kept(game_id) is kept  # only the new step applied, not the whole game read again
+    assert b.state_for(table_id, None) == a.state_for(table_id, None)
+
+
+def test_a_table_closed_by_another_process_takes_no_step(two: Setup) -> None:
+    a, b, table_id, game_id, host = two
+    seat = turn(b, table_id)  # b keeps the table as playing
+    before = stored_steps(a, game_id)
+    a.close(table_id, host)  # no notification reaches b
+    with pytest.raises(Conflict, match="closed"):  # b's copy says playing; the stored row's version does not
+        b.act(table_id, seat, {"action": "roll"})
+    assert stored_steps(a, game_id) == before
+
+
+def test_a_finished_game_never_grows_and_a_guard_can_refuse_a_step(two: Setup) -> None:
+    a, _b, table_id, game_id, _host = two
+    match = a.games.match(game_id)
+    match.storage = None  # written here by save_if only
+    table = a.store.get(table_id)
+    assert table is not None
+    before = len(match.record.steps)
+    match.apply(match.draw_chance())
+    older = copy_table(table)
+    older.version -= 1
+    assert not a.storage.save_if(match.record, game_id, before, a.store.unchanged(older))
+    assert not a.storage.save_if(match.record, game_id, before + 1)  # the stored game has `before` steps
+    assert a.storage.save_if(match.record, game_id, before, a.store.unchanged(table))
+    while not match.state.is_terminal():
+        before = len(match.record.steps)
+        match.apply(match.draw_chance())
+        assert a.storage.save_if(match.record, game_id, before)
+    done = len(match.record.steps)
+    match.record.steps.append(match.record.steps[-1])  # a step after the end: refused by the stored row
+    assert not a.storage.save_if(match.record, game_id, done)
+    stored = a.storage.get(game_id)
+    assert stored is not None and stored.finished and len(stored.record.steps) == done
+
+
+def test_a_seat_handed_to_a_bot_by_another_process_is_seen_here(two: Setup) -> None:
+    a, b, table_id, game_id, host = two
+    seat = turn(b, table_id)  # b keeps the table and the match, with this seat human and to play
+    a.give_to_bot(table_id, seat, host, "random")  # the bot plays the seat's turn at once
+    played = stored_steps(a, game_id)
+    b.note_change(table_id, a.stamp(table_id))  # b catches up: the players changed, so it reads the game anew
+    mine, theirs = b.state_for(table_id, None)["view"], a.state_for(table_id, None)["view"]
+    assert mine["players"] == theirs["players"] and mine["log"] == theirs["log"]
+    here = b.games.match(game_id)
+    assert not here.players[seat].is_human and seat in here.bots  # and its bot is ready to play it here
+    with pytest.raises(Refused):
+        b.act(table_id, seat, {"action": "roll"})
+    assert stored_steps(a, game_id) == played
