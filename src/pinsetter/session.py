@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 from pinsetter.bots.base import Bot, make_bot
 from pinsetter.core.draws import ChanceDraws
-from pinsetter.core.game import Game, GameError, State, Step
-from pinsetter.core.seeds import BOT_STREAM, SEED_MAX, DrawScheme, check_seed, step_rng
+from pinsetter.core.game import CHANCE, Game, GameError, State, Step
+from pinsetter.core.seeds import BOT_STREAM, SEED_MAX, DrawScheme, check_seed, lazy_step_rng, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, Record, RecordStep, apply_step, replay_with_draws, result_of
@@ -108,6 +108,9 @@ class Match:
     def apply(self, step: Step) -> None:
         """Apply a step (legality checked by the state) and save the record."""
         actor = None if self.state.is_chance_node() else self.state.current_player()
+        self._apply(step, actor)
+
+    def _apply(self, step: Step, actor: int | None) -> None:
         if actor is None:
             self.draws.apply(self.state, step)
         else:
@@ -166,22 +169,22 @@ class Match:
     def bot_action_for(self, player: int, bot: Bot | None = None) -> Step:
         """What `bot` (by default the seat's own) decides for `player`, one of the deciders."""
         state = self.state if player == self.state.current_player() else self.state.as_decider(player)
-        return (bot or self.bots[player]).choose(state, step_rng(self.seed, self.steps_done, BOT_STREAM))
+        # Seeded on first draw: most bots never draw (the draws are step_rng's all the same).
+        return (bot or self.bots[player]).choose(state, lazy_step_rng(self.seed, self.steps_done, BOT_STREAM))
 
     def is_bot_turn(self) -> bool:
         return self.state.current_player() in self.bots
 
     def advance(self) -> bool:
         """Play one step that needs no human (chance or a bot); False if a human must act."""
-        if self.state.is_terminal():
-            return False
-        if self.state.is_chance_node():
-            self.apply(self.draw_chance())
+        player = self.state.current_player()  # once per step: the hot path of every simulation
+        if player == CHANCE:
+            self._apply(self.draw_chance(), None)
             return True
-        if self.is_bot_turn():
-            self.apply(self.bot_action())
+        if player in self.bots:
+            self._apply(self.bot_action_for(player), player)
             return True
-        return False
+        return False  # the game is over (TERMINAL), or a human decides
 
     def run_bots(self) -> None:
         """Play on until a human must decide or the game ends."""

@@ -3,7 +3,10 @@ heuristics for the advanced game's abilities and marks)."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Hashable
+from functools import cache
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
@@ -20,6 +23,9 @@ from pinsetter.games.rolling_pins import (
 )
 from pinsetter.i18n import N_
 from pinsetter.solvers import rolling_pins as solver
+
+# Positions whose option terms a ball problem's table keeps (a bounded memo: cleared when full).
+MEMO_LIMIT = 50_000
 
 # Marks: areas closest to completion first, then this order of abilities.
 MARK_PREFERENCE = ("ten-pin", "extra-dice", "reroll", "flip", "extra-pin", "auto-strike")
@@ -41,6 +47,11 @@ def _best_mark(state: RollingPinsState, actions: list[Step]) -> Step:
         return (areas[area].boxes - player.marks[area], MARK_PREFERENCE.index(areas[area].ability))
 
     return min(actions, key=rank)
+
+
+@cache
+def _mask(pins: tuple[int, ...]) -> int:
+    return mask_of(pins)
 
 
 class GreedyBot(Bot):
@@ -92,6 +103,8 @@ class OptimalBot(Bot):
         self.rp = game
         lane = game.lane
         self.policy = solver.policy_for(lane.pins, lane.frames, 1 if game.options["tokens"] else 0)
+        # The ball problem of the last balls seen: (pinfalls, frame, ball) -> (table, points earned).
+        self._where: tuple[Hashable, solver.BallTable, int] | None = None
 
     def _situation(self, state: RollingPinsState, index: int, player: Player) -> solver.Situation:
         ctx = state.ball_context(index)
@@ -163,6 +176,8 @@ class OptimalBot(Bot):
     def choose(self, state: State, rng: random.Random) -> Step:
         rp, index, player = _split(state)
         actions = state.legal_actions()
+        if not rp.game.advanced:
+            return self._best_basic(rp, index, player, actions)
         if player.pending_marks:
             return _best_mark(rp, actions)
         kinds = {a.kind for a in actions if isinstance(a, Action)}
@@ -191,6 +206,64 @@ class OptimalBot(Bot):
             if plain and values[0][0] not in {a for a, _ in plain} and values[0][1] <= plain[0][1] + 1e-9:
                 return plain[0][0]
         return values[0][0]
+
+    # --- the basic game, fast: what `evaluate` and `choose` give, with the table lookups kept ---------
+    def _best_basic(self, state: RollingPinsState, index: int, player: Player, actions: list[Step]) -> Step:
+        """The first of the best-valued actions (as `evaluate`'s stable sort puts first).
+
+        Every value is added up exactly as `evaluate` adds it (points banked, then the option's
+        terms), so the choice is the same; the terms of an option do not depend on the points
+        banked and are kept on the ball problem's table for the next time the position comes up
+        (in this game or another).
+        """
+        table, earned = self._ball_problem(state, index, player)
+        banked = earned + table.multiplier * player.crossed
+        # The options and their terms depend on the roll's total and number of dice, not its faces.
+        key = (player.phase, player.standing, player.tokens, sum(player.dice), len(player.dice))
+        found = table.memo.get(key)
+        listed = tuple(actions)
+        if found is None or found[0] != listed:
+            found = (listed, self._terms(table, player, listed))
+            if len(table.memo) >= MEMO_LIMIT:
+                table.memo.clear()
+            table.memo[key] = found
+        best, best_value = listed[0], -math.inf
+        for action, (whole, part) in zip(listed, found[1], strict=True):
+            value = banked + whole + part
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _ball_problem(self, state: RollingPinsState, index: int, player: Player) -> tuple[solver.BallTable, int]:
+        """The table and points earned of the player's current ball (`solver.situation`'s, kept per ball)."""
+        ctx = state.ball_context(index)
+        assert ctx is not None
+        where = (tuple(state.pinfalls[index]), ctx.frame, ctx.ball)
+        if self._where is None or self._where[0] != where:
+            s = self._situation(state, index, player)
+            self._where = (where, s.table, s.earned)
+        _, table, earned = self._where
+        if player.tokens >= table.u.shape[1]:
+            self._situation(state, index, player)  # raises, naming the impossible token count
+        return table, earned
+
+    @staticmethod
+    def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> list[solver.Terms]:
+        """The terms of each action's value (`_value`'s, without the points banked)."""
+        s = solver.Situation(table, 0, 0, player.standing, player.tokens)
+        terms = []
+        for action in actions:
+            assert isinstance(action, Action)
+            kind = action.kind
+            if kind == "cross":
+                terms.append(solver.cross_terms(s, _mask(action.args), abs(action.tokens)))
+            elif kind == "dice":
+                terms.append(solver.roll_terms(s, action.args[0]))
+            elif kind == "miss":
+                terms.append(solver.miss_terms(s))
+            else:
+                raise AssertionError(f"{kind} in the basic game")
+        return terms
 
     @staticmethod
     def _last_ball(state: RollingPinsState, index: int) -> bool:

@@ -8,6 +8,7 @@ finds, which Typer would otherwise draw as a multi-line box.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -16,17 +17,47 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from pinsetter.cli import analysis_commands, game_commands, history_commands, web_command
+from pinsetter.cli import common
 from pinsetter.cli.click_messages import parser_message, use_project_catalog
-from pinsetter.cli.common import app, one_line, try_storage
+from pinsetter.cli.common import one_line, try_storage
 from pinsetter.i18n import LANGUAGES, N_, _, choose_language, set_language
 
-__all__ = ["app", "main", "run"]
-COMMAND_MODULES = (game_commands, analysis_commands, history_commands, web_command)  # imported for their commands
+__all__ = ["app", "main", "run"]  # noqa: F822  (`app` comes from __getattr__)
+# Where each command is defined: a command line imports only its command's module (start-up
+# time: `hint` needs no web app, database or plots); help and unknown words import them all.
+# tests/test_cli.py checks this list against the commands the modules define.
+COMMANDS = {
+    "pinsetter.cli.game_commands": ("games", "rules", "replay", "play", "hint"),
+    "pinsetter.cli.analysis_commands": ("score", "analyze", "simulate", "solve", "perft", "tournament"),
+    "pinsetter.cli.history_commands": ("history", "show", "stats", "export", "import"),
+    "pinsetter.cli.web_command": ("serve",),
+}
 DEBUG_ENV = "PINSETTER_DEBUG"
 
 
-@app.callback(invoke_without_command=True)
+def __getattr__(name: str) -> Any:
+    """`app`, the Typer app with every command (for `typer.testing` and the like)."""
+    if name == "app":
+        load_commands([])
+        return common.app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def load_commands(argv: Sequence[str] | None = None) -> None:
+    """Import the module of the command `argv` names, or every command module if it names none."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    name, after_lang = None, False
+    for word in words:
+        if not after_lang and not word.startswith("-"):
+            name = word
+            break
+        after_lang = word == "--lang"
+    modules = [module for module, names in COMMANDS.items() if name in names] or list(COMMANDS)
+    for module in modules:
+        importlib.import_module(module)
+
+
+@common.app.callback(invoke_without_command=True)
 def start(
     ctx: typer.Context,
     lang: Annotated[
@@ -51,9 +82,9 @@ def start(
 
 
 @cache
-def _command(language: str) -> Any:
-    """The command tree Typer builds from the functions, its help in `language` (built once per language)."""
-    command = typer.main.get_command(app)
+def _command(language: str, modules: frozenset[str]) -> Any:
+    """The command tree Typer builds from the commands imported so far, its help in `language` (built once each)."""
+    command = typer.main.get_command(common.app)
     _translate_help(command)
     return command
 
@@ -120,7 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     language = set_language(choose_language(language_from_args(args)))
     use_project_catalog()
     try:
-        command = _command(language)
+        load_commands(args)
+        command = _command(language, frozenset(m for m in COMMANDS if m in sys.modules))
         result = command.main(args=args, prog_name="pinsetter", standalone_mode=False)
     except typer.Abort:
         typer.echo(_("pinsetter: stopped: the input ended before an answer was given"), err=True)

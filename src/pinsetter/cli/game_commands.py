@@ -23,11 +23,10 @@ from pinsetter.cli.common import (
 from pinsetter.core.game import GameError
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import N_, _
-from pinsetter.records import PlayerSpec, Record, RecordError, replay
-from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
 
 if TYPE_CHECKING:
+    from pinsetter.records import Record
     from pinsetter.storage import Storage
 
 
@@ -54,6 +53,8 @@ def rules(game: GameArg) -> None:
 
 
 def load_record(path: Path) -> Record:
+    from pinsetter.records import Record, RecordError
+
     try:
         return Record.load(path)
     except RecordError as exc:
@@ -66,6 +67,9 @@ def replay_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Replay a game record, verify every step, the seed's draws and the stated results, print the sheets."""
+    from pinsetter.records import RecordError, replay
+    from pinsetter.ui.sheet import render_sheets
+
     record = load_record(record_file)
     try:
         state = replay(record)
@@ -125,6 +129,7 @@ def play(
     record file or a game id from `pinsetter history`.
     """
     from pinsetter.cli.play import pick_game, play_lines
+    from pinsetter.records import PlayerSpec
     from pinsetter.session import Match
 
     output_path(record, "--record")
@@ -201,8 +206,6 @@ def hint(
     as_json: JsonOpt = False,
 ) -> None:
     """The value of every option at a decision, from the solvers."""
-    from pinsetter.bots.hints import option_values
-
     if deal is not None:
         if game != "bowling-solitaire":
             fail(_("--deal is for bowling-solitaire"))
@@ -218,6 +221,9 @@ def hint(
         return
     if record is None:
         fail(_("give the position: --record FILE (or --deal for bowling-solitaire)"))
+    from pinsetter.bots.hints import option_values
+    from pinsetter.records import RecordError, replay
+
     loaded = load_record(record)
     if loaded.game != game:
         fail(_("{file} is a {kind} record, not {game}").format(file=visible(str(record)), kind=loaded.game, game=game))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from pinsetter.core.game import ParseError, parse_int
@@ -18,7 +19,7 @@ class DiceRoll:
     faces: tuple[int, ...]
 
     def __str__(self) -> str:
-        return "+".join(str(f) for f in self.faces)
+        return _text(self.faces)
 
     def to_dict(self) -> dict[str, Any]:
         return {"dice": list(self.faces)}
@@ -35,3 +36,8 @@ class DiceRoll:
                 _("{text} is not a roll of one to {most} six-sided dice").format(text=repr(text), most=most)
             )
         return cls(faces)
+
+
+@cache
+def _text(faces: tuple[int, ...]) -> str:
+    return "+".join(str(f) for f in faces)

@@ -13,12 +13,13 @@ import copy
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
-from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, next_ball, score
+from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, following_ball, next_ball, score
 from pinsetter.core.seeds import CHANCE_STREAM
 from pinsetter.i18n import _, ngettext
 
@@ -318,6 +319,7 @@ class State(ABC):
         self.num_players = players
         self.pinfalls: list[list[int]] = [[] for _ in range(players)]
         self._contexts: list[BallContext | None] = [next_ball([], game.lane) for _ in range(players)]
+        self._turn: int | None = None  # `State.turn`, known until the next ball is recorded
 
     # --- whose move -------------------------------------------------------
     def ball_context(self, player: int) -> BallContext | None:
@@ -326,8 +328,15 @@ class State(ABC):
 
     def record_ball(self, player: int, pins: int) -> None:
         """Append a finished ball's pinfall; the scoring engine validates it."""
-        self.pinfalls[player].append(pins)
-        self._contexts[player] = next_ball(self.pinfalls[player], self.game.lane)
+        self._turn = None
+        balls = self.pinfalls[player]
+        balls.append(pins)
+        ctx = self._contexts[player]
+        if ctx is not None and type(pins) is int and 0 <= pins <= ctx.standing:
+            # A valid ball: only its frame decides what comes next (no rescoring of the whole game).
+            self._contexts[player] = following_ball(ctx, balls[len(balls) - ctx.ball :], self.game.lane)
+        else:
+            self._contexts[player] = next_ball(balls, self.game.lane)  # raises ScoringError naming the ball
 
     def turn(self) -> int:
         """The player whose frame is being played, or TERMINAL.
@@ -335,11 +344,13 @@ class State(ABC):
         Players take whole frames in turn: the first player with the lowest
         unfinished frame number is up.
         """
+        if self._turn is not None:
+            return self._turn
         best, best_frame = TERMINAL, self.game.lane.frames + 1
-        for player in range(self.num_players):
-            ctx = self.ball_context(player)
+        for player, ctx in enumerate(self._contexts):
             if ctx is not None and ctx.frame < best_frame:
                 best, best_frame = player, ctx.frame
+        self._turn = best
         return best
 
     def current_player(self) -> int:
@@ -433,7 +444,7 @@ class State(ABC):
         if self.is_terminal():
             raise GameOverError(_("the game is over; cannot apply {step}").format(step=step))
         if self.is_chance_node():
-            if step not in {outcome for outcome, _ in self.chance_outcomes()}:
+            if step not in self.possible_outcomes():
                 raise IllegalActionError(_("{step} is not a possible outcome here").format(step=step))
         elif step not in self.legal_actions():
             raise IllegalActionError(_("{step} is not legal here").format(step=step))
@@ -447,6 +458,10 @@ class State(ABC):
         step = parse(text)
         self.apply(step)
         return step
+
+    def possible_outcomes(self) -> Collection[Step]:
+        """The outcomes of `chance_outcomes`, for membership tests (games may cache them)."""
+        return {outcome for outcome, _probability in self.chance_outcomes()}
 
     def chance_position(self) -> tuple[int, ...]:
         """Where this chance node falls in the game: the player whose frame it is, and the frame.
@@ -474,7 +489,8 @@ class State(ABC):
 
     # --- results -----------------------------------------------------------
     def scoresheet(self, player: int) -> Scoresheet:
-        return score(self.pinfalls[player], self.game.lane)
+        # Sheets are immutable values: the same balls are scored once (a game's end reads them often).
+        return _score(tuple(self.pinfalls[player]), self.game.lane)
 
     def scores(self) -> list[int]:
         """Each player's running total (final totals at a terminal state)."""
@@ -495,3 +511,8 @@ class State(ABC):
     def describe(self) -> str:
         """A short human description of the position (for line interfaces)."""
         return ""
+
+
+@lru_cache(maxsize=1024)
+def _score(pinfalls: tuple[int, ...], lane: Lane) -> Scoresheet:
+    return score(pinfalls, lane)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from pinsetter.i18n import _
 
@@ -22,6 +23,7 @@ __all__ = [
     "Scoresheet",
     "ScoringError",
     "bonus_weights",
+    "following_ball",
     "format_line",
     "next_ball",
     "parse_line",
@@ -157,7 +159,11 @@ def _split(pinfalls: Sequence[int], lane: Lane) -> list[list[int]]:
 
 def next_ball(pinfalls: Sequence[int], lane: Lane = STANDARD) -> BallContext | None:
     """The context of the next ball, or None when the game is complete."""
-    frames = _split(pinfalls, lane)
+    return _next_in(_split(pinfalls, lane), lane)
+
+
+def _next_in(frames: list[list[int]], lane: Lane) -> BallContext | None:
+    """`next_ball` of pinfalls already split into frames (frames may be added to the list)."""
     while True:
         last = len(frames) == lane.frames
         nxt = frame_next(frames[-1], last, lane)
@@ -167,6 +173,28 @@ def next_ball(pinfalls: Sequence[int], lane: Lane = STANDARD) -> BallContext | N
         if last:
             return None
         frames.append([])
+
+
+def following_ball(ctx: BallContext, frame_balls: Sequence[int], lane: Lane = STANDARD) -> BallContext | None:
+    """The ball after the one `ctx` described, now bowled: what `next_ball` says, from its frame alone.
+
+    `frame_balls` are the balls of ctx's frame, that one included (assumed valid).
+    """
+    last = ctx.frame == lane.frames
+    nxt = frame_next(frame_balls, last, lane)
+    if nxt is not None:
+        return _ball_context(ctx.frame, ctx.ball + 1, nxt[0], nxt[1])
+    if last:
+        return None
+    opening = frame_next((), ctx.frame + 1 == lane.frames, lane)
+    assert opening is not None  # a frame with no ball bowled has one to come
+    return _ball_context(ctx.frame + 1, 1, opening[0], opening[1])
+
+
+@cache
+def _ball_context(frame: int, ball: int, standing: int, fresh: bool) -> BallContext:
+    """Contexts are values: one shared instance of each (building a frozen dataclass is not free)."""
+    return BallContext(frame, ball, standing, fresh)
 
 
 def bonus_weights(pinfalls: Sequence[int], lane: Lane = STANDARD) -> tuple[int, int, int, bool]:
@@ -272,7 +300,7 @@ def _score(pinfalls: Sequence[int], lane: Lane) -> Scoresheet:
         result.append(Frame(number, tuple(balls), _marks(balls, last, lane.pins), frame_score, total))
         start += len(balls)
     known = [f.total for f in result if f.total is not None]
-    complete = next_ball(flat, lane) is None
+    complete = _next_in(frames, lane) is None
     return Scoresheet(tuple(result), known[-1] if known else 0, complete)
 
 

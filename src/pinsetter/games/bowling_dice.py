@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from math import factorial
 from typing import TYPE_CHECKING, Any
@@ -77,11 +77,7 @@ class DiceSet:
     @property
     def kinds(self) -> tuple[tuple[str, int], ...]:
         """Distinct dice (faces sorted) with how many of each, in order of first appearance."""
-        counts: dict[str, int] = {}
-        for die in self.dice:
-            canonical = "".join(sorted(die, key=FACES.index))
-            counts[canonical] = counts.get(canonical, 0) + 1
-        return tuple(counts.items())
+        return _kinds(self.dice)
 
     @classmethod
     def parse(cls, text: str) -> DiceSet:
@@ -139,6 +135,21 @@ class DiceSet:
         return [[SYMBOL_NAMES[f] for f in die] for die in self.dice]
 
 
+@cache
+def _kinds(dice: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = {}
+    for die in dice:
+        canonical = _canonical(die)
+        counts[canonical] = counts.get(canonical, 0) + 1
+    return tuple(counts.items())
+
+
+@cache
+def _canonical(faces: str) -> str:
+    """Faces in the canonical order (X, /, -, P)."""
+    return "".join(sorted(faces, key=FACES.index))
+
+
 DEFAULT_DICE = DiceSet(("X--PPP",) * 3 + ("/--PPP",) * 3 + ("---PPP",) * 4)
 
 
@@ -153,6 +164,12 @@ class Roll:
 
     def to_dict(self) -> dict[str, Any]:
         return {"dice": [[SYMBOL_NAMES[f] for f in g] for g in self.groups]}
+
+    @staticmethod
+    @cache
+    def of(groups: tuple[str, ...]) -> Roll:
+        """The roll of these groups, one shared instance per roll (rolls are values)."""
+        return Roll(groups)
 
     @classmethod
     def parse(cls, text: str) -> Roll:
@@ -208,18 +225,32 @@ class BowlingDiceModel(BallModel[Rack]):
 
     def resolve(self, rack: Rack, ctx: BallContext, outcome: Step) -> tuple[int, Rack]:
         assert isinstance(outcome, Roll)
-        mark, down = ("X", "/-") if ctx.fresh_rack else ("/", "X-")
-        if outcome.count(mark):
-            return ctx.standing, tuple(0 for _ in rack)
-        pins = sum(outcome.count(face) for face in down)
-        return pins, tuple(group.count("P") for group in outcome.groups)
+        return _resolve(outcome, ctx.fresh_rack, ctx.standing, len(rack))
+
+    def outcome_set(self, rack: Rack, ctx: BallContext) -> frozenset[Step]:
+        return _outcome_set(self.kinds, rack)
 
     def sample(self, rack: Rack, ctx: BallContext, rng: random.Random) -> Step:
+        draw = rng.randrange
         groups = []
         for (faces, _weight), count in zip(self.kinds, rack, strict=True):
-            rolled = [faces[rng.randrange(SIDES)] for _ in range(count)]
-            groups.append("".join(sorted(rolled, key=FACES.index)))
-        return Roll(tuple(groups))
+            groups.append(_canonical("".join([faces[draw(SIDES)] for _ in range(count)])))
+        return Roll.of(tuple(groups))
+
+
+@lru_cache(maxsize=4096)
+def _resolve(outcome: Roll, fresh_rack: bool, standing: int, kinds: int) -> tuple[int, Rack]:
+    """The pinfall of a roll and the rack left (a roll's meaning depends on nothing else)."""
+    mark, down = ("X", "/-") if fresh_rack else ("/", "X-")
+    if outcome.count(mark):
+        return standing, tuple(0 for _ in range(kinds))
+    pins = sum(outcome.count(face) for face in down)
+    return pins, tuple(group.count("P") for group in outcome.groups)
+
+
+@lru_cache(maxsize=256)
+def _outcome_set(kinds: tuple[tuple[str, int], ...], rack: Rack) -> frozenset[Step]:
+    return frozenset(outcome for outcome, _probability in _outcomes(kinds, rack))
 
 
 @cache
@@ -230,7 +261,7 @@ def _outcomes(kinds: tuple[tuple[str, int], ...], rack: Rack) -> tuple[tuple[Ste
         prob = Fraction(1)
         for _text, p in combo:
             prob *= p
-        result.append((Roll(tuple(text for text, _ in combo)), prob))
+        result.append((Roll.of(tuple(text for text, _ in combo)), prob))
     return tuple(result)
 
 

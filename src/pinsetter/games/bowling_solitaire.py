@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinsetter.core.game import Game, IllegalActionError, OptionSpec, ParseError, State, Step
@@ -79,9 +80,15 @@ def first_play_allowed(group: int) -> bool:
     return not (group & bit(CENTRE)) or bool(group & mask_of(list(ROW_TWO)))
 
 
+@cache
+def reach(group: int) -> int:
+    """The positions next to some pin of the group."""
+    return mask_of([q for p in pins_of(group) for q in ADJACENT[p]])
+
+
 def touches(group: int, cleared: int) -> bool:
     """The chain rule: some pin of the group is adjacent to a cleared position."""
-    return any(group & bit(p) and NEIGHBOURS[p] & cleared for p in POSITIONS)
+    return bool(reach(group) & cleared)
 
 
 def matches(values: list[int], ball: int) -> bool:
@@ -207,6 +214,17 @@ class Card:
         return cls(value)
 
 
+@lru_cache(maxsize=16384)
+def _unseen(seen: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], tuple[Step, ...], tuple[int, ...]]:
+    """`Table.unseen` of these counts seen, and what a draw needs: the cards and the running totals."""
+    unseen = tuple((v, COPIES - seen[v]) for v in VALUES if seen[v] < COPIES)
+    return unseen, tuple(CARDS[v] for v, _ in unseen), tuple(accumulate(c for _, c in unseen))
+
+
+# Every card value once (cards are values).
+CARDS = {value: Card(value) for value in VALUES}
+
+
 # --- the frame being played ----------------------------------------------------------
 
 
@@ -222,6 +240,8 @@ class Table:
     seen: list[int]  # how many of each value (index 1-10) are face up or gone
     queue: list[tuple[str, int]]  # slots still to turn face up: ("pin", position) or ("pile", pile)
     ball: int = 1  # ball of this deal (2 after the tops were burned)
+    # `plays()` with what it was computed from (not part of the position).
+    known_plays: tuple[Hashable, list[Action]] | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def fresh(cls) -> Table:
@@ -245,7 +265,7 @@ class Table:
 
     def unseen(self) -> list[tuple[int, int]]:
         """(value, copies not yet seen) for every value with copies left."""
-        return [(v, COPIES - self.seen[v]) for v in VALUES if self.seen[v] < COPIES]
+        return list(_unseen(tuple(self.seen))[0])
 
     def turn_up(self, value: int) -> None:
         kind, where = self.queue.pop(0)
@@ -265,25 +285,73 @@ class Table:
             self.queue.append(("pile", pile))
 
     def plays(self, rule: str) -> list[Action]:
-        """Every legal play on this table (sorted)."""
-        first = self.standing == FULL
-        cleared = FULL & ~self.standing
+        """Every legal play on this table (sorted: by pile, then by pins)."""
+        # A decision asks several times (the ball's end, the player, the legality check): the
+        # answer is kept with everything it depends on.
+        key = (rule, self.standing, tuple(self.tops), tuple(self.pins))
+        if self.known_plays is not None and self.known_plays[0] == key:
+            return list(self.known_plays[1])
+        result = self._plays(rule)
+        self.known_plays = (key, result)
+        return list(result)
+
+    def _plays(self, rule: str) -> list[Action]:
+        standing = self.standing
+        first = standing == FULL
+        cleared = FULL & ~standing
+        by_value = _candidates(rule, tuple(self.pins))
         result = []
-        for pile in (1, 2, 3):
-            ball = self.tops[pile - 1]
+        for pile in (0, 1, 2):
+            ball = self.tops[pile]
             if not ball:
                 continue
-            for group in groups(rule):
-                if group & ~self.standing:
+            for group, first_ok, neighbours, actions in by_value[ball]:
+                if group & ~standing:
                     continue
-                if first and not first_play_allowed(group):
+                if first:
+                    if not first_ok:
+                        continue
+                elif not neighbours & cleared:  # `touches`, with the group's neighbours precomputed
                     continue
-                if not first and not touches(group, cleared):
-                    continue
-                where = pins_of(group)
-                if matches([self.pins[p - 1] for p in where], ball):
-                    result.append(Action("play", pile, where))
-        return sorted(result)
+                result.append(actions[pile])
+        return result
+
+
+# A candidate play of a deal: (group, first play allowed, `reach` of the group, its play from piles 1-3).
+Candidate = tuple[int, bool, int, tuple[Action, Action, Action]]
+
+
+@cache
+def _group_facts(rule: str) -> tuple[tuple[Callable[[Sequence[int]], Any], Candidate], ...]:
+    """Per group of the rule, in the order of the pins it takes: how to read its pin values, and its facts."""
+    facts = []
+    for group in sorted(groups(rule), key=pins_of):
+        where = pins_of(group)
+        read = itemgetter(*(p - 1 for p in where))  # a tuple of values, or one value for a single pin
+        actions = (Action("play", 1, where), Action("play", 2, where), Action("play", 3, where))
+        facts.append((read, (group, first_play_allowed(group), reach(group), actions)))
+    return tuple(facts)
+
+
+@cache
+def _matching_balls(values: int | tuple[int, ...]) -> tuple[int, ...]:
+    """The ball values that `matches` pins of these values (one value: a single pin)."""
+    listed = [values] if isinstance(values, int) else list(values)
+    return tuple(ball for ball in VALUES if matches(listed, ball))
+
+
+@lru_cache(maxsize=256)
+def _candidates(rule: str, pins: tuple[int, ...]) -> tuple[tuple[Candidate, ...], ...]:
+    """For each ball value 0-10, the groups of these dealt pins it matches, in the order of their pins.
+
+    The rules' own functions decide everything here, once per deal (and per tuple of values)
+    instead of once per play considered.
+    """
+    by_value: list[list[Candidate]] = [[] for _ in range(11)]
+    for read, facts in _group_facts(rule):
+        for ball in _matching_balls(read(pins)):
+            by_value[ball].append(facts)
+    return tuple(tuple(c) for c in by_value)
 
 
 @register
@@ -411,11 +479,17 @@ class SolitaireState(State):
             return []
         unseen = self.table.unseen()
         total = sum(c for _, c in unseen)
-        return [(Card(v), Fraction(c, total)) for v, c in unseen]
+        return [(CARDS[v], Fraction(c, total)) for v, c in unseen]
+
+    def possible_outcomes(self) -> Collection[Step]:
+        if not self.is_chance_node():
+            return ()
+        return _unseen(tuple(self.table.seen))[1]
 
     def sample_chance(self, rng: random.Random) -> Step:
-        unseen = self.table.unseen()
-        return Card(rng.choices([v for v, _ in unseen], weights=[c for _, c in unseen])[0])
+        _, cards, totals = _unseen(tuple(self.table.seen))
+        # `choices` with the running totals of the copies left: the draw `weights=` makes.
+        return rng.choices(cards, cum_weights=totals)[0]
 
     def legal_actions(self) -> list[Step]:
         if self.is_terminal() or self.is_chance_node():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
@@ -37,6 +37,10 @@ class BallModel(ABC, Generic[Rack]):
     @abstractmethod
     def resolve(self, rack: Rack, ctx: BallContext, outcome: Step) -> tuple[int, Rack]:
         """The pinfall of an outcome and the rack the next ball of the frame faces."""
+
+    def outcome_set(self, rack: Rack, ctx: BallContext) -> Collection[Step]:
+        """The outcomes of `outcomes`, for legality checks (models with cached outcomes cache this too)."""
+        return {outcome for outcome, _ in self.outcomes(rack, ctx)}
 
     def sample(self, rack: Rack, ctx: BallContext, rng: random.Random) -> Step:
         outcomes = self.outcomes(rack, ctx)
@@ -88,6 +92,12 @@ class PureChanceState(State):
             return []
         player, ctx = self._context()
         return self.model.outcomes(self.racks[player], ctx)
+
+    def possible_outcomes(self) -> Collection[Step]:
+        if self.is_terminal():
+            return ()
+        player, ctx = self._context()
+        return self.model.outcome_set(self.racks[player], ctx)
 
     def sample_chance(self, rng: random.Random) -> Step:
         player, ctx = self._context()

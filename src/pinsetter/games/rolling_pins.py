@@ -12,15 +12,16 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Hashable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinsetter.core.dice import DiceRoll
 from pinsetter.core.game import (
+    CHANCE,
     TERMINAL,
     Game,
     IllegalActionError,
@@ -219,14 +220,7 @@ class Action:
     tokens: int = 0
 
     def __str__(self) -> str:
-        if self.kind == "cross":
-            text = "cross " + "+".join(str(p) for p in self.args)
-            return text + (f" tokens {self.tokens:+d}" if self.tokens else "")
-        if self.kind == "keep":
-            return "keep " + "+".join(str(d) for d in self.args)
-        if self.args:
-            return f"{self.kind} {self.args[0]}"
-        return self.kind
+        return _action_text(self.kind, self.args, self.tokens)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "args": list(self.args), "tokens": self.tokens}
@@ -268,6 +262,19 @@ class Action:
             ) from None
 
 
+@lru_cache(maxsize=1 << 16)
+def _action_text(kind: str, args: tuple[int, ...], tokens: int) -> str:
+    """An action's text form (every step of a record is written out: the texts are kept)."""
+    if kind == "cross":
+        text = "cross " + "+".join(str(p) for p in args)
+        return text + (f" tokens {tokens:+d}" if tokens else "")
+    if kind == "keep":
+        return "keep " + "+".join(str(d) for d in args)
+    if args:
+        return f"{kind} {args[0]}"
+    return kind
+
+
 Roll = DiceRoll  # the dice of one roll, die by die (one to three dice)
 
 
@@ -279,7 +286,39 @@ def _order(action: Action) -> tuple[str, tuple[int, ...], int]:
 @cache
 def _rolls(count: int) -> list[tuple[Step, Fraction]]:
     p = Fraction(1, 6**count)
-    return [(Roll(faces), p) for faces in product(range(1, 7), repeat=count)]
+    return [(_ROLL_OF[faces], p) for faces in product(range(1, 7), repeat=count)]
+
+
+@cache
+def _roll_set(count: int) -> frozenset[Step]:
+    return frozenset(outcome for outcome, _ in _rolls(count))
+
+
+# Every roll of one to three dice once, by its faces (rolls are values).
+_ROLL_OF = {faces: Roll(faces) for count in (1, 2, 3) for faces in product(range(1, 7), repeat=count)}
+
+
+@lru_cache(maxsize=1 << 16)
+def _crosses(standing: int, low: int, high: int, roll: int) -> tuple[Action, ...]:
+    """Every cross of standing pins summing to `low`..`high`, answering a roll of `roll` (in action order)."""
+    by_sum = subsets_by_sum(standing)
+    masks = [mask for total in range(low, high + 1) for mask in by_sum.get(total, ())]
+    masks.sort(key=pins_of)  # crosses differ in their pins: the pins order them
+    return tuple(_cross(mask, _SUMS[mask] - roll) for mask in masks)
+
+
+_SUMS = tuple(sum(pins_of(mask)) for mask in range(1 << PINS))
+
+
+@cache
+def _cross(mask: int, tokens: int) -> Action:
+    """Each cross once (actions are values)."""
+    return Action("cross", pins_of(mask), tokens)
+
+
+# Legal actions kept per rules (see `RollingPins.actions_memo`), each memo cleared when full.
+_ACTIONS_MEMOS: dict[Hashable, dict[Hashable, tuple[Action, ...]]] = {}
+ACTIONS_MEMO_LIMIT = 100_000
 
 
 # --- the per-player sheet state ----------------------------------------------------------
@@ -380,6 +419,10 @@ class RollingPins(Game):
         if self.advanced and self.lane.pins != PINS:
             raise OptionError(_("option pins: the advanced game is played with 10 pins"))
         self.full = (1 << self.lane.pins) - 1
+        self.shared_dice = bool(self.options["shared_dice"])
+        # Legal actions by player sheet, shared by the games with the rules `_actions` reads.
+        rules = (self.advanced, self.auto_strike_held, self.full, self.sheet)
+        self.actions_memo: dict[Hashable, tuple[Action, ...]] = _ACTIONS_MEMOS.setdefault(rules, {})
 
     @property
     def advanced(self) -> bool:
@@ -509,8 +552,8 @@ class RollingPinsState(State):
         for index, player in enumerate(self.players):
             if player.pending_marks:
                 return index
-        if not self.shared:
-            return super().turn()
+        if not self.game.shared_dice:
+            return State.turn(self)
         in_play = self._in_play()
         if not in_play:
             return TERMINAL
@@ -523,7 +566,7 @@ class RollingPinsState(State):
 
     @property
     def shared(self) -> bool:
-        return bool(self.game.options["shared_dice"])
+        return self.game.shared_dice
 
     def _in_play(self) -> list[int]:
         """Shared dice: the players still playing the earliest unfinished frame."""
@@ -581,14 +624,23 @@ class RollingPinsState(State):
 
     def is_chance_node(self) -> bool:
         index = self.turn()
-        if index == TERMINAL:
-            return False
+        return index != TERMINAL and self._rolling(index)
+
+    def _rolling(self, index: int) -> bool:
+        """The dice of player `index`, whose turn it is, are in the air: chance acts."""
         player = self.players[index]
         return player.phase == ROLLING and not player.pending_marks
 
+    def current_player(self) -> int:
+        index = self.turn()  # `State.current_player`, asking for the turn once
+        return index if index == TERMINAL or not self._rolling(index) else CHANCE
+
     def _roll_size(self) -> int:
         """Dice in the air: the player's own, or the shared coloured, white and third die."""
-        _, player = self._me()
+        return self._roll_size_of(self.turn())
+
+    def _roll_size_of(self, index: int) -> int:
+        player = self.players[index]
         if self.shared and not player.private_roll:
             return 3
         return self._dice_rolled(player)
@@ -598,8 +650,13 @@ class RollingPinsState(State):
             return []
         return _rolls(self._roll_size())
 
+    def possible_outcomes(self) -> Collection[Step]:
+        if not self.is_chance_node():
+            return ()
+        return _roll_set(self._roll_size())
+
     def sample_chance(self, rng: random.Random) -> Step:
-        return Roll(tuple(rng.randint(1, 6) for _ in range(self._roll_size())))
+        return _ROLL_OF[tuple(rng.randint(1, 6) for _ in range(self._roll_size()))]
 
     @staticmethod
     def _shared_faces(player: Player, faces: tuple[int, ...]) -> tuple[int, ...]:
@@ -620,8 +677,40 @@ class RollingPinsState(State):
         player = self.players[index]
         if player.phase == ROLLING and not player.pending_marks:
             return []  # the dice are in the air
-        ordered = sorted(self._actions(player), key=_order)
-        return list[Step](ordered)
+        return list[Step](self._sorted_actions(player))
+
+    def _sorted_actions(self, player: Player) -> tuple[Action, ...]:
+        """`_actions` in order, kept per rules and `_actions_key` (simulations meet the same sheets often)."""
+        memo = self.game.actions_memo
+        key = self._actions_key(player)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= ACTIONS_MEMO_LIMIT:
+                memo.clear()
+            found = memo[key] = tuple(sorted(self._actions(player), key=_order))
+        return found
+
+    def _actions_key(self, player: Player) -> Hashable:
+        """Everything of the player's sheet that `_actions` reads (keep the two together).
+
+        The advanced game reads much of the sheet: all of it (`Player.key`). The basic game reads
+        the phase, the standing pins, the tokens, the roll's number of dice and total (the token
+        range and the crosses depend on nothing else), whether the dice are kept and how many
+        are chosen, and the pending marks.
+        """
+        if self.game.advanced:
+            return player.key()
+        dice = player.dice
+        return (
+            player.pending_marks,
+            player.phase,
+            player.standing,
+            player.tokens,
+            len(dice),
+            sum(dice),
+            player.kept,
+            player.dice_count,
+        )
 
     def _actions(self, player: Player, with_crosses: bool = True) -> Iterator[Action]:
         advanced = self.game.advanced
@@ -664,11 +753,7 @@ class RollingPinsState(State):
         if not with_crosses:
             return
         low, high = token_range(player.dice, player.tokens)
-        roll = sum(player.dice)
-        for total, masks in subsets_by_sum(player.standing).items():
-            if low <= total <= high:
-                for mask in masks:
-                    yield Action("cross", pins_of(mask), total - roll)
+        yield from _crosses(player.standing, low, high, sum(player.dice))
 
     def _first_roll_of_rack(self, player: Player) -> bool:
         return player.standing == self.game.full and player.rolls_on_rack == 0 and player.crossed == 0
@@ -697,19 +782,24 @@ class RollingPinsState(State):
             low, high = token_range(player.dice, player.tokens)
             total = sum(action.args)
             return low <= total <= high and action.tokens == total - sum(player.dice)
-        return action in set(self._actions(player, with_crosses=False))
+        return action.kind != "cross" and action in self._sorted_actions(player)  # crosses: only as above
 
     def apply(self, step: Step) -> None:
         # Cross actions are checked directly (listing every set would be slow).
-        if isinstance(step, Action) and not self.is_terminal() and not self.is_chance_node():
-            _index, player = self._me()
-            if not self.is_legal(step, player):
-                why = self._why_not(step, player)
-                message = _("{step} is not legal here: {reason}") if why else _("{step} is not legal here")
-                raise IllegalActionError(message.format(step=step, reason=why))
-            self._apply(step)
+        index = self.turn()
+        if isinstance(step, Action):
+            if index != TERMINAL and not self._rolling(index):
+                player = self.players[index]
+                if not self.is_legal(step, player):
+                    why = self._why_not(step, player)
+                    message = _("{step} is not legal here: {reason}") if why else _("{step} is not legal here")
+                    raise IllegalActionError(message.format(step=step, reason=why))
+                self._apply(step)
+                return
+        elif index != TERMINAL and self._rolling(index) and step in _roll_set(self._roll_size_of(index)):
+            self._apply(step)  # a possible roll (`possible_outcomes`, with the turn looked up once)
             return
-        super().apply(step)
+        super().apply(step)  # the generic checks, and their errors
 
     def _why_not(self, action: Action, player: Player) -> str:
         if action.kind != "cross" or player.phase != ROLLED:

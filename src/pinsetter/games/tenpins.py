@@ -43,12 +43,21 @@ def ball_pinfall(faces: tuple[int, ...], standing: int) -> int:
     return 0 if face == 6 else min(face, standing)
 
 
+# Every roll once, by its faces (a roll of one die on a rack with pins left, two on a fresh rack).
+_ROLL_OF: dict[tuple[int, ...], Dice] = {
+    faces: Dice(faces) for faces in [*((a,) for a in SIX_SIDED), *((a, b) for a in SIX_SIDED for b in SIX_SIDED)]
+}
+
+
 @cache
 def _rolls(dice: int) -> list[tuple[Step, Fraction]]:
     p = Fraction(1, 6**dice)
-    if dice == 1:
-        return [(Dice((a,)), p) for a in SIX_SIDED]
-    return [(Dice((a, b)), p) for a in SIX_SIDED for b in SIX_SIDED]
+    return [(roll, p) for faces, roll in _ROLL_OF.items() if len(faces) == dice]
+
+
+@cache
+def _roll_set(dice: int) -> frozenset[Step]:
+    return frozenset(outcome for outcome, _ in _rolls(dice))
 
 
 class TenPinsModel(BallModel[None]):
@@ -62,9 +71,13 @@ class TenPinsModel(BallModel[None]):
         assert isinstance(outcome, Dice)
         return ball_pinfall(outcome.faces, ctx.standing), None
 
+    def outcome_set(self, rack: None, ctx: BallContext) -> frozenset[Step]:
+        return _roll_set(2 if ctx.fresh_rack else 1)
+
     def sample(self, rack: None, ctx: BallContext, rng: random.Random) -> Step:
-        count = 2 if ctx.fresh_rack else 1
-        return Dice(tuple(rng.randint(1, 6) for _ in range(count)))
+        if ctx.fresh_rack:
+            return _ROLL_OF[rng.randint(1, 6), rng.randint(1, 6)]  # left to right: the first die first
+        return _ROLL_OF[(rng.randint(1, 6),)]
 
 
 _MODEL = TenPinsModel()

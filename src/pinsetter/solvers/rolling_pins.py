@@ -25,6 +25,7 @@ import hashlib
 import io
 import os
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -97,6 +98,8 @@ class BallTable:
     miss: FloatArray  # value of ending it with S standing, by (S, tokens)
     u: FloatArray  # U(S, T)
     by_dice: FloatArray  # U(S, T) when rolling one die [0] or two dice [1] next
+    # What bots found for positions of this ball problem (their own keys): a memo, not part of the table.
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def start_value(self, standing: int, tokens: int) -> float:
         return float(self.multiplier * bin(standing).count("1") + self.u[standing, tokens])
@@ -361,16 +364,36 @@ def situation(
     return Situation(table, earned, crossed, standing, tokens)
 
 
+# An option's value is `s.banked() + whole + part`: points certain, a whole number that depends on
+# the option (not on the points already banked), and the table's expectation. Bots keep the terms
+# of the options they see often; adding them up the same way gives the very same float.
+Terms = tuple[int, float]
+
+
+def cross_terms(s: Situation, mask: int, cost: int) -> Terms:
+    table = s.table
+    return table.multiplier * bin(s.standing).count("1"), table.u.item(s.standing & ~mask, s.tokens - cost)
+
+
+def miss_terms(s: Situation) -> Terms:
+    return 0, s.table.miss.item(s.standing, s.tokens)
+
+
+def roll_terms(s: Situation, dice_count: int) -> Terms:
+    table = s.table
+    return table.multiplier * bin(s.standing).count("1"), table.by_dice.item(dice_count - 1, s.standing, s.tokens)
+
+
 def cross_value(s: Situation, mask: int, cost: int) -> float:
     """Expected final score after crossing `mask` with `cost` tokens, then playing optimally."""
-    table = s.table
-    rest = s.standing & ~mask
-    return s.banked() + table.multiplier * bin(s.standing).count("1") + float(table.u[rest, s.tokens - cost])
+    whole, part = cross_terms(s, mask, cost)
+    return s.banked() + whole + part
 
 
 def miss_value(s: Situation) -> float:
     """Expected final score after ending the ball now."""
-    return s.banked() + float(s.table.miss[s.standing, s.tokens])
+    whole, part = miss_terms(s)
+    return s.banked() + whole + part
 
 
 def best_after_roll(s: Situation, dice: tuple[int, ...], subsets: dict[int, tuple[int, ...]]) -> tuple[float, int, int]:
@@ -390,6 +413,5 @@ def best_after_roll(s: Situation, dice: tuple[int, ...], subsets: dict[int, tupl
 
 def roll_value(s: Situation, dice_count: int) -> float:
     """Expected final score of rolling `dice_count` dice now and answering optimally."""
-    table = s.table
-    count = bin(s.standing).count("1")
-    return s.banked() + table.multiplier * count + float(table.by_dice[dice_count - 1, s.standing, s.tokens])
+    whole, part = roll_terms(s, dice_count)
+    return s.banked() + whole + part

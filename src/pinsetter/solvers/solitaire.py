@@ -113,20 +113,23 @@ def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
 
 
 # --- the compiled search ------------------------------------------------------------------
-# A memo is an open-addressing hash table: keys (-1 = empty), values, and [count, capacity].
+# A memo is an open-addressing hash table of (key, value) pairs side by side (a probe reads one
+# cache line): `slots` (capacity x 2 int64: the key, -1 = empty, then the value's bits), `values`
+# (the same memory seen as float64) and `meta` = [count, full]. When it is 70% full it takes no
+# more and says so (`meta[1]`): the search stops, the memo is doubled and the search resumed.
 
 EMPTY = -1
 REVEAL_FLAG = 1 << 62  # marks a chance node's key (the state before cards are turned up)
 
 
 @njit(cache=True)
-def _slot(keys, key):  # type: ignore[no-untyped-def]
-    mask = len(keys) - 1
+def _slot(slots, key):  # type: ignore[no-untyped-def]
+    mask = len(slots) - 1
     h = key ^ (key >> 29)
     h = h * -4658895280553007687
     h = h ^ (h >> 32)
     index = h & mask
-    while keys[index] != EMPTY and keys[index] != key:
+    while slots[index, 0] != EMPTY and slots[index, 0] != key:
         index = (index + 1) & mask
     return index
 
@@ -134,23 +137,33 @@ def _slot(keys, key):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def _get(memo, key):  # type: ignore[no-untyped-def]
     """The memoised value of `key`, or NaN (no value of any objective is NaN; any float may be a value)."""
-    keys, vals, _ = memo
-    index = _slot(keys, key)
-    if keys[index] == key:
-        return vals[index]
+    slots, values, _ = memo
+    index = _slot(slots, key)
+    if slots[index, 0] == key:
+        return values[index, 1]
     return np.nan
 
 
 @njit(cache=True)
 def _put(memo, key, value):  # type: ignore[no-untyped-def]
-    keys, vals, meta = memo
-    if meta[0] * 10 >= len(keys) * 7:
-        return  # full enough: compute on without memoising more
-    index = _slot(keys, key)
-    if keys[index] != key:
-        keys[index] = key
+    slots, values, meta = memo
+    if meta[0] * 10 >= len(slots) * 7:
+        meta[1] = 1  # full: the search stops here and is resumed with a larger memo
+        return
+    index = _slot(slots, key)
+    if slots[index, 0] != key:
+        slots[index, 0] = key
         meta[0] += 1
-    vals[index] = value
+    values[index, 1] = value
+
+
+@njit(cache=True)
+def _rehash(old, new):  # type: ignore[no-untyped-def]
+    """Every entry of memo `old` into the empty, larger memo `new`."""
+    old_slots, old_values, _ = old
+    for index in range(len(old_slots)):
+        if old_slots[index, 0] != EMPTY:
+            _put(new, old_slots[index, 0], old_values[index, 1])
 
 
 @njit(cache=True)
@@ -336,8 +349,10 @@ def _unseen(pin_counts, seen, value):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _finish(memo, stack, acc, depth, key, result):  # type: ignore[no-untyped-def]
-    """Memoise a solved node, pop it and hand its value to its parent; the new depth."""
+    """Memoise a solved node, pop it and hand its value to its parent; the new depth (0 if the memo is full)."""
     _put(memo, key, result)
+    if memo[2][1]:
+        return 0  # full: stop (the caller grows the memo and searches again)
     depth -= 1
     if depth > 0:
         _deliver(stack, acc, depth - 1, result)
@@ -355,11 +370,21 @@ def _deliver(stack, acc, d, value):  # type: ignore[no-untyped-def]
         acc[d, BEST] += acc[d, PENDING] * value
 
 
-MEMO_BITS = 21  # 2M entries (32 MB); a deal rarely needs a quarter of it
+MEMO_BITS = 18  # 256k entries (4 MB), doubled when 70% full: a median deal grows it once
+
+Memo = tuple[IntArray, npt.NDArray[np.float64], IntArray]
 
 
-def _new_memo(bits: int = MEMO_BITS) -> tuple[IntArray, npt.NDArray[np.float64], IntArray]:
-    return np.full(1 << bits, EMPTY, dtype=np.int64), np.zeros(1 << bits), np.zeros(1, dtype=np.int64)
+def _new_memo(bits: int = MEMO_BITS) -> Memo:
+    slots = np.full((1 << bits, 2), EMPTY, dtype=np.int64)
+    return slots, slots.view(np.float64), np.zeros(2, dtype=np.int64)
+
+
+def _grown(memo: Memo) -> Memo:
+    """A memo twice as large holding every entry of `memo`."""
+    larger = _new_memo((len(memo[0]) * 2).bit_length() - 1)
+    _rehash(memo, larger)
+    return larger
 
 
 class Evaluator:
@@ -378,10 +403,13 @@ class Evaluator:
         return self._search(DECIDE, p.standing, p.ball, list(p.remaining), list(p.tops), p.seen_code())
 
     def _search(self, kind: int, standing: int, ball: int, r: list[int], t: list[int], seen: int) -> float:
-        value: float = _search(
-            self.tables, self.par, self.memo, kind, standing, ball, r[0], r[1], r[2], t[0], t[1], t[2], seen
-        )
-        return float(value)
+        while True:
+            value: float = _search(
+                self.tables, self.par, self.memo, kind, standing, ball, r[0], r[1], r[2], t[0], t[1], t[2], seen
+            )
+            if not self.memo[2][1]:
+                return float(value)
+            self.memo = _grown(self.memo)  # full: again, with what was found kept
 
     def option_values(self, p: Position, actions: list[Action]) -> list[tuple[Action, float]]:
         """Each action's value to go, best first."""
