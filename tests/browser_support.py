@@ -95,6 +95,19 @@ def chrome() -> Any:
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
+@contextmanager
+def chrome_sessions(count: int) -> Iterator[list[Any]]:
+    """`count` Chromium sessions, each with its own profile (and so its own tokens), all quit afterwards."""
+    sessions: list[Any] = []
+    try:
+        for _ in range(count):
+            sessions.append(chrome())
+        yield sessions
+    finally:
+        for session in sessions:
+            session.quit()
+
+
 def wait(driver: Any, condition: Any, message: str = "") -> Any:
     """Wait for `condition` (a ceiling, never a measurement), ignoring elements redrawn meanwhile."""
     from selenium.common.exceptions import StaleElementReferenceException

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from browser_support import artifacts_folder, chrome, require_browser, served, wait
+from browser_support import artifacts_folder, chrome_sessions, require_browser, served, wait
 from pinsetter.records import Record, replay
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -45,14 +45,8 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def browsers(base: str) -> Iterator[list[WebDriver]]:
     """Three sessions, each with its own profile (and so its own localStorage of tokens)."""
-    sessions: list[WebDriver] = []
-    try:
-        for _ in range(3):
-            sessions.append(chrome())
+    with chrome_sessions(3) as sessions:
         yield sessions
-    finally:
-        for session in sessions:
-            session.quit()
 
 
 def page(driver: WebDriver) -> dict[str, str]:

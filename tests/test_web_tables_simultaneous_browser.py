@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from browser_support import artifacts_folder, chrome, require_browser, served, wait
+from browser_support import artifacts_folder, chrome_sessions, require_browser, served, wait
 from pinsetter.records import Record, replay
 
 require_browser()
@@ -42,14 +42,8 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browsers() -> Iterator[list[WebDriver]]:
-    sessions: list[WebDriver] = []
-    try:
-        for _ in range(3):
-            sessions.append(chrome())
+    with chrome_sessions(3) as sessions:
         yield sessions
-    finally:
-        for session in sessions:
-            session.quit()
 
 
 def choices(driver: WebDriver) -> list[str]:
