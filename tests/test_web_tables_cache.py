@@ -147,3 +147,40 @@ def test_a_seat_handed_to_a_bot_by_another_process_is_seen_here(two: Setup) -> N
     with pytest.raises(Refused):
         b.act(table_id, seat, {"action": "roll"})
     assert stored_steps(a, game_id) == played
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "players"),
+    [
+        ("tenpins", {"frames": 2}, 2),
+        ("rolling-pins", {"frames": 2, "shared_dice": True}, 3),
+        ("bowling-dice", {"frames": 2}, 2),
+        ("bowling-solitaire", {"frames": 2}, 1),
+    ],
+)
+def test_the_pushed_view_is_the_api_view(game: str, options: dict[str, object], players: int) -> None:
+    """The tables build the view as plain data (no model): it equals the API's GameView, step by step to the end."""
+    from pinsetter.records import PlayerSpec
+    from pinsetter.session import Match
+    from pinsetter.web.service import game_view, game_view_data
+
+    specs = [PlayerSpec(f"p{i}", "human" if i == 0 else "random") for i in range(players)]
+    match = Match.new(game, specs, 11, dict(options))
+    match.undo_allowed = False
+    seen = 0
+    for _moment in range(400):
+        terminal = match.state.is_terminal()
+        for hide in (False, True):
+            data = game_view_data(match, GameService.next_of(match), hide_seed=hide)
+            assert data == game_view(match, GameService.next_of(match), hide_seed=hide).model_dump(mode="json")
+        seen += 1
+        if terminal:
+            break
+        state = match.state
+        if state.is_chance_node():
+            match.apply(match.draw_chance())
+        else:
+            seat = state.deciders()[-1]
+            mine = state if seat == state.turn() else state.as_decider(seat)
+            match.apply_for(seat, list(mine.legal_actions())[-1])
+    assert match.state.is_terminal() and seen > 5

@@ -39,7 +39,7 @@ from pinsetter.storage import Storage
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
 from pinsetter.storage.tables import copy_table as _copy
 from pinsetter.usertext import check_name
-from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view
+from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data
 
 __all__ = ["Hub", "TableService"]
 
@@ -573,7 +573,7 @@ class TableService:
             match = self.current_match(table.game_id)
             state = match.state
             hide = not state.is_terminal()  # the seed tells every roll to come: secret until the end
-            view = game_view(match, self.games.next_of(match), hide_seed=hide).model_dump(mode="json")
+            view = game_view_data(match, self.games.next_of(match), hide_seed=hide)
             deciders = state.deciders()
             deciding = state.turn() if not state.is_terminal() else None
             left = self._time_left(table, match) if table.status == "playing" else {}
@@ -849,6 +849,10 @@ class TokenBucket:
         return True
 
 
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False, ensure_ascii=False).encode
+_KEYS: dict[str, str] = {}  # the messages' few keys, encoded once
+
+
 def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
     """The messages as JSON text; a value shared between messages (the table, a view) is encoded once.
 
@@ -864,14 +868,21 @@ def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
             if isinstance(value, dict):
                 text = next((t for d, t in dicts if d == value), None)
             if text is None:
-                text = json.dumps(value)
+                text = _encode(value)
                 if isinstance(value, dict):
                     dicts.append((value, text))
             by_id[key] = text
         return text
 
-    keys = {k: json.dumps(k) for m in messages for k in m}
-    return ["{" + ", ".join(f"{keys[k]}: {once(v)}" for k, v in m.items()) + "}" for m in messages]
+    def key_text(key: str) -> str:
+        text = _KEYS.get(key)
+        if text is None:
+            text = _encode(key)
+            if len(_KEYS) < 64:
+                _KEYS[key] = text
+        return text
+
+    return ["{" + ",".join(f"{key_text(k)}:{once(v)}" for k, v in m.items()) + "}" for m in messages]
 
 
 class Broker:
