@@ -184,3 +184,45 @@ def test_the_pushed_view_is_the_api_view(game: str, options: dict[str, object], 
             mine = state if seat == state.turn() else state.as_decider(seat)
             match.apply_for(seat, list(mine.legal_actions())[-1])
     assert match.state.is_terminal() and seen > 5
+
+
+def test_the_steps_a_notification_carries_are_applied_without_a_read(
+    two: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, table_id, game_id, _host = two
+    seat = turn(b, table_id)
+    kept = b.games.kept(game_id)
+    assert kept is not None
+    stamp = a.act(table_id, seat, {"action": "roll"})
+    assert len(stamp.split(" ", 4)) == 5  # version, steps, steps before, players' digest, the new steps
+
+    def no_read(_game_id: int) -> None:
+        raise AssertionError("the game was read from the database")
+
+    monkeypatch.setattr(b.storage, "get", no_read)
+    b.note_change(table_id, stamp)
+    assert steps(b, table_id) == steps(a, table_id)
+    assert b.games.kept(game_id) is kept
+    assert b.state_for(table_id, None) == a.state_for(table_id, None)
+    assert kept.record.steps == a.games.match(game_id).record.steps
+
+
+@pytest.mark.parametrize("damage", ["outcome", "actor", "players"])
+def test_carried_steps_that_do_not_fit_are_read_from_the_database(two: Setup, damage: str) -> None:
+    """Notified steps are checked as replay checks them: a wrong roll, actor or players reads the stored game."""
+    import json
+
+    a, b, table_id, game_id, _host = two
+    seat = turn(b, table_id)
+    stamp = a.act(table_id, seat, {"action": "roll"})
+    version, count, before, digest, carried = stamp.split(" ", 4)
+    new_steps = json.loads(carried)
+    if damage == "outcome":
+        new_steps[0]["step"] = "0" if new_steps[0]["step"] != "0" else "1"  # not what the seed rolls
+    elif damage == "actor":
+        new_steps[0]["actor"] = 1 - seat
+    else:
+        digest = "0" * 16
+    b.note_change(table_id, f"{version} {count} {before} {digest} {json.dumps(new_steps)}")
+    assert b.state_for(table_id, None) == a.state_for(table_id, None)
+    assert b.games.match(game_id).record.steps == a.games.match(game_id).record.steps
