@@ -201,6 +201,8 @@ def test_the_steps_a_notification_carries_are_applied_without_a_read(
 
     monkeypatch.setattr(b.storage, "get", no_read)
     b.note_change(table_id, stamp)
+    pushed = b.kept_states_for(table_id, [None, 0, 1])  # on the event loop: from memory, no read
+    assert pushed == a.states_for(table_id, [None, 0, 1])
     assert steps(b, table_id) == steps(a, table_id)
     assert b.games.kept(game_id) is kept
     assert b.state_for(table_id, None) == a.state_for(table_id, None)
@@ -224,5 +226,6 @@ def test_carried_steps_that_do_not_fit_are_read_from_the_database(two: Setup, da
     else:
         digest = "0" * 16
     b.note_change(table_id, f"{version} {count} {before} {digest} {json.dumps(new_steps)}")
+    assert b.kept_states_for(table_id, [None]) is None  # not applied on the event loop: read in a thread
     assert b.state_for(table_id, None) == a.state_for(table_id, None)
     assert b.games.match(game_id).record.steps == a.games.match(game_id).record.steps

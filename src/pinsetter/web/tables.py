@@ -319,6 +319,12 @@ class TableService:
         `verify`: re-read it if the database has more steps (before refusing a seat, in case
         the notification of another process's step has not arrived yet).
         """
+        match = self._current(game_id, verify, may_read=True)
+        assert match is not None
+        return match
+
+    def _current(self, game_id: int, verify: bool, may_read: bool) -> Match | None:
+        """`current_match`; without `may_read`, None where that would read the database (nothing kept then)."""
         match = self.games.match(game_id)
         with self._guard:
             behind = self._behind.pop(game_id, None)
@@ -327,18 +333,27 @@ class TableService:
             stored = self.storage.steps_of(game_id)
             behind = stored if stored is not None and stored != len(match.record.steps) else None
         if behind is not None and behind != len(match.record.steps):
-            match = self._catch_up(game_id, match, incoming, behind)
+            caught = self._catch_up(game_id, match, incoming, behind, may_read)
+            if caught is None:
+                return None
+            match = caught
         match.undo_allowed = False
         return match
 
     def _catch_up(
-        self, game_id: int, match: Match, incoming: tuple[int, str, list[Any]] | None = None, behind: int = 0
-    ) -> Match:
+        self,
+        game_id: int,
+        match: Match,
+        incoming: tuple[int, str, list[Any]] | None = None,
+        behind: int = 0,
+        may_read: bool = True,
+    ) -> Match | None:
         """The match moved on to the stored game's steps: only the new ones are applied (and checked).
 
         `incoming`: the new steps as another process's notification carried them (no read
         when they continue this copy exactly, to `behind` steps, with the same players).
-        Anything unexpected (the stored game is not a continuation of this one) reads it anew.
+        Anything unexpected (the stored game is not a continuation of this one) reads it anew;
+        without `may_read`, the copy is dropped instead and None returned (read where reading may wait).
         """
         done = len(match.record.steps)
         if (
@@ -357,7 +372,10 @@ class TableService:
             except (GameError, ValueError, TypeError, KeyError):
                 log.warning("game %s: the notified steps do not continue this copy; read anew", game_id)
                 self.games.forget(game_id)  # its state may be part way: read the stored game
-                return self.games.match(game_id)
+                return self.games.match(game_id) if may_read else None
+        if not may_read:
+            self.games.forget(game_id)
+            return None
         stored = self.storage.get(game_id)
         # A seat handed to a bot meanwhile changes the players (and the bots): then the game is read anew.
         if (
@@ -602,8 +620,10 @@ class TableService:
         else:
             with self._guard:
                 kept = self._playing.get(table_id)
-                if kept is None or kept.game_id is None or kept.game_id in self._behind:
+                if kept is None or kept.game_id is None:
                     return None
+                if kept.game_id in self._behind and kept.game_id not in self._incoming:
+                    return None  # another process's steps, not carried by its notification: read in a thread
                 table = kept
             if self.games.kept(kept.game_id) is None:
                 return None
@@ -617,7 +637,10 @@ class TableService:
         try:
             if not wait and self.games.kept(table.game_id) is None:
                 return None  # dropped meanwhile (a write that lost its compare-and-set): read in a thread
-            match = self.current_match(table.game_id)
+            found = self._current(table.game_id, verify=False, may_read=wait)
+            if found is None:
+                return None  # the notified steps did not fit what is kept: read in a thread
+            match = found
             state = match.state
             hide = not state.is_terminal()  # the seed tells every roll to come: secret until the end
             view = game_view_data(match, self.games.next_of(match), hide_seed=hide)
