@@ -12,12 +12,15 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from rich.cells import cell_len
 
 from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
-from pinsetter.ui.tui import PinsetterApp
+from pinsetter.records import PlayerSpec
+from pinsetter.session import Match
+from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, replay_lines
 from test_tui import check_golden
 from test_tui_sizes import open_game, seeded_match
 
@@ -64,3 +67,47 @@ async def test_rolling_pins_in_japanese(size: tuple[int, int]) -> None:
         assert words in text, words
     assert "dice 1" in text or "cross" in text or "mark" in text  # actions keep their notation
     assert sum(bool(JAPANESE.search(line)) for line in lines) >= 5
+
+
+def footer_words(screen: Any) -> set[str]:
+    return {binding.description for _key, binding in screen._bindings if binding.description}
+
+
+def test_footer_keys_speak_the_language_chosen_before_each_screen() -> None:
+    """Bindings are translated when a screen is built, not at import: a later language applies."""
+    from pinsetter.ui.tui_history import HistoryScreen, StatsScreen
+
+    match = seeded_match("rolling-pins")
+    japanese = footer_words(GameScreen(match)) | footer_words(HistoryScreen(None)) | footer_words(Launcher())
+    assert {"進める", "ヒント", "終了", "戻る", "統計", "プレイ", "履歴"} <= japanese
+    set_language("en")
+    english = footer_words(GameScreen(match)) | footer_words(StatsScreen(None)) | footer_words(Launcher())
+    assert {"Roll/step", "Hint", "Quit", "Back", "Play", "History"} <= english
+    assert not JAPANESE.search(" ".join(english))
+
+
+def test_solitaire_deal_is_one_sentence_in_either_language() -> None:
+    """The card and the place it was dealt to read as one Japanese sentence, not English word order."""
+    match = Match.new("bowling-solitaire", [PlayerSpec("you")], seed=7)
+    for _ in range(13):  # the ten pins and the three piles
+        match.apply(match.draw_chance())
+    _states, lines = replay_lines(match.game, match.players, match.record.steps)
+    assert re.fullmatch(r"you: \d+ をめくりました（ピン 1 の位置）", lines[0]), lines[0]  # noqa: RUF001
+    assert re.fullmatch(r"you: \d+ をめくりました（山札 3）", lines[12]), lines[12]  # noqa: RUF001
+    set_language("en")
+    _states, lines = replay_lines(match.game, match.players, match.record.steps)
+    assert re.fullmatch(r"you: turned up an? \d+ for pin 1", lines[0]), lines[0]
+
+
+def test_end_of_game_ranking_and_comparison_in_japanese() -> None:
+    """Each ranked line is one pattern (name, score, solo rank) and the reference player is named in Japanese."""
+    match = Match.new("rolling-pins", [PlayerSpec("ann", "random"), PlayerSpec("bob", "random")], seed=3)
+    while not match.state.is_terminal():
+        match.apply(match.draw_chance() if match.state.is_chance_node() else match.bot_action())
+    lines = match.ending_lines()
+    ranks = ("ピンヘッド", "初級", "中級", "上級", "マスター")
+    ranked_line = re.compile(r"\d\. (ann|bob): \d+（(" + "|".join(ranks) + r")）")  # noqa: RUF001
+    ranked = [line for line in lines if ranked_line.fullmatch(line)]
+    assert len(ranked) == 2, lines
+    assert any(line.startswith("比較: 最適なプレイヤーの平均は ") for line in lines), lines
+    assert not any(re.search(r"optimal|player\b|[()]", line) for line in lines), lines

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from pinsetter.storage import Storage
+from pinsetter.ui.tui import ENTER_GUARD
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals and /proc")
 
@@ -125,6 +126,7 @@ def terminals() -> Iterator[list[Terminal]]:
 def start_game(terminal: Terminal, db: str) -> None:
     """Start Ten Pins from the launcher."""
     terminal.wait_for(b"Players")
+    time.sleep(ENTER_GUARD + 0.5)  # an Enter pressed just as a screen opens is ignored, by design
     terminal.send(b"\r")  # the highlighted game (Ten Pins) starts
     terminal.wait_for(b"pins standing")
 

@@ -45,7 +45,15 @@ async def open_game(app: PinsetterApp, pilot: Any, match: Match) -> GameScreen:
         await pilot.pause(0.02)
         if screen.query("FooterKey"):
             break
-    await pilot.pause(0.05)
+    # Then the log scrolls to its end after a refresh: wait until two screens in a row are the same
+    # (on a loaded machine a fixed pause was sometimes too short, and a golden caught the log mid-scroll).
+    shown = ""
+    for _ in range(40):
+        await pilot.pause(0.05)
+        now = app.export_screenshot()
+        if now == shown:
+            break
+        shown = now
     return screen
 
 

@@ -272,20 +272,28 @@ class Match:
         for rank, index in enumerate(order, start=1):
             if rank == 1 or scores[index] != scores[order[rank - 2]]:
                 place = rank
-            line = f"{place}. {names[index]}: {scores[index]}"
-            if ranking is not None:
-                line += f" ({ranking(scores[index])})"
+            rank_name = ranking(scores[index]) if ranking is not None else None
             share = ref.beats(scores[index]) if ref is not None else None
-            if share is not None:
-                line += _(", better than {share} of games").format(share=f"{share:.0%}")
-            lines.append(line)
+            # One whole pattern for each case, so that a translation orders the parts as it needs.
+            if rank_name is not None and share is not None:
+                pattern = _("{place}. {name}: {score} ({ranking}), better than {share} of games")
+            elif rank_name is not None:
+                pattern = _("{place}. {name}: {score} ({ranking})")
+            elif share is not None:
+                pattern = _("{place}. {name}: {score}, better than {share} of games")
+            else:
+                pattern = "{place}. {name}: {score}"
+            share_text = f"{share:.0%}" if share is not None else ""
+            lines.append(
+                pattern.format(place=place, name=names[index], score=scores[index], ranking=rank_name, share=share_text)
+            )
         if ref is not None and ref.distribution is not None:
             lines.append(_("(shares of games from the exact odds)"))
         elif ref is not None:
-            about = "" if ref.exact else _("about ")
-            lines.append(
-                _("For comparison: the {against} averages {about}{mean}.").format(
-                    against=ref.against, about=about, mean=f"{ref.mean:.1f}"
-                )
+            compared = (
+                _("For comparison: the {against} averages {mean}.")
+                if ref.exact
+                else _("For comparison: the {against} averages about {mean}.")
             )
+            lines.append(compared.format(against=_(ref.against), mean=f"{ref.mean:.1f}"))
         return lines

@@ -15,7 +15,7 @@ from pinsetter.i18n import N_, _, ngettext
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
-from pinsetter.ui.table_text import draw_table, label_adds
+from pinsetter.ui.table_text import chance_line, draw_table, label_adds
 from pinsetter.usertext import visible
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def play_lines(match: Match) -> None:
             step = match.draw_chance()
             match.apply(step)
             words = table_view(match).chance_words or str(step)
-            typer.echo(f"  {visible(match.players[player].name)}: {words} {before.pending_chance}".rstrip())
+            typer.echo(f"  {visible(match.players[player].name)}: {chance_line(words, before.pending_chance)}")
             continue
         if match.is_bot_turn():
             labels = {c.action: c.label for c in table_view(match).choices}

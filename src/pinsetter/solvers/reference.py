@@ -12,7 +12,7 @@ from functools import cache
 
 from pinsetter.games.pure_chance import PureChanceGame
 from pinsetter.games.registry import get_game
-from pinsetter.i18n import _
+from pinsetter.i18n import N_, _
 from pinsetter.solvers.distribution import ScoreDistribution, analyze
 
 __all__ = ["EXPECTIMAX_SOLITAIRE_MEAN", "Reference", "reference", "standing_text"]
@@ -24,7 +24,7 @@ EXPECTIMAX_SOLITAIRE_MEAN = 184.80
 
 @dataclass(frozen=True)
 class Reference:
-    against: str  # "exact distribution", "optimal player" or "expectimax player"
+    against: str  # "exact distribution", "optimal player" or "expectimax player" (N_: `_()` where shown)
     mean: float
     exact: bool
     distribution: ScoreDistribution | None = None
@@ -47,14 +47,14 @@ def _reference(game_id: str, options: tuple[tuple[str, object], ...]) -> Referen
     game = get_game(game_id, dict(options))
     if isinstance(game, PureChanceGame):
         dist = analyze(game)
-        return Reference("exact distribution", dist.mean, True, dist)
+        return Reference(N_("exact distribution"), dist.mean, True, dist)
     if game_id == "rolling-pins" and not game.options["advanced"]:
         from pinsetter.solvers.rolling_pins import policy_for
 
         policy = policy_for(game.lane.pins, game.lane.frames, 1 if game.options["tokens"] else 0)
-        return Reference("optimal player", policy.expected_score, True)
+        return Reference(N_("optimal player"), policy.expected_score, True)
     if game_id == "bowling-solitaire" and game.lane.frames == 10:
-        return Reference("expectimax player", EXPECTIMAX_SOLITAIRE_MEAN, False)
+        return Reference(N_("expectimax player"), EXPECTIMAX_SOLITAIRE_MEAN, False)
     return None
 
 
@@ -70,5 +70,5 @@ def standing_text(game_id: str, options: dict[str, object], score: int) -> str:
     if ref.against == "optimal player":
         return _("The optimal player averages {mean}.").format(mean=mean)
     if ref.exact:
-        return _("The {player} averages {mean}.").format(player=ref.against, mean=mean)
+        return _("The {player} averages {mean}.").format(player=_(ref.against), mean=mean)
     return _("The expectimax player averages about {mean}.").format(mean=mean)

@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, ClassVar, cast
 
 from rich.cells import cell_len
@@ -51,11 +52,11 @@ from pinsetter.bots.hints import option_values
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
-from pinsetter.i18n import _
+from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import frame_columns, render_sheets, sheet_width
-from pinsetter.ui.table_text import abilities_help, draw_table, label_adds
+from pinsetter.ui.table_text import abilities_help, chance_line, draw_table, label_adds
 from pinsetter.usertext import BIDI_CONTROLS, visible
 
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
@@ -92,6 +93,25 @@ class EnterGuard:
 
 GUARD_BINDING = Binding("enter", "enter_guard", show=False, priority=True)
 
+# Textual's own words in the footer and the command palette's key (App adds that binding itself).
+TEXTUAL_WORDS = (N_("palette"), N_("Open the command palette"))
+
+
+def translate_bindings(node: Any) -> None:
+    """The footer's key labels in the language of now, not of import time.
+
+    The descriptions in BINDINGS are marked with `N_`; Textual copies a class's merged bindings
+    into each instance (`_bindings`) when it is constructed, and the footer reads them there:
+    so each screen (and the app) replaces its own copy with translated ones in `__init__`,
+    after the command line or the test has chosen the language. Keys are never translated.
+    """
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [
+            replace(b, description=_(b.description) if b.description else "", tooltip=_(b.tooltip) if b.tooltip else "")
+            for b in bindings
+        ]
+
 
 # --- the sheet -------------------------------------------------------------------------------
 
@@ -125,8 +145,8 @@ def _char_at(line: str, cells: int) -> int:
 def step_words(view_before: TableView, view_after: TableView, text: str, chance: bool) -> str:
     """A step as the log says it: a chance outcome in words, a decision by its label (the game's words)."""
     if chance:
-        words = view_after.chance_words or f"{(view_before.roll_label or 'chance').lower()} {text}"
-        return f"{words} {view_before.pending_chance}".rstrip()
+        words = view_after.chance_words or f"{(view_before.roll_label or _('chance')).lower()} {text}"
+        return chance_line(words, view_before.pending_chance)
     label = next((c.label for c in view_before.choices if c.action == text), "")
     return f"{label} ({text})" if label_adds(text, label) else text
 
@@ -203,23 +223,23 @@ def replayed_log(match: Match, limit: int = 200) -> list[str]:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", N_("Close"))]
 
     def __init__(self, text: str) -> None:
         super().__init__()
+        translate_bindings(self)
         self.text = text
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(Text(self.text + KEYS_HELP))
-            yield Button("Close", id="close-help")
+            yield Static(Text(self.text + "\n" + _(KEYS_HELP)))
+            yield Button(_("Close"), id="close-help")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss()
 
 
-KEYS_HELP = """
-Keys: choose an action from the list (arrows + Enter, or click), or type it
+KEYS_HELP = N_("""Keys: choose an action from the list (arrows + Enter, or click), or type it
   in the box (also hint, undo, sheet, rules, quit; Escape leaves the box).
   Rolling Pins: 1-9 and 0 toggle pins, Enter crosses them (tokens are counted
   for you), m misses.  Solitaire: p picks the next pile (it stays chosen),
@@ -230,28 +250,29 @@ Keys: choose an action from the list (arrows + Enter, or click), or type it
   ? help, q back to the launcher.
 Without colour: ✓ picked, ◆ grey pin, x down, ▶ the player up and the chosen
   pile, ◉ an ability held, ✗ an ability used, ■ a marked box.
-"""
+""")
 
 
 class GameScreen(EnterGuard, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         GUARD_BINDING,
-        Binding("space", "roll", "Roll/step"),
-        Binding("h", "toggle_hint", "Hint"),
-        Binding("u", "undo", "Undo"),
-        Binding("a", "abilities", "Abilities", show=False),
-        Binding("m", "miss", "Miss", show=False),
-        Binding("s", "stop", "Stop", show=False),
-        Binding("p", "next_pile", "Pile", show=False),
-        Binding("left_square_bracket", "slower", "Slower"),
-        Binding("right_square_bracket", "faster", "Faster"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "leave", "Quit"),
+        Binding("space", "roll", N_("Roll/step")),
+        Binding("h", "toggle_hint", N_("Hint")),
+        Binding("u", "undo", N_("Undo")),
+        Binding("a", "abilities", N_("Abilities"), show=False),
+        Binding("m", "miss", N_("Miss"), show=False),
+        Binding("s", "stop", N_("Stop"), show=False),
+        Binding("p", "next_pile", N_("Pile"), show=False),
+        Binding("left_square_bracket", "slower", N_("Slower")),
+        Binding("right_square_bracket", "faster", N_("Faster")),
+        Binding("question_mark", "help", N_("Help")),
+        Binding("q", "leave", N_("Quit")),
         *[Binding(str(d), f"toggle_pin({d if d else 10})", show=False) for d in range(10)],
     ]
 
     def __init__(self, match: Match, speed: int = 1) -> None:
         super().__init__()
+        translate_bindings(self)
         self.match = match
         self.speed = speed
         self.selected: set[int] = set()
@@ -272,9 +293,9 @@ class GameScreen(EnterGuard, Screen[None]):
                 yield Static(id="table")
             with Vertical(id="right"):
                 yield Static(id="status")
-                yield Label("actions (Enter or click):", id="actions-label")
+                yield Label(_("actions (Enter or click):"), id="actions-label")
                 yield OptionList(id="actions")
-                yield Input(placeholder="or type an action (Escape leaves)", id="command", compact=True)
+                yield Input(placeholder=_("or type an action (Escape leaves)"), id="command", compact=True)
                 yield Static(id="hint")
                 with VerticalScroll(id="log"):
                     yield Static(id="log-text")
@@ -285,16 +306,17 @@ class GameScreen(EnterGuard, Screen[None]):
 
     def on_mount(self) -> None:
         self.guard_from_now()
-        self.title = f"pinsetter - {self.match.game.name}"
-        self.sub_title = f"seed {self.match.seed}"
-        self.log_line(f"{self.match.game.name}, seed {self.match.seed}")
+        game = _(self.match.game.name)
+        self.title = _("pinsetter - {game}").format(game=game)
+        self.sub_title = _("seed {seed}").format(seed=self.match.seed)
+        self.log_line(_("{game}, seed {seed}").format(game=game, seed=self.match.seed))
         if self.match.record.steps:  # a resumed game: what happened so far
-            self.log_line(Text("resumed; the game so far:", style="italic"))
+            self.log_line(Text(_("resumed; the game so far:"), style="italic"))
             for line in replayed_log(self.match):
                 self.log_line(line)
         warning = getattr(self.app, "storage_warning", "")
         if warning:
-            self.log_line(Text(f"warning: {warning}", style="yellow"))
+            self.log_line(Text(_("warning: {warning}").format(warning=warning), style="yellow"))
         self.fit(self.app.size.width, self.app.size.height)
         self.refresh_all()
         self.query_one("#actions", OptionList).focus()
@@ -385,7 +407,7 @@ class GameScreen(EnterGuard, Screen[None]):
             actions.add_options([self.action_option(str(a), labels.get(str(a), "")) for a in state.legal_actions()])
             actions.highlighted = 0
         elif state.is_chance_node() and not state.game.has_decisions and not state.is_terminal():
-            actions.add_option(Option(f"{view.roll_label or 'Roll'} (space)", id="roll"))
+            actions.add_option(Option(f"{view.roll_label or _('Roll')} (space)", id="roll"))
             actions.highlighted = 0
         self.update_hint()
         self.schedule()  # after every change: the automatic steps go on, if any are due
@@ -408,7 +430,7 @@ class GameScreen(EnterGuard, Screen[None]):
         state = self.match.state
         text = Text()
         if state.is_terminal():
-            text.append("Game over. ", style="bold green")
+            text.append(_("Game over.") + " ", style="bold green")
             text.append(self.final_words())
             return text
         player = state.turn()
@@ -416,9 +438,9 @@ class GameScreen(EnterGuard, Screen[None]):
         assert ctx is not None
         text.append("▶ ")
         text.append(f"{self.match.players[player].name}", style="bold")
-        text.append(f" - frame {ctx.frame}, ball {ctx.ball}")
+        text.append(_(" - frame {frame}, ball {ball}").format(frame=ctx.frame, ball=ctx.ball))
         if self.human_to_act():
-            text.append("  your move", style="bold yellow")
+            text.append("  " + _("your move"), style="bold yellow")
             doing = view.status.rsplit(": ", 1)[-1] if ": " in view.status else ""
             if doing:
                 text.append(f": {doing}")
@@ -437,11 +459,12 @@ class GameScreen(EnterGuard, Screen[None]):
             return
         key = self.match.steps_done
         if not self.human_to_act():
-            hint.update(Text("hints\n(no decision now)"))
+            hint.update(Text(_("hints") + "\n" + _("(no decision now)")))
         elif key in self.hints:
             hint.update(self.hints[key])
         else:
-            hint.update(Text("hints\nthinking... (the first hint of a game can take a few seconds)", style="italic"))
+            thinking = _("thinking... (the first hint of a game can take a few seconds)")
+            hint.update(Text(_("hints") + "\n" + thinking, style="italic"))
             if self.thinking != key:
                 self.thinking = key
                 state = self.match.state.clone()
@@ -460,11 +483,11 @@ class GameScreen(EnterGuard, Screen[None]):
 
     @staticmethod
     def hint_text(state: Any) -> Text:
-        text = Text("hints\n", style="bold")
+        text = Text(_("hints") + "\n", style="bold")
         found = option_values(state)
         if found is None:
-            return text.append("no hints for this position")
-        _, label, values = found
+            return text.append(_("no hints for this position"))
+        _name, label, values = found
         text.append(f"{label}\n", style="italic")
         for action, value in values[:12]:
             text.append(f"{value:9.3f}  {action}\n")
@@ -488,7 +511,7 @@ class GameScreen(EnterGuard, Screen[None]):
             self.match.apply(step)
         except GameError as exc:
             self.message = str(exc)
-            self.log_line(f"refused: {exc}")
+            self.log_line(_("refused: {reason}").format(reason=exc))
         else:
             self.message = ""
             names = [p.name for p in self.match.players]
@@ -520,7 +543,7 @@ class GameScreen(EnterGuard, Screen[None]):
         if text in self.TYPED:  # the words the line-based game takes at any prompt
             getattr(self, f"action_{self.TYPED[text]}")()
         elif text == "sheet":
-            self.message = "the scoresheets are at the top of the screen"
+            self.message = _("the scoresheets are at the top of the screen")
             self.refresh_all()
         elif text:
             self.play_text(text)
@@ -591,18 +614,18 @@ class GameScreen(EnterGuard, Screen[None]):
 
     def action_help(self) -> None:
         explained = abilities_help(self.table_view())
-        extra = f"\n\nAbilities:\n{explained}" if explained else ""
+        extra = "\n\n" + _("Abilities:") + "\n" + explained if explained else ""
         self.app.push_screen(HelpScreen(self.match.game.rules() + extra))
 
     def action_undo(self) -> None:
         """Take back the last decision if the match's rule allows it (`Match.can_undo`), or say why not."""
         reason = self.match.can_undo()
         if reason is not None:
-            self.message = f"cannot undo: {reason}"
+            self.message = _("cannot undo: {reason}").format(reason=reason)
         else:
             taken = self.match.undo()
             self.message = ""
-            self.log_line(f"undo: {taken} step(s) taken back")
+            self.log_line(_("undo: {count} step(s) taken back").format(count=taken))
         self.selected.clear()
         self.refresh_all()
 
@@ -618,17 +641,19 @@ def resume_summary(record: Any) -> str:
     for index, spec in enumerate(record.players):
         entry = entries[index] if index < len(entries) else {}
         frame = max(len(entry.get("marks") or []), 1)
-        parts.append(f"{spec.name} {entry.get('total', 0)} in frame {frame}")
+        parts.append(
+            _("{name} {total} in frame {frame}").format(name=spec.name, total=entry.get("total", 0), frame=frame)
+        )
     return ", ".join(parts)
 
 
 def switch_words(on: bool) -> str:
-    return " on" if on else " off"
+    return " " + (_("on") if on else _("off"))
 
 
 # A player name holds no control character (C0, DEL, C1) nor bidirectional control (pinsetter.usertext).
 NAME_TEXT = "[^\x00-\x1f\x7f-\x9f" + "".join(sorted(BIDI_CONTROLS)) + "]*"
-CONTROL_REFUSED = "a player name cannot hold control characters (terminal escapes, tabs, direction marks)"
+CONTROL_REFUSED = N_("a player name cannot hold control characters (terminal escapes, tabs, direction marks)")
 
 
 class NameInput(Input):
@@ -640,16 +665,17 @@ class NameInput(Input):
     def restricted(self) -> None:
         self.app.bell()
         with contextlib.suppress(Exception):  # the field outside the launcher (never, today)
-            self.screen.query_one("#launch-message", Static).update(Text(CONTROL_REFUSED, style="red"))
+            self.screen.query_one("#launch-message", Static).update(Text(_(CONTROL_REFUSED), style="red"))
 
 
 class ResumeConfirm(EnterGuard, ModalScreen[bool]):
     """A saved game shown before it is resumed: its sheets, where each player stands, and a question."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [GUARD_BINDING, Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [GUARD_BINDING, Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, match: Match) -> None:
         super().__init__()
+        translate_bindings(self)
         self.match = match
 
     def compose(self) -> ComposeResult:
@@ -658,7 +684,7 @@ class ResumeConfirm(EnterGuard, ModalScreen[bool]):
         names = [p.name for p in match.players]
         current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
         sheets = [state.scoresheet(p) for p in range(state.num_players)]
-        text = Text(_("{game}, seed {seed}").format(game=match.game.name, seed=match.seed) + "\n", style="bold")
+        text = Text(_("{game}, seed {seed}").format(game=_(match.game.name), seed=match.seed) + "\n", style="bold")
         text.append(resume_summary(match.record) + "\n\n")
         text.append(render_sheets(names, sheets, state.game.lane.frames, current, compact=True) + "\n")
         with VerticalScroll(id="help"):
@@ -692,24 +718,28 @@ class GameList(OptionList):
 class Launcher(EnterGuard, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         GUARD_BINDING,
-        Binding("ctrl+r", "play", "Play", show=True),
-        Binding("f2", "history", "History"),
-        Binding("f3", "statistics", "Statistics"),
-        Binding("f4", "learn", "Learn"),
-        Binding("escape", "app.quit", "Quit"),
+        Binding("ctrl+r", "play", N_("Play"), show=True),
+        Binding("f2", "history", N_("History")),
+        Binding("f3", "statistics", N_("Statistics")),
+        Binding("f4", "learn", N_("Learn")),
+        Binding("escape", "app.quit", N_("Quit")),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         game_class("tenpins")
         yield Header()
         with Horizontal(id="launcher-main"):
             with Vertical(id="games-pane"):
-                yield Label("Game (a click selects, Enter or Play starts)")
+                yield Label(_("Game (a click selects, Enter or Play starts)"))
                 yield GameList(
-                    *[Option(f"{cls.name}\n  {cls.summary}", id=gid) for gid, cls in sorted(GAMES.items())],
+                    *[Option(f"{_(cls.name)}\n  {_(cls.summary)}", id=gid) for gid, cls in sorted(GAMES.items())],
                     id="games",
                 )
-                yield Label("Resume an unfinished game")
+                yield Label(_("Resume an unfinished game"))
                 yield OptionList(id="resume")
                 yield Static(id="resume-message")
                 with Horizontal(classes="row"):
@@ -717,29 +747,29 @@ class Launcher(EnterGuard, Screen[None]):
                     yield Button(_("Statistics"), id="statistics", compact=True)
             with VerticalScroll(id="setup"):
                 yield Static(id="history-warning")
-                yield Label("Players (in turn order)")
+                yield Label(_("Players (in turn order)"))
                 yield ListView(id="players")
                 with Horizontal(classes="row"):
-                    yield NameInput(placeholder="name", id="player-name", compact=True)
-                    yield Select([], prompt="human", id="player-kind", allow_blank=True, compact=True)
+                    yield NameInput(placeholder=_("name"), id="player-name", compact=True)
+                    yield Select([], prompt=_("human"), id="player-kind", allow_blank=True, compact=True)
                 with Horizontal(classes="row"):
-                    yield Button("Add", id="add-player", compact=True)
-                    yield Button("Remove", id="remove-player", compact=True)
-                    yield Button("Up", id="up-player", compact=True)
-                yield Label("Options")
+                    yield Button(_("Add"), id="add-player", compact=True)
+                    yield Button(_("Remove"), id="remove-player", compact=True)
+                    yield Button(_("Up"), id="up-player", compact=True)
+                yield Label(_("Options"))
                 yield Vertical(id="game-options")
         with Horizontal(id="launch-bar"):
-            yield Label("Seed")
+            yield Label(_("Seed"))
             yield Input(str(draw_seed()), id="seed", compact=True)
-            yield Label("Undo")
+            yield Label(_("Undo"))
             yield Select(
-                [("on for one human", "auto"), ("always on", "on"), ("off", "off")],
+                [(_("on for one human"), "auto"), (_("always on"), "on"), (_("off"), "off")],
                 value="auto",
                 allow_blank=False,
                 id="undo",
                 compact=True,
             )
-            yield Button("Play", id="play", variant="primary", compact=True)
+            yield Button(_("Play"), id="play", variant="primary", compact=True)
             yield Button(_("Learn"), id="learn", compact=True)
         yield Static(id="launch-message")
         yield Footer()
@@ -760,18 +790,21 @@ class Launcher(EnterGuard, Screen[None]):
         self.refresh_resume()
         warning = getattr(self.app, "storage_warning", "")
         if warning:
-            self.query_one("#history-warning", Static).update(Text(f"warning: {warning}", style="bold yellow"))
+            self.query_one("#history-warning", Static).update(
+                Text(_("warning: {warning}").format(warning=warning), style="bold yellow")
+            )
         games.focus()
 
     def refresh_players(self) -> None:
         view = self.query_one("#players", ListView)
         view.clear()
         for seat in self.seats:
-            view.append(ListItem(Label(Text(f"{seat.name} ({'human' if seat.is_human else 'bot: ' + seat.kind})"))))
+            said = _("{name} (human)") if seat.is_human else _("{name} (bot: {kind})")
+            view.append(ListItem(Label(Text(said.format(name=seat.name, kind=seat.kind)))))
 
     def refresh_kinds(self) -> None:
         kinds = self.query_one("#player-kind", Select)
-        kinds.set_options([(f"bot: {b}", b) for b in bot_names(self.game_id)])
+        kinds.set_options([(_("bot: {name}").format(name=b), b) for b in bot_names(self.game_id)])
 
     def refresh_resume(self) -> None:
         """The unfinished games of the history; a history that cannot be read is reported, not fatal."""
@@ -796,7 +829,8 @@ class Launcher(EnterGuard, Screen[None]):
 
     def resume_problem(self, exc: Exception) -> None:
         text = visible(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-        self.query_one("#resume-message", Static).update(Text(f"cannot resume from the history: {text}", style="red"))
+        said = _("cannot resume from the history: {problems}").format(problems=text)
+        self.query_one("#resume-message", Static).update(Text(said, style="red"))
 
     def app_storage(self) -> Any:
         return getattr(self.app, "storage", None)
@@ -807,7 +841,7 @@ class Launcher(EnterGuard, Screen[None]):
         await box.remove_children()
         widgets: list[Any] = []
         for spec in game_class(self.game_id).option_specs:
-            widgets.append(Label(Text(f"{spec.name}: {spec.help}"), classes="option-help"))
+            widgets.append(Label(Text(f"{spec.name}: {_(spec.help)}"), classes="option-help"))
             if isinstance(spec.default, bool):
                 # The switch's state in words too (colour is not the only signal).
                 state = Label(switch_words(spec.default), id=f"state-{spec.name}")
@@ -820,7 +854,8 @@ class Launcher(EnterGuard, Screen[None]):
                     Select(choices, value=str(spec.default), allow_blank=False, id=f"opt-{spec.name}", compact=True)
                 )
             else:
-                widgets.append(Input(placeholder=f"default: {spec.default}", id=f"opt-{spec.name}", compact=True))
+                default = _("default: {value}").format(value=spec.default)
+                widgets.append(Input(placeholder=default, id=f"opt-{spec.name}", compact=True))
         await box.mount(*widgets)
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
@@ -886,7 +921,7 @@ class Launcher(EnterGuard, Screen[None]):
             try:
                 seat = PlayerSpec(name, kind_text)
             except ValueError as exc:  # the name policy (pinsetter.usertext): e.g. a control character
-                message.update(Text(f"{exc}; the player was not added", style="red"))
+                message.update(Text(_("{reason}; the player was not added").format(reason=exc), style="red"))
                 self.query_one("#player-name", Input).value = ""  # never left on screen as it is
                 return
             message.update("")
@@ -980,7 +1015,7 @@ class PinsetterApp(App[None]):
     """
 
     TITLE = "pinsetter"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+t", "contrast", "Contrast", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+t", "contrast", N_("Contrast"), show=False)]
     CSS = """
     #main { height: 1fr; }
     #left { width: 42; height: 1fr; }
@@ -1024,7 +1059,7 @@ class PinsetterApp(App[None]):
     #game-options { height: auto; }
     #game-options Input, #game-options Select { width: 1fr; max-width: 60; }
     .option-row { height: auto; }
-    .option-help { color: $text-muted; }
+    .option-help { color: $text-muted; width: 1fr; }
     .row Button { margin-right: 1; min-width: 8; width: auto; }
     #launch-bar { height: auto; padding: 0 1; }
     #launch-bar Label { margin: 0 1 0 0; }
@@ -1041,6 +1076,7 @@ class PinsetterApp(App[None]):
         """`storage_warning`: why there is no history (shown; games play on). `guard`: watch the
         real terminal and the signals that end the program (`run_tui`; never in tests' pilots)."""
         super().__init__(driver_class=guarded_driver() if guard else None)
+        translate_bindings(self)  # with the command palette's key, which Textual adds in __init__
         self.storage = storage
         self.speed = speed
         self.storage_warning = storage_warning
@@ -1063,7 +1099,8 @@ class PinsetterApp(App[None]):
             return cls(storage=Storage(db), **kwargs)
         except Exception as exc:  # any driver or migration failure, as `pinsetter play` does
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            return cls(storage=None, storage_warning=f"games are not kept in the history ({visible(first)})", **kwargs)
+            warning = _("games are not kept in the history ({reason})").format(reason=visible(first))
+            return cls(storage=None, storage_warning=warning, **kwargs)
 
     def on_mount(self) -> None:
         self.push_screen(Launcher())

@@ -19,11 +19,11 @@ from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Se
 from textual.widgets.option_list import Option
 
 from pinsetter.games.registry import GAMES, game_class, get_game
-from pinsetter.i18n import _
+from pinsetter.i18n import N_, _
 from pinsetter.records import OPTIONS_BEFORE
 from pinsetter.ui.sheet import render_sheets, sheet_width
 from pinsetter.ui.table_text import draw_table
-from pinsetter.ui.tui import GUARD_BINDING, EnterGuard, replay_lines, resume_summary
+from pinsetter.ui.tui import GUARD_BINDING, EnterGuard, replay_lines, resume_summary, translate_bindings
 from pinsetter.usertext import visible
 
 __all__ = ["HistoryScreen", "ReplayScreen", "StatsScreen", "readable_history", "sparkline"]
@@ -92,12 +92,13 @@ class HistoryScreen(EnterGuard, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         GUARD_BINDING,
-        Binding("escape", "back", _("Back")),
-        Binding("f3", "statistics", _("Statistics")),
+        Binding("escape", "back", N_("Back")),
+        Binding("f3", "statistics", N_("Statistics")),
     ]
 
     def __init__(self, storage: Any, game: str | None = None, player: str = "") -> None:
         super().__init__()
+        translate_bindings(self)
         self.storage = storage
         self.game = game
         self.player = player
@@ -189,15 +190,16 @@ class ReplayScreen(EnterGuard, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         GUARD_BINDING,
-        Binding("left,p", "step(-1)", _("Back a step")),
-        Binding("right,n,space", "step(1)", _("Next step")),
-        Binding("home", "go(0)", _("Start")),
-        Binding("end", "go(-1)", _("End")),
-        Binding("escape,q", "back", _("Back")),
+        Binding("left,p", "step(-1)", N_("Back a step")),
+        Binding("right,n,space", "step(1)", N_("Next step")),
+        Binding("home", "go(0)", N_("Start")),
+        Binding("end", "go(-1)", N_("End")),
+        Binding("escape,q", "back", N_("Back")),
     ]
 
     def __init__(self, stored: Any) -> None:
         super().__init__()
+        translate_bindings(self)
         self.stored = stored
         record = stored.record
         self.names = [p.name for p in record.players]
@@ -226,7 +228,7 @@ class ReplayScreen(EnterGuard, Screen[None]):
 
     def on_mount(self) -> None:
         self.guard_from_now()
-        self.title = _("pinsetter - game #{id}, {game}").format(id=self.stored.id, game=self.game.name)
+        self.title = _("pinsetter - game #{id}, {game}").format(id=self.stored.id, game=_(self.game.name))
         self.sub_title = _("seed {seed}").format(seed=self.stored.record.seed)
         self.set_class(self.app.size.height < 32, "short")
         self.set_class(self.app.size.width < 76, "narrow")
@@ -255,9 +257,8 @@ class ReplayScreen(EnterGuard, Screen[None]):
         if self.at:
             status.append("\n" + self.lines[self.at - 1])
         if state.is_terminal():
-            status.append(
-                "\n" + _("game over: ") + ", ".join(f"{n} {s}" for n, s in zip(self.names, state.scores(), strict=True))
-            )
+            scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, state.scores(), strict=True))
+            status.append("\n" + _("game over: {scores}").format(scores=scores))
         elif len(self.states) - 1 < len(self.steps) and self.at == len(self.states) - 1:
             status.append("\n" + self.lines[-1], style="red")
         else:
@@ -307,7 +308,7 @@ def stats_text(storage: Any, game: str, player: str | None) -> Text:
 
     data = player_stats(storage, player, game)
     who = player or _("every player")
-    text = Text(f"{game_class(game).name} - {who}\n", style="bold")
+    text = Text(_("{game} - {who}").format(game=_(game_class(game).name), who=who) + "\n", style="bold")
     games_played = data.get("games", 0)
     text.append(_("{count} finished game(s)").format(count=games_played) + "\n")
     if data.get("entered_left_out"):
@@ -352,10 +353,11 @@ def stats_text(storage: Any, game: str, player: str | None) -> Text:
 class StatsScreen(EnterGuard, Screen[None]):
     """Statistics of one game for one player or everyone; a game is always chosen (never averaged together)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [GUARD_BINDING, Binding("escape", "back", _("Back"))]
+    BINDINGS: ClassVar[list[BindingType]] = [GUARD_BINDING, Binding("escape", "back", N_("Back"))]
 
     def __init__(self, storage: Any, game: str | None = None, player: str = "") -> None:
         super().__init__()
+        translate_bindings(self)
         self.storage = storage
         game_class("tenpins")
         self.game = game if game in GAMES else sorted(GAMES)[0]

@@ -100,7 +100,7 @@ def pile_lesson(match: Match, view: TableView) -> list[str]:
                 _(
                     "This game plays {name} = {value} ({help}): 'connected' groups form a chain of touching "
                     "pins, 'mutual' ones all touch each other."
-                ).format(name=spec.name, value=match.game.options.get(spec.name, spec.default), help=spec.help)
+                ).format(name=spec.name, value=match.game.options.get(spec.name, spec.default), help=_(spec.help))
             )
     if view.seen or view.unseen:
         said.append(_("The cards seen this frame and how many of each value are unseen are listed under the piles."))
@@ -139,8 +139,12 @@ def lesson(match: Match, view: TableView) -> Text:
     state = match.state
     game = match.game
     ctx = state.ball_context(LEARNER)
-    where = _(" - frame {frame}, ball {ball}").format(frame=ctx.frame, ball=ctx.ball) if ctx else ""
-    text = Text(_("Learning {game}").format(game=game.name) + where + "\n", style="bold")
+    name = _(game.name)
+    if ctx is not None:
+        heading = _("Learning {game} - frame {frame}, ball {ball}").format(game=name, frame=ctx.frame, ball=ctx.ball)
+    else:
+        heading = _("Learning {game}").format(game=name)
+    text = Text(heading + "\n", style="bold")
     sheet = state.scoresheet(LEARNER)
     marks = [mark for frame in sheet.frames for mark in frame.marks]
     if state.is_terminal() or ctx is None or ctx.frame > 1:
@@ -166,7 +170,9 @@ def lesson(match: Match, view: TableView) -> Text:
     if marks:
         said.append(ball_lesson(marks[-1], False, None))
     elif view.selection is None:
-        said.append(game.summary + " " + _("Knock down all ten pins with the first ball of a frame for a strike (X)."))
+        said.append(
+            _(game.summary) + " " + _("Knock down all ten pins with the first ball of a frame for a strike (X).")
+        )
     if state.is_chance_node() and not game.has_decisions:
         said.append(
             _(
@@ -176,7 +182,8 @@ def lesson(match: Match, view: TableView) -> Text:
         )
     faces = {die.face: die.label for die in view.dice if die.kind == "bowling"}
     if faces:
-        said.append(_("Dice faces: ") + ", ".join(f"{face} {label}" for face, label in sorted(faces.items())) + ".")
+        listed = ", ".join(f"{face} {label}" for face, label in sorted(faces.items()))
+        said.append(_("Dice faces: {faces}.").format(faces=listed))
     if view.standing is not None:
         said.append(_("Pins standing: {count}.").format(count=view.standing))
     said += roll_lesson(view) + pile_lesson(match, view) + track_lesson(view)
@@ -212,7 +219,7 @@ class LearnScreen(GameScreen):
         self.refresh_lesson()
 
     def refresh_lesson(self) -> None:
-        self.title = _("pinsetter - learn {game}").format(game=self.match.game.name)
+        self.title = _("pinsetter - learn {game}").format(game=_(self.match.game.name))
         found = self.query("#lesson-text")
         if not found:
             return
