@@ -147,3 +147,85 @@ def test_a_seat_handed_to_a_bot_by_another_process_is_seen_here(two: Setup) -> N
     with pytest.raises(Refused):
         b.act(table_id, seat, {"action": "roll"})
     assert stored_steps(a, game_id) == played
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "players"),
+    [
+        ("tenpins", {"frames": 2}, 2),
+        ("rolling-pins", {"frames": 2, "shared_dice": True}, 3),
+        ("bowling-dice", {"frames": 2}, 2),
+        ("bowling-solitaire", {"frames": 2}, 1),
+    ],
+)
+def test_the_pushed_view_is_the_api_view(game: str, options: dict[str, object], players: int) -> None:
+    """The tables build the view as plain data (no model): it equals the API's GameView, step by step to the end."""
+    from pinsetter.records import PlayerSpec
+    from pinsetter.session import Match
+    from pinsetter.web.service import game_view, game_view_data
+
+    specs = [PlayerSpec(f"p{i}", "human" if i == 0 else "random") for i in range(players)]
+    match = Match.new(game, specs, 11, dict(options))
+    match.undo_allowed = False
+    seen = 0
+    for _moment in range(400):
+        terminal = match.state.is_terminal()
+        for hide in (False, True):
+            data = game_view_data(match, GameService.next_of(match), hide_seed=hide)
+            assert data == game_view(match, GameService.next_of(match), hide_seed=hide).model_dump(mode="json")
+        seen += 1
+        if terminal:
+            break
+        state = match.state
+        if state.is_chance_node():
+            match.apply(match.draw_chance())
+        else:
+            seat = state.deciders()[-1]
+            mine = state if seat == state.turn() else state.as_decider(seat)
+            match.apply_for(seat, list(mine.legal_actions())[-1])
+    assert match.state.is_terminal() and seen > 5
+
+
+def test_the_steps_a_notification_carries_are_applied_without_a_read(
+    two: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, table_id, game_id, _host = two
+    seat = turn(b, table_id)
+    kept = b.games.kept(game_id)
+    assert kept is not None
+    stamp = a.act(table_id, seat, {"action": "roll"})
+    assert len(stamp.split(" ", 4)) == 5  # version, steps, steps before, players' digest, the new steps
+
+    def no_read(_game_id: int) -> None:
+        raise AssertionError("the game was read from the database")
+
+    monkeypatch.setattr(b.storage, "get", no_read)
+    b.note_change(table_id, stamp)
+    pushed = b.kept_states_for(table_id, [None, 0, 1])  # on the event loop: from memory, no read
+    assert pushed == a.states_for(table_id, [None, 0, 1])
+    assert steps(b, table_id) == steps(a, table_id)
+    assert b.games.kept(game_id) is kept
+    assert b.state_for(table_id, None) == a.state_for(table_id, None)
+    assert kept.record.steps == a.games.match(game_id).record.steps
+
+
+@pytest.mark.parametrize("damage", ["outcome", "actor", "players"])
+def test_carried_steps_that_do_not_fit_are_read_from_the_database(two: Setup, damage: str) -> None:
+    """Notified steps are checked as replay checks them: a wrong roll, actor or players reads the stored game."""
+    import json
+
+    a, b, table_id, game_id, _host = two
+    seat = turn(b, table_id)
+    stamp = a.act(table_id, seat, {"action": "roll"})
+    version, count, before, digest, carried = stamp.split(" ", 4)
+    new_steps = json.loads(carried)
+    if damage == "outcome":
+        new_steps[0]["step"] = "0" if new_steps[0]["step"] != "0" else "1"  # not what the seed rolls
+    elif damage == "actor":
+        new_steps[0]["actor"] = 1 - seat
+    else:
+        digest = "0" * 16
+    b.note_change(table_id, f"{version} {count} {before} {digest} {json.dumps(new_steps)}")
+    assert b.kept_states_for(table_id, [None]) is None  # not applied on the event loop: read in a thread
+    assert b.state_for(table_id, None) == a.state_for(table_id, None)
+    assert b.games.match(game_id).record.steps == a.games.match(game_id).record.steps

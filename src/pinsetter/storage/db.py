@@ -20,7 +20,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from pinsetter.core.scoring import STANDARD, Lane, score
 from pinsetter.i18n import _
@@ -58,6 +59,7 @@ ENV = "PINSETTER_DB"
 MIGRATIONS = Path(__file__).parent / "migrations"
 # pg_advisory_xact_lock key for migrations: any constant, the same in every process.
 MIGRATION_LOCK = 0x70696E7365747472  # "pinsettr"
+CHECKED_PLAYERS = 4096  # games whose players save_if remembers as validated
 FREE_TEXT = 200  # games.created and results.kind: free text in a record, up to 200 characters
 
 metadata = sa.MetaData()
@@ -243,6 +245,8 @@ class Storage:
     def __init__(self, url: str | None = None, revision: str = "head") -> None:
         self.url = normalise_url(url) if url else default_url()
         self._appends: dict[int, sa.Update] = {}  # save_if's statements, by their further condition
+        self._raw_appends: dict[int, SQLCompiler] = {}  # the same, compiled for this database
+        self._players_checked: dict[int, str] = {}  # game -> its players' JSON as last validated here
         try:
             self.engine = make_engine(self.url)
         except (sa.exc.SQLAlchemyError, ImportError) as exc:
@@ -359,10 +363,14 @@ class Storage:
         """
         data = record.to_json()
         text = json.dumps(data)
+        players = json.dumps(data["players"])
         try:
-            _check_append(data, text, steps_before)
+            _check_append(data, text, steps_before, players_known=self._players_checked.get(game_id) == players)
         except RecordError as exc:
             raise StorageError(f"this game cannot be kept in the history: {exc}") from None
+        if len(self._players_checked) >= CHECKED_PLAYERS:
+            self._players_checked.clear()
+        self._players_checked[game_id] = players
         clause, parameters = also if also is not None else (None, {})
         key = id(clause)
         statement = self._appends.get(key)
@@ -374,11 +382,13 @@ class Storage:
             "append_id": game_id,
             "append_before": steps_before,
             "append_updated": datetime.now(UTC).isoformat(timespec="seconds"),
-            "append_players": json.dumps(data["players"]),
+            "append_players": players,
             "append_finished": finished,
             "append_steps": len(record.steps),
             "append_record": text,
         }
+        if not finished:  # the hot path: one UPDATE in its own transaction, on the driver's connection
+            return self._append_raw(key, statement, values)
         with self.transaction() as connection:
             if connection.execute(statement, values).rowcount != 1:
                 return False
@@ -386,6 +396,42 @@ class Storage:
             if rows:
                 connection.execute(results.insert(), rows)
         return True
+
+    def _append_raw(self, key: int, statement: sa.Update, values: dict[str, Any]) -> bool:
+        """save_if's UPDATE (compiled once) in one transaction on a pooled DBAPI connection.
+
+        The same statement, parameters and transaction (SQLite: `BEGIN IMMEDIATE`) as through a
+        SQLAlchemy Connection, without its per-transaction bookkeeping (most of a step's write).
+        """
+        compiled = self._raw_appends.get(key)
+        if compiled is None:
+            made = statement.compile(dialect=self.engine.dialect)
+            assert isinstance(made, SQLCompiler)
+            compiled = self._raw_appends[key] = made
+        params = compiled.construct_params(values) or {}
+        arguments: Any = tuple(params[name] for name in compiled.positiontup or ()) if compiled.positional else params
+        sqlite = self.engine.dialect.name == "sqlite"
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                if sqlite:
+                    cursor.execute("BEGIN IMMEDIATE")
+                cursor.execute(compiled.string, arguments)
+                done = cursor.rowcount == 1
+            finally:
+                cursor.close()
+            if done:
+                connection.commit()
+            else:
+                connection.rollback()
+        except BaseException:
+            with suppress(Exception):
+                connection.rollback()
+            raise
+        finally:
+            connection.close()  # back to the pool
+        return done
 
     def steps_of(self, game_id: int) -> int | None:
         """How many steps the stored game has (None if there is no such game)."""
@@ -543,11 +589,12 @@ def _append_statement(also: sa.ColumnElement[bool] | None) -> sa.Update:
     )
 
 
-def _check_append(data: dict[str, Any], text: str, validated: int) -> None:
+def _check_append(data: dict[str, Any], text: str, validated: int, players_known: bool = False) -> None:
     """What `Record.loads` would refuse in a record whose first `validated` steps were read back before.
 
     The new steps and the stated result go through the record format's own models; the
     limits on the whole record are checked here. RecordError like `Record.loads`.
+    `players_known`: the players are, as JSON, the very ones validated before (not again).
     """
     from pydantic import ValidationError
 
@@ -559,7 +606,7 @@ def _check_append(data: dict[str, Any], text: str, validated: int) -> None:
     if len(steps) > MAX_STEPS:
         raise RecordError(f"steps: a record has at most {MAX_STEPS} steps")
     try:
-        for player in data["players"]:  # a seat handed to a bot changes its entry
+        for player in [] if players_known else data["players"]:  # a seat handed to a bot changes its entry
             PlayerDocument.model_validate(player)
         for index in range(validated, len(steps)):
             step = StepDocument.model_validate(steps[index])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 from pinsetter.bots.base import make_bot
 from pinsetter.core.game import GameError
@@ -20,9 +21,9 @@ from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.web.schemas import GameView, HintView, LogEntry, NewGame, SheetView
+from pinsetter.web.schemas import GameView, HintView, NewGame
 
-__all__ = ["Conflict", "GameService", "NotFound", "Refused"]
+__all__ = ["Conflict", "GameService", "NotFound", "Refused", "game_view", "game_view_data"]
 
 LOG_LENGTH = 40
 CACHE_SIZE = 256
@@ -253,9 +254,19 @@ def timed_out(name: str, bot: str, action: str) -> str:
 
 def game_view(match: Match, next_step: str, hide_seed: bool = False) -> GameView:
     """What every client sees of a game; `hide_seed` while a table's game is played (the seed tells the dice)."""
+    return GameView.model_validate(game_view_data(match, next_step, hide_seed))
+
+
+def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dict[str, Any]:
+    """`game_view` as the JSON-ready dict that `GameView.model_dump(mode="json")` gives, built directly.
+
+    The online tables push it after every step: building and validating the model for data the
+    server made itself cost more than the rest of the view (tests check both give the same).
+    """
     state = match.state
     names = [p.name for p in match.players]
-    last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
+    steps = match.record.steps
+    last_chance = next((s.text for s in reversed(steps) if s.actor is None), "")
     table = match.game.table(state, names, last_chance)
     terminal = state.is_terminal()
     sheets = []
@@ -263,44 +274,44 @@ def game_view(match: Match, next_step: str, hide_seed: bool = False) -> GameView
         sheet = state.scoresheet(index)
         ctx = state.ball_context(index)
         sheets.append(
-            SheetView(
-                name=spec.name,
-                kind=spec.kind,
-                frames=[f.to_dict() for f in sheet.frames],
-                total=sheet.total,
-                current_frame=ctx.frame if ctx is not None else None,
-            )
+            {
+                "name": spec.name,
+                "kind": spec.kind,
+                "frames": [f.to_dict() for f in sheet.frames],
+                "total": sheet.total,
+                "current_frame": ctx.frame if ctx is not None else None,
+            }
         )
-    first = max(0, len(match.record.steps) - LOG_LENGTH)
+    first = max(0, len(steps) - LOG_LENGTH)
     log = [
-        LogEntry(
-            step=i + 1,
-            actor="chance" if s.actor is None else names[s.actor],
-            text=s.text,
-            note="" if s.by is None or s.actor is None else timed_out(names[s.actor], s.by, s.text),
-        )
-        for i, s in enumerate(match.record.steps[first:], start=first)
+        {
+            "step": i + 1,
+            "actor": "chance" if s.actor is None else names[s.actor],
+            "text": s.text,
+            "note": "" if s.by is None or s.actor is None else timed_out(names[s.actor], s.by, s.text),
+        }
+        for i, s in enumerate(steps[first:], start=first)
     ]
     legal = [] if terminal or state.is_chance_node() else [str(a) for a in state.legal_actions()]
-    return GameView(
-        id=match.game_id or 0,
-        game=match.game.id,
-        title=_(match.game.name),
-        options=dict(match.record.options),
-        players=[{"name": p.name, "kind": p.kind} for p in match.players],
-        seed=None if hide_seed else match.seed,
-        chance=match.record.chance,
-        turn=None if terminal else state.turn(),
-        deciders=state.deciders(),
-        simultaneous=match.game.simultaneous,
-        terminal=terminal,
-        next=next_step,  # type: ignore[arg-type]
-        has_decisions=match.game.has_decisions,
-        legal_actions=legal,
-        view=table,
-        sheets=sheets,
-        log=log,
-        undo=match.can_undo(),
-        result=result_of(state, match.players) if terminal else None,
-        ending=match.ending_lines() if terminal else [],
-    )
+    return {
+        "id": match.game_id or 0,
+        "game": match.game.id,
+        "title": _(match.game.name),
+        "options": dict(match.record.options),
+        "players": [{"name": p.name, "kind": p.kind} for p in match.players],
+        "seed": None if hide_seed else match.seed,
+        "chance": match.record.chance,
+        "turn": None if terminal else state.turn(),
+        "deciders": state.deciders(),
+        "simultaneous": match.game.simultaneous,
+        "terminal": terminal,
+        "next": next_step,
+        "has_decisions": match.game.has_decisions,
+        "legal_actions": legal,
+        "view": table.model_dump(mode="json"),
+        "sheets": sheets,
+        "log": log,
+        "undo": match.can_undo(),
+        "result": result_of(state, match.players) if terminal else None,
+        "ending": match.ending_lines() if terminal else [],
+    }

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import hashlib
 import json
 import logging
 import threading
@@ -33,13 +35,13 @@ from pinsetter.core.game import GameError, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import _, using_language
-from pinsetter.records import PlayerSpec, replay_from, result_of
+from pinsetter.records import PlayerSpec, RecordStep, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
 from pinsetter.storage.tables import copy_table as _copy
 from pinsetter.usertext import check_name
-from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view
+from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data
 
 __all__ = ["Hub", "TableService"]
 
@@ -73,6 +75,8 @@ class TableService:
         self._playing: dict[int, StoredTable] = {}
         self._game_of: dict[int, int] = {}  # table -> its game, once seen here (it never changes)
         self._behind: dict[int, int] = {}  # game -> steps another process has stored: catch up when used
+        # game -> the steps another process's notification carried: (steps before them, players' digest, steps)
+        self._incoming: dict[int, tuple[int, str, list[Any]]] = {}
         self._guard = threading.Lock()
 
     def table(self, table_id: int) -> StoredTable:
@@ -128,8 +132,15 @@ class TableService:
         """
         version: int | None = None
         steps: int | None = None
+        carried: tuple[int, str, list[Any]] | None = None
+        parts = stamp.split(" ", 4)
         with contextlib.suppress(ValueError):
-            version, steps = (int(part) for part in stamp.split())
+            version, steps = int(parts[0]), int(parts[1])
+        if steps is not None and len(parts) == 5:
+            with contextlib.suppress(ValueError, RecursionError):
+                new_steps = json.loads(parts[4])
+                if isinstance(new_steps, list) and int(parts[2]) + len(new_steps) == steps:
+                    carried = int(parts[2]), parts[3], new_steps
         with self._guard:
             table = self._playing.get(table_id)
             if table is not None and (version is None or table.version < version):
@@ -144,7 +155,12 @@ class TableService:
             self.games.forget(game_id)
         elif len(match.record.steps) < steps:
             with self._guard:  # caught up (only the new steps applied) when next used, under the game's lock
-                self._behind[game_id] = max(steps, self._behind.get(game_id, 0))
+                if steps > self._behind.get(game_id, 0):
+                    self._behind[game_id] = steps
+                    if carried is not None:
+                        self._incoming[game_id] = carried
+                    else:
+                        self._incoming.pop(game_id, None)
 
     def create(
         self,
@@ -303,24 +319,64 @@ class TableService:
         `verify`: re-read it if the database has more steps (before refusing a seat, in case
         the notification of another process's step has not arrived yet).
         """
+        match = self._current(game_id, verify, may_read=True)
+        assert match is not None
+        return match
+
+    def _current(self, game_id: int, verify: bool, may_read: bool) -> Match | None:
+        """`current_match`; without `may_read`, None where that would read the database (nothing kept then)."""
         match = self.games.match(game_id)
         with self._guard:
             behind = self._behind.pop(game_id, None)
+            incoming = self._incoming.pop(game_id, None)
         if verify:
             stored = self.storage.steps_of(game_id)
             behind = stored if stored is not None and stored != len(match.record.steps) else None
         if behind is not None and behind != len(match.record.steps):
-            match = self._catch_up(game_id, match)
+            caught = self._catch_up(game_id, match, incoming, behind, may_read)
+            if caught is None:
+                return None
+            match = caught
         match.undo_allowed = False
         return match
 
-    def _catch_up(self, game_id: int, match: Match) -> Match:
+    def _catch_up(
+        self,
+        game_id: int,
+        match: Match,
+        incoming: tuple[int, str, list[Any]] | None = None,
+        behind: int = 0,
+        may_read: bool = True,
+    ) -> Match | None:
         """The match moved on to the stored game's steps: only the new ones are applied (and checked).
 
-        Anything unexpected (the stored game is not a continuation of this one) reads it anew.
+        `incoming`: the new steps as another process's notification carried them (no read
+        when they continue this copy exactly, to `behind` steps, with the same players).
+        Anything unexpected (the stored game is not a continuation of this one) reads it anew;
+        without `may_read`, the copy is dropped instead and None returned (read where reading may wait).
         """
-        stored = self.storage.get(game_id)
         done = len(match.record.steps)
+        if (
+            incoming is not None
+            and incoming[0] == done
+            and done + len(incoming[2]) == behind
+            and incoming[1] == players_digest(match.record.players)
+        ):
+            try:
+                steps = [_step_of(data, len(match.players)) for data in incoming[2]]
+                record = dataclasses.replace(match.record, steps=[*match.record.steps, *steps])
+                replay_from(record, match.state, done, match.draws)
+                record.result = result_of(match.state, match.players)
+                match.record = record
+                return match
+            except (GameError, ValueError, TypeError, KeyError):
+                log.warning("game %s: the notified steps do not continue this copy; read anew", game_id)
+                self.games.forget(game_id)  # its state may be part way: read the stored game
+                return self.games.match(game_id) if may_read else None
+        if not may_read:
+            self.games.forget(game_id)
+            return None
+        stored = self.storage.get(game_id)
         # A seat handed to a bot meanwhile changes the players (and the bots): then the game is read anew.
         if (
             stored is not None
@@ -337,8 +393,11 @@ class TableService:
         self.games.forget(game_id)
         return self.games.match(game_id)
 
-    def act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> None:
+    def act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
         """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not.
+
+        Returns the change's stamp for the other processes: `VERSION STEPS`, and when short
+        enough the steps it stored (`BEFORE DIGEST [steps]`), so that they need not read them.
 
         It is first tried on what this process keeps (the table's row, the match); if that
         turns out out of date (the compare-and-set write fails, or the seat looks out of
@@ -357,10 +416,10 @@ class TableService:
         if pile is not None and type(pile) is not int:
             raise Refused(_("'pile' must be a pile number"))
         try:
-            self._act(self.kept_table(table_id), seat, action, pins, pile, fresh=False)
+            return self._act(self.kept_table(table_id), seat, action, pins, pile, fresh=False)
         except _Stale:
             try:
-                self._act(self.table(table_id), seat, action, pins, pile, fresh=True)
+                return self._act(self.table(table_id), seat, action, pins, pile, fresh=True)
             except _Stale:
                 raise Conflict(_("the game moved on meanwhile: look at the new state and decide again")) from None
 
@@ -372,8 +431,8 @@ class TableService:
 
     def _act(
         self, table: StoredTable, seat: int, action: str | None, pins: list[int] | None, pile: int | None, fresh: bool
-    ) -> None:
-        """One try of `act`; _Stale when what it was given proved out of date."""
+    ) -> str:
+        """One try of `act` (its stamp); _Stale when what it was given proved out of date."""
         game_id = self._check_playing(table)
         with self.games.lock(game_id):
             match = self.current_match(game_id, verify=fresh)
@@ -410,6 +469,12 @@ class TableService:
             finally:
                 match.storage = storage
             self._save(match, game_id, before, table)
+            steps = match.record.steps
+            stamp = f"{table.version} {len(steps)}"
+            carried = _encode([step.to_json() for step in steps[before:]])
+            if len(carried.encode()) <= MAX_CARRIED:
+                stamp += f" {before} {players_digest(match.record.players)} {carried}"
+            return stamp
 
     def _save(self, match: Match, game_id: int, before: int, table: StoredTable | None = None) -> None:
         """Store the game if nobody else moved it on since it had `before` steps (compare-and-set).
@@ -555,8 +620,10 @@ class TableService:
         else:
             with self._guard:
                 kept = self._playing.get(table_id)
-                if kept is None or kept.game_id is None or kept.game_id in self._behind:
+                if kept is None or kept.game_id is None:
                     return None
+                if kept.game_id in self._behind and kept.game_id not in self._incoming:
+                    return None  # another process's steps, not carried by its notification: read in a thread
                 table = kept
             if self.games.kept(kept.game_id) is None:
                 return None
@@ -570,10 +637,13 @@ class TableService:
         try:
             if not wait and self.games.kept(table.game_id) is None:
                 return None  # dropped meanwhile (a write that lost its compare-and-set): read in a thread
-            match = self.current_match(table.game_id)
+            found = self._current(table.game_id, verify=False, may_read=wait)
+            if found is None:
+                return None  # the notified steps did not fit what is kept: read in a thread
+            match = found
             state = match.state
             hide = not state.is_terminal()  # the seed tells every roll to come: secret until the end
-            view = game_view(match, self.games.next_of(match), hide_seed=hide).model_dump(mode="json")
+            view = game_view_data(match, self.games.next_of(match), hide_seed=hide)
             deciders = state.deciders()
             deciding = state.turn() if not state.is_terminal() else None
             left = self._time_left(table, match) if table.status == "playing" else {}
@@ -828,8 +898,7 @@ class Hub:
 
     def _act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
         """Act, and say what the table now is (for the other processes' copies)."""
-        self.tables.act(table_id, seat, message)
-        return self.tables.stamp(table_id)
+        return self.tables.act(table_id, seat, message)
 
 
 class TokenBucket:
@@ -849,6 +918,31 @@ class TokenBucket:
         return True
 
 
+_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False, ensure_ascii=False).encode
+MAX_CARRIED = 6000  # bytes of steps a notification carries (PostgreSQL's payload is under 8,000)
+
+
+def players_digest(players: list[PlayerSpec]) -> str:
+    """A short fingerprint of a record's players: notified steps apply only to a copy with the same ones."""
+    text = _encode([p.to_json() for p in players])
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def _step_of(data: Any, players: int) -> RecordStep:
+    """One notified step, checked as the record format checks a step (ValueError if it is not one)."""
+    from pinsetter.records import StepDocument
+
+    document = StepDocument.model_validate(data)  # a pydantic ValidationError is a ValueError
+    if document.actor == "chance":
+        return RecordStep(None, document.step)
+    if not 0 <= document.actor < players:
+        raise ValueError(f"actor {document.actor} is not a player")
+    return RecordStep(document.actor, document.step, document.by)
+
+
+_KEYS: dict[str, str] = {}  # the messages' few keys, encoded once
+
+
 def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
     """The messages as JSON text; a value shared between messages (the table, a view) is encoded once.
 
@@ -864,14 +958,21 @@ def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
             if isinstance(value, dict):
                 text = next((t for d, t in dicts if d == value), None)
             if text is None:
-                text = json.dumps(value)
+                text = _encode(value)
                 if isinstance(value, dict):
                     dicts.append((value, text))
             by_id[key] = text
         return text
 
-    keys = {k: json.dumps(k) for m in messages for k in m}
-    return ["{" + ", ".join(f"{keys[k]}: {once(v)}" for k, v in m.items()) + "}" for m in messages]
+    def key_text(key: str) -> str:
+        text = _KEYS.get(key)
+        if text is None:
+            text = _encode(key)
+            if len(_KEYS) < 64:
+                _KEYS[key] = text
+        return text
+
+    return ["{" + ",".join(f"{key_text(k)}:{once(v)}" for k, v in m.items()) + "}" for m in messages]
 
 
 class Broker:
