@@ -7,6 +7,7 @@ all, and every step must still be stored exactly once, by the seat whose turn it
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -229,3 +230,74 @@ def test_carried_steps_that_do_not_fit_are_read_from_the_database(two: Setup, da
     assert b.kept_states_for(table_id, [None]) is None  # not applied on the event loop: read in a thread
     assert b.state_for(table_id, None) == a.state_for(table_id, None)
     assert b.games.match(game_id).record.steps == a.games.match(game_id).record.steps
+
+
+def test_a_seat_handed_to_a_bot_stays_a_bots_when_another_process_writes_meanwhile(tmp_path: Path) -> None:
+    """The table changes first, so a step written from a copy that still sees the human cannot undo the handover."""
+    a, b = service(tmp_path / "h.sqlite"), service(tmp_path / "h.sqlite")
+    made = a.create("tenpins", {"frames": 2}, ["human", "human", "human"], seed=3)
+    for seat, name in enumerate(["alice", "bob", "carol"]):
+        a.sit(made["id"], seat, name)
+    game_id = a.start(made["id"], made["host_token"])
+    a.state_for(made["id"], 0)  # a keeps the table and the game, as after any push
+    raced: list[str] = []
+    update = b.store.update
+
+    def alice_rolls_meanwhile(table: object) -> bool:
+        if not raced:  # while b writes the handover, alice rolls through process a
+            raced.append(a.act(made["id"], 0, {"action": "roll"}))
+        return update(table)  # type: ignore[arg-type]
+
+    b.store.update = alice_rolls_meanwhile  # type: ignore[method-assign]
+    b.give_to_bot(made["id"], 2, made["host_token"], "random")
+    assert raced
+    stored = a.storage.get(game_id)
+    assert stored is not None
+    replay(stored.record)
+    assert stored.record.players[2].replaced_by == "random"
+    assert stored.record.steps[0].text != "" and stored.record.steps[0].actor is None
+    assert a.table(made["id"]).seats[2].kind == "bot:random"
+    fresh = service(tmp_path / "h.sqlite")
+    assert not fresh.current_match(game_id).players[2].is_human
+
+
+def test_a_start_that_loses_its_race_leaves_no_game_behind(tmp_path: Path) -> None:
+    """Two starts at once: one game is stored, the table's (a second would show the table's secret seed)."""
+    a, b = service(tmp_path / "h.sqlite"), service(tmp_path / "h.sqlite")
+    made = a.create("tenpins", {"frames": 2}, ["human", "human"], seed=None)
+    a.sit(made["id"], 0, "ann")
+    a.sit(made["id"], 1, "bob")
+    update = a.store.update
+    winner: list[int] = []
+
+    def second_start_lands_first(table: object) -> bool:
+        if not winner:
+            time.sleep(1.1)  # a second later: another identity, so a second game row if both were stored
+            winner.append(b.start(made["id"], made["host_token"]))
+        return update(table)  # type: ignore[arg-type]
+
+    a.store.update = second_start_lands_first  # type: ignore[method-assign]
+    with pytest.raises(Conflict):
+        a.start(made["id"], made["host_token"])
+    assert [game.id for game in a.storage.all_games()] == winner == [a.table(made["id"]).game_id]
+
+
+def test_an_uploaded_record_cannot_move_a_tables_game(two: Setup) -> None:
+    """Only the seats move a table's game: a longer record of it (forged for every seat) is refused."""
+    from dataclasses import replace as with_steps
+
+    from pinsetter.session import Match
+
+    a, _, _, game_id, _ = two
+    a.games.table_of = a.store.table_of_game
+    stored = a.storage.get(game_id)
+    assert stored is not None
+    before = stored_steps(a, game_id)
+    match = Match.resume(with_steps(stored.record, steps=list(stored.record.steps), result=None))
+    match.storage = None
+    for _ in range(6):
+        match.apply(match.draw_chance() if match.state.is_chance_node() else match.state.legal_actions()[0])
+    with pytest.raises(Conflict, match="online table"):
+        a.games.upload(match.record.dumps())
+    assert len(match.record.steps) == len(before) + 6
+    assert stored_steps(a, game_id) == before

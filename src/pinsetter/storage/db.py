@@ -465,12 +465,11 @@ class Storage:
                     if old[: len(steps)] == steps:
                         return Merge("duplicate", game_id)  # an earlier moment of the stored game
                     part = next(i for i, (a, b) in enumerate(zip(old, steps, strict=False), start=1) if a != b)
-                    return Merge(
-                        "conflict",
-                        game_id,
-                        f"stored game {game_id} has the same identity (game, options, players, seed, start) "
-                        f"but different steps from step {part}; it was not replaced",
+                    message = _(
+                        "stored game {id} has the same identity (game, options, players, seed, start) "
+                        "but different steps from step {step}; it was not replaced"
                     )
+                    return Merge("conflict", game_id, message.format(id=game_id, step=part))
             except sa.exc.IntegrityError:
                 if attempt == 2:
                     raise  # another process inserted it first: decide again against its row

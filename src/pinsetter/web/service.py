@@ -218,6 +218,10 @@ class GameService:
             replay(record)
         except RecordError as exc:
             raise Refused(str(exc)) from None
+        stored = self.storage.contains(record)
+        if stored is not None and self.at_table(stored.id):  # only its seats move a table's game
+            message = _("game {id} is played at an online table: a record cannot change it")
+            raise Conflict(message.format(id=stored.id))
         merged = self.storage.merge(record)
         if merged.outcome == "conflict":
             raise Conflict(merged.reason)

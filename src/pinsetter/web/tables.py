@@ -243,10 +243,19 @@ class TableService:
             raise Refused(str(exc)) from None
         match.undo_allowed = False
         match.storage = self.storage
-        match.store()
+        # Claim the table before storing the game: a second start (a double click, another process)
+        # then finds it started, so no second game of the table's secret seed is ever stored.
+        table.status = "playing"
+        if not self.store.update(table):
+            raise Conflict(_("the table changed while starting: try again"))
+        try:
+            match.store()
+        except BaseException:
+            table.status = "open"
+            self.store.update(table)
+            raise
         assert match.game_id is not None
         table.game_id = match.game_id
-        table.status = "playing"
         if not self.store.update(table):
             raise Conflict(_("the table changed while starting: try again"))
         with self.games.lock(match.game_id):
@@ -276,31 +285,38 @@ class TableService:
         if table.seats[seat].kind != "human":
             raise Conflict(_("seat {seat} is played by a bot already").format(seat=seat))
         game_id = table.game_id
-        with self.games.lock(game_id):
-            match = self.current_match(game_id, verify=True)
-            if match.state.is_terminal():
-                raise Conflict(_("the game is over"))
-            before = len(match.record.steps)
-            storage, match.storage = match.storage, None  # written below, with a compare-and-set
-            try:
-                match.replace_with_bot(seat, bot)
-                self._run_automatic(match)
-            except GameError as exc:
-                self.games.forget(game_id)
-                raise Refused(str(exc)) from None
-            except BaseException:
-                self.games.forget(game_id)
-                raise
-            finally:
-                match.storage = storage
-            self._save(match, game_id, before)
-        # The seat's token stops working; the record keeps the human and says which bot plays on.
+        # The table's row changes first: its new version makes every write from a copy that still
+        # sees a human there (here or in another process) fail its compare-and-set, and the
+        # seat's token stops working at once. The record keeps the human and says which bot plays on.
+        table.seats[seat] = Seat(f"bot:{bot}", name=table.seats[seat].name)
+        if not self.store.update(table):
+            raise Conflict(_("the table changed: try again"))
+        self._keep(table)
         for _attempt in range(5):
-            table.seats[seat] = Seat(f"bot:{bot}", name=table.seats[seat].name)
-            if self.store.update(table):
-                self._keep(table)
-                return
-            table = self.table(table_id)
+            with self.games.lock(game_id):
+                match = self.current_match(game_id, verify=True)
+                if match.state.is_terminal():
+                    return  # the game ended meanwhile: nothing is left for the bot to play
+                before = len(match.record.steps)
+                storage, match.storage = match.storage, None  # written below, with a compare-and-set
+                try:
+                    match.replace_with_bot(seat, bot)
+                    self._run_automatic(match)
+                except GameError as exc:
+                    self.games.forget(game_id)
+                    raise Refused(str(exc)) from None
+                except BaseException:
+                    self.games.forget(game_id)
+                    raise
+                finally:
+                    match.storage = storage
+                try:
+                    self._save(match, game_id, before, table)
+                    return
+                except _Stale:
+                    table = self.table(table_id)  # the game or the table moved on: decide again on what is stored
+                    if table.status != "playing":
+                        raise Conflict(_("the table is closed")) from None
         raise Conflict(_("the table changed: try again"))
 
     def close(self, table_id: int, host_token: str) -> None:
@@ -573,9 +589,9 @@ class TableService:
             finally:
                 match.storage = storage
             try:
-                self._save(match, game_id, before)
-            except Conflict:
-                return False  # another process moved the game on first: its clocks decide
+                self._save(match, game_id, before, table)  # not on a table closed or changed meanwhile
+            except (Conflict, _Stale):
+                return False  # another process moved the game on first, or the table changed: decide again later
         return True
 
     def next_deadline(self, table_id: int) -> float | None:
