@@ -301,3 +301,17 @@ def test_an_uploaded_record_cannot_move_a_tables_game(two: Setup) -> None:
         a.games.upload(match.record.dumps())
     assert len(match.record.steps) == len(before) + 6
     assert stored_steps(a, game_id) == before
+
+
+def test_only_unfinished_timed_tables_get_their_clocks_back_after_a_restart(tmp_path: Path) -> None:
+    """A finished game needs no clock: a restarting server does not replay every timed table ever played."""
+    tables = service(tmp_path / "h.sqlite")
+    started = []
+    for seed in (5, 6):
+        made = tables.create("tenpins", {"frames": 1}, ["human"], seed=seed, turn_seconds=30)
+        tables.sit(made["id"], 0, "ann")
+        started.append((made["id"], tables.start(made["id"], made["host_token"])))
+    (done_table, done_game), (open_table, _) = started
+    while not tables.current_match(done_game).state.is_terminal():
+        tables.act(done_table, 0, {"action": "roll"})
+    assert tables.store.timed_and_playing() == [open_table]

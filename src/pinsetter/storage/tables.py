@@ -176,8 +176,16 @@ class TableStore:
         return UNCHANGED, {"unchanged_id": table.id, "unchanged_version": table.version}
 
     def timed_and_playing(self) -> list[int]:
-        """Tables being played with a turn timer (their clocks start again when a server starts)."""
-        query = sa.select(tables.c.id).where(tables.c.status == "playing", tables.c.settings.like('%"turn_seconds"%'))
+        """Tables being played with a turn timer and a game not over (their clocks start again with a server)."""
+        query = (
+            sa.select(tables.c.id)
+            .join(games, games.c.id == tables.c.game_id)
+            .where(
+                tables.c.status == "playing",
+                tables.c.settings.like('%"turn_seconds"%'),
+                games.c.finished == sa.false(),
+            )
+        )
         with self.storage.engine.begin() as connection:
             return [int(row[0]) for row in connection.execute(query)]
 
