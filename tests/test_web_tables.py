@@ -321,9 +321,9 @@ def test_oversize_malformed_and_too_fast_messages_are_answered_with_errors(
         for _ in range(20):
             ws.send_text("[]")
             answers.append(receive(ws)["error"])
-        # 20 in a burst, the oversize one not counted: 5 were answered, 15 more pass, then the limit
+        # 20 in a burst, the oversize one counted too: 6 were answered, 14 more pass, then the limit
         assert answers[:14] == ['a message is a JSON object like {"action": "dice 2"}'] * 14
-        assert answers[15:] == ["too many messages: slow down"] * 5
+        assert answers[14:] == ["too many messages: slow down"] * 6
         ws.send_json({"action": "roll"})
         assert receive(ws)["error"] == "too many messages: slow down"
 
@@ -335,6 +335,7 @@ def test_the_open_game_api_refuses_a_tables_game(client: TestClient) -> None:
     assert "table" in error_of(client.post(f"/api/games/{game_id}/advance", json={"until": "step"}), 409)
     error_of(client.post(f"/api/games/{game_id}/actions", json={"action": "roll"}), 409)
     error_of(client.post(f"/api/games/{game_id}/undo"), 409)
+    assert "table" in error_of(client.get(f"/api/games/{game_id}/hint"), 409)  # no solver's advice at a table
     assert client.get(f"/api/games/{game_id}").status_code == 200  # reading is open to all
 
 

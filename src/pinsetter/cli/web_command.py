@@ -34,6 +34,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     typer.echo(_("pinsetter: serving on {url} (Ctrl+C stops)").format(url=f"http://{shown}:{port}/"))
     try:
-        uvicorn.run(web, host=host, port=port, log_level="warning")
+        # WebSocket frames beyond 64 KiB are refused by the server itself (a table's message is at most 4 KiB).
+        uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=65536)
     except (OSError, SystemExit) as exc:
         fail(_("cannot serve on {address}: {error}").format(address=f"{host}:{port}", error=exc))

@@ -382,7 +382,7 @@ class State(ABC):
         simultaneous decisions override this (a forced turn).
         """
         if player not in self.deciders():
-            raise IllegalActionError(f"player {player + 1} has no decision to make now")
+            raise IllegalActionError(_("player {n} has no decision to make now").format(n=player + 1))
         return self.clone()
 
     def seen_by(self, player: int) -> State:
@@ -404,7 +404,7 @@ class State(ABC):
     def apply_for(self, player: int, step: Step) -> None:
         """Apply a decision of `player`, one of the deciders, whatever the order of the others'."""
         if player not in self.deciders():
-            raise IllegalActionError(f"player {player + 1} has no decision to make now")
+            raise IllegalActionError(_("player {n} has no decision to make now").format(n=player + 1))
         if player == self.turn():
             self.apply(step)
         else:
@@ -412,7 +412,7 @@ class State(ABC):
 
     def _apply_for(self, player: int, step: Step) -> None:
         """Apply a decider's step out of the turn order (games with simultaneous decisions)."""
-        raise IllegalActionError(f"player {player + 1} has no decision to make now")
+        raise IllegalActionError(_("player {n} has no decision to make now").format(n=player + 1))
 
     def chance_key(self, index: int) -> tuple[int, int]:
         """Which seeded draw serves the chance node reached after `index` steps: (number, stream).

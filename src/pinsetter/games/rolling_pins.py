@@ -588,7 +588,7 @@ class RollingPinsState(State):
 
     def as_decider(self, player: int) -> RollingPinsState:
         if player not in self.deciders():
-            raise IllegalActionError(f"player {player + 1} has no decision to make now")
+            raise IllegalActionError(_("player {n} has no decision to make now").format(n=player + 1))
         new = self.clone()
         new._forced = player
         return new

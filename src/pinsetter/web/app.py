@@ -270,7 +270,8 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         with service.lock(game_id):
             match = service.match(game_id)
             if not match.state.is_terminal() and service.at_table(game_id):
-                raise Conflict(f"game {game_id} is played at an online table: its record (and seed) come when it ends")
+                message = _("game {id} is played at an online table: its record (and seed) come when it ends")
+                raise Conflict(message.format(id=game_id))
             data = match.record.to_json()
         return JSONResponse(data, headers={"content-disposition": f'attachment; filename="pinsetter-{game_id}.json"'})
 

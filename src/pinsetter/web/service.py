@@ -172,6 +172,7 @@ class GameService:
     def hint(self, game_id: int) -> HintView:
         from pinsetter.bots.hints import option_values
 
+        self.check_free(game_id)  # at a table, nobody (a spectator included) gets the solver's advice
         match = self.match(game_id)
         state = match.state
         if state.is_terminal() or state.is_chance_node() or match.is_bot_turn():

@@ -693,7 +693,7 @@ class TableService:
                     }
         finally:
             lock.release()
-        view["undo"] = "undo is off at a table"
+        view["undo"] = _("undo is off at a table")
         view["time_left"] = {str(seat): seconds for seat, seconds in left.items()}
         for seat_view in own.values():
             seat_view["undo"], seat_view["time_left"] = view["undo"], view["time_left"]
@@ -876,12 +876,12 @@ class Hub:
             await socket.send_json(await anyio.to_thread.run_sync(self.tables.state_for, table_id, seat))
             while True:
                 raw = await socket.receive_text()
+                if not bucket.take():  # every message counts, an oversized one too
+                    await socket.send_json({"type": "error", "error": _("too many messages: slow down")})
+                    continue
                 if len(raw.encode()) > MAX_MESSAGE:
                     error = _("a message is at most {most} bytes").format(most=MAX_MESSAGE)
                     await socket.send_json({"type": "error", "error": error})
-                    continue
-                if not bucket.take():
-                    await socket.send_json({"type": "error", "error": _("too many messages: slow down")})
                     continue
                 await self._handle(socket, table_id, seat, raw)
         except WebSocketDisconnect:
