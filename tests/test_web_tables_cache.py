@@ -7,8 +7,10 @@ all, and every step must still be stored exactly once, by the seat whose turn it
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -315,3 +317,36 @@ def test_only_unfinished_timed_tables_get_their_clocks_back_after_a_restart(tmp_
     while not tables.current_match(done_game).state.is_terminal():
         tables.act(done_table, 0, {"action": "roll"})
     assert tables.store.timed_and_playing() == [open_table]
+
+
+async def test_notifications_between_processes_resume_after_the_connection_is_cut(postgres: str) -> None:
+    """A process whose LISTEN connection dies listens again; one whose NOTIFY connection dies sends again."""
+    import asyncio
+
+    from pinsetter.web.tables import PostgresBroker
+
+    seen: dict[str, list[int]] = {"a": [], "b": []}
+
+    def pusher(name: str) -> Any:
+        async def push(table_id: int, stamp: str) -> None:
+            seen[name].append(table_id)
+
+        return push
+
+    a, b = PostgresBroker(postgres, pusher("a")), PostgresBroker(postgres, pusher("b"))
+    await a.start()
+    await b.start()
+    try:
+        for victim in (a.listener, b.sender):  # cut a's listening and b's sending connection
+            await a.sender.execute("SELECT pg_terminate_backend(%s)", (victim.info.backend_pid,))
+        table = 900_000 + os.getpid() % 1000  # a table id no other test's notification carries
+        for _ in range(100):
+            await b.publish(table, "")
+            await asyncio.sleep(0.1)
+            if table in seen["a"]:
+                break
+        assert table in seen["a"]  # a listens again and b sends again
+        assert table in seen["b"]  # b's own connections saw it at once
+    finally:
+        await a.stop()
+        await b.stop()

@@ -1015,6 +1015,10 @@ class LocalBroker(Broker):
         await self.push(table_id, stamp)
 
 
+RECONNECT_FIRST = 0.2  # seconds before a lost notification connection is opened again (doubling)
+RECONNECT_LAST = 5.0
+
+
 class PostgresBroker(Broker):
     """Several processes on one PostgreSQL: NOTIFY on a change, every process LISTENs and pushes.
 
@@ -1032,28 +1036,66 @@ class PostgresBroker(Broker):
         self.pushing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        import psycopg
-
-        self.listener = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
-        await self.listener.execute(f"LISTEN {CHANNEL}")
-        self.sender = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        self.listener = await self._connect(listen=True)
+        self.sender = await self._connect(listen=False)
         self.task = asyncio.create_task(self._listen())
 
+    async def _connect(self, listen: bool) -> Any:
+        import psycopg
+
+        connection = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
+        if listen:
+            await connection.execute(f"LISTEN {CHANNEL}")
+        return connection
+
     async def _listen(self) -> None:
-        async for note in self.listener.notifies():
-            table, _, rest = note.payload.partition(" ")
-            origin, _, stamp = rest.partition(" ")
-            if origin == self.origin or not table.isdigit():
-                continue  # this process's own change: pushed when it was published
-            # Each table's push in its own task: one slow table does not hold up the others
-            # (pushes of one table keep their order: the hub runs them one at a time).
-            task = asyncio.create_task(self.push(int(table), stamp))
-            self.pushing.add(task)
-            task.add_done_callback(self.pushing.discard)
+        """Push every other process's change; a lost connection is opened again (with a growing pause)."""
+        pause = RECONNECT_FIRST
+        while True:
+            try:
+                async for note in self.listener.notifies():
+                    pause = RECONNECT_FIRST
+                    self._note(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the server restarted or the connection was cut
+                log.warning("table notifications: connection lost (%s); listening again in %.1f s", exc, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RECONNECT_LAST)
+            with contextlib.suppress(Exception):
+                await self.listener.close()
+            try:
+                self.listener = await self._connect(listen=True)
+                log.warning("table notifications: listening again")
+            except Exception as exc:
+                log.warning("table notifications: cannot listen yet (%s)", exc)
+
+    def _note(self, payload: str) -> None:
+        table, _, rest = payload.partition(" ")
+        origin, _, stamp = rest.partition(" ")
+        if origin == self.origin or not table.isdigit():
+            return  # this process's own change: pushed when it was published
+        # Each table's push in its own task: one slow table does not hold up the others
+        # (pushes of one table keep their order: the hub runs them one at a time).
+        task = asyncio.create_task(self.push(int(table), stamp))
+        self.pushing.add(task)
+        task.add_done_callback(self.pushing.discard)
 
     async def publish(self, table_id: int, stamp: str = "") -> None:
-        await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {self.origin} {stamp}"))
+        """This process's connections see the step at once; the others by NOTIFY (retried on a new connection)."""
         await self.push(table_id, stamp)
+        payload = f"{table_id} {self.origin} {stamp}"
+        for attempt in range(2):
+            try:
+                await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                return
+            except Exception as exc:
+                log.warning("table %s: notification not sent (%s)", table_id, exc)
+                if attempt == 0:
+                    with contextlib.suppress(Exception):
+                        await self.sender.close()
+                    with contextlib.suppress(Exception):
+                        self.sender = await self._connect(listen=False)
 
     async def stop(self) -> None:
         if self.task is not None:
