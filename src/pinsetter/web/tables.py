@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any
 
 import anyio
@@ -298,18 +298,12 @@ class TableService:
                 if match.state.is_terminal():
                     return  # the game ended meanwhile: nothing is left for the bot to play
                 before = len(match.record.steps)
-                storage, match.storage = match.storage, None  # written below, with a compare-and-set
-                try:
-                    match.replace_with_bot(seat, bot)
-                    self._run_automatic(match)
-                except GameError as exc:
-                    self.games.forget(game_id)
-                    raise Refused(str(exc)) from None
-                except BaseException:
-                    self.games.forget(game_id)
-                    raise
-                finally:
-                    match.storage = storage
+                with self._unsaved(match, game_id):
+                    try:
+                        match.replace_with_bot(seat, bot)
+                        self._run_automatic(match)
+                    except GameError as exc:
+                        raise Refused(str(exc)) from None
                 try:
                     self._save(match, game_id, before, table)
                     return
@@ -460,30 +454,24 @@ class TableService:
             if not match.players[seat].is_human:
                 raise Refused(_("seat {seat} is played by a bot now").format(seat=seat)) if fresh else _Stale()
             before = len(match.record.steps)
-            storage, match.storage = match.storage, None  # written below, with a compare-and-set
-            try:
-                if state.is_chance_node():
-                    if action != "roll":
-                        raise Refused(_('roll the dice first: send {"action": "roll"}')) if fresh else _Stale()
-                    match.apply(match.draw_chance())
-                else:
-                    if action is None:
-                        if not pins:
-                            raise Refused(_("give an action, or the pins you pick")) if fresh else _Stale()
-                        mine = state if seat == state.turn() else state.as_decider(seat)
-                        action = match.game.selection_action(mine, frozenset(pins), pile)
-                    match.apply_for(seat, match.game.parse_action(action))
-                self._run_automatic(match)
-            except GameError as exc:
-                self.games.forget(game_id)
-                if not fresh:
-                    raise _Stale() from None  # refused here; judged again on the stored game
-                raise Refused(_("{action}: {error}").format(action=repr(action), error=exc)) from None
-            except BaseException:
-                self.games.forget(game_id)
-                raise
-            finally:
-                match.storage = storage
+            with self._unsaved(match, game_id):
+                try:
+                    if state.is_chance_node():
+                        if action != "roll":
+                            raise Refused(_('roll the dice first: send {"action": "roll"}')) if fresh else _Stale()
+                        match.apply(match.draw_chance())
+                    else:
+                        if action is None:
+                            if not pins:
+                                raise Refused(_("give an action, or the pins you pick")) if fresh else _Stale()
+                            mine = state if seat == state.turn() else state.as_decider(seat)
+                            action = match.game.selection_action(mine, frozenset(pins), pile)
+                        match.apply_for(seat, match.game.parse_action(action))
+                    self._run_automatic(match)
+                except GameError as exc:
+                    if not fresh:
+                        raise _Stale() from None  # refused here; judged again on the stored game
+                    raise Refused(_("{action}: {error}").format(action=repr(action), error=exc)) from None
             self._save(match, game_id, before, table)
             steps = match.record.steps
             stamp = f"{table.version} {len(steps)}"
@@ -491,6 +479,18 @@ class TableService:
             if len(carried.encode()) <= MAX_CARRIED:
                 stamp += f" {before} {players_digest(match.record.players)} {carried}"
             return stamp
+
+    @contextlib.contextmanager
+    def _unsaved(self, match: Match, game_id: int) -> Iterator[None]:
+        """Steps applied inside are written by the caller, with a compare-and-set; a failure drops the copy."""
+        storage, match.storage = match.storage, None
+        try:
+            yield
+        except BaseException:
+            self.games.forget(game_id)
+            raise
+        finally:
+            match.storage = storage
 
     def _save(self, match: Match, game_id: int, before: int, table: StoredTable | None = None) -> None:
         """Store the game if nobody else moved it on since it had `before` steps (compare-and-set).
@@ -575,19 +575,13 @@ class TableService:
             if not late:
                 return False
             before = len(match.record.steps)
-            storage, match.storage = match.storage, None
-            try:
+            with self._unsaved(match, game_id):
                 bot = make_bot(fallback, match.game)
                 for seat in late:
                     if seat in match.state.deciders():  # a bot's answer for one never ends another's decision
                         match.apply_for(seat, match.bot_action_for(seat, bot), by=fallback)
                         log.info("table %s: seat %s ran out of time; %s played for it", table_id, seat, fallback)
                 self._run_automatic(match)
-            except BaseException:
-                self.games.forget(game_id)
-                raise
-            finally:
-                match.storage = storage
             try:
                 self._save(match, game_id, before, table)  # not on a table closed or changed meanwhile
             except (Conflict, _Stale):
