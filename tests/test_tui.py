@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 
 from pinsetter.storage import Storage
 from pinsetter.ui import tui
@@ -352,10 +352,14 @@ async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
         launcher = app.screen
         assert isinstance(launcher, Launcher)
         for name in HOSTILE:
+            before = len(launcher.seats)
             launcher.query_one("#player-name", Input).value = name
             await pilot.pause()
-            await pilot.click("#add-player")
-            await pilot.pause()
+            launcher.query_one("#add-player", Button).press()  # a click can be lost on a loaded machine
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if len(launcher.seats) > before:
+                    break
         assert [s.name for s in launcher.seats] == ["you", *HOSTILE]
         text = screen_text(app)
         for name in HOSTILE:
