@@ -1030,20 +1030,13 @@ function drawEnding(game) {
   );
 }
 
-// --- the game page ---------------------------------------------------------------------------------
-function pace() {
-  const stored = Number(localStorage.getItem(PACE_KEY));
-  return Number.isFinite(stored) && localStorage.getItem(PACE_KEY) !== null ? stored : 600;
-}
-
-async function gamePage(id) {
-  const gen = generation;
-  const st = { id, game: null, picked: new Set(), pile: null, error: "", hint: null, busy: false, timer: null };
-  const root = h("div", { id: "game", dataset: { gameId: String(id), busy: "1", next: "" } });
-  app.append(root);
-
-  const ctx = {
-    readonly: false,
+// What a board needs from its page (the game page, a table): the pins and pile picked, the
+// token plan, and sending the pick. Only whether the page may act, and when it is busy, differ.
+function selectionContext(st, draw, send, { readonly, busy }) {
+  return {
+    get readonly() {
+      return readonly();
+    },
     get planned() {
       return st.planned || 0;
     },
@@ -1058,7 +1051,7 @@ async function gamePage(id) {
       return st.pile;
     },
     get busy() {
-      return st.busy;
+      return busy();
     },
     togglePin(n) {
       if (st.picked.has(n)) st.picked.delete(n);
@@ -1082,6 +1075,24 @@ async function gamePage(id) {
     },
     send: (body) => send(body),
   };
+}
+
+// --- the game page ---------------------------------------------------------------------------------
+function pace() {
+  const stored = Number(localStorage.getItem(PACE_KEY));
+  return Number.isFinite(stored) && localStorage.getItem(PACE_KEY) !== null ? stored : 600;
+}
+
+async function gamePage(id) {
+  const gen = generation;
+  const st = { id, game: null, picked: new Set(), pile: null, error: "", hint: null, busy: false, timer: null };
+  const root = h("div", { id: "game", dataset: { gameId: String(id), busy: "1", next: "" } });
+  app.append(root);
+
+  const ctx = selectionContext(st, () => draw(), (body) => send(body), {
+    readonly: () => false,
+    busy: () => st.busy,
+  });
 
   function stale() {
     return gen !== generation;
@@ -1518,48 +1529,10 @@ async function tablePage(id) {
   let drawnOnce = false;
   const stale = () => gen !== generation || st.left;
 
-  const ctx = {
-    get readonly() {
-      return !myDecision();
-    },
-    get planned() {
-      return st.planned || 0;
-    },
-    setPlanned(n) {
-      st.planned = n;
-      draw();
-    },
-    get picked() {
-      return st.picked;
-    },
-    get pile() {
-      return st.pile;
-    },
-    get busy() {
-      return st.busy || !st.live;
-    },
-    togglePin(n) {
-      if (st.picked.has(n)) st.picked.delete(n);
-      else st.picked.add(n);
-      draw();
-    },
-    togglePile(n) {
-      st.pile = st.pile === n ? null : n;
-      draw();
-    },
-    clearSelection() {
-      st.picked.clear();
-      st.pile = null;
-      draw();
-    },
-    playSelection() {
-      if (!st.picked.size) return;
-      const body = { pins: [...st.picked].sort((a, b) => a - b) };
-      if (st.pile !== null) body.pile = st.pile;
-      send(body);
-    },
-    send: (body) => send(body),
-  };
+  const ctx = selectionContext(st, () => draw(), (body) => send(body), {
+    readonly: () => !myDecision(),
+    busy: () => st.busy || !st.live,
+  });
 
   // The seats still to decide: several at once when one shared roll serves everybody.
   function deciders() {
