@@ -49,7 +49,7 @@ def plain_label(name: str, bot: Bot, state: State) -> str:
     """What the values mean, in words a player understands."""
     if is_estimate(state):
         return _(ESTIMATE_LABEL)
-    return _(PLAIN_LABELS[name]) if name in PLAIN_LABELS else bot.value_label
+    return _(PLAIN_LABELS[name]) if name in PLAIN_LABELS else _(bot.value_label)
 
 
 def option_values(state: State) -> tuple[str, str, list[OptionValue]] | None:
