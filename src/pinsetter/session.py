@@ -248,7 +248,6 @@ class Match:
         game prints one on its sheet) and its share of games beaten (where the odds are exact); what
         the scores are measured against is said once, after the ranking.
         """
-        from pinsetter.i18n import _
         from pinsetter.solvers.reference import reference, standing_text
 
         scores = self.state.scores()
