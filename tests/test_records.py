@@ -132,3 +132,26 @@ def test_player_lists() -> None:
         PlayerSpec.parse_list("ann,ann")
     with pytest.raises(ValueError, match="names no bot"):
         PlayerSpec.parse_list("bot:")
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"extra": {"note": "a <b> \u00e9", "n": 2, "flag": True}},
+        {"result": {"complete": False, "players": []}, "chance": "entered"},
+        {"draws": "position", "extra": {"x": 1}, "result": {"complete": True, "players": []}, "undo_used": True},
+    ],
+)
+def test_record_text_is_the_json_of_the_record(changes: dict[str, object]) -> None:
+    """`to_text` (steps encoded once each, for the live tables' writes) is exactly `json.dumps(to_json())`."""
+    import dataclasses
+
+    match = Match.new("tenpins", [PlayerSpec("ann"), PlayerSpec('b"ob\\', "random")], seed=3)
+    for _ in range(7):
+        match.apply(match.draw_chance())
+    record = dataclasses.replace(match.record, **changes)  # type: ignore[arg-type]
+    assert record.to_text() == json.dumps(record.to_json())
+    assert Record.loads(record.to_text()) == record
+    empty = dataclasses.replace(record, steps=[])
+    assert empty.to_text() == json.dumps(empty.to_json())

@@ -16,6 +16,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -298,6 +299,11 @@ class RecordStep:
             data["by"] = self.by
         return data
 
+    @cached_property
+    def json_text(self) -> str:
+        """`json.dumps(self.to_json())`, made once: a live game's whole record is written after every step."""
+        return json.dumps(self.to_json())
+
 
 @dataclass
 class Record:
@@ -317,7 +323,22 @@ class Record:
 
     def to_json(self) -> dict[str, Any]:
         """A fresh JSON-ready dict (changing it never changes the record)."""
-        data: dict[str, Any] = {
+        head, tail = self._document_parts()
+        return {**head, "steps": [s.to_json() for s in self.steps], **tail}
+
+    def to_text(self) -> str:
+        """Exactly `json.dumps(self.to_json())`, each step's text made once (`RecordStep.json_text`).
+
+        A live game's record is written after every step: encoding it whole each time made
+        writing a game quadratic in its length.
+        """
+        head, tail = self._document_parts()
+        steps = ", ".join(s.json_text for s in self.steps)
+        return f'{json.dumps(head)[:-1]}, "steps": [{steps}]' + (", " + json.dumps(tail)[1:] if tail else "}")
+
+    def _document_parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The document's keys before its steps, and after them, in their order."""
+        head: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -328,15 +349,15 @@ class Record:
             "undo_used": self.undo_used,
         }
         if self.chance != "seeded":  # the default is left out: records stay as older versions wrote them
-            data["chance"] = self.chance
+            head["chance"] = self.chance
         if self.draws != "step":
-            data["draws"] = self.draws
-        data["steps"] = [s.to_json() for s in self.steps]
+            head["draws"] = self.draws
+        tail: dict[str, Any] = {}
         if self.extra:
-            data["extra"] = json.loads(json.dumps(self.extra))
+            tail["extra"] = json.loads(json.dumps(self.extra))
         if self.result is not None:
-            data["result"] = json.loads(json.dumps(self.result))
-        return data
+            tail["result"] = json.loads(json.dumps(self.result))
+        return head, tail
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from pinsetter.core.scoring import STANDARD, Lane, score
@@ -247,6 +249,11 @@ class Storage:
         self._appends: dict[int, sa.Update] = {}  # save_if's statements, by their further condition
         self._raw_appends: dict[int, SQLCompiler] = {}  # the same, compiled for this database
         self._players_checked: dict[int, str] = {}  # game -> its players' JSON as last validated here
+        # SQLite takes one writer at a time: this process's appends queue here instead of in
+        # SQLite's busy handler, whose growing sleeps (up to 100 ms each) made the slowest steps slow.
+        # Its one connection for them is kept out of the pool (a checkout cost as much as the write).
+        self._append_guard = threading.Lock()
+        self._append_connection: PoolProxiedConnection | None = None
         try:
             self.engine = make_engine(self.url)
         except (sa.exc.SQLAlchemyError, ImportError) as exc:
@@ -361,11 +368,12 @@ class Storage:
         limits): the rest of the record was validated when it was first stored, and the
         step count proves the stored row is the one this record grew from.
         """
-        data = record.to_json()
-        text = json.dumps(data)
-        players = json.dumps(data["players"])
+        text = record.to_text()
+        player_data = [p.to_json() for p in record.players]
+        players = json.dumps(player_data)
         try:
-            _check_append(data, text, steps_before, players_known=self._players_checked.get(game_id) == players)
+            known = self._players_checked.get(game_id) == players
+            _check_append(record, text, steps_before, None if known else player_data)
         except RecordError as exc:
             raise StorageError(f"this game cannot be kept in the history: {exc}") from None
         if len(self._players_checked) >= CHECKED_PLAYERS:
@@ -392,7 +400,7 @@ class Storage:
         with self.transaction() as connection:
             if connection.execute(statement, values).rowcount != 1:
                 return False
-            rows = result_rows(game_id, data) if finished else []
+            rows = result_rows(game_id, record.to_json())
             if rows:
                 connection.execute(results.insert(), rows)
         return True
@@ -410,28 +418,21 @@ class Storage:
             compiled = self._raw_appends[key] = made
         params = compiled.construct_params(values) or {}
         arguments: Any = tuple(params[name] for name in compiled.positiontup or ()) if compiled.positional else params
-        sqlite = self.engine.dialect.name == "sqlite"
-        connection = self.engine.raw_connection()
-        try:
-            cursor = connection.cursor()
+        if self.engine.dialect.name != "sqlite":
+            connection = self.engine.raw_connection()
             try:
-                if sqlite:
-                    cursor.execute("BEGIN IMMEDIATE")
-                cursor.execute(compiled.string, arguments)
-                done = cursor.rowcount == 1
+                return _append_on(connection, compiled.string, arguments, sqlite=False)
             finally:
-                cursor.close()
-            if done:
-                connection.commit()
-            else:
-                connection.rollback()
-        except BaseException:
-            with suppress(Exception):
-                connection.rollback()
-            raise
-        finally:
-            connection.close()  # back to the pool
-        return done
+                connection.close()  # back to the pool
+        with self._append_guard:
+            if self._append_connection is None:
+                self._append_connection = self.engine.raw_connection()
+            try:
+                return _append_on(self._append_connection, compiled.string, arguments, sqlite=True)
+            except BaseException:
+                self._append_connection.close()  # a connection in an unknown state is not used again
+                self._append_connection = None
+                raise
 
     def steps_of(self, game_id: int) -> int | None:
         """How many steps the stored game has (None if there is no such game)."""
@@ -566,6 +567,28 @@ class Storage:
             return [dict(r._mapping) for r in connection.execute(query)]
 
 
+def _append_on(connection: PoolProxiedConnection, sql: str, arguments: Any, sqlite: bool) -> bool:
+    """Run `Storage.save_if`'s UPDATE in its own transaction; whether it changed the row (then committed)."""
+    try:
+        cursor = connection.cursor()
+        try:
+            if sqlite:
+                cursor.execute("BEGIN IMMEDIATE")
+            cursor.execute(sql, arguments)
+            done = cursor.rowcount == 1
+        finally:
+            cursor.close()
+        if done:
+            connection.commit()
+        else:
+            connection.rollback()
+    except BaseException:
+        with suppress(Exception):
+            connection.rollback()
+        raise
+    return done
+
+
 def _append_statement(also: sa.ColumnElement[bool] | None) -> sa.Update:
     """`Storage.save_if`'s UPDATE, built once per kind of further condition (its values are parameters)."""
     where = [
@@ -588,12 +611,12 @@ def _append_statement(also: sa.ColumnElement[bool] | None) -> sa.Update:
     )
 
 
-def _check_append(data: dict[str, Any], text: str, validated: int, players_known: bool = False) -> None:
-    """What `Record.loads` would refuse in a record whose first `validated` steps were read back before.
+def _check_append(record: Record, text: str, validated: int, players: list[dict[str, Any]] | None) -> None:
+    """What `Record.loads` would refuse in `record` (as `text`) whose first `validated` steps were read back before.
 
     The new steps and the stated result go through the record format's own models; the
     limits on the whole record are checked here. RecordError like `Record.loads`.
-    `players_known`: the players are, as JSON, the very ones validated before (not again).
+    `players`: the players as JSON, None when they are the very ones validated before.
     """
     from pydantic import ValidationError
 
@@ -601,18 +624,18 @@ def _check_append(data: dict[str, Any], text: str, validated: int, players_known
 
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"a record is at most {MAX_RECORD_BYTES} bytes, this one is {len(text)}")
-    steps = data["steps"]
+    steps = record.steps
     if len(steps) > MAX_STEPS:
         raise RecordError(f"steps: a record has at most {MAX_STEPS} steps")
     try:
-        for player in [] if players_known else data["players"]:  # a seat handed to a bot changes its entry
+        for player in players or []:  # a seat handed to a bot changes its entry
             PlayerDocument.model_validate(player)
         for index in range(validated, len(steps)):
-            step = StepDocument.model_validate(steps[index])
-            if step.actor != "chance" and step.actor >= len(data["players"]):
+            step = StepDocument.model_validate(steps[index].to_json())
+            if step.actor != "chance" and step.actor >= len(record.players):
                 raise RecordError(f"actor {step.actor!r} is neither 'chance' nor a player index", index + 1)
-        if data.get("result") is not None:
-            StatedResult.model_validate(data["result"])
+        if record.result is not None:
+            StatedResult.model_validate(record.result)
     except ValidationError as exc:
         raise RecordError(describe_validation_error(exc)) from None
 
