@@ -7,6 +7,7 @@ all, and every step must still be stored exactly once, by the seat whose turn it
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pinsetter.records import replay
+from pinsetter.records import replay, result_of
 from pinsetter.storage import Storage
 from pinsetter.storage.tables import copy_table
 from pinsetter.web.service import Conflict, GameService, Refused
@@ -350,3 +351,66 @@ async def test_notifications_between_processes_resume_after_the_connection_is_cu
     finally:
         await a.stop()
         await b.stop()
+
+
+async def test_steps_applied_on_the_event_loop_are_written_together_each_by_its_own_compare_and_set(
+    tmp_path: Path,
+) -> None:
+    """The loop applies steps in memory; one writer stores all that wait, and a stale one is judged again."""
+    from pinsetter.web.tables import Hub
+
+    a, b = service(tmp_path / "h.sqlite"), service(tmp_path / "h.sqlite")
+    tables, games = [], []
+    for seed in (1, 2):
+        made = a.create("tenpins", {"frames": 2}, ["human", "human"], seed=seed)
+        a.sit(made["id"], 0, "ann")
+        a.sit(made["id"], 1, "bob")
+        games.append(a.start(made["id"], made["host_token"]))
+        tables.append(made["id"])
+    hub = Hub(a)
+    try:
+        first, second = (turn(a, t) for t in tables)
+        b.act(tables[1], second, {"action": "roll"})  # another process moves the second game on; a is not told
+        moved = stored_steps(a, games[1])
+        roll = {"action": "roll"}
+        pending = [a.begin_act(tables[0], first, roll), a.begin_act(tables[1], second, roll)]
+        assert all(p is not None for p in pending)  # both applied in memory, at once
+        futures = [hub.writer.submit(p) for p in pending if p is not None]
+        done = await asyncio.gather(*futures, return_exceptions=True)
+        assert isinstance(done[0], str) and done[0].startswith(f"{a.kept_table(tables[0]).version} ")
+        assert type(done[1]).__name__ == "_Stale"  # its compare-and-set failed: nothing of it stored
+        assert len(stored_steps(a, games[0])) == len(pending[0].match.record.steps)  # type: ignore[union-attr]
+        assert stored_steps(a, games[1]) == moved
+        assert a.games.kept(games[1]) is None  # the copy that went wrong is dropped, and its lock let go
+        assert a.games.lock(games[1]).acquire(blocking=False)
+        a.games.lock(games[1]).release()
+        # The seat's roll is judged again on what is stored (its second ball now) and stored once.
+        await hub._act_on(tables[1], second, {"action": "roll"})
+        after = stored_steps(a, games[1])
+        assert after[: len(moved)] == moved and len(after) == len(moved) + 1
+    finally:
+        hub.writer.stop()
+
+
+def test_a_table_with_a_bot_acts_in_a_worker_thread(tmp_path: Path) -> None:
+    """A bot's move may take long: a table with a bot never applies steps on the event loop."""
+    a = service(tmp_path / "h.sqlite")
+    made = a.create("tenpins", {"frames": 2}, ["human", "bot:random"], seed=3)
+    a.sit(made["id"], 0, "ann")
+    a.start(made["id"], made["host_token"])
+    assert a.begin_act(made["id"], turn(a, made["id"]), {"action": "roll"}) is None
+    with pytest.raises(Refused, match="'action' must be text"):  # a bad message is refused at once all the same
+        a.begin_act(made["id"], 0, {"action": 5})
+
+
+def test_appends_in_one_transaction_are_each_checked(two: Setup) -> None:
+    a, _b, _table_id, game_id, _host = two
+    match = a.games.match(game_id)
+    match.storage = None
+    before = len(match.record.steps)
+    match.apply(match.draw_chance())
+    match.record.result = result_of(match.state, match.players)
+    good = a.storage.prepare_append(match.record, game_id, before)
+    stale = a.storage.prepare_append(match.record, game_id, before + 1)
+    assert a.storage.run_appends([stale, good]) == [False, True]  # the first fails, the second is kept
+    assert len(stored_steps(a, game_id)) == before + 1

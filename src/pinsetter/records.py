@@ -324,6 +324,7 @@ class Record:
     def to_json(self) -> dict[str, Any]:
         """A fresh JSON-ready dict (changing it never changes the record)."""
         head, tail = self._document_parts()
+        tail = {key: json.loads(json.dumps(value)) for key, value in tail.items()}  # copies
         return {**head, "steps": [s.to_json() for s in self.steps], **tail}
 
     def to_text(self) -> str:
@@ -333,11 +334,11 @@ class Record:
         writing a game quadratic in its length.
         """
         head, tail = self._document_parts()
-        steps = ", ".join(s.json_text for s in self.steps)
+        steps = ", ".join([s.json_text for s in self.steps])
         return f'{json.dumps(head)[:-1]}, "steps": [{steps}]' + (", " + json.dumps(tail)[1:] if tail else "}")
 
     def _document_parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The document's keys before its steps, and after them, in their order."""
+        """The document's keys before its steps, and after them, in their order (`extra`, `result` not copied)."""
         head: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -354,9 +355,9 @@ class Record:
             head["draws"] = self.draws
         tail: dict[str, Any] = {}
         if self.extra:
-            tail["extra"] = json.loads(json.dumps(self.extra))
+            tail["extra"] = self.extra
         if self.result is not None:
-            tail["result"] = json.loads(json.dumps(self.result))
+            tail["result"] = self.result
         return head, tail
 
     def dumps(self) -> str:

@@ -95,6 +95,15 @@ class Scoresheet:
     total: int
     complete: bool
 
+    @functools.cached_property
+    def frames_data(self) -> list[dict[str, object]]:
+        """The frames as JSON-ready dicts, made once per sheet (shared: read only).
+
+        Sheets are cached by their balls, and an online table shows every player's sheet after
+        every step, though only one of them changed.
+        """
+        return [f.to_dict() for f in self.frames]
+
     def to_dict(self) -> dict[str, object]:
         return {
             "frames": [f.to_dict() for f in self.frames],

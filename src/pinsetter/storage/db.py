@@ -48,6 +48,7 @@ from pinsetter.usertext import visible
 __all__ = [
     "Guard",
     "Merge",
+    "PreparedAppend",
     "Storage",
     "StorageError",
     "StoredGame",
@@ -368,6 +369,15 @@ class Storage:
         limits): the rest of the record was validated when it was first stored, and the
         step count proves the stored row is the one this record grew from.
         """
+        return self.run_append(self.prepare_append(record, game_id, steps_before, also))
+
+    def prepare_append(
+        self, record: Record, game_id: int, steps_before: int, also: Guard | None = None
+    ) -> PreparedAppend:
+        """`save_if` up to the database: the record checked and encoded (StorageError if it cannot be kept).
+
+        A server can do this part where it applied the step, and hand only `run_append` to a thread.
+        """
         text = record.to_text()
         player_data = [p.to_json() for p in record.players]
         players = json.dumps(player_data)
@@ -395,40 +405,61 @@ class Storage:
             "append_steps": len(record.steps),
             "append_record": text,
         }
-        if not finished:  # the hot path: one UPDATE in its own transaction, on the driver's connection
-            return self._append_raw(key, statement, values)
-        with self.transaction() as connection:
-            if connection.execute(statement, values).rowcount != 1:
-                return False
-            rows = result_rows(game_id, record.to_json())
-            if rows:
-                connection.execute(results.insert(), rows)
-        return True
+        rows = result_rows(game_id, record.to_json()) if finished else []
+        return PreparedAppend(key, statement, values, finished, rows)
 
-    def _append_raw(self, key: int, statement: sa.Update, values: dict[str, Any]) -> bool:
-        """save_if's UPDATE (compiled once) in one transaction on a pooled DBAPI connection.
+    def run_append(self, prepared: PreparedAppend) -> bool:
+        """`save_if`'s write of a prepared append: whether the compare-and-set succeeded (then committed)."""
+        return self.run_appends([prepared])[0]
 
-        The same statement, parameters and transaction (SQLite: `BEGIN IMMEDIATE`) as through a
-        SQLAlchemy Connection, without its per-transaction bookkeeping (most of a step's write).
+    def run_appends(self, prepared: list[PreparedAppend]) -> list[bool]:
+        """Several prepared appends (of different games), each its own compare-and-set: whether each was made.
+
+        The appends that do not end a game share one transaction, so a server that queues
+        its steps writes them with one commit (a group commit); an append that ends one
+        also inserts its results, in a transaction of its own.
         """
-        compiled = self._raw_appends.get(key)
+        done: dict[int, bool] = {}
+        plain = [(i, p) for i, p in enumerate(prepared) if not p.finished]
+        if plain:
+            made = self._append_raw([self._raw_statement(p) for _, p in plain])
+            done.update((i, ok) for (i, _), ok in zip(plain, made, strict=True))
+        for i, p in enumerate(prepared):
+            if p.finished:
+                with self.transaction() as connection:
+                    done[i] = connection.execute(p.statement, p.values).rowcount == 1
+                    if done[i] and p.result_rows:
+                        connection.execute(results.insert(), p.result_rows)
+        return [done[i] for i in range(len(prepared))]
+
+    def _raw_statement(self, prepared: PreparedAppend) -> tuple[str, Any]:
+        """An append's UPDATE for the driver (compiled once per kind of further condition) and its parameters."""
+        compiled = self._raw_appends.get(prepared.key)
         if compiled is None:
-            made = statement.compile(dialect=self.engine.dialect)
+            made = prepared.statement.compile(dialect=self.engine.dialect)
             assert isinstance(made, SQLCompiler)
-            compiled = self._raw_appends[key] = made
-        params = compiled.construct_params(values) or {}
+            compiled = self._raw_appends[prepared.key] = made
+        params = compiled.construct_params(prepared.values) or {}
         arguments: Any = tuple(params[name] for name in compiled.positiontup or ()) if compiled.positional else params
+        return compiled.string, arguments
+
+    def _append_raw(self, statements: list[tuple[str, Any]]) -> list[bool]:
+        """Appends' UPDATEs in one transaction on a DBAPI connection (SQLite: `BEGIN IMMEDIATE`).
+
+        The same statements and transaction as through a SQLAlchemy Connection, without its
+        per-transaction bookkeeping (most of a step's write).
+        """
         if self.engine.dialect.name != "sqlite":
             connection = self.engine.raw_connection()
             try:
-                return _append_on(connection, compiled.string, arguments, sqlite=False)
+                return _append_on(connection, statements, sqlite=False)
             finally:
                 connection.close()  # back to the pool
         with self._append_guard:
             if self._append_connection is None:
                 self._append_connection = self.engine.raw_connection()
             try:
-                return _append_on(self._append_connection, compiled.string, arguments, sqlite=True)
+                return _append_on(self._append_connection, statements, sqlite=True)
             except BaseException:
                 self._append_connection.close()  # a connection in an unknown state is not used again
                 self._append_connection = None
@@ -567,18 +598,20 @@ class Storage:
             return [dict(r._mapping) for r in connection.execute(query)]
 
 
-def _append_on(connection: PoolProxiedConnection, sql: str, arguments: Any, sqlite: bool) -> bool:
-    """Run `Storage.save_if`'s UPDATE in its own transaction; whether it changed the row (then committed)."""
+def _append_on(connection: PoolProxiedConnection, statements: list[tuple[str, Any]], sqlite: bool) -> list[bool]:
+    """Run appends' UPDATEs in one transaction; whether each changed its row (committed if any did)."""
     try:
         cursor = connection.cursor()
         try:
             if sqlite:
                 cursor.execute("BEGIN IMMEDIATE")
-            cursor.execute(sql, arguments)
-            done = cursor.rowcount == 1
+            done = []
+            for sql, arguments in statements:
+                cursor.execute(sql, arguments)
+                done.append(cursor.rowcount == 1)
         finally:
             cursor.close()
-        if done:
+        if any(done):
             connection.commit()
         else:
             connection.rollback()
@@ -680,3 +713,14 @@ def _stored(row: sa.Row[Any]) -> StoredGame:
         record=Record.loads(m["record"]),
         chance=m["chance"],
     )
+
+
+@dataclass(frozen=True)
+class PreparedAppend:
+    """One `Storage.save_if` write, checked and encoded, ready to run."""
+
+    key: int  # which further condition (`also`) the UPDATE has
+    statement: sa.Update
+    values: dict[str, Any]
+    finished: bool  # the game ends with it: its results are inserted in the same transaction
+    result_rows: list[dict[str, Any]]

@@ -282,7 +282,7 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
             {
                 "name": spec.name,
                 "kind": spec.kind,
-                "frames": [f.to_dict() for f in sheet.frames],
+                "frames": sheet.frames_data,
                 "total": sheet.total,
                 "current_frame": ctx.frame if ctx is not None else None,
             }

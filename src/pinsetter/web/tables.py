@@ -16,9 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import logging
+import queue
 import threading
 import time
 from collections import defaultdict
@@ -26,6 +28,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any
 
 import anyio
+import orjson
 import sqlalchemy as sa
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
@@ -38,6 +41,7 @@ from pinsetter.i18n import _, using_language
 from pinsetter.records import PlayerSpec, RecordStep, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
+from pinsetter.storage.db import PreparedAppend
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
 from pinsetter.storage.tables import copy_table as _copy
 from pinsetter.usertext import check_name
@@ -52,6 +56,11 @@ RATE = 10.0  # messages per second a connection may send on average
 BURST = 20.0
 BAD_MESSAGE = 'a message is a JSON object like {"action": "dice 2"}'
 MIN_TURN, MAX_TURN = 1, 3600  # seconds a host may give each decision
+# Worker threads writing (or, when nothing is kept, applying) the seats' actions at once: with
+# anyio's default 40, 50 tables at bot speed spent ~45 ms per action waiting for the interpreter's
+# lock and 3 ms acting (docs/tables.md, Load).
+ACT_THREADS = 4
+MAX_BATCH = 64  # steps one transaction writes at most
 
 
 class _Stale(Exception):
@@ -416,15 +425,7 @@ class TableService:
         if seat is None:
             self._check_playing(self.kept_table(table_id))
             raise Refused(_("spectators cannot act"))
-        action = message.get("action")
-        pins = message.get("pins")
-        pile = message.get("pile")
-        if action is not None and not isinstance(action, str):
-            raise Refused(_("'action' must be text"))
-        if pins is not None and (not isinstance(pins, list) or not all(type(p) is int for p in pins)):
-            raise Refused(_("'pins' must be a list of pin numbers"))
-        if pile is not None and type(pile) is not int:
-            raise Refused(_("'pile' must be a pile number"))
+        action, pins, pile = _message_parts(message)
         try:
             return self._act(self.kept_table(table_id), seat, action, pins, pile, fresh=False)
         except _Stale:
@@ -432,6 +433,47 @@ class TableService:
                 return self._act(self.table(table_id), seat, action, pins, pile, fresh=True)
             except _Stale:
                 raise Conflict(_("the game moved on meanwhile: look at the new state and decide again")) from None
+
+    def begin_act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> PendingStep | None:
+        """`act` in memory, on what this process keeps, never waiting: for the event loop.
+
+        The step is applied to the kept match with the game's lock held and its write
+        prepared; `Hub`'s `StepWriter` writes it and lets the lock go. None when that
+        cannot be done at once, and the whole `act` runs in a thread instead: nothing kept,
+        the game busy, a bot at the table (its move may take long), or what is kept proved
+        out of date. A message that is not an action is Refused here already.
+        """
+        if seat is None:
+            return None
+        action, pins, pile = _message_parts(message)
+        with self._guard:
+            table = self._playing.get(table_id)
+            if table is None or table.game_id is None:
+                return None
+            game_id = table.game_id
+            if game_id in self._behind and game_id not in self._incoming:
+                return None  # another process's steps, not carried by its notification: read in a thread
+        if self.games.kept(game_id) is None:
+            return None
+        lock = self.games.lock(game_id)
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            match = self._current(game_id, verify=False, may_read=False)
+            if match is None or not all(p.is_human for p in match.players):
+                lock.release()
+                return None
+            before = len(match.record.steps)
+            self._apply_decision(match, game_id, seat, action, pins, pile, fresh=False)
+            write = self._prepare_save(match, game_id, before, table)
+        except _Stale:
+            lock.release()
+            return None
+        except BaseException:
+            self.games.forget(game_id)  # the step applied (if it was) is not stored
+            lock.release()
+            raise
+        return PendingStep(table, game_id, match, before, write, lock)
 
     @staticmethod
     def _check_playing(table: StoredTable) -> int:
@@ -446,39 +488,60 @@ class TableService:
         game_id = self._check_playing(table)
         with self.games.lock(game_id):
             match = self.current_match(game_id, verify=fresh)
-            state = match.state
-            if state.is_terminal():
-                raise Conflict(_("the game is over")) if fresh else _Stale()
-            if state.turn() != seat if state.is_chance_node() else seat not in state.deciders():
-                raise Refused(_("it is not seat {seat}'s turn").format(seat=seat)) if fresh else _Stale()
-            if not match.players[seat].is_human:
-                raise Refused(_("seat {seat} is played by a bot now").format(seat=seat)) if fresh else _Stale()
             before = len(match.record.steps)
-            with self._unsaved(match, game_id):
-                try:
-                    if state.is_chance_node():
-                        if action != "roll":
-                            raise Refused(_('roll the dice first: send {"action": "roll"}')) if fresh else _Stale()
-                        match.apply(match.draw_chance())
-                    else:
-                        if action is None:
-                            if not pins:
-                                raise Refused(_("give an action, or the pins you pick")) if fresh else _Stale()
-                            mine = state if seat == state.turn() else state.as_decider(seat)
-                            action = match.game.selection_action(mine, frozenset(pins), pile)
-                        match.apply_for(seat, match.game.parse_action(action))
-                    self._run_automatic(match)
-                except GameError as exc:
-                    if not fresh:
-                        raise _Stale() from None  # refused here; judged again on the stored game
-                    raise Refused(_("{action}: {error}").format(action=repr(action), error=exc)) from None
+            self._apply_decision(match, game_id, seat, action, pins, pile, fresh)
             self._save(match, game_id, before, table)
-            steps = match.record.steps
-            stamp = f"{table.version} {len(steps)}"
-            carried = _encode([step.to_json() for step in steps[before:]])
-            if len(carried.encode()) <= MAX_CARRIED:
-                stamp += f" {before} {players_digest(match.record.players)} {carried}"
-            return stamp
+            return self.change_stamp(table, match, before)
+
+    def _apply_decision(
+        self,
+        match: Match,
+        game_id: int,
+        seat: int,
+        action: str | None,
+        pins: list[int] | None,
+        pile: int | None,
+        fresh: bool,
+    ) -> None:
+        """Apply the seat's roll or decision and what follows it automatically (not stored yet).
+
+        Refused (Conflict) when the seat may not act or the engine refuses it, on `fresh` (stored)
+        data; _Stale instead on kept data (perhaps out of date).
+        """
+        state = match.state
+        if state.is_terminal():
+            raise Conflict(_("the game is over")) if fresh else _Stale()
+        if state.turn() != seat if state.is_chance_node() else seat not in state.deciders():
+            raise Refused(_("it is not seat {seat}'s turn").format(seat=seat)) if fresh else _Stale()
+        if not match.players[seat].is_human:
+            raise Refused(_("seat {seat} is played by a bot now").format(seat=seat)) if fresh else _Stale()
+        with self._unsaved(match, game_id):
+            try:
+                if state.is_chance_node():
+                    if action != "roll":
+                        raise Refused(_('roll the dice first: send {"action": "roll"}')) if fresh else _Stale()
+                    match.apply(match.draw_chance())
+                else:
+                    if action is None:
+                        if not pins:
+                            raise Refused(_("give an action, or the pins you pick")) if fresh else _Stale()
+                        mine = state if seat == state.turn() else state.as_decider(seat)
+                        action = match.game.selection_action(mine, frozenset(pins), pile)
+                    match.apply_for(seat, match.game.parse_action(action))
+                self._run_automatic(match)
+            except GameError as exc:
+                if not fresh:
+                    raise _Stale() from None  # refused here; judged again on the stored game
+                raise Refused(_("{action}: {error}").format(action=repr(action), error=exc)) from None
+
+    def change_stamp(self, table: StoredTable, match: Match, before: int) -> str:
+        """The stamp of a stored change (see `act`)."""
+        steps = match.record.steps
+        stamp = f"{table.version} {len(steps)}"
+        carried = _encode([step.to_json() for step in steps[before:]])
+        if len(carried.encode()) <= MAX_CARRIED:
+            stamp += f" {before} {players_digest(match.record.players)} {carried}"
+        return stamp
 
     @contextlib.contextmanager
     def _unsaved(self, match: Match, game_id: int) -> Iterator[None]:
@@ -497,15 +560,23 @@ class TableService:
 
         With `table` (a row kept in memory), also only if the table's row is unchanged; _Stale if not.
         """
-        match.record.result = result_of(match.state, match.players)
-        also = None if table is None else self.store.unchanged(table)
-        if not self.storage.save_if(match.record, game_id, before, also):
-            self.games.forget(game_id)
+        if not self.storage.run_append(self._prepare_save(match, game_id, before, table)):
+            self.drop_stale(game_id, table)
             if table is not None:
-                with self._guard:
-                    self._playing.pop(table.id, None)
                 raise _Stale()
             raise Conflict(_("the game moved on meanwhile: look at the new state and decide again"))
+
+    def _prepare_save(self, match: Match, game_id: int, before: int, table: StoredTable | None) -> PreparedAppend:
+        match.record.result = result_of(match.state, match.players)
+        also = None if table is None else self.store.unchanged(table)
+        return self.storage.prepare_append(match.record, game_id, before, also)
+
+    def drop_stale(self, game_id: int, table: StoredTable | None) -> None:
+        """A write lost its compare-and-set: what this process keeps of the game (and the table) is stale."""
+        self.games.forget(game_id)
+        if table is not None:
+            with self._guard:
+                self._playing.pop(table.id, None)
 
     def _run_automatic(self, match: Match) -> None:
         """Bots and chance play on until only humans decide, or a human rolls (in a dice game without decisions).
@@ -720,6 +791,8 @@ class Hub:
         self._push_locks: dict[int, asyncio.Lock] = {}
         self._waiting: set[int] = set()  # tables with a push that has not started rendering yet
         self._languages: dict[WebSocket, str] = {}  # each connection's language
+        self._acting: anyio.CapacityLimiter | None = None  # made on the event loop, when first needed
+        self.writer = StepWriter(tables)
 
     async def start(self) -> None:
         """Start the broker, and the clocks of the timed tables being played (after a restart too)."""
@@ -734,6 +807,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.broker.stop()
+        self.writer.stop()
 
     def _wake(self, table_id: int, timed: bool) -> None:
         """Tell the table's clock that something changed (starting it if the table is timed)."""
@@ -899,16 +973,110 @@ class Hub:
             await socket.send_json({"type": "error", "error": error})
             return
         try:
-            stamp = await anyio.to_thread.run_sync(self._act, table_id, seat, message)
+            stamp = await self._act_on(table_id, seat, message)
         except (Refused, Conflict, NotFound) as exc:
             log.info("table %s seat %s: refused %r: %s", table_id, seat, message, exc)
             await socket.send_json({"type": "error", "error": " ".join(str(exc).split())})
             return
         await self.broker.publish(table_id, stamp)
 
+    async def _act_on(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
+        """Act, and say what the table now is (for the other processes' copies).
+
+        On what this process keeps, the step is applied here on the event loop and only its
+        write runs in a thread (`StepWriter`, with the other steps waiting to be written): handing
+        each action to a thread cost more than the action itself, as the threads and the loop
+        queued for the interpreter's lock (docs/tables.md, Load). Anything else (a read, a wait,
+        a bot's move, a retry) runs in a worker thread.
+        """
+        if self._acting is None:
+            self._acting = anyio.CapacityLimiter(ACT_THREADS)
+        pending = self.tables.begin_act(table_id, seat, message)
+        if pending is not None:
+            with contextlib.suppress(_Stale):  # _Stale: another process moved the game on first
+                return await asyncio.shield(self.writer.submit(pending))  # written even if this is cancelled
+        return await anyio.to_thread.run_sync(self._act, table_id, seat, message, limiter=self._acting)
+
     def _act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
-        """Act, and say what the table now is (for the other processes' copies)."""
         return self.tables.act(table_id, seat, message)
+
+
+class StepWriter:
+    """One thread that stores the steps applied on the event loop: all those waiting in one transaction.
+
+    Each step is still its own compare-and-set; sharing the commit, and one wake-up of the
+    loop per batch instead of one thread hand-over per step, is what lets one process keep
+    up with 50 tables at bot speed (docs/tables.md, Load).
+    """
+
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self._queue: queue.SimpleQueue[tuple[PendingStep, asyncio.Future[str]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def submit(self, pending: PendingStep) -> asyncio.Future[str]:
+        """Queue a step's write; the future gets its stamp, or _Stale, or the write's error.
+
+        The game's lock is let go (and a copy not stored dropped) when the write is done, whether
+        or not anybody still waits for the future.
+        """
+        loop = asyncio.get_running_loop()
+        if self._thread is None or self._loop is not loop:
+            self._loop = loop
+            self._thread = threading.Thread(target=self._run, args=(loop,), name="pinsetter-step-writer", daemon=True)
+            self._thread.start()
+        future: asyncio.Future[str] = loop.create_future()
+        self._queue.put((pending, future))
+        return future
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def _run(self, loop: asyncio.AbstractEventLoop) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            with contextlib.suppress(queue.Empty):
+                while len(batch) < MAX_BATCH:
+                    more = self._queue.get_nowait()
+                    if more is None:
+                        self._queue.put(None)  # stop after this batch
+                        break
+                    batch.append(more)
+            try:
+                outcome: list[bool] | BaseException = self.tables.storage.run_appends([p.write for p, _ in batch])
+            except Exception as exc:
+                outcome = exc
+            try:
+                loop.call_soon_threadsafe(self._done, batch, outcome)
+            except RuntimeError:  # the loop is closed: nobody is left to tell
+                return
+
+    def _done(self, batch: list[tuple[PendingStep, asyncio.Future[str]]], outcome: list[bool] | BaseException) -> None:
+        """On the event loop: settle each step's future and let its game go."""
+        for index, (pending, future) in enumerate(batch):
+            try:
+                if isinstance(outcome, BaseException):
+                    self.tables.games.forget(pending.game_id)  # not known to be stored
+                    result: str | BaseException = outcome
+                elif outcome[index]:
+                    result = self.tables.change_stamp(pending.table, pending.match, pending.before)
+                else:
+                    self.tables.drop_stale(pending.game_id, pending.table)
+                    result = _Stale()
+            finally:
+                pending.lock.release()
+            if not future.done():
+                if isinstance(result, BaseException):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
 
 
 class TokenBucket:
@@ -928,14 +1096,49 @@ class TokenBucket:
         return True
 
 
-_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False, ensure_ascii=False).encode
+def _encode(value: Any) -> str:
+    """Compact JSON (orjson: several times faster than the standard library's encoder on game views)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 MAX_CARRIED = 6000  # bytes of steps a notification carries (PostgreSQL's payload is under 8,000)
 
 
 def players_digest(players: list[PlayerSpec]) -> str:
     """A short fingerprint of a record's players: notified steps apply only to a copy with the same ones."""
+    return _digest(tuple(players))
+
+
+@functools.lru_cache(maxsize=1024)
+def _digest(players: tuple[PlayerSpec, ...]) -> str:
     text = _encode([p.to_json() for p in players])
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def _message_parts(message: dict[str, Any]) -> tuple[str | None, list[int] | None, int | None]:
+    """A seat's message as (action, pins, pile); Refused naming what is wrong."""
+    action = message.get("action")
+    pins = message.get("pins")
+    pile = message.get("pile")
+    if action is not None and not isinstance(action, str):
+        raise Refused(_("'action' must be text"))
+    if pins is not None and (not isinstance(pins, list) or not all(type(p) is int for p in pins)):
+        raise Refused(_("'pins' must be a list of pin numbers"))
+    if pile is not None and type(pile) is not int:
+        raise Refused(_("'pile' must be a pile number"))
+    return action, pins, pile
+
+
+@dataclasses.dataclass(frozen=True)
+class PendingStep:
+    """A step `TableService.begin_act` applied to a kept match, its write still to run (the game's lock held)."""
+
+    table: StoredTable
+    game_id: int
+    match: Match
+    before: int
+    write: PreparedAppend
+    lock: threading.Lock
 
 
 def _step_of(data: Any, players: int) -> RecordStep:
@@ -950,39 +1153,9 @@ def _step_of(data: Any, players: int) -> RecordStep:
     return RecordStep(document.actor, document.step, document.by)
 
 
-_KEYS: dict[str, str] = {}  # the messages' few keys, encoded once
-
-
 def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
-    """The messages as JSON text; a value shared between messages (the table, a view) is encoded once.
-
-    Equal views (the seat to decide has nothing more to see when it only rolls) are encoded once too.
-    """
-    by_id: dict[int, str] = {}
-    dicts: list[tuple[dict[str, Any], str]] = []
-
-    def once(value: Any) -> str:
-        key = id(value)  # the messages hold every value alive while this runs
-        text = by_id.get(key)
-        if text is None:
-            if isinstance(value, dict):
-                text = next((t for d, t in dicts if d == value), None)
-            if text is None:
-                text = _encode(value)
-                if isinstance(value, dict):
-                    dicts.append((value, text))
-            by_id[key] = text
-        return text
-
-    def key_text(key: str) -> str:
-        text = _KEYS.get(key)
-        if text is None:
-            text = _encode(key)
-            if len(_KEYS) < 64:
-                _KEYS[key] = text
-        return text
-
-    return ["{" + ",".join(f"{key_text(k)}:{once(v)}" for k, v in m.items()) + "}" for m in messages]
+    """The messages as JSON text: a push encodes a whole game view (several KB) for every connection."""
+    return [_encode(message) for message in messages]
 
 
 class Broker:
