@@ -50,8 +50,8 @@ def test_ten_pins_says_what_its_named_throws_mean() -> None:
     """A six is off the alley and double five a strike, in the words every interface shows."""
     from pinsetter.games.pure_chance_table import pip_words, ten_pins_words
 
-    assert ten_pins_words("6+2") == "rolled 6 and 2: off the alley"
-    assert ten_pins_words("5+5") == "rolled 5 and 5: double five"
-    assert ten_pins_words("4+3") == "rolled 4 and 3"
-    assert ten_pins_words("6") == "rolled a 6: off the alley"
+    assert ten_pins_words("6+2") == "rolled 6+2: off the alley (-)"
+    assert ten_pins_words("5+5") == "rolled 5+5: double five (X)"
+    assert ten_pins_words("4+3") == "rolled 4+3"
+    assert ten_pins_words("6") == "rolled 6: off the alley (-)"
     assert pip_words("6+5+5") == "rolled 6, 5 and 5"  # Rolling Pins' dice mean only their sum

@@ -38,14 +38,20 @@ def pip_words(roll: str) -> str:
 
 
 def ten_pins_words(roll: str) -> str:
-    """`6+2` -> `rolled 6 and 2: off the alley`: the roll with what Ten Pins' named throws mean."""
+    """`6+2` -> `rolled 6+2: off the alley (-)`: the roll with what Ten Pins' named throws mean.
+
+    Short, so that a log line fits a narrow panel: the dice as `6+2`, and a named throw
+    ends with the mark it leaves on the sheet (it says the ball's result, no need to say it again).
+    """
     faces = [part for part in roll.split("+") if part.isdigit()]
-    words = pip_words(roll)
+    if not faces:
+        return ""
+    dice = "+".join(faces)
     if "6" in faces:
-        return words + _(": off the alley")
+        return _("rolled {roll}: off the alley (-)").format(roll=dice)
     if faces == ["5", "5"]:
-        return words + _(": double five")
-    return words
+        return _("rolled {roll}: double five (X)").format(roll=dice)
+    return _("rolled {roll}").format(roll=dice)
 
 
 def bowling_words(roll: str) -> str:
