@@ -16,11 +16,14 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from textual.geometry import Region
 
 from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, replay_lines
+from pinsetter.ui.tui_learn import LearnScreen
+from pinsetter.ui.wrap import NO_LINE_START
 from test_tui import check_golden
 from test_tui_sizes import open_game, seeded_match
 
@@ -67,6 +70,27 @@ async def test_rolling_pins_in_japanese(size: tuple[int, int]) -> None:
         assert words in text, words
     assert "dice 1" in text or "cross" in text or "mark" in text  # actions keep their notation
     assert sum(bool(JAPANESE.search(line)) for line in lines) >= 5
+
+
+async def test_the_lesson_never_starts_a_line_with_closing_punctuation() -> None:
+    """Kinsoku: `。`, `、` or `」` stay at the end of the line they close, at every width and after a resize;
+    the wrap drops no character (at these widths Textual's own wrap started lines with them)."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = LearnScreen(Match.new("tenpins", [PlayerSpec("you")], seed=7), speed=0)
+        app.push_screen(screen)
+        for width in (120, 82, 85, 88, 94):
+            await pilot.resize_terminal(width, 40)
+            shown = ""
+            for _ in range(40):  # until the screen is the same twice: the resize laid out, the lesson wrapped
+                await pilot.pause(0.05)
+                if app.export_screenshot() == shown:
+                    break
+                shown = app.export_screenshot()
+            panel = screen.query_one("#lesson-text")
+            lines = [strip.text.rstrip() for strip in panel.render_lines(Region(0, 0, *panel.size))]
+            assert [line for line in lines if line[:1] in NO_LINE_START] == [], width
+            assert "".join(lines).replace(" ", "") == screen.lesson_now.plain.replace("\n", "").replace(" ", "")
 
 
 def footer_words(screen: Any) -> set[str]:

@@ -263,3 +263,20 @@ def late_position(game: BowlingSolitaire, seed: int, ball: int) -> SolitaireStat
             stop = not plays or (ball == 2 and rng.random() < 0.3)
             state.apply(STOP if stop else rng.choice(plays))
     raise AssertionError("no late position found")  # pragma: no cover
+
+
+def test_the_expectimax_refuses_a_deal_no_deck_can_make() -> None:
+    """Ten pins of value 1 (the deck has two): the count of unseen 1s went negative, never reached 0,
+    and the search ran away (tens of millions of positions, a value above 10 pins); now it is refused."""
+    with pytest.raises(ValueError, match="no deal has the pins"):
+        Evaluator((1,) * 10, "connected", PINS_OBJECTIVE)
+    with pytest.raises(ValueError, match="no deal has the pins"):
+        Evaluator((1, 1, 2, 2, 3, 3, 4, 4, 5, 11), "connected", PINS_OBJECTIVE)
+    pins = (1, 1, 2, 2, 3, 3, 4, 4, 5, 5)  # a deal's pins; the piles hold 6-10 twice
+    evaluator = Evaluator(pins, "connected", PINS_OBJECTIVE)
+    seen_a_third_one = (0, 1, *(0,) * 9)
+    with pytest.raises(ValueError, match="value 1: too many"):
+        evaluator.value(Position(pins, 1023, 1, (5, 3, 2), (6, 7, 8), seen_a_third_one))
+    # Ball 2, pins 4-10 standing (values 2 3 3 4 4 5 5), a last card, a 6, on pile 1: two pins is the best.
+    late = Position(pins, 0b1111111000, 2, (1, 0, 0), (6, 0, 0), (0,) * 6 + (1, 0, 0, 0, 0))
+    assert evaluator.value(late) == 2.0

@@ -50,8 +50,22 @@ def test_ten_pins_says_what_its_named_throws_mean() -> None:
     """A six is off the alley and double five a strike, in the words every interface shows."""
     from pinsetter.games.pure_chance_table import pip_words, ten_pins_words
 
-    assert ten_pins_words("6+2") == "rolled 6 and 2: off the alley"
-    assert ten_pins_words("5+5") == "rolled 5 and 5: double five"
-    assert ten_pins_words("4+3") == "rolled 4 and 3"
-    assert ten_pins_words("6") == "rolled a 6: off the alley"
+    assert ten_pins_words("6+2") == "rolled 6+2: off the alley (-)"
+    assert ten_pins_words("5+5") == "rolled 5+5: double five (X)"
+    assert ten_pins_words("4+3") == "rolled 4+3"
+    assert ten_pins_words("6") == "rolled 6: off the alley (-)"
     assert pip_words("6+5+5") == "rolled 6, 5 and 5"  # Rolling Pins' dice mean only their sum
+
+
+def test_a_dice_table_draws_and_says_a_roll_with_the_functions_its_game_passes() -> None:
+    """No switch on a kind of dice: the game hands over how its dice look and how a roll is said."""
+    from pinsetter.core.table import Die
+    from pinsetter.games.pure_chance_table import dice_table, pip_dice, ten_pins_words
+
+    game = get_game("tenpins", {})
+    state = game.new_state(1)
+    state.apply(state.game.parse_outcome("6+5"))
+    assert dice_table(state, ["ann"], "6+5", draw=pip_dice, words=ten_pins_words) == game.table(state, ["ann"], "6+5")
+    one_die = (Die(kind="pips", face="?", label="a die"),)
+    view = dice_table(state, ["ann"], "6+5", draw=lambda roll: one_die, words=lambda roll: f"said {roll}")
+    assert view.dice == one_die and view.chance_words == "said 6+5"

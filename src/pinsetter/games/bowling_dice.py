@@ -297,9 +297,9 @@ class BowlingDice(PureChanceGame):
         return _(RULES_TEXT).replace("{players}", self.players_text())
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
-        from pinsetter.games.pure_chance_table import dice_table
+        from pinsetter.games.pure_chance_table import bowling_dice, bowling_words, dice_table
 
-        return dice_table(state, list(names) if names else None, last_chance, "bowling")
+        return dice_table(state, list(names) if names else None, last_chance, draw=bowling_dice, words=bowling_words)
 
     def chance_space(self) -> Iterator[Step]:
         """Every roll the ball model can make, over every number of dice of each kind left to roll."""

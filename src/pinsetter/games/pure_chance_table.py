@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pinsetter.core.game import State
 from pinsetter.core.table import Die, TableView
 from pinsetter.games.table_common import status_line, turn_of
 from pinsetter.i18n import N_, _, ngettext
 
-__all__ = ["dice_table"]
+__all__ = ["bowling_dice", "bowling_words", "dice_table", "pip_dice", "pip_words", "ten_pins_words"]
 
 BOWLING_FACE_WORDS = {"X": N_("strike"), "/": N_("spare"), "P": N_("pin standing"), "-": N_("blank, pin down")}
 
@@ -38,14 +40,20 @@ def pip_words(roll: str) -> str:
 
 
 def ten_pins_words(roll: str) -> str:
-    """`6+2` -> `rolled 6 and 2: off the alley`: the roll with what Ten Pins' named throws mean."""
+    """`6+2` -> `rolled 6+2: off the alley (-)`: the roll with what Ten Pins' named throws mean.
+
+    Short, so that a log line fits a narrow panel: the dice as `6+2`, and a named throw
+    ends with the mark it leaves on the sheet (it says the ball's result, no need to say it again).
+    """
     faces = [part for part in roll.split("+") if part.isdigit()]
-    words = pip_words(roll)
+    if not faces:
+        return ""
+    dice = "+".join(faces)
     if "6" in faces:
-        return words + _(": off the alley")
+        return _("rolled {roll}: off the alley (-)").format(roll=dice)
     if faces == ["5", "5"]:
-        return words + _(": double five")
-    return words
+        return _("rolled {roll}: double five (X)").format(roll=dice)
+    return _("rolled {roll}").format(roll=dice)
 
 
 def bowling_words(roll: str) -> str:
@@ -65,19 +73,28 @@ def bowling_words(roll: str) -> str:
     return _("rolled {count} dice: {parts}").format(count=len(faces), parts=", ".join(parts))
 
 
-def dice_table(state: State, names: list[str] | None, last_roll: str, kind: str) -> TableView:
-    """Pins standing for the player up, the last roll, and the one thing to do: roll."""
+def dice_table(
+    state: State,
+    names: list[str] | None,
+    last_roll: str,
+    *,
+    draw: Callable[[str], tuple[Die, ...]],
+    words: Callable[[str], str],
+) -> TableView:
+    """Pins standing for the player up, the last roll, and the one thing to do: roll.
+
+    `draw` makes the dice of a roll's text and `words` says it: each game passes its own.
+    """
     player = turn_of(state)
     view = state.view(player if player is not None else 0)
-    dice = (bowling_dice if kind == "bowling" else pip_dice)(last_roll) if last_roll else ()
     return TableView(
         game=state.game.id,
         title=_(state.game.name),
         player=player,
         status=status_line(state, names, _("roll the dice")),
         standing=view.get("standing"),
-        dice=dice,
+        dice=draw(last_roll) if last_roll else (),
         dice_caption=_("last roll: {roll}").format(roll=last_roll) if last_roll else "",
         roll_label=_("Roll"),
-        chance_words=(bowling_words if kind == "bowling" else ten_pins_words)(last_roll) if last_roll else "",
+        chance_words=words(last_roll) if last_roll else "",
     )

@@ -102,9 +102,9 @@ class TenPins(PureChanceGame):
         return _(RULES_TEXT).replace("{players}", self.players_text())
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
-        from pinsetter.games.pure_chance_table import dice_table
+        from pinsetter.games.pure_chance_table import dice_table, pip_dice, ten_pins_words
 
-        return dice_table(state, list(names) if names else None, last_chance, "pips")
+        return dice_table(state, list(names) if names else None, last_chance, draw=pip_dice, words=ten_pins_words)
 
     def chance_space(self) -> Iterator[Step]:
         """Every roll: two dice on a fresh rack, one die on the pins left."""

@@ -27,10 +27,12 @@ from numba import njit
 from pinsetter.core.pins import pins_of
 from pinsetter.core.scoring import Lane, bonus_weights, next_ball
 from pinsetter.games.bowling_solitaire import (
+    COPIES,
     FULL,
     NEIGHBOURS,
     POSITIONS,
     STOP,
+    VALUES,
     Action,
     Table,
     first_play_allowed,
@@ -391,6 +393,12 @@ class Evaluator:
     """Expectimax for one deal's pins under one group rule and objective, with a shared memo."""
 
     def __init__(self, pins: tuple[int, ...], rule: str, objective: Objective) -> None:
+        if len(pins) != len(POSITIONS) or any(v not in VALUES or pins.count(v) > COPIES for v in pins):
+            # The search counts the unseen copies of a value as two less those showing: with more
+            # showing the count goes negative and never reaches 0, so the search keeps turning up
+            # cards that do not exist (its 2-bit counts overflowing into the next value's) and runs
+            # through millions of positions to a meaningless value.
+            raise ValueError(f"no deal has the pins {pins}: ten values 1-10, at most {COPIES} of each")
         self.pins = pins
         self.rule = rule
         self.group_masks = groups(rule)
@@ -398,8 +406,17 @@ class Evaluator:
         self.par = objective.as_array()
         self.memo = _new_memo()
 
+    def check(self, p: Position) -> None:
+        """Refuse a position this deal cannot reach: other pins, or more copies of a value seen than exist."""
+        if p.pins != self.pins:
+            raise ValueError(f"the position's pins {p.pins} are not this evaluator's {self.pins}")
+        for v in VALUES:
+            if self.pins.count(v) + p.seen[v] > COPIES:
+                raise ValueError(f"the position has seen {p.seen[v]} pile cards of value {v}: too many")
+
     def value(self, p: Position) -> float:
         """Value to go at a decision position."""
+        self.check(p)
         return self._search(DECIDE, p.standing, p.ball, list(p.remaining), list(p.tops), p.seen_code())
 
     def _search(self, kind: int, standing: int, ball: int, r: list[int], t: list[int], seen: int) -> float:
@@ -413,6 +430,7 @@ class Evaluator:
 
     def option_values(self, p: Position, actions: list[Action]) -> list[tuple[Action, float]]:
         """Each action's value to go, best first."""
+        self.check(p)
         result = []
         seen = p.seen_code()
         for action in actions:

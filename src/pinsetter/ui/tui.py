@@ -169,16 +169,33 @@ def balls_so_far(state: Any) -> list[int]:
     return [len(state.pinfalls[p]) for p in range(state.num_players)]
 
 
-def ball_words(state: Any, before: list[int], names: list[str], actor: int | None) -> str:
-    """What a step's finished balls did, from the sheets' marks: ` - strike (X)`, ` - bob: 7 pins down`."""
+def ball_words(state: Any, before: list[int], names: list[str], actor: int | None, said: str = "") -> str:
+    """What a step's finished balls did, from the sheets' marks: ` - strike (X)`, ` - bob: 7 pins down`.
+
+    The actor's result is left out when the step's own words (`said`) already end with its mark,
+    as Ten Pins' `rolled 6+5: off the alley (-)` does: the log says a result once, and stays short.
+    """
     parts = []
     for player, count in enumerate(balls_so_far(state)):
         if count <= before[player]:
             continue
-        marks = [mark for frame in state.scoresheet(player).frames for mark in frame.marks]
-        said = ", ".join(mark_words(m) for m in marks[before[player] : count])
-        parts.append(said if player == actor else f"{names[player]}: {said}")
+        marks = [mark for frame in state.scoresheet(player).frames for mark in frame.marks][before[player] : count]
+        if player == actor and says_marks(said, marks):
+            continue
+        said_marks = ", ".join(mark_words(m) for m in marks)
+        parts.append(said_marks if player == actor else f"{names[player]}: {said_marks}")
     return (" - " + "; ".join(parts)) if parts else ""
+
+
+def says_marks(words: str, marks: list[str]) -> bool:
+    """Whether `words` end with these sheet marks in brackets, `(X)` (or a translation's full-width ones)."""
+    shown = "".join(marks)
+    return bool(shown) and words.rstrip().endswith((f"({shown})", f"\uff08{shown}\uff09"))
+
+
+def log_entry(who: str, words: str, state: Any, before: list[int], names: list[str], actor: int | None) -> str:
+    """One line of the log: who did what, then what the balls it finished did (unless the words said it)."""
+    return f"{who}: {words}{ball_words(state, before, names, actor, said=words)}"
 
 
 def replay_lines(game: Any, players: list[PlayerSpec], steps: list[Any]) -> tuple[list[Any], list[str]]:
@@ -209,7 +226,7 @@ def replay_lines(game: Any, players: list[PlayerSpec], steps: list[Any]) -> tupl
         if chance:
             last = step.text
         after = game.table(state, names, last) if chance else before
-        lines.append(f"{who}: {step_words(before, after, step.text, chance)}{ball_words(state, fallen, names, turn)}")
+        lines.append(log_entry(who, step_words(before, after, step.text, chance), state, fallen, names, turn))
         states.append(state.clone())
     return states, lines
 
@@ -365,8 +382,8 @@ class GameScreen(EnterGuard, Screen[None]):
         self.match.apply(step)
         after = self.table_view() if chance else before
         names = [p.name for p in self.match.players]
-        ended = ball_words(self.match.state, fallen, names, actor)
-        self.log_line(f"{who}: {step_words(before, after, str(step), chance)}{ended}")
+        words = step_words(before, after, str(step), chance)
+        self.log_line(log_entry(who, words, self.match.state, fallen, names, actor))
 
     # --- drawing -------------------------------------------------------------------------
     def log_line(self, line: str | Text) -> None:
@@ -515,8 +532,8 @@ class GameScreen(EnterGuard, Screen[None]):
         else:
             self.message = ""
             names = [p.name for p in self.match.players]
-            ended = ball_words(self.match.state, fallen, names, actor)
-            self.log_line(f"{who}: {step_words(before, before, str(step), False)}{ended}")
+            words = step_words(before, before, str(step), False)
+            self.log_line(log_entry(who, words, self.match.state, fallen, names, actor))
             self.selected.clear()
         self.refresh_all()
 

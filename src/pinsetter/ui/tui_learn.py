@@ -19,6 +19,7 @@ from pinsetter.core.table import TableView
 from pinsetter.i18n import _
 from pinsetter.session import Match
 from pinsetter.ui.tui import GameScreen
+from pinsetter.ui.wrap import wrap_text
 
 __all__ = ["LearnScreen", "lesson"]
 
@@ -199,6 +200,31 @@ def lesson(match: Match, view: TableView) -> Text:
     return text
 
 
+class LessonText(Static):
+    """The lesson, wrapped by `wrap_text` at the panel's width, so that Japanese breaks by its rules
+    (no line starts with `。`); wrapped again whenever the width changes."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.source = Text()
+        self.wrapped_at = 0
+
+    def show(self, text: Text) -> None:
+        self.source = text
+        self.rewrap()
+
+    def content_width(self) -> int:
+        return self.outer_size.width - self.styles.gutter.width
+
+    def rewrap(self) -> None:
+        self.wrapped_at = self.content_width()
+        self.update(wrap_text(self.source, self.wrapped_at) if self.wrapped_at > 0 else self.source)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.content_width() != self.wrapped_at:
+            self.rewrap()
+
+
 class LearnScreen(GameScreen):
     """The game screen with a lesson panel that explains each position of the first frame."""
 
@@ -210,7 +236,7 @@ class LearnScreen(GameScreen):
     @on(events.Mount)
     async def add_lesson(self) -> None:
         """The lesson panel above the actions, where the eye goes before choosing."""
-        panel = VerticalScroll(Static(id="lesson-text"), id="lesson")
+        panel = VerticalScroll(LessonText(id="lesson-text"), id="lesson")
         await self.query_one("#right").mount(panel, before="#actions-label")
         self.refresh_lesson()
 
@@ -226,4 +252,4 @@ class LearnScreen(GameScreen):
         self.lesson_now = lesson(self.match, self.table_view())
         if not self.lessons_seen or self.lessons_seen[-1] != self.lesson_now.plain:
             self.lessons_seen.append(self.lesson_now.plain)
-        found.first(Static).update(self.lesson_now)
+        found.first(LessonText).show(self.lesson_now)
