@@ -45,6 +45,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_of_command(name: str) -> float:
+    """CPU seconds used so far by this machine's processes called `name` (a local database server)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # it ended meanwhile
+        if text.split("(", 1)[1].rsplit(")", 1)[0] == name:
+            fields = text.rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -141,6 +155,7 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
             started.raise_for_status()
     counter = [0]
     server_cpu = [cpu_seconds(pid) for pid in pids]
+    database_cpu = cpu_of_command("postgres")
     client_cpu = time.process_time()
     start = time.perf_counter()
     tasks = []
@@ -162,6 +177,7 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         "seconds": seconds,
         "server_cpu": [cpu_seconds(pid) - before for pid, before in zip(pids, server_cpu, strict=True)],
         "client_cpu": time.process_time() - client_cpu,
+        "database_cpu": cpu_of_command("postgres") - database_cpu,
     }
 
 
@@ -293,6 +309,8 @@ def main() -> None:
         f"= {1000 * sum(server_cpu) / max(actions, 1):.2f} ms per action; "
         f"client CPU {result['client_cpu']:.1f} s ({100 * result['client_cpu'] / seconds:.0f}% of one core)"
     )
+    if where == "PostgreSQL" and result["database_cpu"]:
+        print(f"PostgreSQL server CPU (this machine's postgres processes): {result['database_cpu']:.1f} s")
     print(f"server memory (RSS): {', '.join(f'{m:.0f} MiB' for m in memory)}")
     print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     errors = sum(len(t.errors) for t in tables)

@@ -379,7 +379,7 @@ async def test_steps_applied_on_the_event_loop_are_written_together_each_by_its_
         done = await asyncio.gather(*futures, return_exceptions=True)
         assert isinstance(done[0], str) and done[0].startswith(f"{a.kept_table(tables[0]).version} ")
         assert type(done[1]).__name__ == "_Stale"  # its compare-and-set failed: nothing of it stored
-        assert len(stored_steps(a, games[0])) == len(pending[0].match.record.steps)  # type: ignore[union-attr]
+        assert len(stored_steps(a, games[0])) == len(a.games.match(games[0]).record.steps)
         assert stored_steps(a, games[1]) == moved
         assert a.games.kept(games[1]) is None  # the copy that went wrong is dropped, and its lock let go
         assert a.games.lock(games[1]).acquire(blocking=False)

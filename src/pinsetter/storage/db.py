@@ -372,11 +372,18 @@ class Storage:
         return self.run_append(self.prepare_append(record, game_id, steps_before, also))
 
     def prepare_append(
-        self, record: Record, game_id: int, steps_before: int, also: Guard | None = None
+        self,
+        record: Record,
+        game_id: int,
+        steps_before: int,
+        also: Guard | None = None,
+        notify: tuple[str, str] | None = None,
     ) -> PreparedAppend:
         """`save_if` up to the database: the record checked and encoded (StorageError if it cannot be kept).
 
         A server can do this part where it applied the step, and hand only `run_append` to a thread.
+        `notify`: (channel, payload) of a PostgreSQL NOTIFY sent in the same transaction if the
+        append is made (so the other server processes hear of it exactly when it is committed).
         """
         text = record.to_text()
         player_data = [p.to_json() for p in record.players]
@@ -406,7 +413,9 @@ class Storage:
             "append_record": text,
         }
         rows = result_rows(game_id, record.to_json()) if finished else []
-        return PreparedAppend(key, statement, values, finished, rows)
+        if self.engine.dialect.name != "postgresql":
+            notify = None
+        return PreparedAppend(key, statement, values, finished, rows, notify)
 
     def run_append(self, prepared: PreparedAppend) -> bool:
         """`save_if`'s write of a prepared append: whether the compare-and-set succeeded (then committed)."""
@@ -422,7 +431,7 @@ class Storage:
         done: dict[int, bool] = {}
         plain = [(i, p) for i, p in enumerate(prepared) if not p.finished]
         if plain:
-            made = self._append_raw([self._raw_statement(p) for _, p in plain])
+            made = self._append_raw([(*self._raw_statement(p), p.notify) for _, p in plain])
             done.update((i, ok) for (i, _), ok in zip(plain, made, strict=True))
         for i, p in enumerate(prepared):
             if p.finished:
@@ -430,6 +439,8 @@ class Storage:
                     done[i] = connection.execute(p.statement, p.values).rowcount == 1
                     if done[i] and p.result_rows:
                         connection.execute(results.insert(), p.result_rows)
+                    if done[i] and p.notify is not None:
+                        connection.execute(sa.select(sa.func.pg_notify(*p.notify)))
         return [done[i] for i in range(len(prepared))]
 
     def _raw_statement(self, prepared: PreparedAppend) -> tuple[str, Any]:
@@ -443,7 +454,7 @@ class Storage:
         arguments: Any = tuple(params[name] for name in compiled.positiontup or ()) if compiled.positional else params
         return compiled.string, arguments
 
-    def _append_raw(self, statements: list[tuple[str, Any]]) -> list[bool]:
+    def _append_raw(self, statements: list[tuple[str, Any, tuple[str, str] | None]]) -> list[bool]:
         """Appends' UPDATEs in one transaction on a DBAPI connection (SQLite: `BEGIN IMMEDIATE`).
 
         The same statements and transaction as through a SQLAlchemy Connection, without its
@@ -598,17 +609,24 @@ class Storage:
             return [dict(r._mapping) for r in connection.execute(query)]
 
 
-def _append_on(connection: PoolProxiedConnection, statements: list[tuple[str, Any]], sqlite: bool) -> list[bool]:
-    """Run appends' UPDATEs in one transaction; whether each changed its row (committed if any did)."""
+def _append_on(
+    connection: PoolProxiedConnection, statements: list[tuple[str, Any, tuple[str, str] | None]], sqlite: bool
+) -> list[bool]:
+    """Run appends' UPDATEs (and each one's NOTIFY if it is made) in one transaction; whether each changed its row.
+
+    Committed if any did.
+    """
     try:
         cursor = connection.cursor()
         try:
             if sqlite:
                 cursor.execute("BEGIN IMMEDIATE")
             done = []
-            for sql, arguments in statements:
+            for sql, arguments, notify in statements:
                 cursor.execute(sql, arguments)
                 done.append(cursor.rowcount == 1)
+                if done[-1] and notify is not None:
+                    cursor.execute("SELECT pg_notify(%s, %s)", notify)
         finally:
             cursor.close()
         if any(done):
@@ -724,3 +742,4 @@ class PreparedAppend:
     values: dict[str, Any]
     finished: bool  # the game ends with it: its results are inserted in the same transaction
     result_rows: list[dict[str, Any]]
+    notify: tuple[str, str] | None = None  # PostgreSQL: a NOTIFY (channel, payload) sent if it is made

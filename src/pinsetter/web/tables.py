@@ -385,7 +385,8 @@ class TableService:
                 steps = [_step_of(data, len(match.players)) for data in incoming[2]]
                 record = dataclasses.replace(match.record, steps=[*match.record.steps, *steps])
                 replay_from(record, match.state, done, match.draws)
-                record.result = result_of(match.state, match.players)
+                # The result is stated when this process writes the game, or shows its end (not before).
+                record.result = result_of(match.state, match.players) if match.state.is_terminal() else None
                 match.record = record
                 return match
             except (GameError, ValueError, TypeError, KeyError):
@@ -434,14 +435,21 @@ class TableService:
             except _Stale:
                 raise Conflict(_("the game moved on meanwhile: look at the new state and decide again")) from None
 
-    def begin_act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> PendingStep | None:
+    def begin_act(
+        self,
+        table_id: int,
+        seat: int | None,
+        message: dict[str, Any],
+        notification: Callable[[int, str], tuple[str, str] | None] | None = None,
+    ) -> PendingStep | None:
         """`act` in memory, on what this process keeps, never waiting: for the event loop.
 
         The step is applied to the kept match with the game's lock held and its write
         prepared; `Hub`'s `StepWriter` writes it and lets the lock go. None when that
         cannot be done at once, and the whole `act` runs in a thread instead: nothing kept,
         the game busy, a bot at the table (its move may take long), or what is kept proved
-        out of date. A message that is not an action is Refused here already.
+        out of date. A message that is not an action is Refused here already. `notification`
+        gives the NOTIFY (channel, payload) of a change's stamp, for the write to send with it.
         """
         if seat is None:
             return None
@@ -465,7 +473,9 @@ class TableService:
                 return None
             before = len(match.record.steps)
             self._apply_decision(match, game_id, seat, action, pins, pile, fresh=False)
-            write = self._prepare_save(match, game_id, before, table)
+            stamp = self.change_stamp(table, match, before)
+            notify = notification(table_id, stamp) if notification is not None else None
+            write = self._prepare_save(match, game_id, before, table, notify)
         except _Stale:
             lock.release()
             return None
@@ -473,7 +483,7 @@ class TableService:
             self.games.forget(game_id)  # the step applied (if it was) is not stored
             lock.release()
             raise
-        return PendingStep(table, game_id, match, before, write, lock)
+        return PendingStep(table, game_id, write, lock, stamp, notified=write.notify is not None)
 
     @staticmethod
     def _check_playing(table: StoredTable) -> int:
@@ -566,10 +576,17 @@ class TableService:
                 raise _Stale()
             raise Conflict(_("the game moved on meanwhile: look at the new state and decide again"))
 
-    def _prepare_save(self, match: Match, game_id: int, before: int, table: StoredTable | None) -> PreparedAppend:
+    def _prepare_save(
+        self,
+        match: Match,
+        game_id: int,
+        before: int,
+        table: StoredTable | None,
+        notify: tuple[str, str] | None = None,
+    ) -> PreparedAppend:
         match.record.result = result_of(match.state, match.players)
         also = None if table is None else self.store.unchanged(table)
-        return self.storage.prepare_append(match.record, game_id, before, also)
+        return self.storage.prepare_append(match.record, game_id, before, also, notify)
 
     def drop_stale(self, game_id: int, table: StoredTable | None) -> None:
         """A write lost its compare-and-set: what this process keeps of the game (and the table) is stale."""
@@ -973,15 +990,15 @@ class Hub:
             await socket.send_json({"type": "error", "error": error})
             return
         try:
-            stamp = await self._act_on(table_id, seat, message)
+            stamp, notified = await self._act_on(table_id, seat, message)
         except (Refused, Conflict, NotFound) as exc:
             log.info("table %s seat %s: refused %r: %s", table_id, seat, message, exc)
             await socket.send_json({"type": "error", "error": " ".join(str(exc).split())})
             return
-        await self.broker.publish(table_id, stamp)
+        await self.broker.publish(table_id, stamp, notified)
 
-    async def _act_on(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
-        """Act, and say what the table now is (for the other processes' copies).
+    async def _act_on(self, table_id: int, seat: int | None, message: dict[str, Any]) -> tuple[str, bool]:
+        """Act: what the table now is (the stamp, for the other processes), and whether they were told.
 
         On what this process keeps, the step is applied here on the event loop and only its
         write runs in a thread (`StepWriter`, with the other steps waiting to be written): handing
@@ -991,11 +1008,13 @@ class Hub:
         """
         if self._acting is None:
             self._acting = anyio.CapacityLimiter(ACT_THREADS)
-        pending = self.tables.begin_act(table_id, seat, message)
+        pending = self.tables.begin_act(table_id, seat, message, self.broker.notification)
         if pending is not None:
             with contextlib.suppress(_Stale):  # _Stale: another process moved the game on first
-                return await asyncio.shield(self.writer.submit(pending))  # written even if this is cancelled
-        return await anyio.to_thread.run_sync(self._act, table_id, seat, message, limiter=self._acting)
+                stamp = await asyncio.shield(self.writer.submit(pending))  # written even if this is cancelled
+                return stamp, pending.notified
+        stamp = await anyio.to_thread.run_sync(self._act, table_id, seat, message, limiter=self._acting)
+        return stamp, False
 
     def _act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
         return self.tables.act(table_id, seat, message)
@@ -1066,7 +1085,7 @@ class StepWriter:
                     self.tables.games.forget(pending.game_id)  # not known to be stored
                     result: str | BaseException = outcome
                 elif outcome[index]:
-                    result = self.tables.change_stamp(pending.table, pending.match, pending.before)
+                    result = pending.stamp
                 else:
                     self.tables.drop_stale(pending.game_id, pending.table)
                     result = _Stale()
@@ -1135,10 +1154,10 @@ class PendingStep:
 
     table: StoredTable
     game_id: int
-    match: Match
-    before: int
     write: PreparedAppend
     lock: threading.Lock
+    stamp: str  # the change's stamp once written
+    notified: bool  # the write tells the other processes itself (a NOTIFY in its transaction)
 
 
 def _step_of(data: Any, players: int) -> RecordStep:
@@ -1161,9 +1180,16 @@ def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
 class Broker:
     """Tells every server process (this one too) that a table changed."""
 
-    async def publish(self, table_id: int, stamp: str = "") -> None:
-        """`stamp`: the table's `VERSION STEPS` after the change ("" when unknown)."""
+    async def publish(self, table_id: int, stamp: str = "", notified: bool = False) -> None:
+        """`stamp`: the table's `VERSION STEPS` after the change ("" when unknown).
+
+        `notified`: the other processes were told already (by `notification`, with the write).
+        """
         raise NotImplementedError
+
+    def notification(self, table_id: int, stamp: str) -> tuple[str, str] | None:
+        """A PostgreSQL NOTIFY (channel, payload) telling the other processes of a change, or None."""
+        return None
 
     async def start(self) -> None:
         return None
@@ -1178,7 +1204,7 @@ class LocalBroker(Broker):
     def __init__(self, push: Callable[[int, str], Awaitable[None]]) -> None:
         self.push = push
 
-    async def publish(self, table_id: int, stamp: str = "") -> None:
+    async def publish(self, table_id: int, stamp: str = "", notified: bool = False) -> None:
         await self.push(table_id, stamp)
 
 
@@ -1248,9 +1274,14 @@ class PostgresBroker(Broker):
         self.pushing.add(task)
         task.add_done_callback(self.pushing.discard)
 
-    async def publish(self, table_id: int, stamp: str = "") -> None:
+    def notification(self, table_id: int, stamp: str) -> tuple[str, str] | None:
+        return CHANNEL, f"{table_id} {self.origin} {stamp}"
+
+    async def publish(self, table_id: int, stamp: str = "", notified: bool = False) -> None:
         """This process's connections see the step at once; the others by NOTIFY (retried on a new connection)."""
         await self.push(table_id, stamp)
+        if notified:
+            return
         payload = f"{table_id} {self.origin} {stamp}"
         for attempt in range(2):
             try:
