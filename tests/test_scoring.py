@@ -212,3 +212,22 @@ def test_compact_frames_with_marks_still_read_one_character_per_ball() -> None:
     assert parse_line("10 10 10") == [10, 10, 10]
     assert format_line([8, 1, 7, 2]) == "8 1 7 2"
     assert format_line([8, 1, 10]) == "81 X"
+
+
+@given(valid_games(complete=True), st.integers(-1, 11), st.sampled_from([Lane(), Lane(pins=5, frames=3)]))
+def test_a_game_scored_ball_by_ball_matches_scoring_it_whole(pinfalls: list[int], extra: int, lane: Lane) -> None:
+    """Sheets reuse the frames settled one ball before (a server scores every step): same sheets, same errors."""
+    from pinsetter.core.scoring import _score
+
+    if lane.pins != 10:
+        pinfalls = [min(p, 5) for p in pinfalls]  # some valid, some not, on the smaller lane
+    for n in range(len(pinfalls) + 2):
+        balls = (*pinfalls, extra)[:n]
+        try:
+            whole = _score(balls, lane)
+        except ScoringError as exc:
+            with pytest.raises(ScoringError) as info:
+                score(balls, lane)
+            assert (info.value.ball, str(info.value)) == (exc.ball, str(exc))
+            break
+        assert score(balls, lane) == whole

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated
 
 import typer
@@ -31,6 +32,10 @@ def serve(
         web = create_app(db, origins=tuple(origin or ()))
     except Exception as exc:  # the history cannot be opened: one line
         fail(_("cannot open the game history {db}: {error}").format(db=db or "", error=exc))
+    # Everything loaded so far lives as long as the server: out of the collector's way, so that its
+    # full collections stay short (they took up to 100 ms with 50 tables at bot speed).
+    gc.collect()
+    gc.freeze()
     shown = f"[{host}]" if ":" in host else host
     typer.echo(_("pinsetter: serving on {url} (Ctrl+C stops)").format(url=f"http://{shown}:{port}/"))
     try:

@@ -79,6 +79,11 @@ class Frame:
     score: int | None
     total: int | None
 
+    @functools.cached_property
+    def data(self) -> dict[str, object]:
+        """`to_dict`, made once (shared: read only)."""
+        return self.to_dict()
+
     def to_dict(self) -> dict[str, object]:
         return {
             "frame": self.number,
@@ -95,14 +100,14 @@ class Scoresheet:
     total: int
     complete: bool
 
-    @functools.cached_property
+    @property
     def frames_data(self) -> list[dict[str, object]]:
-        """The frames as JSON-ready dicts, made once per sheet (shared: read only).
+        """The frames as JSON-ready dicts, each made once per frame (shared: read only).
 
-        Sheets are cached by their balls, and an online table shows every player's sheet after
-        every step, though only one of them changed.
+        An online table shows every player's sheet after every step, though only one of them
+        changed, and a sheet shares its settled frames with the one before it.
         """
-        return [f.to_dict() for f in self.frames]
+        return [f.data for f in self.frames]
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -137,19 +142,23 @@ def frame_next(balls: Sequence[int], last: bool, lane: Lane = STANDARD) -> tuple
     return None
 
 
-def _split(pinfalls: Sequence[int], lane: Lane) -> list[list[int]]:
-    """Group pinfalls into frames, validating every ball."""
+def _split(pinfalls: Sequence[int], lane: Lane, done: int = 0, offset: int = 0) -> list[list[int]]:
+    """Group pinfalls into frames, validating every ball.
+
+    `done`: complete frames before these balls (they were the first `offset` balls of the game).
+    """
     frames: list[list[int]] = [[]]
-    for index, pins in enumerate(pinfalls, start=1):
+    for index, pins in enumerate(pinfalls, start=offset + 1):
         if isinstance(pins, bool) or not isinstance(pins, int):
             raise ScoringError(index, _("pinfall must be an integer, got {value}").format(value=repr(pins)))
         while True:
             current = frames[-1]
-            last = len(frames) == lane.frames
-            nxt = frame_next(current, last, lane)
+            number = len(frames) + done
+            last = number == lane.frames
+            nxt = frame_next(current, last, lane) if number <= lane.frames else None
             if nxt is not None:
                 break
-            if last:
+            if number >= lane.frames:
                 raise ScoringError(index, _("the game is already over"))
             frames.append([])
         standing, _fresh = nxt
@@ -159,7 +168,7 @@ def _split(pinfalls: Sequence[int], lane: Lane) -> list[list[int]]:
             raise ScoringError(
                 index,
                 _("{pins} pins in frame {frame} but only {standing} standing").format(
-                    pins=pins, frame=len(frames), standing=standing
+                    pins=pins, frame=len(frames) + done, standing=standing
                 ),
             )
         frames[-1].append(pins)
@@ -271,16 +280,36 @@ def score(pinfalls: Sequence[int], lane: Lane = STANDARD) -> Scoresheet:
 
 @functools.lru_cache(maxsize=2048)
 def _score_ints(pinfalls: tuple[int, ...], lane: Lane) -> Scoresheet:
-    return _score(pinfalls, lane)
+    # A game is scored ball by ball: the frames settled one ball ago are taken as they were.
+    before = _RECENT.get((pinfalls[:-1], lane)) if pinfalls else None
+    sheet = _score(pinfalls, lane, _settled(before) if before is not None else ())
+    if len(_RECENT) >= RECENT_SHEETS:
+        _RECENT.clear()
+    _RECENT[(pinfalls, lane)] = sheet
+    return sheet
 
 
-def _score(pinfalls: Sequence[int], lane: Lane) -> Scoresheet:
-    frames = _split(pinfalls, lane)
+RECENT_SHEETS = 1024
+_RECENT: dict[tuple[tuple[int, ...], Lane], Scoresheet] = {}  # sheets just made, by their balls
+
+
+def _settled(sheet: Scoresheet) -> tuple[Frame, ...]:
+    """The sheet's leading frames whose totals are known: no later ball can change them."""
+    frames = sheet.frames
+    count = 0
+    while count < len(frames) and frames[count].total is not None:
+        count += 1
+    return frames[:count]
+
+
+def _score(pinfalls: Sequence[int], lane: Lane, settled: tuple[Frame, ...] = ()) -> Scoresheet:
+    """The sheet of `pinfalls`, whose first frames are `settled` (the same balls scored before)."""
+    start = sum(len(f.pinfalls) for f in settled)
+    frames = _split(pinfalls[start:], lane, len(settled), start)
     flat = list(pinfalls)
-    result: list[Frame] = []
-    start = 0
-    running: int | None = 0
-    for number, balls in enumerate(frames, start=1):
+    result: list[Frame] = list(settled)
+    running: int | None = settled[-1].total if settled else 0
+    for number, balls in enumerate(frames, start=len(settled) + 1):
         if not balls:
             continue
         last = number == lane.frames
@@ -309,7 +338,7 @@ def _score(pinfalls: Sequence[int], lane: Lane) -> Scoresheet:
         result.append(Frame(number, tuple(balls), _marks(balls, last, lane.pins), frame_score, total))
         start += len(balls)
     known = [f.total for f in result if f.total is not None]
-    complete = _next_in(frames, lane) is None
+    complete = _next_in([list(f.pinfalls) for f in settled] + frames, lane) is None
     return Scoresheet(tuple(result), known[-1] if known else 0, complete)
 
 
