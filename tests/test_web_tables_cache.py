@@ -414,3 +414,25 @@ def test_appends_in_one_transaction_are_each_checked(two: Setup) -> None:
     stale = a.storage.prepare_append(match.record, game_id, before + 1)
     assert a.storage.run_appends([stale, good]) == [False, True]  # the first fails, the second is kept
     assert len(stored_steps(a, game_id)) == before + 1
+
+
+def test_the_step_writer_follows_a_new_event_loop(two: Setup) -> None:
+    """A hub serves one event loop at a time (a test client makes a new one): each loop's steps are written."""
+    from pinsetter.web.tables import Hub
+
+    a, _b, table_id, game_id, _host = two
+    hub = Hub(a)
+
+    async def one_step() -> str:
+        pending = a.begin_act(table_id, turn(a, table_id), {"action": "roll"})
+        assert pending is not None
+        return await hub.writer.submit(pending)
+
+    try:
+        before = len(stored_steps(a, game_id))
+        first = asyncio.run(one_step())
+        second = asyncio.run(one_step())  # a second loop: the writer of the first one is replaced, not shared
+        assert first != second
+        assert len(stored_steps(a, game_id)) == before + 2
+    finally:
+        hub.writer.stop()

@@ -1041,31 +1041,37 @@ class StepWriter:
         or not anybody still waits for the future.
         """
         loop = asyncio.get_running_loop()
-        if self._thread is None or self._loop is not loop:
-            self._loop = loop
-            self._thread = threading.Thread(target=self._run, args=(loop,), name="pinsetter-step-writer", daemon=True)
+        if self._thread is None or self._loop is not loop:  # first use, or a new event loop (a test's)
+            self.stop()
+            self._loop, self._queue = loop, queue.SimpleQueue()
+            self._thread = threading.Thread(
+                target=self._run, args=(loop, self._queue), name="pinsetter-step-writer", daemon=True
+            )
             self._thread.start()
         future: asyncio.Future[str] = loop.create_future()
         self._queue.put((pending, future))
         return future
 
     def stop(self) -> None:
+        """Let the thread write what is queued, then end."""
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout=10)
             self._thread = None
 
-    def _run(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _run(
+        self, loop: asyncio.AbstractEventLoop, steps: queue.SimpleQueue[tuple[PendingStep, asyncio.Future[str]] | None]
+    ) -> None:
         while True:
-            item = self._queue.get()
+            item = steps.get()
             if item is None:
                 return
             batch = [item]
             with contextlib.suppress(queue.Empty):
                 while len(batch) < MAX_BATCH:
-                    more = self._queue.get_nowait()
+                    more = steps.get_nowait()
                     if more is None:
-                        self._queue.put(None)  # stop after this batch
+                        steps.put(None)  # stop after this batch
                         break
                     batch.append(more)
             try:
