@@ -436,3 +436,38 @@ def test_the_step_writer_follows_a_new_event_loop(two: Setup) -> None:
         assert len(stored_steps(a, game_id)) == before + 2
     finally:
         hub.writer.stop()
+
+
+def test_two_tables_starting_the_same_game_in_the_same_second_keep_two_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Same game, names and seed, started in the same second: still two games in the history, one per table."""
+    from datetime import UTC, datetime
+
+    import pinsetter.records as records
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz: object = None) -> Frozen:  # type: ignore[override]
+            return cls(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
+
+    monkeypatch.setattr(records, "datetime", Frozen)
+    a = service(tmp_path / "h.sqlite")
+    games, tables = [], []
+    for _ in range(2):
+        made = a.create("tenpins", {"frames": 2}, ["human", "human"], seed=5)
+        a.sit(made["id"], 0, "ann")
+        a.sit(made["id"], 1, "bob")
+        games.append(a.start(made["id"], made["host_token"]))
+        tables.append(made["id"])
+    assert games[0] != games[1]
+    for table_id in tables:  # each table plays its own game to the end
+        while True:
+            view = a.state_for(table_id, None)["view"]
+            if view["terminal"]:
+                break
+            a.act(table_id, view["turn"], {"action": "roll"})
+    for table_id, game_id in zip(tables, games, strict=True):
+        stored = a.storage.get(game_id)
+        assert stored is not None and stored.finished and stored.record.extra == {"table": table_id}
+        replay(stored.record)

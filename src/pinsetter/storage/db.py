@@ -150,14 +150,20 @@ def default_url() -> str:
 
 
 def game_uid(record: Record) -> str:
-    """A game's identity, stable while it grows: game, options, players, seed and start time."""
-    ident = {
+    """A game's identity, stable while it grows: game, options, players, seed and start time.
+
+    A game played at an online table names its table too (`extra.table`): two tables may
+    start the same game for the same names and seed in the same second.
+    """
+    ident: dict[str, Any] = {
         "game": record.game,
         "options": record.options,
         "players": [[p.name, p.kind] for p in record.players],
         "seed": record.seed,
         "created": record.created,
     }
+    if "table" in record.extra:
+        ident["table"] = record.extra["table"]
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
 
 

@@ -252,6 +252,7 @@ class TableService:
             raise Refused(str(exc)) from None
         match.undo_allowed = False
         match.storage = self.storage
+        match.record.extra["table"] = table.id  # part of the game's identity in the history (`game_uid`)
         # Claim the table before storing the game: a second start (a double click, another process)
         # then finds it started, so no second game of the table's secret seed is ever stored.
         table.status = "playing"
