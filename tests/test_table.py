@@ -57,6 +57,41 @@ def test_ten_pins_says_what_its_named_throws_mean() -> None:
     assert pip_words("6+5+5") == "rolled 6, 5 and 5"  # Rolling Pins' dice mean only their sum
 
 
+def test_bowling_dice_says_the_pinfall_the_sheet_marks_not_a_count_of_faces() -> None:
+    """A roll's words end with the ball's mark: an X is a strike only on a fresh rack, a / a spare only after."""
+    game = get_game("bowling-dice", {})
+    state = game.new_state(1)
+    said = []
+    for roll in ("X-P|/PP|-PPP", "--P|/-P|--PP", "X|P|-P", "PPP|PPP|PPPP", "PPP|/PP|PPPP"):
+        state.apply(game.parse_outcome(roll))
+        said.append(game.table(state, ["ann"], roll).chance_words)
+    assert said == [
+        "rolled X-P|/PP|-PPP: strike (X)",
+        "rolled --P|/-P|--PP: 6 down (6)",  # a first ball's / is a pin down
+        "rolled X|P|-P: 2 down (2)",  # a second ball's X is a pin down
+        "rolled PPP|PPP|PPPP: 0 down (-)",
+        "rolled PPP|/PP|PPPP: spare (/)",
+    ]
+    assert [mark for frame in state.scoresheet(0).frames for mark in frame.marks] == ["X", "6", "2", "-", "/"]
+    # A roll that cannot be the last ball's (or no ball yet) is said without a result: never a wrong one.
+    assert game.table(state, ["ann"], "PPP|-PP|PPPP").chance_words == "rolled PPP|-PP|PPPP"
+    assert game.table(game.new_state(1), ["ann"], "X--|/PP|-PPP").chance_words == "rolled X--|/PP|-PPP"
+
+
+def test_the_last_player_is_who_played_the_last_ball() -> None:
+    """Players take whole frames in turn: the one whose sheet just grew, through a three-player game."""
+    from pinsetter.games.pure_chance_table import last_player
+
+    state = get_game("bowling-dice", {"frames": "3"}).new_state(3)
+    rng = random.Random(5)
+    assert last_player(state) is None
+    while not state.is_terminal():
+        before = [len(balls) for balls in state.pinfalls]
+        state.apply(state.sample_chance(rng))
+        grew = [p for p, balls in enumerate(state.pinfalls) if len(balls) > before[p]]
+        assert grew == [last_player(state)]
+
+
 def test_a_dice_table_draws_and_says_a_roll_with_the_functions_its_game_passes() -> None:
     """No switch on a kind of dice: the game hands over how its dice look and how a roll is said."""
     from pinsetter.core.table import Die

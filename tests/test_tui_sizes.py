@@ -129,6 +129,25 @@ async def test_every_ten_pins_log_line_fits_the_log_at_80x24() -> None:
     assert not says_marks("rolled 4+2", ["6"]) and not says_marks("rolled 6+5 (-)", ["X"])
 
 
+async def test_every_bowling_dice_log_line_fits_the_log_at_80x24() -> None:
+    """A roll's entry says the faces and the pinfall the sheet marks, once, on one panel line."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, seeded_match("bowling-dice"))
+        width = screen.query_one("#log-text").size.width
+    lines = []
+    for seed in (7, 8, 9):  # enough rolls for every kind of entry: strike, spare, a count, none down
+        match = Match.new("bowling-dice", [PlayerSpec("anna"), PlayerSpec("bob")], seed=seed)
+        while match.advance():
+            pass
+        lines += replay_lines(match.game, match.players, match.record.steps)[1]
+    assert len(lines) > 60 and [line for line in lines if cell_len(line) > width] == []
+    for ending in (": strike (X)", ": spare (/)", " down (7)", ": 0 down (-)"):
+        assert any(line.endswith(ending) for line in lines), ending
+    # Said once: the words end with the sheet's mark, so no ` - 7 pins down` follows them.
+    assert not [line for line in lines if " - " in line or "pins down" in line or "dice:" in line]
+
+
 async def test_the_log_keeps_its_newest_lines_and_every_character_after_a_resize() -> None:
     app = PinsetterApp(storage=None, speed=0)
     async with app.run_test(size=(120, 40)) as pilot:

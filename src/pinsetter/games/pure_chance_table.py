@@ -7,9 +7,9 @@ from collections.abc import Callable
 from pinsetter.core.game import State
 from pinsetter.core.table import Die, TableView
 from pinsetter.games.table_common import status_line, turn_of
-from pinsetter.i18n import N_, _, ngettext
+from pinsetter.i18n import N_, _
 
-__all__ = ["bowling_dice", "bowling_words", "dice_table", "pip_dice", "pip_words", "ten_pins_words"]
+__all__ = ["bowling_dice", "bowling_words", "dice_table", "last_player", "pip_dice", "pip_words", "ten_pins_words"]
 
 BOWLING_FACE_WORDS = {"X": N_("strike"), "/": N_("spare"), "P": N_("pin standing"), "-": N_("blank, pin down")}
 
@@ -56,21 +56,39 @@ def ten_pins_words(roll: str) -> str:
     return _("rolled {roll}").format(roll=dice)
 
 
-def bowling_words(roll: str) -> str:
-    """`X-P|PP|---` -> what the faces say: strikes, spares, pins down and pins left standing."""
-    faces = [face for group in roll.split("|") for face in group]
-    parts = []
-    for face, kind in (("X", "strike"), ("/", "spare")):
-        count = faces.count(face)
-        if count:
-            if kind == "strike":
-                parts.append(ngettext("{count} strike", "{count} strikes", count).format(count=count))
-            else:
-                parts.append(ngettext("{count} spare", "{count} spares", count).format(count=count))
-    down, up = faces.count("-"), faces.count("P")
-    parts.append(ngettext("{count} pin down", "{count} pins down", down).format(count=down))
-    parts.append(_("{count} standing").format(count=up))
-    return _("rolled {count} dice: {parts}").format(count=len(faces), parts=", ".join(parts))
+def bowling_words(roll: str, ball: tuple[int, str] | None = None) -> str:
+    """`X-P|PP|---` and the ball it played -> `rolled X-P|PP|---: 7 down (7)`, `...: strike (X)`.
+
+    The result is the pinfall the engine scored, not a count of faces (an `X` on a second ball is
+    one pin down, a `/` on a first ball too), and it ends with the sheet's mark, so the log says it
+    once (see `pinsetter.ui.tui.says_marks`) and a line fits the log panel at 80x24.
+    `ball` is the ball's (pinfall, mark); without it the words are the faces alone.
+    """
+    faces = roll.strip()
+    if ball is None:
+        return _("rolled {roll}").format(roll=faces)
+    pins, mark = ball
+    if mark == "X":
+        return _("rolled {roll}: strike (X)").format(roll=faces)
+    if mark == "/":
+        return _("rolled {roll}: spare (/)").format(roll=faces)
+    return _("rolled {roll}: {count} down ({mark})").format(roll=faces, count=pins, mark=mark)
+
+
+def last_player(state: State) -> int | None:
+    """Who played the last ball (None before the first), in a game whose players take whole frames in turn.
+
+    The player up, when past their frame's first ball; else the one before them (the last one at the end).
+    """
+    if not any(state.pinfalls):
+        return None
+    if state.is_terminal():
+        return state.num_players - 1
+    player = state.turn()
+    ctx = state.ball_context(player)
+    if ctx is not None and ctx.ball > 1:
+        return player
+    return (player - 1) % state.num_players
 
 
 def dice_table(
