@@ -256,9 +256,10 @@ class Storage:
         self._appends: dict[int, sa.Update] = {}  # save_if's statements, by their further condition
         self._raw_appends: dict[int, SQLCompiler] = {}  # the same, compiled for this database
         self._players_checked: dict[int, str] = {}  # game -> its players' JSON as last validated here
-        # SQLite takes one writer at a time: this process's appends queue here instead of in
-        # SQLite's busy handler, whose growing sleeps (up to 100 ms each) made the slowest steps slow.
-        # Its one connection for them is kept out of the pool (a checkout cost as much as the write).
+        # Appends run one at a time, on one connection kept out of the pool (a checkout cost as much
+        # as the write; the server batches its appends anyway). SQLite takes one writer at a time:
+        # this process's appends queue here instead of in its busy handler, whose growing sleeps
+        # (up to 100 ms each) made the slowest steps slow.
         self._append_guard = threading.Lock()
         self._append_connection: PoolProxiedConnection | None = None
         try:
@@ -466,19 +467,13 @@ class Storage:
         The same statements and transaction as through a SQLAlchemy Connection, without its
         per-transaction bookkeeping (most of a step's write).
         """
-        if self.engine.dialect.name != "sqlite":
-            connection = self.engine.raw_connection()
-            try:
-                return _append_on(connection, statements, sqlite=False)
-            finally:
-                connection.close()  # back to the pool
         with self._append_guard:
             if self._append_connection is None:
                 self._append_connection = self.engine.raw_connection()
             try:
-                return _append_on(self._append_connection, statements, sqlite=True)
+                return _append_on(self._append_connection, statements, sqlite=self.engine.dialect.name == "sqlite")
             except BaseException:
-                self._append_connection.close()  # a connection in an unknown state is not used again
+                self._append_connection.invalidate()  # a connection in an unknown state is not used again
                 self._append_connection = None
                 raise
 
