@@ -56,9 +56,10 @@ RATE = 10.0  # messages per second a connection may send on average
 BURST = 20.0
 BAD_MESSAGE = 'a message is a JSON object like {"action": "dice 2"}'
 MIN_TURN, MAX_TURN = 1, 3600  # seconds a host may give each decision
-# Worker threads writing (or, when nothing is kept, applying) the seats' actions at once: with
-# anyio's default 40, 50 tables at bot speed spent ~45 ms per action waiting for the interpreter's
-# lock and 3 ms acting (docs/tables.md, Load).
+# Worker threads applying the seats' actions that cannot be applied on the event loop (nothing
+# kept, a bot at the table, a retry) at once: when every action went to anyio's default 40, 50
+# tables at bot speed spent ~45 ms per action waiting for the interpreter's lock and 3 ms acting
+# (docs/tables.md, Load).
 ACT_THREADS = 4
 MAX_BATCH = 64  # steps one transaction writes at most
 
@@ -455,36 +456,47 @@ class TableService:
         if seat is None:
             return None
         action, pins, pile = _message_parts(message)
-        with self._guard:
-            table = self._playing.get(table_id)
-            if table is None or table.game_id is None:
-                return None
-            game_id = table.game_id
-            if game_id in self._behind and game_id not in self._incoming:
-                return None  # another process's steps, not carried by its notification: read in a thread
-        if self.games.kept(game_id) is None:
+        table = self._kept_in_memory(table_id)
+        if table is None or table.game_id is None:
             return None
+        game_id = table.game_id
         lock = self.games.lock(game_id)
         if not lock.acquire(blocking=False):
             return None
+        pending = None
         try:
             match = self._current(game_id, verify=False, may_read=False)
             if match is None or not all(p.is_human for p in match.players):
-                lock.release()
                 return None
             before = len(match.record.steps)
             self._apply_decision(match, game_id, seat, action, pins, pile, fresh=False)
             stamp = self.change_stamp(table, match, before)
             notify = notification(table_id, stamp) if notification is not None else None
             write = self._prepare_save(match, game_id, before, table, notify)
+            pending = PendingStep(table, game_id, write, lock, stamp, notified=write.notify is not None)
+            return pending
         except _Stale:
-            lock.release()
             return None
         except BaseException:
             self.games.forget(game_id)  # the step applied (if it was) is not stored
-            lock.release()
             raise
-        return PendingStep(table, game_id, write, lock, stamp, notified=write.notify is not None)
+        finally:
+            if pending is None:
+                lock.release()  # else held until the step is written
+
+    def _kept_in_memory(self, table_id: int) -> StoredTable | None:
+        """The playing table's row and its game as this process keeps them, if using them needs no read.
+
+        None when nothing is kept, or another process's steps must be read first (not carried by
+        its notification): then the caller does its work in a thread, where reading may wait.
+        """
+        with self._guard:
+            table = self._playing.get(table_id)
+            if table is None or table.game_id is None:
+                return None
+            if table.game_id in self._behind and table.game_id not in self._incoming:
+                return None
+        return table if self.games.kept(table.game_id) is not None else None
 
     @staticmethod
     def _check_playing(table: StoredTable) -> int:
@@ -717,15 +729,10 @@ class TableService:
         if wait:
             table = self.kept_table(table_id)
         else:
-            with self._guard:
-                kept = self._playing.get(table_id)
-                if kept is None or kept.game_id is None:
-                    return None
-                if kept.game_id in self._behind and kept.game_id not in self._incoming:
-                    return None  # another process's steps, not carried by its notification: read in a thread
-                table = kept
-            if self.games.kept(kept.game_id) is None:
+            kept = self._kept_in_memory(table_id)
+            if kept is None:
                 return None
+            table = kept
         public = table.public()
         if table.game_id is None:
             return [{"type": "state", "seat": seat, "table": public, "view": None} for seat in seats]
@@ -1014,11 +1021,8 @@ class Hub:
             with contextlib.suppress(_Stale):  # _Stale: another process moved the game on first
                 stamp = await asyncio.shield(self.writer.submit(pending))  # written even if this is cancelled
                 return stamp, pending.notified
-        stamp = await anyio.to_thread.run_sync(self._act, table_id, seat, message, limiter=self._acting)
+        stamp = await anyio.to_thread.run_sync(self.tables.act, table_id, seat, message, limiter=self._acting)
         return stamp, False
-
-    def _act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
-        return self.tables.act(table_id, seat, message)
 
 
 class StepWriter:
@@ -1281,7 +1285,7 @@ class PostgresBroker(Broker):
         self.pushing.add(task)
         task.add_done_callback(self.pushing.discard)
 
-    def notification(self, table_id: int, stamp: str) -> tuple[str, str] | None:
+    def notification(self, table_id: int, stamp: str) -> tuple[str, str]:
         return CHANNEL, f"{table_id} {self.origin} {stamp}"
 
     async def publish(self, table_id: int, stamp: str = "", notified: bool = False) -> None:
@@ -1289,10 +1293,10 @@ class PostgresBroker(Broker):
         await self.push(table_id, stamp)
         if notified:
             return
-        payload = f"{table_id} {self.origin} {stamp}"
+        notify = self.notification(table_id, stamp)
         for attempt in range(2):
             try:
-                await self.sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                await self.sender.execute("SELECT pg_notify(%s, %s)", notify)
                 return
             except Exception as exc:
                 log.warning("table %s: notification not sent (%s)", table_id, exc)
