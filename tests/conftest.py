@@ -17,11 +17,15 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import sqlalchemy as sa
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 # Set at import: Hypothesis writes its caches while test modules are collected.
 HYPOTHESIS_HOME = Path(tempfile.mkdtemp(prefix="pinsetter-hypothesis-"))
@@ -80,3 +84,20 @@ def postgres() -> Iterator[str]:
         with engine.begin() as connection:
             connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
         engine.dispose()
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """A fresh SQLite history for the web app under test."""
+    return str(tmp_path / "h.sqlite")
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    """The web app over `db`, with its lifespan running."""
+    from fastapi.testclient import TestClient
+
+    from pinsetter.web.app import create_app
+
+    with TestClient(create_app(db)) as test_client:
+        yield test_client

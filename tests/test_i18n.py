@@ -270,14 +270,6 @@ def test_line_play_columns_align_wide_text() -> None:
 
 
 # --- the web app -----------------------------------------------------------------------------------
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    from pinsetter.web.app import create_app
-
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'web.sqlite'}")) as test_client:
-        yield test_client
-
-
 def test_web_errors_speak_the_requests_language(client: TestClient) -> None:
     game = client.post("/api/games", json={"game": "rolling-pins", "players": [{"name": "ann", "kind": "human"}]})
     game_id = game.json()["id"]

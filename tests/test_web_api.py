@@ -9,7 +9,6 @@ data.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +19,6 @@ from pinsetter.records import Record, replay
 from pinsetter.web.app import MAX_BODY, create_app
 
 HOSTILE = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(str(tmp_path / "h.sqlite"))) as test_client:
-        yield test_client
 
 
 def error_of(response: Any, status: int) -> str:

@@ -17,7 +17,6 @@ import socket
 import subprocess
 import sys
 import types
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,17 +31,6 @@ from pinsetter.web.app import create_app
 
 HOSTILE = ["<script>alert(1)</script>", "[bold]x[/bold]", "<img src=x onerror=alert(1)>"]
 Socket = Any  # starlette's WebSocketTestSession
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "h.sqlite")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as test_client:
-        yield test_client
 
 
 # --- helpers ----------------------------------------------------------------------------------------------

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,17 +23,6 @@ from pinsetter.web.app import create_app
 from test_web_tables import error_of, host, receive, sit, start, steps
 
 SHARED = {"shared_dice": True, "frames": 2}
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "h.sqlite")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db)) as test_client:
-        yield test_client
 
 
 def record_of(client: TestClient, game_id: int) -> Record:
