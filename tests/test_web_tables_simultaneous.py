@@ -33,6 +33,17 @@ def record_of(client: TestClient, game_id: int) -> Record:
     return record
 
 
+def play_to_the_end(socket: Any, state: dict[str, Any]) -> dict[str, Any]:
+    """The only seat still played by a human plays on (a miss where it may) until the game ends."""
+    for _ in range(200):
+        if state["view"]["terminal"]:
+            break
+        legal = state["view"]["legal_actions"]
+        socket.send_json({"action": "miss" if "miss" in legal else legal[-1]})
+        state = receive(socket)
+    return state
+
+
 def until(check: Any, what: str, ceiling: float = 30.0) -> Any:
     """Poll `check()` until it gives something true (a ceiling for a timer to fire, never a measurement)."""
     end = time.monotonic() + ceiling
@@ -251,12 +262,7 @@ def test_the_host_hands_an_idle_players_seat_to_a_bot_mid_game(client: TestClien
         assert message["error"] in ("seat 1 is played by a bot now", "it is not seat 1's turn")
         again = client.post(f"{at}/seats/1/bot", json={"host_token": table["host_token"], "bot": "random"})
         assert "bot already" in error_of(again, 409)
-        for _ in range(200):
-            if state["view"]["terminal"]:
-                break
-            legal = state["view"]["legal_actions"]
-            wa.send_json({"action": "miss" if "miss" in legal else legal[-1]})
-            state = receive(wa)
+        state = play_to_the_end(wa, state)
         assert state["view"]["terminal"]
     with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(f"{url}?token={bob}") as ws:
         receive(ws)  # Bob's token no longer holds a seat
@@ -314,12 +320,7 @@ def test_a_tables_seed_stays_secret_until_the_game_ends(client: TestClient) -> N
     with client.websocket_connect(f"/ws/tables/{table['id']}?token={ann}") as wa:
         state = receive(wa)
         assert state["view"]["seed"] is None
-        for _ in range(200):
-            if state["view"]["terminal"]:
-                break
-            legal = state["view"]["legal_actions"]
-            wa.send_json({"action": "miss" if "miss" in legal else legal[-1]})
-            state = receive(wa)
+        state = play_to_the_end(wa, state)
         assert state["view"]["terminal"] and isinstance(state["view"]["seed"], int)
     assert client.get(at).json()["seed"] == state["view"]["seed"] == record_of(client, game_id).seed
     solo = client.post("/api/games", json={"game": "rolling-pins", "players": [{"name": "a", "kind": "human"}]})
