@@ -172,3 +172,64 @@ def test_two_players_and_a_spectator_play_a_table_with_a_reload(
     record = Record.loads(httpx.get(f"{base}/api/games/{game_id}/record").text)
     assert replay(record).is_terminal()
     assert [p.name for p in record.players] == ["Ann", HOSTILE]
+
+
+def test_the_host_gives_a_free_seat_and_then_an_idle_players_seat_to_bots(browsers: list[WebDriver], base: str) -> None:
+    """Before the game a free seat goes to a bot at once; during it an idle player's seat, after a confirmation."""
+    host, friend, _watcher = browsers
+    host.get(base + "/#/")
+    wait(host, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=game][value='tenpins']"))
+    host.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
+    frames = host.find_element(By.ID, "opt-frames")
+    frames.clear()
+    frames.send_keys("2")
+    host.find_element(By.ID, "add-human").click()
+    host.find_element(By.ID, "add-human").click()
+    host.find_element(By.ID, "host-table").click()
+    wait(host, lambda d: "#/table/" in d.current_url, "no table page")
+    table_id = int(host.current_url.rsplit("/", 1)[1])
+    link = host.find_element(By.ID, "join-link").get_attribute("value")
+    sit(host, "Ann", 0)
+    live_at(host, seat="0")
+
+    def seat_kind(seat: int) -> str:
+        kind: str = httpx.get(f"{base}/api/tables/{table_id}").json()["seats"][seat]["kind"]
+        return kind
+
+    seats = len(httpx.get(f"{base}/api/tables/{table_id}").json()["seats"])  # the lobby keeps an earlier test's seats
+    assert seats >= 3
+    for seat in range(2, seats):  # every seat but Ann's and Bob's goes to a bot, with no question before the game
+        button = f"button[data-key='bot-{seat}']"
+        wait(host, lambda d, button=button: d.find_elements(By.CSS_SELECTOR, button), "no bot button on a free seat")
+        host.find_element(By.CSS_SELECTOR, button).click()
+        wait(host, lambda _d, seat=seat: seat_kind(seat).startswith("bot:"), "the free seat never went to a bot")
+
+    friend.get(link)
+    sit(friend, "Bob", 1)
+    live_at(friend, seat="1")
+    wait(host, lambda d: d.find_element(By.ID, "start-table").is_enabled(), "the host never saw Bob sit")
+    host.find_element(By.ID, "start-table").click()
+    live_at(host, status="playing")
+
+    wait(host, lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-key='bot-1']"), "no hand-over button")
+    host.find_element(By.CSS_SELECTOR, "button[data-key='bot-1']").click()
+    host.switch_to.alert.dismiss()  # asked first: dismissed, nothing changes
+    assert seat_kind(1) == "human"
+    host.find_element(By.CSS_SELECTOR, "button[data-key='bot-1']").click()
+    host.switch_to.alert.accept()
+    wait(host, lambda _d: seat_kind(1).startswith("bot:"), "Bob's seat never went to a bot")
+
+    for _ in range(60):  # Ann plays on alone; the bots play their seats
+        state = live_at(host)
+        if state["next"] == "over":
+            break
+        if state["next"] == "roll":
+            host.find_element(By.ID, "roll").click()
+            wait(host, lambda d, before=state["steps"]: page(d).get("steps") != before, "no live step")
+    else:
+        raise AssertionError("the game did not end")
+    game_id = httpx.get(f"{base}/api/tables/{table_id}").json()["game_id"]
+    record = Record.loads(httpx.get(f"{base}/api/games/{game_id}/record").text)
+    assert replay(record).is_terminal()
+    assert record.players[1].name == "Bob" and record.players[1].replaced_by is not None
+    assert all(player.kind != "human" for player in record.players[2:])

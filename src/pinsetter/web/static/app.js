@@ -1680,40 +1680,29 @@ async function tablePage(id) {
         turn ? h("span", { class: "muted", text: together ? TABLE_TEXT.toDecide : TABLE_TEXT.toPlay }) : null,
         left !== null ? h("span", { class: "time-left", dataset: { timer: String(seat.seat) }, text: TABLE_TEXT.secondsLeft(left) }) : null,
       ];
-      if (st.hostToken && table.status === "playing" && seat.kind === "human" && st.view && !st.view.terminal && bots.length) {
+      const idle = table.status === "playing" && seat.kind === "human" && st.view && !st.view.terminal;
+      const free = table.status === "open" && seat.free;
+      if (st.hostToken && bots.length && (idle || free)) {
+        // The host gives a seat to a bot: a free one before the game, an idle player's (asked first) during it.
         const choice = h(
           "select",
-          { "aria-label": TABLE_TEXT.giveIdle(seat.seat + 1), dataset: { key: `bot-kind-${seat.seat}` } },
+          {
+            "aria-label": idle ? TABLE_TEXT.giveIdle(seat.seat + 1) : t("Bot for seat {number}", { number: seat.seat + 1 }),
+            dataset: { key: `bot-kind-${seat.seat}` },
+          },
           bots.map((b) => h("option", { value: b, text: b })),
         );
+        const confirmed = () => !idle || window.confirm(TABLE_TEXT.confirmGive(seat.name || t("seat {n}", { n: seat.seat + 1 })));
         parts.push(
           " ",
           choice,
           h("button", {
             type: "button",
-            text: TABLE_TEXT.givenToBot,
+            text: idle ? TABLE_TEXT.givenToBot : t("Give to a bot"),
             dataset: { key: `bot-${seat.seat}`, seat: String(seat.seat) },
             onclick: (event) => {
-              if (window.confirm(TABLE_TEXT.confirmGive(seat.name || t("seat {n}", { n: seat.seat + 1 }))))
-                hostRequest(`seats/${seat.seat}/bot`, { bot: choice.value }, event.currentTarget);
+              if (confirmed()) hostRequest(`seats/${seat.seat}/bot`, { bot: choice.value }, event.currentTarget);
             },
-          }),
-        );
-      }
-      if (st.hostToken && table.status === "open" && seat.free && bots.length) {
-        const choice = h(
-          "select",
-          { "aria-label": t("Bot for seat {number}", { number: seat.seat + 1 }), dataset: { key: `bot-kind-${seat.seat}` } },
-          bots.map((b) => h("option", { value: b, text: b })),
-        );
-        parts.push(
-          " ",
-          choice,
-          h("button", {
-            type: "button",
-            text: t("Give to a bot"),
-            dataset: { key: `bot-${seat.seat}`, seat: String(seat.seat) },
-            onclick: (event) => hostRequest(`seats/${seat.seat}/bot`, { bot: choice.value }, event.currentTarget),
           }),
         );
       }
