@@ -189,6 +189,7 @@ def test_the_host_gives_a_free_seat_and_then_an_idle_players_seat_to_bots(browse
     wait(host, lambda d: "#/table/" in d.current_url, "no table page")
     table_id = int(host.current_url.rsplit("/", 1)[1])
     link = host.find_element(By.ID, "join-link").get_attribute("value")
+    assert link is not None
     sit(host, "Ann", 0)
     live_at(host, seat="0")
 
