@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from textual import events
 from textual.widgets import Button, Input, OptionList, Static
 
@@ -21,8 +22,14 @@ GAMES = ["bowling-dice", "bowling-solitaire", "rolling-pins", "tenpins"]  # the 
 SIZE = (120, 40)  # the goldens of every game at this size; tests/test_tui_sizes.py holds 80x24 and 60x20
 
 
+CELL = 12.2  # the SVG screenshot's width of one terminal cell
+
+
 def screen_text(app: PinsetterApp) -> str:
-    """The characters on screen, line by line, from Textual's SVG screenshot."""
+    """The characters on screen, line by line, from Textual's SVG screenshot.
+
+    Each text is placed at its terminal cell, a wide character (a kanji) taking two, as a terminal shows it.
+    """
     svg = app.export_screenshot()
     rows: dict[float, list[tuple[float, str]]] = {}
     for m in re.finditer(r'<text([^>]*?)x="([\d.]+)"[^>]*?y="([\d.]+)"[^>]*>(.*?)</text>', svg, re.S):
@@ -34,7 +41,7 @@ def screen_text(app: PinsetterApp) -> str:
     for y in sorted(rows):
         line = ""
         for x, content in sorted(rows[y]):
-            line = line.ljust(round(x / 12.2)) + content
+            line += " " * max(0, round(x / CELL) - cell_len(line)) + content
         lines.append(line.rstrip())
     return "\n".join(lines)
 
