@@ -86,21 +86,30 @@ def sit(driver: WebDriver, name: str, seat: int) -> None:
     driver.find_element(By.CSS_SELECTOR, f"#sit button[data-seat='{seat}']").click()
 
 
-def test_two_players_and_a_spectator_play_a_table_with_a_reload(
-    browsers: list[WebDriver], base: str, artifacts: Path
-) -> None:
-    host, friend, watcher = browsers
-    # The host fills in the lobby: Ten Pins, 2 frames, two human seats; then hosts a table.
+def host_tenpins_table(host: WebDriver, base: str, more_humans: int) -> int:
+    """The host picks Ten Pins of 2 frames in the lobby, adds human seats and hosts a table: its id.
+
+    The lobby keeps the seats a session added before: an earlier test's are still there.
+    """
     host.get(base + "/#/")
     wait(host, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=game][value='tenpins']"))
     host.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
     frames = host.find_element(By.ID, "opt-frames")
     frames.clear()
     frames.send_keys("2")
-    host.find_element(By.ID, "add-human").click()
+    for _ in range(more_humans):
+        host.find_element(By.ID, "add-human").click()
     host.find_element(By.ID, "host-table").click()
     wait(host, lambda d: "#/table/" in d.current_url, "no table page")
-    table_id = int(host.current_url.rsplit("/", 1)[1])
+    return int(host.current_url.rsplit("/", 1)[1])
+
+
+def test_two_players_and_a_spectator_play_a_table_with_a_reload(
+    browsers: list[WebDriver], base: str, artifacts: Path
+) -> None:
+    host, friend, watcher = browsers
+    # The host fills in the lobby: Ten Pins, 2 frames, two human seats; then hosts a table.
+    table_id = host_tenpins_table(host, base, more_humans=1)
     live_at(host, status="open", seat="")
     code = host.find_element(By.ID, "join-code").text
     link = host.find_element(By.ID, "join-link").get_attribute("value")
@@ -177,17 +186,7 @@ def test_two_players_and_a_spectator_play_a_table_with_a_reload(
 def test_the_host_gives_a_free_seat_and_then_an_idle_players_seat_to_bots(browsers: list[WebDriver], base: str) -> None:
     """Before the game a free seat goes to a bot at once; during it an idle player's seat, after a confirmation."""
     host, friend, _watcher = browsers
-    host.get(base + "/#/")
-    wait(host, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=game][value='tenpins']"))
-    host.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
-    frames = host.find_element(By.ID, "opt-frames")
-    frames.clear()
-    frames.send_keys("2")
-    host.find_element(By.ID, "add-human").click()
-    host.find_element(By.ID, "add-human").click()
-    host.find_element(By.ID, "host-table").click()
-    wait(host, lambda d: "#/table/" in d.current_url, "no table page")
-    table_id = int(host.current_url.rsplit("/", 1)[1])
+    table_id = host_tenpins_table(host, base, more_humans=2)
     link = host.find_element(By.ID, "join-link").get_attribute("value")
     assert link is not None
     sit(host, "Ann", 0)
@@ -197,7 +196,7 @@ def test_the_host_gives_a_free_seat_and_then_an_idle_players_seat_to_bots(browse
         kind: str = httpx.get(f"{base}/api/tables/{table_id}").json()["seats"][seat]["kind"]
         return kind
 
-    seats = len(httpx.get(f"{base}/api/tables/{table_id}").json()["seats"])  # the lobby keeps an earlier test's seats
+    seats = len(httpx.get(f"{base}/api/tables/{table_id}").json()["seats"])  # an earlier test's seats may be kept
     assert seats >= 3
     for seat in range(2, seats):  # every seat but Ann's and Bob's goes to a bot, with no question before the game
         button = f"button[data-key='bot-{seat}']"
