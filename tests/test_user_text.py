@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pinsetter.cli.app import main
 from pinsetter.records import PlayerSpec, Record
@@ -79,3 +81,19 @@ def test_a_record_with_an_escape_in_a_name_is_refused(tmp_path: Path, capsys: py
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert "\x1b" not in err and "players[0].name" in err and "control character" in err
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(["a", " ", "名", "\x1b", "\u202e", "\x85", "\t", "\udcff"]), max_size=45))
+def test_a_name_is_judged_the_same_every_time(name: str) -> None:
+    """Good names are remembered (a live table checks them at every step): the verdict never changes."""
+    from pinsetter.usertext import BIDI_CONTROLS, MAX_NAME, name_problem
+
+    good = (
+        bool(name.strip())
+        and len(name) <= MAX_NAME
+        and name == name.strip()
+        and not any(c in "\x1b\x85\t\udcff" or c in BIDI_CONTROLS for c in name)
+    )
+    for _again in range(2):
+        assert (name_problem(name) is None) == good

@@ -471,3 +471,44 @@ def test_two_tables_starting_the_same_game_in_the_same_second_keep_two_games(
         stored = a.storage.get(game_id)
         assert stored is not None and stored.finished and stored.record.extra == {"table": table_id}
         replay(stored.record)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "seats"),
+    [("tenpins", {"frames": 2}, 3), ("rolling-pins", {"frames": 2, "shared_dice": True}, 3)],
+)
+def test_messages_put_together_around_shared_views_are_each_messages_own_json(
+    tmp_path: Path, game: str, options: dict[str, object], seats: int
+) -> None:
+    """A push encodes each distinct view once; every text is still exactly its own message's JSON, to the end."""
+    import json
+
+    from pinsetter.web.tables import _encode, encode_messages
+
+    tables = service(tmp_path / "h.sqlite")
+    made = tables.create(game, dict(options), ["human"] * seats, seed=5)
+    for seat in range(seats):
+        tables.sit(made["id"], seat, ["ann", "<b>bob</b>", "名前\u3000さん"][seat])
+    tables.start(made["id"], made["host_token"])
+    shared = distinct = 0
+    for _step in range(500):
+        watchers: list[int | None] = [None, *range(seats), 0]
+        messages = tables.states_for(made["id"], watchers)
+        texts = encode_messages(messages)
+        assert texts == [_encode(m) for m in messages]
+        assert [json.loads(t) for t in texts] == messages
+        views = {id(m["view"]) for m in messages}
+        shared += len(views) < len(messages)
+        distinct += len(views) > 2
+        view = messages[0]["view"]
+        if view["terminal"]:
+            break
+        deciders = view["deciders"] or [view["turn"]]
+        seat = deciders[0]
+        mine = tables.state_for(made["id"], seat)["view"]
+        action = "roll" if mine["next"] == "roll" else mine["legal_actions"][-1]
+        tables.act(made["id"], seat, {"action": action})
+    assert messages[0]["view"]["terminal"]
+    assert shared > 5  # seats share a view (encoded once) ...
+    if game == "rolling-pins":
+        assert distinct > 0  # ... and seats deciding the same roll each get their own

@@ -13,6 +13,7 @@ characters out as escapes.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from pinsetter.i18n import _
 
@@ -44,6 +45,8 @@ def _escape(char: str) -> str:
 
 def name_problem(name: str) -> str | None:
     """Why `name` cannot be a player name, or None if it can."""
+    if len(name) <= MAX_NAME and _is_good_name(name):  # long text is never kept by the cache
+        return None
     if not name.strip():
         return _("a player name cannot be empty")
     if len(name) > MAX_NAME:
@@ -58,6 +61,12 @@ def name_problem(name: str) -> str | None:
     if name != name.strip():
         return _("player name {name} starts or ends with spaces").format(name=repr(name))
     return None
+
+
+@lru_cache(maxsize=4096)
+def _is_good_name(name: str) -> bool:
+    """Whether `name` is a valid player name, remembered: a live table's record checks its names at every step."""
+    return bool(name.strip()) and name == name.strip() and not any(map(_is_control, name))
 
 
 def check_name(name: str) -> str:

@@ -788,7 +788,11 @@ class TableService:
         for seat_view in own.values():
             seat_view["undo"], seat_view["time_left"] = view["undo"], view["time_left"]
         # The same view without the choices, for every seat but the one to decide (shared, not copied: read-only).
-        hidden = {**view, "legal_actions": [], "view": {**view["view"], "choices": [], "selection": None}}
+        drawn_view = view["view"]
+        if view["legal_actions"] or drawn_view.get("choices") or drawn_view.get("selection") is not None:
+            hidden = {**view, "legal_actions": [], "view": {**drawn_view, "choices": [], "selection": None}}
+        else:
+            hidden = view  # nothing to hide (a roll, the end): one view for all, encoded once
 
         def for_seat(seat: int | None) -> dict[str, Any]:
             if seat is None:
@@ -1127,8 +1131,14 @@ class TokenBucket:
 
 
 def _encode(value: Any) -> str:
-    """Compact JSON (orjson: several times faster than the standard library's encoder on game views)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    """Compact JSON (orjson: several times faster than the standard library's encoder on game views).
+
+    Views are JSON-ready (text keys); a key that is not text is written as text, on a slower path.
+    """
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 MAX_CARRIED = 6000  # bytes of steps a notification carries (PostgreSQL's payload is under 8,000)
@@ -1184,8 +1194,33 @@ def _step_of(data: Any, players: int) -> RecordStep:
 
 
 def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
-    """The messages as JSON text: a push encodes a whole game view (several KB) for every connection."""
-    return [_encode(message) for message in messages]
+    """The messages as JSON text, exactly as `_encode` gives each.
+
+    A push sends a whole game view (several KB) to every connection, and most seats share
+    one view object: each distinct table and view is encoded once and the messages are
+    put together around them.
+    """
+    encoded: dict[int, str] = {}  # by id(): every object is alive until the messages are made
+
+    def part(value: Any) -> str:
+        text = encoded.get(id(value))
+        if text is None:
+            text = encoded[id(value)] = _encode(value)
+        return text
+
+    texts = []
+    for message in messages:
+        seat = message.get("seat")
+        if list(message) == _STATE_KEYS and (seat is None or type(seat) is int):
+            seat_text = "null" if seat is None else str(seat)
+            table, view = part(message["table"]), part(message["view"])
+            texts.append(f'{{"type":{_encode(message["type"])},"seat":{seat_text},"table":{table},"view":{view}}}')
+        else:
+            texts.append(_encode(message))
+    return texts
+
+
+_STATE_KEYS = ["type", "seat", "table", "view"]
 
 
 class Broker:
