@@ -121,10 +121,10 @@ def test_host_sit_start_close_and_their_errors(client: TestClient) -> None:
     at = f"/api/tables/{table_id}"
     hosting = {"host_token": table["host_token"]}
     ann = sit(client, table_id, 0, "Ann")
-    assert "taken" in error_of(client.post(f"{at}/seats/0", json={"name": "Bob"}), 409)
+    assert "this seat is taken" in error_of(client.post(f"{at}/seats/0", json={"name": "Bob"}), 409)
     assert "taken" in error_of(client.post(f"{at}/seats/1", json={"name": "Ann"}), 409)
     assert "taken" in error_of(client.post(f"{at}/seats/2", json={"name": "Cy"}), 409)  # a bot's
-    error_of(client.post(f"{at}/seats/7", json={"name": "Bob"}), 404)
+    assert "seats 0 to 2" in error_of(client.post(f"{at}/seats/7", json={"name": "Bob"}), 404)
     error_of(client.post("/api/tables/999/seats/0", json={"name": "Bob"}), 404)
     error_of(client.post(f"{at}/seats/1", json={"name": ""}), 422)
     error_of(client.post(f"{at}/seats/1", json={"name": "x" * 41}), 422)
@@ -143,6 +143,7 @@ def test_host_sit_start_close_and_their_errors(client: TestClient) -> None:
     error_of(client.post(f"{at}/start", json=hosting), 409)
     assert "started" in error_of(client.post(f"{at}/seats/1", json={"name": "Dee"}), 409)
     assert "bot already" in error_of(client.post(f"{at}/seats/2/bot", json={**hosting, "bot": "random"}), 409)
+    assert "seats 0 to 2" in error_of(client.post(f"{at}/seats/9/bot", json={**hosting, "bot": "random"}), 404)
 
     error_of(client.post(f"{at}/close", json={"host_token": bob}), 422)
     assert client.post(f"{at}/close", json=hosting).json() == {"status": "closed"}
@@ -237,7 +238,7 @@ def test_only_the_seat_to_play_acts(client: TestClient) -> None:
         assert [s["seat"] for s in states] == [0, 1, None, None]
         assert states[0]["view"]["turn"] == 0
         wb.send_json({"action": "roll"})
-        assert receive(wb) == {"type": "error", "error": "it is not seat 1's turn"}
+        assert receive(wb) == {"type": "error", "error": "it is not your turn"}
         spectator.send_json({"action": "roll"})
         assert receive(spectator) == {"type": "error", "error": "spectators cannot act"}
         host_socket.send_json({"action": "roll"})
@@ -262,7 +263,7 @@ def test_choices_go_only_to_the_seat_whose_decision_it_is(client: TestClient) ->
         assert theirs["view"]["view"]["selection"] is None
         action = mine["view"]["legal_actions"][0]
         wb.send_json({"action": action})  # Ann's legal move, from Bob's seat
-        assert receive(wb)["error"] == "it is not seat 1's turn"
+        assert receive(wb)["error"] == "it is not your turn"
         wa.send_json({"action": "no such move"})
         assert receive(wa)["type"] == "error"
         wa.send_json({"action": action})

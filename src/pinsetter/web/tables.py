@@ -227,7 +227,7 @@ class TableService:
             if not 0 <= seat < len(table.seats):
                 raise NotFound(_("table {id} has seats 0 to {last}").format(id=table_id, last=len(table.seats) - 1))
             if not table.seats[seat].free:
-                raise Conflict(_("seat {seat} is taken").format(seat=seat))
+                raise Conflict(_("this seat is taken: choose another"))
             if any(s.name == name for s in table.seats):
                 raise Conflict(_("the name {name} is taken at this table").format(name=repr(name)))
             token = new_token()
@@ -281,7 +281,7 @@ class TableService:
         if not table.is_host(host_token):
             raise Refused(_("only the host can hand a seat to a bot"))
         if not 0 <= seat < len(table.seats):
-            raise NotFound(_("no seat {seat}").format(seat=seat))
+            raise NotFound(_("table {id} has seats 0 to {last}").format(id=table_id, last=len(table.seats) - 1))
         try:
             make_bot(bot, get_game(table.game, table.options))
         except GameError as exc:
@@ -294,7 +294,7 @@ class TableService:
         if table.status != "playing" or table.game_id is None:
             raise Conflict(_("the table is closed"))
         if table.seats[seat].kind != "human":
-            raise Conflict(_("seat {seat} is played by a bot already").format(seat=seat))
+            raise Conflict(_("this seat is played by a bot already"))
         game_id = table.game_id
         # The table's row changes first: its new version makes every write from a copy that still
         # sees a human there (here or in another process) fail its compare-and-set, and the
@@ -535,9 +535,9 @@ class TableService:
         if state.is_terminal():
             raise Conflict(_("the game is over")) if fresh else _Stale()
         if state.turn() != seat if state.is_chance_node() else seat not in state.deciders():
-            raise Refused(_("it is not seat {seat}'s turn").format(seat=seat)) if fresh else _Stale()
+            raise Refused(_("it is not your turn")) if fresh else _Stale()
         if not match.players[seat].is_human:
-            raise Refused(_("seat {seat} is played by a bot now").format(seat=seat)) if fresh else _Stale()
+            raise Refused(_("your seat is played by a bot now")) if fresh else _Stale()
         with self._unsaved(match, game_id):
             try:
                 if state.is_chance_node():
