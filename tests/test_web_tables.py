@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import socket
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 from typing import Any
@@ -345,6 +347,15 @@ def test_a_complete_tenpins_table_with_two_humans_a_bot_and_a_spectator(client: 
         assert receive(spectator)["seat"] is None
         last = play_out({0: wa, 2: wb}, [spectator], first)
     assert last["view"]["terminal"] and last["view"]["ending"]
+    # Once everybody has left, the server keeps no entry for the table's connections or the game's lock.
+    hub, games = client.app.state.hub, client.app.state.service  # type: ignore[attr-defined]
+    for _ in range(500):
+        if table["id"] not in hub.connections:
+            break
+        time.sleep(0.01)
+    assert table["id"] not in hub.connections and table["id"] not in hub._push_locks
+    gc.collect()
+    assert game_id not in games._locks
     record = assert_replays(client, game_id)
     assert [p.name for p in record.players] == ["Ann", "random-2", "Bob"]
     assert len(record.steps) == steps(last)

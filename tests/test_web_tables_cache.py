@@ -87,7 +87,7 @@ def test_a_seat_cannot_act_twice_through_a_stale_copy(two: Setup) -> None:
         raise AssertionError("the turn never passed")
     played = stored_steps(a, game_id)
     assert steps(b, table_id) == len(played) - 1  # no notification reached b: its copy is behind
-    with pytest.raises(Refused, match="not seat"):  # in b's copy it is still this seat's turn; not in the game
+    with pytest.raises(Refused, match="not your turn"):  # in b's copy it is still this seat's turn; not in the game
         b.act(table_id, seat, {"action": "roll"})
     assert stored_steps(a, game_id) == played  # nothing written twice
 

@@ -10,6 +10,7 @@ tab or a restarted server continue the same game.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -45,14 +46,19 @@ class GameService:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._matches: OrderedDict[int, Match] = OrderedDict()
-        self._locks: dict[int, threading.Lock] = {}
+        # One lock per game in use: a lock nobody holds or waits for goes (a long-lived server sees many games).
+        self._locks: weakref.WeakValueDictionary[int, threading.Lock] = weakref.WeakValueDictionary()
         self._guard = threading.Lock()
         self.table_of: Callable[[int], int | None] | None = None  # set when online tables are served
 
     # --- finding games --------------------------------------------------------------------
     def lock(self, game_id: int) -> threading.Lock:
+        """The game's lock: the same one for everybody who holds (a reference to) it meanwhile."""
         with self._guard:
-            return self._locks.setdefault(game_id, threading.Lock())
+            lock = self._locks.get(game_id)
+            if lock is None:
+                lock = self._locks[game_id] = threading.Lock()
+            return lock
 
     def match(self, game_id: int) -> Match:
         """The live match, or the stored game resumed from its record (after a restart)."""

@@ -987,8 +987,19 @@ class Hub:
             if socket.application_state == WebSocketState.CONNECTED:
                 raise
         finally:
-            self.connections[table_id].discard(key)
             self._languages.pop(socket, None)
+            self._leave(table_id, key)
+
+    def _leave(self, table_id: int, key: tuple[WebSocket, int | None]) -> None:
+        """A connection is gone; the table's last one takes the table's entries with it (unless a push is on)."""
+        connections = self.connections.get(table_id)
+        if connections is None:
+            return
+        connections.discard(key)
+        lock = self._push_locks.get(table_id)
+        if not connections and table_id not in self._waiting and (lock is None or not lock.locked()):
+            del self.connections[table_id]
+            self._push_locks.pop(table_id, None)
 
     async def _handle(self, socket: WebSocket, table_id: int, seat: int | None, raw: str) -> None:
         import json
