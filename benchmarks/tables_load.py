@@ -183,16 +183,26 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
     }
 
 
-def check_records(base: str, tables: list[Table]) -> tuple[int, list[str]]:
-    """(games that replay, finished, with every action sent there exactly once; the problems found)."""
-    from pinsetter.records import Record, RecordError, replay
+def check_records(db: str, base: str, tables: list[Table]) -> tuple[int, list[str]]:
+    """(games that replay, finished, with every action sent there exactly once; the problems found).
+
+    The records are read from the database itself: the API serves a table's record only once
+    its game is over, and a game left unfinished (a run stopped at its deadline) is checked too.
+    """
+    from pinsetter.records import RecordError, replay
+    from pinsetter.storage import Storage
 
     good = 0
     problems: list[str] = []
+    storage = Storage(db)
     with httpx.Client(timeout=30) as client:
         for table in tables:
             game_id = client.get(f"{base}/api/tables/{table.id}").json()["game_id"]
-            record = Record.loads(client.get(f"{base}/api/games/{game_id}/record").text)
+            stored = storage.get(game_id)
+            if stored is None:
+                problems.append(f"table {table.id}: its game {game_id} is not in the database")
+                continue
+            record = stored.record
             try:
                 state = replay(record)
             except RecordError as exc:
@@ -220,7 +230,8 @@ def check_records(base: str, tables: list[Table]) -> tuple[int, list[str]]:
             elif state.is_terminal() and record.result is not None:
                 good += 1
             else:
-                problems.append(f"table {table.id}: unfinished")
+                problems.append(f"table {table.id}: unfinished after {len(record.steps)} steps")
+    storage.engine.dispose()  # its connections closed before the benchmark's schema is dropped
     return good, problems
 
 
@@ -292,7 +303,7 @@ def main() -> None:
             tables = result["tables"]
             latencies = sorted(ms * 1000 for t in tables for ms in t.latencies)
             memory = [rss_mib(s.pid) for s in servers]
-            good, problems = check_records(bases[0], tables)
+            good, problems = check_records(db, bases[0], tables)
         finally:
             for server in servers:
                 server.terminate()
