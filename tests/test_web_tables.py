@@ -500,3 +500,40 @@ def test_two_server_processes_share_a_table_and_one_dies_mid_game(postgres: str,
             if process.poll() is None:
                 process.terminate()
                 process.wait(10)
+
+
+def test_a_process_that_stopped_listening_shows_the_steps_it_missed(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL drops the notifications of a listener that is gone: listening again, a process pushes anew."""
+    import concurrent.futures
+
+    import psycopg
+
+    monkeypatch.setattr(tables_module, "RECONNECT_FIRST", 2.0)  # a gap in which the other process takes a step
+    with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:
+        table = host(one, ["human", "human"], frames=2)
+        ann, bob = sit(one, table["id"], 0, "Ann"), sit(two, table["id"], 1, "Bob")
+        start(one, table)
+        url = f"/ws/tables/{table['id']}"
+        with one.websocket_connect(f"{url}?token={ann}") as wa, two.websocket_connect(f"{url}?token={bob}") as wb:
+            assert steps(receive(wa)) == steps(receive(wb)) == 0
+            listener = two.app.state.hub.broker.listener.info.backend_pid  # type: ignore[attr-defined]
+            dsn = sa_url_for_psycopg(postgres)
+            with psycopg.connect(dsn, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", (listener,))
+            time.sleep(0.5)  # process two has seen its connection go, and waits to listen again
+            wa.send_json({"action": "roll"})
+            assert steps(receive(wa)) == 1
+            pool = concurrent.futures.ThreadPoolExecutor(1)
+            try:
+                seen = pool.submit(receive, wb).result(timeout=30)  # never, without the push anew
+            finally:
+                pool.shutdown(wait=False)  # a receive still waiting ends when the socket closes
+            assert steps(seen) == 1
+
+
+def sa_url_for_psycopg(url: str) -> str:
+    import sqlalchemy as sa
+
+    return sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)

@@ -169,7 +169,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     service.table_of = tables.store.table_of_game
     hub = Hub(tables)
     if storage.engine.dialect.name == "postgresql":
-        hub.broker = PostgresBroker(storage.url, hub.push)
+        hub.broker = PostgresBroker(storage.url, hub.push, hub.resync)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> Any:

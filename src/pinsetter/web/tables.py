@@ -877,6 +877,14 @@ class Hub:
         except RuntimeError:  # not called from a worker thread: nobody to tell from here
             log.debug("table %s changed outside a worker thread", table_id)
 
+    async def resync(self) -> None:
+        """Push every table with a connection here from the database (its notifications may have been lost)."""
+        for table_id in list(self.connections):
+            try:
+                await self.push(table_id)
+            except Exception:
+                log.exception("table %s: could not be pushed anew", table_id)
+
     async def push(self, table_id: int, stamp: str = "") -> None:
         """Send every connection at the table its own state, and let the table's clock look again.
 
@@ -1273,14 +1281,22 @@ class PostgresBroker(Broker):
     """Several processes on one PostgreSQL: NOTIFY on a change, every process LISTENs and pushes.
 
     The payload is `TABLE ORIGIN VERSION STEPS`: the publishing process pushes to its own
-    connections at once and skips its own notification when it comes back.
+    connections at once and skips its own notification when it comes back. PostgreSQL does
+    not keep notifications for a listener that is gone: when the listening connection is
+    opened again, `resync` pushes every table this process serves from the database.
     """
 
-    def __init__(self, url: str, push: Callable[[int, str], Coroutine[Any, Any, None]]) -> None:
+    def __init__(
+        self,
+        url: str,
+        push: Callable[[int, str], Coroutine[Any, Any, None]],
+        resync: Callable[[], Coroutine[Any, Any, None]] | None = None,
+    ) -> None:
         import secrets
 
         self.dsn = sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.push = push
+        self.resync = resync
         self.origin = secrets.token_hex(8)
         self.task: asyncio.Task[None] | None = None
         self.pushing: set[asyncio.Task[None]] = set()
@@ -1316,9 +1332,14 @@ class PostgresBroker(Broker):
                 await self.listener.close()
             try:
                 self.listener = await self._connect(listen=True)
-                log.warning("table notifications: listening again")
+                log.warning("table notifications: listening again; every table served here is pushed anew")
             except Exception as exc:
                 log.warning("table notifications: cannot listen yet (%s)", exc)
+                continue
+            if self.resync is not None:  # the changes notified meanwhile were lost: read them
+                task = asyncio.create_task(self.resync())
+                self.pushing.add(task)
+                task.add_done_callback(self.pushing.discard)
 
     def _note(self, payload: str) -> None:
         table, _, rest = payload.partition(" ")
