@@ -353,6 +353,52 @@ async def test_notifications_between_processes_resume_after_the_connection_is_cu
         await b.stop()
 
 
+async def test_servers_on_another_schema_of_the_database_do_not_hear_a_tables_notifications(postgres: str) -> None:
+    """Table ids are per schema: the notifications of one schema's tables go to that schema's servers only."""
+    import asyncio
+
+    import sqlalchemy as sa
+
+    from pinsetter.web.tables import PostgresBroker
+
+    other = f"pinsetter_other_{os.getpid()}_{time.monotonic_ns() % 1_000_000}"
+    base = sa.make_url(postgres).set(query={})
+    engine = sa.create_engine(base)
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{other}"'))
+    elsewhere = base.update_query_dict({"options": f"-csearch_path={other}"}).render_as_string(hide_password=False)
+    seen: dict[str, list[int]] = {"here": [], "same": [], "elsewhere": []}
+
+    def pusher(name: str) -> Any:
+        async def push(table_id: int, stamp: str) -> None:
+            seen[name].append(table_id)
+
+        return push
+
+    brokers = {
+        "here": PostgresBroker(postgres, pusher("here")),
+        "same": PostgresBroker(postgres, pusher("same")),
+        "elsewhere": PostgresBroker(elsewhere, pusher("elsewhere")),
+    }
+    try:
+        for broker in brokers.values():
+            await broker.start()
+        assert brokers["here"].channel == brokers["same"].channel != brokers["elsewhere"].channel
+        await brokers["here"].publish(7, "")
+        for _ in range(100):
+            if seen["same"]:
+                break
+            await asyncio.sleep(0.05)
+        await brokers["elsewhere"].sender.execute("SELECT pg_sleep(0.3)")  # time for a stray notification
+        assert seen == {"here": [7], "same": [7], "elsewhere": []}
+    finally:
+        for broker in brokers.values():
+            await broker.stop()
+        with engine.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{other}" CASCADE'))
+        engine.dispose()
+
+
 async def test_steps_applied_on_the_event_loop_are_written_together_each_by_its_own_compare_and_set(
     tmp_path: Path,
 ) -> None:

@@ -1277,6 +1277,13 @@ RECONNECT_FIRST = 0.2  # seconds before a lost notification connection is opened
 RECONNECT_LAST = 5.0
 
 
+def channel_of(schema: str | None) -> str:
+    """The NOTIFY channel of the tables in `schema`: servers on other schemas of the database never hear them."""
+    if schema in (None, "public"):
+        return CHANNEL
+    return f"{CHANNEL}_{hashlib.blake2b(schema.encode(), digest_size=6).hexdigest()}"
+
+
 class PostgresBroker(Broker):
     """Several processes on one PostgreSQL: NOTIFY on a change, every process LISTENs and pushes.
 
@@ -1298,12 +1305,16 @@ class PostgresBroker(Broker):
         self.push = push
         self.resync = resync
         self.origin = secrets.token_hex(8)
+        self.channel = CHANNEL  # one per schema (start): tables in another schema have ids of their own
         self.task: asyncio.Task[None] | None = None
         self.pushing: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        self.listener = await self._connect(listen=True)
         self.sender = await self._connect(listen=False)
+        cursor = await self.sender.execute("SELECT current_schema()")
+        found = await cursor.fetchone()
+        self.channel = channel_of(found[0] if found else None)
+        self.listener = await self._connect(listen=True)
         self.task = asyncio.create_task(self._listen())
 
     async def _connect(self, listen: bool) -> Any:
@@ -1311,7 +1322,7 @@ class PostgresBroker(Broker):
 
         connection = await psycopg.AsyncConnection.connect(self.dsn, autocommit=True)
         if listen:
-            await connection.execute(f"LISTEN {CHANNEL}")
+            await connection.execute(f"LISTEN {self.channel}")
         return connection
 
     async def _listen(self) -> None:
@@ -1353,7 +1364,7 @@ class PostgresBroker(Broker):
         task.add_done_callback(self.pushing.discard)
 
     def notification(self, table_id: int, stamp: str) -> tuple[str, str]:
-        return CHANNEL, f"{table_id} {self.origin} {stamp}"
+        return self.channel, f"{table_id} {self.origin} {stamp}"
 
     async def publish(self, table_id: int, stamp: str = "", notified: bool = False) -> None:
         """This process's connections see the step at once; the others by NOTIFY (retried on a new connection)."""
