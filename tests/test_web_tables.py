@@ -537,3 +537,29 @@ def sa_url_for_psycopg(url: str) -> str:
     import sqlalchemy as sa
 
     return sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def test_a_notification_that_never_arrives_still_reaches_the_players_within_seconds(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process looks every few seconds for table changes it was not told of, so a lost one stalls no table."""
+    import concurrent.futures
+
+    monkeypatch.setattr(tables_module, "WATCH_SECONDS", 0.3)
+    with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:
+        table = host(one, ["human", "human"], frames=2)
+        ann, bob = sit(one, table["id"], 0, "Ann"), sit(two, table["id"], 1, "Bob")
+        start(one, table)
+        url = f"/ws/tables/{table['id']}"
+        with one.websocket_connect(f"{url}?token={ann}") as wa, two.websocket_connect(f"{url}?token={bob}") as wb:
+            assert steps(receive(wa)) == steps(receive(wb)) == 0
+            deaf = two.app.state.hub.broker  # type: ignore[attr-defined]
+            monkeypatch.setattr(deaf, "_note", lambda payload: None)  # every notification to process two is lost
+            wa.send_json({"action": "roll"})
+            assert steps(receive(wa)) == 1
+            pool = concurrent.futures.ThreadPoolExecutor(1)
+            try:
+                seen = pool.submit(receive, wb).result(timeout=30)  # never, without the look
+            finally:
+                pool.shutdown(wait=False)
+            assert steps(seen) == 1

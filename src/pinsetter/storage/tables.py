@@ -189,6 +189,17 @@ class TableStore:
         with self.storage.engine.begin() as connection:
             return [int(row[0]) for row in connection.execute(query)]
 
+    def stamps(self, table_ids: list[int]) -> dict[int, tuple[int, int | None]]:
+        """Each table's (version, its game's steps; None before a game), as stored now: one query for all."""
+        query = (
+            sa.select(tables.c.id, tables.c.version, games.c.steps)
+            .select_from(tables.outerjoin(games, games.c.id == tables.c.game_id))
+            .where(tables.c.id.in_(table_ids))
+        )
+        with self.storage.engine.begin() as connection:
+            rows = connection.execute(query).all()
+        return {int(row[0]): (int(row[1]), None if row[2] is None else int(row[2])) for row in rows}
+
     def update(self, table: StoredTable) -> bool:
         """Write `table` if nobody changed it since it was read (its version); bumps the version."""
         with self.storage.transaction() as connection:

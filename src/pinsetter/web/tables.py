@@ -88,6 +88,23 @@ class TableService:
         # game -> the steps another process's notification carried: (steps before them, players' digest, steps)
         self._incoming: dict[int, tuple[int, str, list[Any]]] = {}
         self._guard = threading.Lock()
+        # table -> (version, steps) of the last state its connections here were sent (`missed`)
+        self._shown: dict[int, tuple[int, int | None]] = {}
+
+    def missed(self, table_ids: list[int]) -> dict[int, str]:
+        """The tables whose stored state is not the one last shown here, with their stamps (one read).
+
+        A notification can be lost (a send that failed, a push that failed while the database
+        was away): the hub looks every few seconds, so that no table stalls for good.
+        """
+        stored = self.store.stamps(table_ids)
+        with self._guard:
+            shown = {table_id: self._shown.get(table_id) for table_id in stored}
+        return {
+            table_id: "" if steps is None else f"{version} {steps}"
+            for table_id, (version, steps) in stored.items()
+            if shown[table_id] != (version, steps)
+        }
 
     def table(self, table_id: int) -> StoredTable:
         """The table as stored now (read from the database)."""
@@ -735,6 +752,8 @@ class TableService:
             table = kept
         public = table.public()
         if table.game_id is None:
+            with self._guard:
+                self._shown[table_id] = (table.version, None)
             return [{"type": "state", "seat": seat, "table": public, "view": None} for seat in seats]
         own: dict[int, dict[str, Any]] = {}
         lock = self.games.lock(table.game_id)
@@ -781,8 +800,11 @@ class TableService:
                             "status": status,
                         },
                     }
+            shown = (table.version, len(match.record.steps))
         finally:
             lock.release()
+        with self._guard:
+            self._shown[table_id] = shown
         view["undo"] = _("undo is off at a table")
         view["time_left"] = {str(seat): seconds for seat, seconds in left.items()}
         for seat_view in own.values():
@@ -822,14 +844,40 @@ class Hub:
         self._languages: dict[WebSocket, str] = {}  # each connection's language
         self._acting: anyio.CapacityLimiter | None = None  # made on the event loop, when first needed
         self.writer = StepWriter(tables)
+        self._watching: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Start the broker, and the clocks of the timed tables being played (after a restart too)."""
         await self.broker.start()
         for table_id in await anyio.to_thread.run_sync(self.tables.store.timed_and_playing):
             self._wake(table_id, timed=True)
+        if self.broker.lossy:
+            self._watching = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        """Every few seconds, push anew the tables served here whose stored state was not shown here.
+
+        Notifications from other processes are fire-and-forget: one lost (a send that failed,
+        a push that failed while the database was away) must not stall a table for good.
+        """
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            try:
+                table_ids = list(self.connections)
+                if not table_ids:
+                    continue
+                missed = await anyio.to_thread.run_sync(self.tables.missed, table_ids)
+                for table_id, stamp in missed.items():
+                    log.info("table %s: a change was not shown here; pushed now", table_id)
+                    await self.push(table_id, stamp)
+            except Exception:
+                log.exception("tables: looking for changes not shown here failed")
 
     async def stop(self) -> None:
+        if self._watching is not None:
+            self._watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._watching
         for task in list(self.clocks.values()):
             task.cancel()
         for task in list(self.clocks.values()):
@@ -1245,6 +1293,8 @@ _STATE_KEYS = ["type", "seat", "table", "view"]
 class Broker:
     """Tells every server process (this one too) that a table changed."""
 
+    lossy = False  # whether a change can go unheard by a process (the hub then looks for it)
+
     async def publish(self, table_id: int, stamp: str = "", notified: bool = False) -> None:
         """`stamp`: the table's `VERSION STEPS` after the change ("" when unknown).
 
@@ -1273,6 +1323,7 @@ class LocalBroker(Broker):
         await self.push(table_id, stamp)
 
 
+WATCH_SECONDS = 5.0  # how often a process looks for a table change it was not told of (PostgreSQL)
 RECONNECT_FIRST = 0.2  # seconds before a lost notification connection is opened again (doubling)
 RECONNECT_LAST = 5.0
 
@@ -1292,6 +1343,8 @@ class PostgresBroker(Broker):
     not keep notifications for a listener that is gone: when the listening connection is
     opened again, `resync` pushes every table this process serves from the database.
     """
+
+    lossy = True
 
     def __init__(
         self,
