@@ -511,6 +511,7 @@ def test_a_process_that_stopped_listening_shows_the_steps_it_missed(
     import psycopg
 
     monkeypatch.setattr(tables_module, "RECONNECT_FIRST", 2.0)  # a gap in which the other process takes a step
+    monkeypatch.setattr(tables_module, "WATCH_SECONDS", 3600.0)  # only the push anew can show it
     with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:
         table = host(one, ["human", "human"], frames=2)
         ann, bob = sit(one, table["id"], 0, "Ann"), sit(two, table["id"], 1, "Bob")
@@ -563,3 +564,21 @@ def test_a_notification_that_never_arrives_still_reaches_the_players_within_seco
             finally:
                 pool.shutdown(wait=False)
             assert steps(seen) == 1
+
+
+def test_a_process_keeps_nothing_for_a_table_nobody_watches_there(postgres: str) -> None:
+    """Every process hears every table's steps; one with no connection to the table keeps no entry for it."""
+    with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:
+        table = host(one, ["human"], frames=1)
+        ann = sit(one, table["id"], 0, "Ann")
+        start(one, table)
+        with one.websocket_connect(f"/ws/tables/{table['id']}?token={ann}") as wa:
+            state = receive(wa)
+            while not state["view"]["terminal"]:
+                wa.send_json({"action": "roll"})
+                state = receive(wa)
+        time.sleep(1.0)  # the notifications have reached process two
+        hub = two.app.state.hub  # type: ignore[attr-defined]
+        assert steps(state) >= 2
+        assert table["id"] not in hub.connections and table["id"] not in hub._push_locks
+        assert table["id"] not in hub.tables._shown

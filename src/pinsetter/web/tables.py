@@ -91,6 +91,11 @@ class TableService:
         # table -> (version, steps) of the last state its connections here were sent (`missed`)
         self._shown: dict[int, tuple[int, int | None]] = {}
 
+    def unshown(self, table_id: int) -> None:
+        """Nobody here watches the table any more: forget what it was shown."""
+        with self._guard:
+            self._shown.pop(table_id, None)
+
     def missed(self, table_ids: list[int]) -> dict[int, str]:
         """The tables whose stored state is not the one last shown here, with their stamps (one read).
 
@@ -858,20 +863,27 @@ class Hub:
         """Every few seconds, push anew the tables served here whose stored state was not shown here.
 
         Notifications from other processes are fire-and-forget: one lost (a send that failed,
-        a push that failed while the database was away) must not stall a table for good.
+        a push that failed while the database was away) must not stall a table for good. A
+        change counts as missed when two looks in a row find the same one not shown: a step
+        being pushed at the moment of a look is not pushed twice.
         """
+        suspects: dict[int, str] = {}
         while True:
             await asyncio.sleep(WATCH_SECONDS)
             try:
                 table_ids = list(self.connections)
-                if not table_ids:
-                    continue
-                missed = await anyio.to_thread.run_sync(self.tables.missed, table_ids)
-                for table_id, stamp in missed.items():
-                    log.info("table %s: a change was not shown here; pushed now", table_id)
-                    await self.push(table_id, stamp)
+                found = await anyio.to_thread.run_sync(self.tables.missed, table_ids) if table_ids else {}
+                missed = {table_id: stamp for table_id, stamp in found.items() if suspects.get(table_id) == stamp}
+                suspects = found
             except Exception:
                 log.exception("tables: looking for changes not shown here failed")
+                continue
+            for table_id, stamp in missed.items():
+                log.warning("table %s: a change was not shown here (a notification lost?); pushed now", table_id)
+                try:
+                    await self.push(table_id, stamp)
+                except Exception:
+                    log.exception("table %s: could not be pushed anew", table_id)
 
     async def stop(self) -> None:
         if self._watching is not None:
@@ -952,8 +964,8 @@ class Hub:
         Pushes of one table run one at a time; a push that finds another one still waiting
         to start is left out, as that one shows the newer state.
         """
-        if table_id in self._waiting:
-            return
+        if table_id in self._waiting or not self.connections.get(table_id):
+            return  # another push will show it, or nobody here sees this table
         self._waiting.add(table_id)
         try:
             lock = self._push_locks.setdefault(table_id, asyncio.Lock())
@@ -979,6 +991,7 @@ class Hub:
                         log.debug("push to a closed connection of table %s", table_id)
         finally:
             self._waiting.discard(table_id)
+            self._tidy(table_id)  # the last connection may have left during the push
 
     async def _render_states(self, table_id: int, seats: list[int | None]) -> list[str]:
         """The seats' messages as JSON text: on the event loop from what is kept here, else in a thread."""
@@ -1047,15 +1060,20 @@ class Hub:
             self._leave(table_id, key)
 
     def _leave(self, table_id: int, key: tuple[WebSocket, int | None]) -> None:
-        """A connection is gone; the table's last one takes the table's entries with it (unless a push is on)."""
+        """A connection is gone; the table's last one takes the table's entries with it."""
         connections = self.connections.get(table_id)
-        if connections is None:
-            return
-        connections.discard(key)
+        if connections is not None:
+            connections.discard(key)
+        self._tidy(table_id)
+
+    def _tidy(self, table_id: int) -> None:
+        """Drop a table's entries once nobody here is connected to it and no push is on (the last push does it)."""
         lock = self._push_locks.get(table_id)
-        if not connections and table_id not in self._waiting and (lock is None or not lock.locked()):
-            del self.connections[table_id]
-            self._push_locks.pop(table_id, None)
+        if self.connections.get(table_id) or table_id in self._waiting or (lock is not None and lock.locked()):
+            return
+        self.connections.pop(table_id, None)
+        self._push_locks.pop(table_id, None)
+        self.tables.unshown(table_id)
 
     async def _handle(self, socket: WebSocket, table_id: int, seat: int | None, raw: str) -> None:
         import json
