@@ -61,6 +61,14 @@ def cpu_of_command(name: str) -> float:
     return total
 
 
+def yardstick_ms() -> float:
+    """CPU time of a fixed pure-Python loop: this machine's speed varies by tens of percent from
+    minute to minute, and the same code's figures with it (compare runs by this first)."""
+    start = time.process_time()
+    sum(i * i for i in range(3_000_000))
+    return 1000 * (time.process_time() - start)
+
+
 def rss_mib(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -269,6 +277,7 @@ def main() -> None:
     parser.add_argument("--deadline", type=float, default=300)
     parser.add_argument("--profile", default=None, help="write each server's cProfile stats to PROFILE.N")
     args = parser.parse_args()
+    yardstick = yardstick_ms()
     with tempfile.TemporaryDirectory() as tmp:
         drop = None
         db = args.db or f"{tmp}/tables.sqlite"
@@ -331,6 +340,7 @@ def main() -> None:
         print(f"PostgreSQL server CPU (this machine's postgres processes): {result['database_cpu']:.1f} s")
     print(f"server memory (RSS): {', '.join(f'{m:.0f} MiB' for m in memory)}")
     print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"machine speed: a fixed Python loop took {yardstick:.0f} ms of CPU before the run (lower is faster)")
     errors = sum(len(t.errors) for t in tables)
     print(f"refused actions: {errors}")
     print(f"records: {good} of {len(tables)} tables finished, replay, and hold every action sent exactly once")
