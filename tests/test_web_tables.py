@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -502,16 +503,9 @@ def test_two_server_processes_share_a_table_and_one_dies_mid_game(postgres: str,
                 process.wait(10)
 
 
-def test_a_process_that_stopped_listening_shows_the_steps_it_missed(
-    postgres: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """PostgreSQL drops the notifications of a listener that is gone: listening again, a process pushes anew."""
-    import concurrent.futures
-
-    import psycopg
-
-    monkeypatch.setattr(tables_module, "RECONNECT_FIRST", 2.0)  # a gap in which the other process takes a step
-    monkeypatch.setattr(tables_module, "WATCH_SECONDS", 3600.0)  # only the push anew can show it
+@contextlib.contextmanager
+def two_processes_at_a_table(postgres: str) -> Iterator[tuple[TestClient, TestClient, Socket, Socket]]:
+    """Two servers on one database, and a started Ten Pins table: Ann on the first, Bob on the second."""
     with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:
         table = host(one, ["human", "human"], frames=2)
         ann, bob = sit(one, table["id"], 0, "Ann"), sit(two, table["id"], 1, "Bob")
@@ -519,51 +513,51 @@ def test_a_process_that_stopped_listening_shows_the_steps_it_missed(
         url = f"/ws/tables/{table['id']}"
         with one.websocket_connect(f"{url}?token={ann}") as wa, two.websocket_connect(f"{url}?token={bob}") as wb:
             assert steps(receive(wa)) == steps(receive(wb)) == 0
-            listener = two.app.state.hub.broker.listener.info.backend_pid  # type: ignore[attr-defined]
-            dsn = sa_url_for_psycopg(postgres)
-            with psycopg.connect(dsn, autocommit=True) as admin:
-                admin.execute("SELECT pg_terminate_backend(%s)", (listener,))
-            time.sleep(0.5)  # process two has seen its connection go, and waits to listen again
-            wa.send_json({"action": "roll"})
-            assert steps(receive(wa)) == 1
-            pool = concurrent.futures.ThreadPoolExecutor(1)
-            try:
-                seen = pool.submit(receive, wb).result(timeout=30)  # never, without the push anew
-            finally:
-                pool.shutdown(wait=False)  # a receive still waiting ends when the socket closes
-            assert steps(seen) == 1
+            yield one, two, wa, wb
 
 
-def sa_url_for_psycopg(url: str) -> str:
+def receive_within(ws: Socket, seconds: float) -> dict[str, Any]:
+    """The next message, or TimeoutError (a receive still waiting ends when the socket closes)."""
+    import concurrent.futures
+
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    try:
+        return pool.submit(receive, ws).result(timeout=seconds)
+    finally:
+        pool.shutdown(wait=False)
+
+
+def test_a_process_that_stopped_listening_shows_the_steps_it_missed(
+    postgres: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL drops the notifications of a listener that is gone: listening again, a process pushes anew."""
+    import psycopg
     import sqlalchemy as sa
 
-    return sa.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    monkeypatch.setattr(tables_module, "RECONNECT_FIRST", 2.0)  # a gap in which the other process takes a step
+    monkeypatch.setattr(tables_module, "WATCH_SECONDS", 3600.0)  # only the push anew can show it
+    with two_processes_at_a_table(postgres) as (_one, two, wa, wb):
+        listener = two.app.state.hub.broker.listener.info.backend_pid  # type: ignore[attr-defined]
+        dsn = sa.make_url(postgres).set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (listener,))
+        time.sleep(0.5)  # process two has seen its connection go, and waits to listen again
+        wa.send_json({"action": "roll"})
+        assert steps(receive(wa)) == 1
+        assert steps(receive_within(wb, 30)) == 1  # never, without the push anew
 
 
 def test_a_notification_that_never_arrives_still_reaches_the_players_within_seconds(
     postgres: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A process looks every few seconds for table changes it was not told of, so a lost one stalls no table."""
-    import concurrent.futures
-
     monkeypatch.setattr(tables_module, "WATCH_SECONDS", 0.3)
-    with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:
-        table = host(one, ["human", "human"], frames=2)
-        ann, bob = sit(one, table["id"], 0, "Ann"), sit(two, table["id"], 1, "Bob")
-        start(one, table)
-        url = f"/ws/tables/{table['id']}"
-        with one.websocket_connect(f"{url}?token={ann}") as wa, two.websocket_connect(f"{url}?token={bob}") as wb:
-            assert steps(receive(wa)) == steps(receive(wb)) == 0
-            deaf = two.app.state.hub.broker  # type: ignore[attr-defined]
-            monkeypatch.setattr(deaf, "_note", lambda payload: None)  # every notification to process two is lost
-            wa.send_json({"action": "roll"})
-            assert steps(receive(wa)) == 1
-            pool = concurrent.futures.ThreadPoolExecutor(1)
-            try:
-                seen = pool.submit(receive, wb).result(timeout=30)  # never, without the look
-            finally:
-                pool.shutdown(wait=False)
-            assert steps(seen) == 1
+    with two_processes_at_a_table(postgres) as (_one, two, wa, wb):
+        deaf = two.app.state.hub.broker  # type: ignore[attr-defined]
+        monkeypatch.setattr(deaf, "_note", lambda payload: None)  # every notification to process two is lost
+        wa.send_json({"action": "roll"})
+        assert steps(receive(wa)) == 1
+        assert steps(receive_within(wb, 30)) == 1  # never, without the look
 
 
 def test_a_process_keeps_nothing_for_a_table_nobody_watches_there(postgres: str) -> None:
