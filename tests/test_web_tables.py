@@ -465,6 +465,7 @@ def test_two_server_processes_share_a_table_and_one_dies_mid_game(postgres: str,
         async def play() -> tuple[int, int]:
             ann = await connect(ws_url(one_base, tokens[0]))  # on process one
             bob = await connect(ws_url(two_base, tokens[1]))  # on process two
+            assert ann.response is not None and "sec-websocket-extensions" not in ann.response.headers  # no deflate
             watcher = await connect(ws_url(two_base, None))
             seats = {0: ann, 1: bob}
             state = json.loads(await ann.recv())

@@ -45,6 +45,8 @@ def serve(
     typer.echo(_("pinsetter: serving on {url} (Ctrl+C stops)").format(url=f"http://{shown}:{port}/"))
     try:
         # WebSocket frames beyond 64 KiB are refused by the server itself (a table's message is at most 4 KiB).
-        uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=65536)
+        # No per-message compression: browsers ask for it, and deflating every seat's state after every
+        # step cost a third more server CPU per action for a few KB saved (docs/tables.md, Load).
+        uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False)
     except (OSError, SystemExit) as exc:
         fail(_("cannot serve on {address}: {error}").format(address=f"{host}:{port}", error=exc))
