@@ -863,7 +863,8 @@ class Hub:
         """Every few seconds, push anew the tables served here whose stored state was not shown here.
 
         Notifications from other processes are fire-and-forget: one lost (a send that failed,
-        a push that failed while the database was away) must not stall a table for good. A
+        a push that failed while the database was away) must not stall a table for good, nor
+        a forged one (from somebody with access to the database) keep a wrong copy here. A
         change counts as missed when two looks in a row find the same one not shown: a step
         being pushed at the moment of a look is not pushed twice.
         """
@@ -878,10 +879,10 @@ class Hub:
             except Exception:
                 log.exception("tables: looking for changes not shown here failed")
                 continue
-            for table_id, stamp in missed.items():
-                log.warning("table %s: a change was not shown here (a notification lost?); pushed now", table_id)
+            for table_id in missed:
+                log.warning("table %s: what was shown here is not what is stored; pushed anew", table_id)
                 try:
-                    await self.push(table_id, stamp)
+                    await self.push(table_id)  # read anew: what is kept here may be behind, or (forged) ahead
                 except Exception:
                     log.exception("table %s: could not be pushed anew", table_id)
 
