@@ -97,3 +97,9 @@ def test_a_name_is_judged_the_same_every_time(name: str) -> None:
     )
     for _again in range(2):
         assert (name_problem(name) is None) == good
+
+
+def test_a_refused_name_is_quoted_with_its_control_characters_spelled_once() -> None:
+    from pinsetter.usertext import name_problem
+
+    assert name_problem("<b>\x1b[31m") == "player name '<b>\\x1b[31m' contains the control character U+001B"

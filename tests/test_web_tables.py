@@ -164,6 +164,8 @@ def test_the_host_hands_a_free_seat_to_a_bot_and_everyone_sees_seats_fill(client
         sit(client, table["id"], 0, "Ann")
         assert receive(watcher)["table"]["seats"][0]["name"] == "Ann"  # pushed at once, no polling
         hosting = {"host_token": table["host_token"], "bot": "random"}
+        taken = client.post(f"/api/tables/{table['id']}/seats/0/bot", json=hosting)  # Ann's: not the host's to give
+        assert "this seat is taken" in error_of(taken, 409)
         answer = client.post(f"/api/tables/{table['id']}/seats/1/bot", json=hosting)
         assert answer.status_code == 200 and answer.json()["seats"][1]["kind"] == "bot:random"
         assert receive(watcher)["table"]["seats"][1]["free"] is False
@@ -436,6 +438,8 @@ def _serve(url: str, tmp: Path, name: str) -> tuple[subprocess.Popen[bytes], str
 
 def test_two_server_processes_share_a_table_and_one_dies_mid_game(postgres: str, tmp_path: Path) -> None:
     from websockets.asyncio.client import ClientConnection, connect
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.typing import Origin
 
     one, one_base = _serve(postgres, tmp_path, "one")
     two, two_base = _serve(postgres, tmp_path, "two")
@@ -463,6 +467,17 @@ def test_two_server_processes_share_a_table_and_one_dies_mid_game(postgres: str,
                     return dict(message)
 
         async def play() -> tuple[int, int]:
+            # A real server refuses another origin's page at the handshake, and tells a page why it closes
+            # its socket at once (an unknown token: the page then watches).
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(ws_url(one_base, None), origin=Origin("http://evil.example"))
+            assert refused.value.response.status_code == 403
+            for address in (ws_url(one_base, "forged-" + "x" * 32), one_base.replace("http", "ws") + "/ws/tables/999"):
+                async with connect(address) as forged:
+                    with pytest.raises(ConnectionClosed) as closed:
+                        await forged.recv()
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+                assert closed.value.rcvd.reason in ("unknown token", "no such table")
             ann = await connect(ws_url(one_base, tokens[0]))  # on process one
             bob = await connect(ws_url(two_base, tokens[1]))  # on process two
             assert ann.response is not None and "sec-websocket-extensions" not in ann.response.headers  # no deflate

@@ -51,12 +51,13 @@ def name_problem(name: str) -> str | None:
         return _("a player name cannot be empty")
     if len(name) > MAX_NAME:
         return _("player name {name}... is longer than {most} characters").format(
-            name=repr(visible(name[:20])), most=MAX_NAME
+            name=f"'{visible(name[:20])}'", most=MAX_NAME
         )
     bad = next((c for c in name if _is_control(c)), None)
     if bad is not None:
         return _("player name {name} contains the control character {code}").format(
-            name=repr(visible(name)), code=f"U+{ord(bad):04X}"
+            name=f"'{visible(name)}'",
+            code=f"U+{ord(bad):04X}",  # quoted, not repr: its escapes are shown once
         )
     if name != name.strip():
         return _("player name {name} starts or ends with spaces").format(name=repr(name))

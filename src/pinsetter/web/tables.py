@@ -309,6 +309,8 @@ class TableService:
         except GameError as exc:
             raise Refused(str(exc)) from None
         if table.status == "open":
+            if table.seats[seat].kind == "human" and not table.seats[seat].free:
+                raise Conflict(_("this seat is taken: choose another"))  # a player sat there: not the host's to give
             table.seats[seat] = Seat(f"bot:{bot}", name=f"{bot}-{seat + 1}")
             if not self.store.update(table):
                 raise Conflict(_("the table changed: try again"))
@@ -556,10 +558,10 @@ class TableService:
         state = match.state
         if state.is_terminal():
             raise Conflict(_("the game is over")) if fresh else _Stale()
+        if not match.players[seat].is_human:  # said first: that seat's turns are all the bot's now
+            raise Refused(_("your seat is played by a bot now")) if fresh else _Stale()
         if state.turn() != seat if state.is_chance_node() else seat not in state.deciders():
             raise Refused(_("it is not your turn")) if fresh else _Stale()
-        if not match.players[seat].is_human:
-            raise Refused(_("your seat is played by a bot now")) if fresh else _Stale()
         with self._unsaved(match, game_id):
             try:
                 if state.is_chance_node():
@@ -1019,6 +1021,12 @@ class Hub:
         return encode_messages(self.tables.states_for(table_id, seats))
 
     async def serve(self, socket: WebSocket, table_id: int, token: str | None, origins: set[str]) -> None:
+        """One connection: its state after every step, its seat's actions.
+
+        A page from another origin is refused at the handshake (HTTP 403: no socket is ever
+        opened for it). A missing table or an unknown token is accepted and closed at once with
+        code 1008 and the reason, so that the page can tell (a seat's token no longer valid: watch).
+        """
         origin = socket.headers.get("origin")
         host = socket.headers.get("host", "")
         if origin is not None and origin not in origins and origin.split("://", 1)[-1] != host:
@@ -1028,10 +1036,12 @@ class Hub:
         try:
             table = await anyio.to_thread.run_sync(self.tables.table, table_id)
         except NotFound:
+            await socket.accept()
             await socket.close(code=1008, reason="no such table")
             return
         seat = table.seat_of(token)
         if token and seat is None and not table.is_host(token):
+            await socket.accept()
             await socket.close(code=1008, reason="unknown token")
             log.warning("table %s: refused an unknown token", table_id)
             return
