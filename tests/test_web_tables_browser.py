@@ -218,6 +218,9 @@ def test_the_host_gives_a_free_seat_and_then_an_idle_players_seat_to_bots(browse
     host.find_element(By.CSS_SELECTOR, "button[data-key='bot-1']").click()
     host.switch_to.alert.accept()
     wait(host, lambda _d: seat_kind(1).startswith("bot:"), "Bob's seat never went to a bot")
+    friend.refresh()  # Bob's token holds no seat now: the server says so as it closes, and his page watches
+    wait(friend, lambda d: "not valid at this table" in page(d).get("error", ""), "Bob's page never learned it")
+    live_at(friend, seat="")
 
     for _ in range(60):  # Ann plays on alone; the bots play their seats
         state = live_at(host)

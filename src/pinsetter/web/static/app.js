@@ -1613,7 +1613,8 @@ async function tablePage(id) {
           st.picked.clear();
           st.pile = null;
           st.planned = 0;
-          st.error = "";
+          if (st.keepError) st.keepError = false; // said as the socket closed: shown until the next step
+          else st.error = "";
         }
         st.steps = steps;
         draw();
@@ -1634,6 +1635,7 @@ async function tablePage(id) {
         store(seatKey(id), null);
         st.token = null;
         st.error = t("this browser's seat token is not valid at this table: you are watching");
+        st.keepError = true;
         reconnectLater(0);
         return;
       }
