@@ -579,7 +579,10 @@ class TableService:
             except GameError as exc:
                 if not fresh:
                     raise _Stale() from None  # refused here; judged again on the stored game
-                raise Refused(_("{action}: {error}").format(action=repr(action), error=exc)) from None
+                error = str(exc)
+                if action and error.startswith(action):  # the engine's line names the action already
+                    raise Refused(error) from None
+                raise Refused(_("{action}: {error}").format(action=repr(action), error=error)) from None
 
     def change_stamp(self, table: StoredTable, match: Match, before: int) -> str:
         """The stamp of a stored change (see `act`)."""
