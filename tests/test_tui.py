@@ -368,7 +368,11 @@ async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
                 if len(launcher.seats) > before:
                     break
         assert [s.name for s in launcher.seats] == ["you", *HOSTILE]
-        text = screen_text(app)
+        for _ in range(100):  # the seat list is drawn after the seats change (later on a loaded machine)
+            text = screen_text(app)
+            if all(f"{name} (human)" in text for name in HOSTILE):
+                break
+            await pilot.pause(0.02)
         for name in HOSTILE:
             assert f"{name} (human)" in text
         await type_into(pilot, "#opt-frames", "1")
