@@ -274,6 +274,8 @@ def test_choices_go_only_to_the_seat_whose_decision_it_is(client: TestClient) ->
         wa.send_json({"pins": list(range(1, 11))})  # every pin: far more than the roll; said once, not twice
         refused = receive(wa)["error"]
         assert refused.startswith("cross 1+2+") and refused.count("cross") == 1, refused
+        wa.send_json({"pins": [1], "pile": 2})  # a pile is Bowling Solitaire's
+        assert receive(wa)["error"] == "Rolling Pins has no piles: pick pins alone"
         wa.send_json({"action": action})
         assert steps(receive(wa)) > steps(mine) and steps(receive(wb)) > steps(theirs)
 

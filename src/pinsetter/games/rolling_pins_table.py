@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pinsetter.core.game import State
+from pinsetter.core.game import IllegalActionError, State
 from pinsetter.core.table import Ability, Choice, PinSpot, Selection, TableView, TrackArea
 from pinsetter.games.pure_chance_table import pip_dice, pip_words
 from pinsetter.games.table_common import rows_for, status_line, turn_of
@@ -197,6 +197,8 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
 
 def selection_action(state: State, pins: frozenset[int], pile: int | None) -> str:
     """`cross 2+5 tokens +1`: the action the picked pins make with the dice rolled."""
+    if pile is not None:  # a pile is Bowling Solitaire's: said, not ignored
+        raise IllegalActionError(_("Rolling Pins has no piles: pick pins alone"))
     me = state.view(state.turn())["players"][state.turn()]
     roll = sum(me["dice"])
     tokens = sum(pins) - roll

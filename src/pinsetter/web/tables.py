@@ -580,7 +580,7 @@ class TableService:
                 if not fresh:
                     raise _Stale() from None  # refused here; judged again on the stored game
                 error = str(exc)
-                if action and error.startswith(action):  # the engine's line names the action already
+                if not action or error.startswith(action):  # no action made yet, or the line names it already
                     raise Refused(error) from None
                 raise Refused(_("{action}: {error}").format(action=repr(action), error=error)) from None
 
