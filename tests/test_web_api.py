@@ -173,7 +173,9 @@ def test_a_refused_pick_names_the_pick_and_the_reason(client: TestClient) -> Non
     standing = [p["number"] for p in table["pins"] if not p["down"]]
     assert frozenset(standing) not in legal
     message = error_of(client.post(f"/api/games/{gid}/actions", json={"pins": standing}), 422)
-    assert "+".join(map(str, standing)) in message
+    assert "+".join(map(str, standing)) in message and message.count("cross") == 1  # the pick said once
+    with_pile = error_of(client.post(f"/api/games/{gid}/actions", json={"pins": standing[:1], "pile": 1}), 422)
+    assert with_pile == "Rolling Pins has no piles: pick pins alone"
     assert error_of(client.post(f"/api/games/{gid}/actions", json={"action": "fly away"}), 422)
     assert "pins" in error_of(client.post(f"/api/games/{gid}/actions", json={}), 422)
     # nothing changed

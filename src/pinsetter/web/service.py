@@ -140,8 +140,7 @@ class GameService:
                 step = match.game.parse_action(action)
                 match.apply(step)
             except GameError as exc:
-                shown = action if action is not None else "+".join(map(str, pins or []))
-                raise Refused(f"{shown!r}: {exc}") from None
+                raise Refused(refusal_line(action, exc)) from None
             return self.view(match)
 
     def advance(self, game_id: int, until: str) -> GameView:
@@ -256,6 +255,14 @@ class GameService:
     def at_table(self, game_id: int) -> bool:
         """Whether the game is played at an online table (its seed stays secret until it ends)."""
         return self.table_of is not None and self.table_of(game_id) is not None
+
+
+def refusal_line(action: str | None, error: GameError) -> str:
+    """One line for an action the engine refused: the action, then why (once, when the reason names it)."""
+    reason = str(error)
+    if not action or reason.startswith(action):  # no action made from a pick, or the reason says it
+        return reason
+    return _("{action}: {error}").format(action=repr(action), error=reason)
 
 
 def timed_out(name: str, bot: str, action: str) -> str:

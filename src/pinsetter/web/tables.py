@@ -45,7 +45,7 @@ from pinsetter.storage.db import PreparedAppend
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
 from pinsetter.storage.tables import copy_table as _copy
 from pinsetter.usertext import check_name
-from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data
+from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data, refusal_line
 
 __all__ = ["Hub", "TableService"]
 
@@ -579,10 +579,7 @@ class TableService:
             except GameError as exc:
                 if not fresh:
                     raise _Stale() from None  # refused here; judged again on the stored game
-                error = str(exc)
-                if not action or error.startswith(action):  # no action made yet, or the line names it already
-                    raise Refused(error) from None
-                raise Refused(_("{action}: {error}").format(action=repr(action), error=error)) from None
+                raise Refused(refusal_line(action, exc)) from None
 
     def change_stamp(self, table: StoredTable, match: Match, before: int) -> str:
         """The stamp of a stored change (see `act`)."""
