@@ -54,7 +54,6 @@ CHANNEL = "pinsetter_tables"
 MAX_MESSAGE = 4096  # bytes of one WebSocket message from a client
 RATE = 10.0  # messages per second a connection may send on average
 BURST = 20.0
-BAD_MESSAGE = 'a message is a JSON object like {"action": "dice 2"}'
 MIN_TURN, MAX_TURN = 1, 3600  # seconds a host may give each decision
 # Worker threads applying the seats' actions that cannot be applied on the event loop (nothing
 # kept, a bot at the table, a retry) at once: when every action went to anyio's default 40, 50
