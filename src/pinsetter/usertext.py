@@ -47,6 +47,17 @@ def name_problem(name: str) -> str | None:
     """Why `name` cannot be a player name, or None if it can."""
     if len(name) <= MAX_NAME and _is_good_name(name):  # long text is never kept by the cache
         return None
+    return _problem(name)
+
+
+@lru_cache(maxsize=4096)
+def _is_good_name(name: str) -> bool:
+    """Whether `name` is a valid player name, remembered: a live table's record checks its names at every step."""
+    return _problem(name) is None
+
+
+def _problem(name: str) -> str | None:
+    """`name_problem`, worked out (in the current language)."""
     if not name.strip():
         return _("a player name cannot be empty")
     if len(name) > MAX_NAME:
@@ -55,19 +66,13 @@ def name_problem(name: str) -> str | None:
         )
     bad = next((c for c in name if _is_control(c)), None)
     if bad is not None:
+        # Quoted, not repr: the escapes `visible` wrote are shown once.
         return _("player name {name} contains the control character {code}").format(
-            name=f"'{visible(name)}'",
-            code=f"U+{ord(bad):04X}",  # quoted, not repr: its escapes are shown once
+            name=f"'{visible(name)}'", code=f"U+{ord(bad):04X}"
         )
     if name != name.strip():
         return _("player name {name} starts or ends with spaces").format(name=repr(name))
     return None
-
-
-@lru_cache(maxsize=4096)
-def _is_good_name(name: str) -> bool:
-    """Whether `name` is a valid player name, remembered: a live table's record checks its names at every step."""
-    return bool(name.strip()) and name == name.strip() and not any(map(_is_control, name))
 
 
 def check_name(name: str) -> str:
