@@ -882,10 +882,7 @@ class Hub:
                 continue
             for table_id in missed:
                 log.warning("table %s: what was shown here is not what is stored; pushed anew", table_id)
-                try:
-                    await self.push(table_id)  # read anew: what is kept here may be behind, or (forged) ahead
-                except Exception:
-                    log.exception("table %s: could not be pushed anew", table_id)
+            await self._push_anew(list(missed))  # what is kept here may be behind, or (forged) ahead
 
     async def stop(self) -> None:
         if self._watching is not None:
@@ -941,9 +938,13 @@ class Hub:
 
     async def resync(self) -> None:
         """Push every table with a connection here from the database (its notifications may have been lost)."""
-        for table_id in list(self.connections):
+        await self._push_anew(list(self.connections))
+
+    async def _push_anew(self, table_ids: list[int]) -> None:
+        """Push each table as read anew from the database; one that fails does not hold up the others."""
+        for table_id in table_ids:
             try:
-                await self.push(table_id)
+                await self.push(table_id)  # no stamp: everything kept about the table is dropped first
             except Exception:
                 log.exception("table %s: could not be pushed anew", table_id)
 
