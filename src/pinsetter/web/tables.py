@@ -95,20 +95,15 @@ class TableService:
         with self._guard:
             self._shown.pop(table_id, None)
 
-    def missed(self, table_ids: list[int]) -> dict[int, str]:
-        """The tables whose stored state is not the one last shown here, with their stamps (one read).
+    def missed(self, table_ids: list[int]) -> dict[int, tuple[int, int | None]]:
+        """The tables whose stored state is not the one last shown here: their stored (version, steps) (one read).
 
         A notification can be lost (a send that failed, a push that failed while the database
         was away): the hub looks every few seconds, so that no table stalls for good.
         """
         stored = self.store.stamps(table_ids)
         with self._guard:
-            shown = {table_id: self._shown.get(table_id) for table_id in stored}
-        return {
-            table_id: "" if steps is None else f"{version} {steps}"
-            for table_id, (version, steps) in stored.items()
-            if shown[table_id] != (version, steps)
-        }
+            return {table_id: stamp for table_id, stamp in stored.items() if self._shown.get(table_id) != stamp}
 
     def table(self, table_id: int) -> StoredTable:
         """The table as stored now (read from the database)."""
@@ -869,7 +864,7 @@ class Hub:
         change counts as missed when two looks in a row find the same one not shown: a step
         being pushed at the moment of a look is not pushed twice.
         """
-        suspects: dict[int, str] = {}
+        suspects: dict[int, tuple[int, int | None]] = {}
         while True:
             await asyncio.sleep(WATCH_SECONDS)
             try:
