@@ -180,6 +180,21 @@ def test_using_language_restores_the_language_before() -> None:
     assert current_language() == "en" and _("Pinhead") == "Pinhead"
 
 
+def test_dice_made_once_per_roll_speak_each_language() -> None:
+    """The dice of a roll are kept per roll *and* language: a Japanese view never shows English dice."""
+    from pinsetter.games.pure_chance_table import bowling_dice, pip_dice
+
+    with using_language("en"):
+        english = pip_dice("5+3"), bowling_dice("X|P-")
+    with using_language("ja"):
+        japanese = pip_dice("5+3"), bowling_dice("X|P-")
+    with using_language("en"):
+        assert (pip_dice("5+3"), bowling_dice("X|P-")) == english
+    assert [d.label for d in english[0]] == ["die showing 5", "die showing 3"]
+    assert [d.label for d in japanese[0]] == ["5 の目のサイコロ", "3 の目のサイコロ"]
+    assert english[1][0].label == "strike" and japanese[1][0].label != "strike"
+
+
 def test_solo_rank_names_are_the_seeds() -> None:
     from pinsetter.games.rolling_pins import RollingPins
 

@@ -321,7 +321,7 @@ def test_oversize_malformed_and_too_fast_messages_are_answered_with_errors(
             ws.send_text("[]")
             answers.append(receive(ws)["error"])
         # 20 in a burst, the oversize one counted too: 6 were answered, 14 more pass, then the limit
-        assert answers[:14] == ['a message is a JSON object like {"action": "dice 2"}'] * 14
+        assert answers[:14] == ['a message is a JSON object like {"action": "roll"}'] * 14
         assert answers[14:] == ["too many messages: slow down"] * 6
         ws.send_json({"action": "roll"})
         assert receive(ws)["error"] == "too many messages: slow down"

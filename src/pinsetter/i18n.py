@@ -92,8 +92,15 @@ def current_language() -> str:
 
 
 def _(message: str) -> str:
-    """`message` in the current language."""
-    return gettext_for(_current.get()).gettext(message)
+    """`message` in the current language.
+
+    English is the source language: its text is the message itself (a server renders a view
+    of dozens of words after every step, most often in English).
+    """
+    language = _current.get()
+    if language == DEFAULT_LANGUAGE:
+        return message
+    return gettext_for(language).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

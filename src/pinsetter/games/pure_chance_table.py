@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from pinsetter.core.game import State
 from pinsetter.core.table import Die, TableView
 from pinsetter.games.table_common import status_line, turn_of
-from pinsetter.i18n import N_, _
+from pinsetter.i18n import N_, _, current_language
 
 __all__ = ["bowling_dice", "bowling_words", "dice_table", "last_player", "pip_dice", "pip_words", "ten_pins_words"]
 
@@ -16,12 +17,24 @@ BOWLING_FACE_WORDS = {"X": N_("strike"), "/": N_("spare"), "P": N_("pin standing
 
 def pip_dice(roll: str) -> tuple[Die, ...]:
     """`5+3` -> two pip dice."""
-    return tuple(Die(kind="pips", face=part, label=_("die showing {face}").format(face=part))
-                 for part in roll.split("+") if part.isdigit())  # fmt: skip
+    return _pip_dice(roll, current_language())
 
 
 def bowling_dice(roll: str) -> tuple[Die, ...]:
     """`X-P|PP|---` -> one die per face (groups are the strike, spare and plain dice)."""
+    return _bowling_dice(roll, current_language())
+
+
+# A live table draws the last roll after every step: the dice (frozen models) are made once per
+# roll and language, not validated anew each time.
+@lru_cache(maxsize=4096)
+def _pip_dice(roll: str, _language: str) -> tuple[Die, ...]:
+    return tuple(Die(kind="pips", face=part, label=_("die showing {face}").format(face=part))
+                 for part in roll.split("+") if part.isdigit())  # fmt: skip
+
+
+@lru_cache(maxsize=4096)
+def _bowling_dice(roll: str, _language: str) -> tuple[Die, ...]:
     return tuple(
         Die(kind="bowling", face=face, label=_(BOWLING_FACE_WORDS[face]) if face in BOWLING_FACE_WORDS else face)
         for group in roll.split("|")

@@ -18,7 +18,6 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
-import json
 import logging
 import queue
 import threading
@@ -163,8 +162,8 @@ class TableService:
         with contextlib.suppress(ValueError):
             version, steps = int(parts[0]), int(parts[1])
         if steps is not None and len(parts) == 5:
-            with contextlib.suppress(ValueError, RecursionError):
-                new_steps = json.loads(parts[4])
+            with contextlib.suppress(ValueError):  # orjson's JSONDecodeError is one
+                new_steps = orjson.loads(parts[4])
                 if isinstance(new_steps, list) and int(parts[2]) + len(new_steps) == steps:
                     carried = int(parts[2]), parts[3], new_steps
         with self._guard:
@@ -1082,14 +1081,12 @@ class Hub:
         self.tables.unshown(table_id)
 
     async def _handle(self, socket: WebSocket, table_id: int, seat: int | None, raw: str) -> None:
-        import json
-
         try:
-            message = json.loads(raw)
+            message = orjson.loads(raw)  # JSONDecodeError is a ValueError (too deep a nesting too)
             if not isinstance(message, dict):
                 raise ValueError
-        except (ValueError, RecursionError):
-            error = _('a message is a JSON object like {"action": "dice 2"}')
+        except ValueError:
+            error = _('a message is a JSON object like {"action": "roll"}')
             await socket.send_json({"type": "error", "error": error})
             return
         try:
