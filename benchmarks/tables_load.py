@@ -85,6 +85,7 @@ class Table:
         self.latencies: list[float] = []
         self.sent: list[tuple[int, int, str]] = []  # (steps before, seat, action) of every action sent
         self.errors: list[str] = []
+        self.closed: list[str] = []  # connections the server closed with an error code
 
     def send(self, steps: int, seat: int, action: str) -> None:
         self.flights.setdefault(steps, (time.perf_counter(), set()))
@@ -113,6 +114,10 @@ class Seat(WSListener):
 
     def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
         if frame.msg_type == WSMsgType.CLOSE:
+            code = frame.get_close_code()
+            if code != WSCloseCode.OK:  # e.g. 1008 "unknown token": the seat is gone, its table stalls
+                reason = (frame.get_close_message() or b"").decode(errors="replace")
+                self.table.closed.append(f"seat {self.seat}: {int(code)} {reason}")
             transport.disconnect()
             return
         if frame.msg_type != WSMsgType.TEXT:
@@ -147,6 +152,8 @@ class Seat(WSListener):
             self.act(transport, steps, action)
 
     def act(self, transport: WSTransport, steps: int, action: str) -> None:
+        if transport.is_disconnected or transport.is_close_frame_sent:
+            return  # after a think, the connection may be gone: an action not sent is not counted
         self.table.send(steps, self.seat, action)
         self.counter[0] += 1
         transport.send(WSMsgType.TEXT, orjson.dumps({"action": action}))
@@ -369,6 +376,9 @@ def main() -> None:
     print(f"machine speed: a fixed Python loop took {yardstick:.0f} ms of CPU before the run (lower is faster)")
     errors = sum(len(t.errors) for t in tables)
     print(f"refused actions: {errors}")
+    closed = sum(len(t.closed) for t in tables)
+    if closed:
+        print(f"connections the server closed with an error: {closed}")
     print(f"records: {good} of {len(tables)} tables finished, replay, and hold every action sent exactly once")
     for problem in problems[:10]:
         print("  " + problem)
@@ -377,6 +387,8 @@ def main() -> None:
             print(f"  table {table.id}: the state after step {before + 1} reached only seats {sorted(seen)}")
         for error in table.errors[:3]:
             print(f"  table {table.id}: refused: {error}")
+        for closed in table.closed:
+            print(f"  table {table.id}: closed by the server: {closed}")
     if args.profile:
         import pstats
 

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 import socket
 import subprocess
 import sys
@@ -321,10 +322,29 @@ def test_oversize_malformed_and_too_fast_messages_are_answered_with_errors(
             ws.send_text("[]")
             answers.append(receive(ws)["error"])
         # 20 in a burst, the oversize one counted too: 6 were answered, 14 more pass, then the limit
-        assert answers[:14] == ['a message is a JSON object like {"action": "roll"}'] * 14
+        shapes = 'a message is a JSON object: {"action": "one of legal_actions"} or {"pins": [1, 5]}'
+        assert answers[:14] == [shapes] * 14
         assert answers[14:] == ["too many messages: slow down"] * 6
         ws.send_json({"action": "roll"})
         assert receive(ws)["error"] == "too many messages: slow down"
+
+
+def test_a_message_nested_a_thousand_deep_is_refused_and_logged_in_one_short_line(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """JSON nested past Python's recursion limit (still under 4 KiB) is refused; its log line is cut short."""
+    caplog.set_level(logging.INFO, logger="pinsetter")
+    table = host(client, ["human"], frames=1)
+    token = sit(client, table["id"], 0, "Ann")
+    start(client, table)
+    with client.websocket_connect(f"/ws/tables/{table['id']}?token={token}") as ws:
+        receive(ws)
+        ws.send_text('{"action": ' + "[" * 1015 + "]" * 1015 + "}")
+        assert receive(ws) == {"type": "error", "error": "'action' must be text"}
+        ws.send_json({"action": "roll"})  # the connection lives on
+        assert receive(ws)["type"] == "state"
+    refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refused) == 1 and len(refused[0]) < 200
 
 
 def test_the_open_game_api_refuses_a_tables_game(client: TestClient) -> None:

@@ -20,6 +20,7 @@ import functools
 import hashlib
 import logging
 import queue
+import reprlib
 import threading
 import time
 from collections import defaultdict
@@ -1082,17 +1083,18 @@ class Hub:
 
     async def _handle(self, socket: WebSocket, table_id: int, seat: int | None, raw: str) -> None:
         try:
-            message = orjson.loads(raw)  # JSONDecodeError is a ValueError (too deep a nesting too)
+            message = orjson.loads(raw)  # JSONDecodeError is a ValueError (nesting past 1,024 too)
             if not isinstance(message, dict):
                 raise ValueError
         except ValueError:
-            error = _('a message is a JSON object like {"action": "roll"}')
+            error = _('a message is a JSON object: {"action": "one of legal_actions"} or {"pins": [1, 5]}')
             await socket.send_json({"type": "error", "error": error})
             return
         try:
             stamp, notified = await self._act_on(table_id, seat, message)
         except (Refused, Conflict, NotFound) as exc:
-            log.info("table %s seat %s: refused %r: %s", table_id, seat, message, exc)
+            # reprlib: a message may nest a thousand lists deep (a full repr would overflow) or be 64 KiB long.
+            log.info("table %s seat %s: refused %s: %s", table_id, seat, reprlib.repr(message), exc)
             await socket.send_json({"type": "error", "error": " ".join(str(exc).split())})
             return
         await self.broker.publish(table_id, stamp, notified)
