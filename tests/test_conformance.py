@@ -3,6 +3,7 @@ every game with several option sets and player counts, checking every invariant.
 
 from __future__ import annotations
 
+import copy
 import json
 from fractions import Fraction
 
@@ -69,7 +70,12 @@ def test_random_playouts(game_id: str, options: dict[str, object], players: int)
             check_node(match.state, game)
             clone = match.state.clone()
             assert clone.key() == match.state.key()
+            # A deep copy (OpenSpiel clones a Python state so) shares the game and its memos, not the position.
+            before = match.state.key()
+            copied = copy.deepcopy(match.state)
+            assert copied.game is game and copied.key() == before
             assert match.advance()
+            assert copied.key() == before
             steps += 1
             assert steps < 20_000, "a game ends"
         state = match.state
