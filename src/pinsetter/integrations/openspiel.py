@@ -169,7 +169,11 @@ class PinsetterState(pyspiel.State):  # type: ignore[misc]
         self.steps: list[str] = []  # text of every step so far (the information state)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PinsetterState:
-        """pyspiel clones Python states with deepcopy: use the engine's cheap clone."""
+        """`copy.deepcopy` of the state: the engine's cheap clone.
+
+        (pyspiel's own `clone()` deep-copies each attribute instead; the engine state's
+        `__deepcopy__` shares its game there, and `_Facts` is shared as it is.)
+        """
         new = PinsetterState.__new__(PinsetterState)
         pyspiel.State.__init__(new, self.get_game())
         new.facts = self.facts
