@@ -173,13 +173,26 @@ def test_a_refused_pick_names_the_pick_and_the_reason(client: TestClient) -> Non
     standing = [p["number"] for p in table["pins"] if not p["down"]]
     assert frozenset(standing) not in legal
     message = error_of(client.post(f"/api/games/{gid}/actions", json={"pins": standing}), 422)
-    assert "+".join(map(str, standing)) in message and message.count("cross") == 1  # the pick said once
+    # the pick and why, not the action it was made into ("cross 1+2+... tokens +40 is not legal here")
+    assert message.startswith(f"pins {'+'.join(map(str, sorted(standing)))}: the pins sum to "), message
+    assert "cross" not in message
     with_pile = error_of(client.post(f"/api/games/{gid}/actions", json={"pins": standing[:1], "pile": 1}), 422)
     assert with_pile == "Rolling Pins has no piles: pick pins alone"
     assert error_of(client.post(f"/api/games/{gid}/actions", json={"action": "fly away"}), 422)
     assert "pins" in error_of(client.post(f"/api/games/{gid}/actions", json={}), 422)
     # nothing changed
     assert client.get(f"/api/games/{gid}").json()["log"] == view["log"]
+
+
+def test_a_refused_pick_says_its_pins_once() -> None:
+    from pinsetter.core.game import IllegalActionError
+    from pinsetter.web.service import refusal_line
+
+    summed = IllegalActionError("cross 1+2 tokens +2 is not legal here: the sum", reason="the sum")
+    assert refusal_line("cross 1+2 tokens +2", summed, [2, 1]) == "pins 1+2: the sum"
+    grouped = IllegalActionError("play 1+5 on 2 is not legal here: pins 1+5 are apart", reason="pins 1+5 are apart")
+    assert refusal_line("play 1+5 on 2", grouped, [5, 1]) == "pins 1+5 are apart"  # the reason names them
+    assert refusal_line("play 1+5 on 2", grouped) == str(grouped)  # typed, not picked: the action and why
 
 
 def test_undo_takes_back_a_decision_but_not_past_a_roll(client: TestClient) -> None:

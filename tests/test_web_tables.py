@@ -40,8 +40,11 @@ Socket = Any  # starlette's WebSocketTestSession
 # --- helpers ----------------------------------------------------------------------------------------------
 
 
-def host(client: TestClient, seats: list[str], game: str = "tenpins", **options: Any) -> dict[str, Any]:
-    answer = client.post("/api/tables", json={"game": game, "options": options, "seats": [{"kind": k} for k in seats]})
+def host(
+    client: TestClient, seats: list[str], game: str = "tenpins", seed: int | None = None, **options: Any
+) -> dict[str, Any]:
+    body = {"game": game, "options": options, "seats": [{"kind": k} for k in seats], "seed": seed}
+    answer = client.post("/api/tables", json=body)
     assert answer.status_code == 201, answer.text
     made: dict[str, Any] = answer.json()
     return made
@@ -257,7 +260,7 @@ def test_only_the_seat_to_play_acts(client: TestClient) -> None:
 
 
 def test_choices_go_only_to_the_seat_whose_decision_it_is(client: TestClient) -> None:
-    table = host(client, ["human", "human"], game="rolling-pins", frames=1)
+    table = host(client, ["human", "human"], game="rolling-pins", seed=7, frames=1)
     ann, bob = sit(client, table["id"], 0, "Ann"), sit(client, table["id"], 1, "Bob")
     start(client, table)
     url = f"/ws/tables/{table['id']}"
@@ -272,13 +275,17 @@ def test_choices_go_only_to_the_seat_whose_decision_it_is(client: TestClient) ->
         assert receive(wb)["error"] == "it is not your turn"
         wa.send_json({"action": "no such move"})
         assert receive(wa)["type"] == "error"
-        wa.send_json({"pins": list(range(1, 11))})  # every pin: far more than the roll; said once, not twice
-        refused = receive(wa)["error"]
-        assert refused.startswith("cross 1+2+") and refused.count("cross") == 1, refused
+        wa.send_json({"pins": [1, 2]})
+        assert receive(wa)["error"] == "pick pins once the dice are rolled"
         wa.send_json({"pins": [1], "pile": 2})  # a pile is Bowling Solitaire's
         assert receive(wa)["error"] == "Rolling Pins has no piles: pick pins alone"
         wa.send_json({"action": action})
-        assert steps(receive(wa)) > steps(mine) and steps(receive(wb)) > steps(theirs)
+        rolled, seen = receive(wa), receive(wb)
+        assert steps(rolled) > steps(mine) and steps(seen) > steps(theirs)
+        assert rolled["view"]["turn"] == 0 and rolled["view"]["next"] == "decision"  # Ann crosses her roll
+        wa.send_json({"pins": list(range(10, 0, -1))})  # every pin: far more than the roll
+        refused = receive(wa)["error"]  # the pins picked, and why: not the action they made ("cross ... +51")
+        assert refused.startswith("pins 1+2+3+4+5+6+7+8+9+10: the pins sum to 55, the roll makes "), refused
 
 
 def test_forged_tokens_bad_origins_and_unknown_tables_are_refused(db: str) -> None:

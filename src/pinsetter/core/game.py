@@ -57,7 +57,15 @@ class ParseError(GameError, ValueError):
 
 
 class IllegalActionError(GameError):
-    """The action is well formed but not allowed in this position."""
+    """The action is well formed but not allowed in this position.
+
+    `reason` says why without naming the action ("" when the message says no more): an
+    interface that made the action from a pick of pins says the pins instead.
+    """
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class GameOverError(GameError):

@@ -499,9 +499,8 @@ class SolitaireState(State):
     def apply(self, step: Step) -> None:
         if isinstance(step, Action) and step.kind == "play" and not self.is_terminal() and not self.is_chance_node():
             if step not in self.table.plays(self.game.rule):
-                raise IllegalActionError(
-                    _("{step} is not legal here: {reason}").format(step=step, reason=self._why_not(step))
-                )
+                why = self._why_not(step)
+                raise IllegalActionError(_("{step} is not legal here: {reason}").format(step=step, reason=why), why)
             self._apply(step)
             return
         super().apply(step)

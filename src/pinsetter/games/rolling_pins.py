@@ -793,7 +793,7 @@ class RollingPinsState(State):
                 if not self.is_legal(step, player):
                     why = self._why_not(step, player)
                     message = _("{step} is not legal here: {reason}") if why else _("{step} is not legal here")
-                    raise IllegalActionError(message.format(step=step, reason=why))
+                    raise IllegalActionError(message.format(step=step, reason=why), reason=why)
                 self._apply(step)
                 return
         elif index != TERMINAL and self._rolling(index) and step in _roll_set(self._roll_size_of(index)):

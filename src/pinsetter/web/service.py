@@ -132,6 +132,7 @@ class GameService:
                 raise Conflict(_("the game is over"))
             if state.is_chance_node() or match.is_bot_turn():
                 raise Conflict(_("it is not a human's decision now: advance the game first"))
+            picked = pins if action is None else None
             try:
                 if action is None:
                     if not pins:
@@ -140,7 +141,7 @@ class GameService:
                 step = match.game.parse_action(action)
                 match.apply(step)
             except GameError as exc:
-                raise Refused(refusal_line(action, exc)) from None
+                raise Refused(refusal_line(action, exc, picked)) from None
             return self.view(match)
 
     def advance(self, game_id: int, until: str) -> GameView:
@@ -257,8 +258,16 @@ class GameService:
         return self.table_of is not None and self.table_of(game_id) is not None
 
 
-def refusal_line(action: str | None, error: GameError) -> str:
-    """One line for an action the engine refused: the action, then why (once, when the reason names it)."""
+def refusal_line(action: str | None, error: GameError, picked: list[int] | None = None) -> str:
+    """One line for an action the engine refused: the action, then why (once, when the reason names it).
+
+    `picked`: the pins the action was made from. The line names them, not the action they
+    made (`pins 1+2+10: the pins sum to 13, ...`, not `cross 1+2+10 tokens +9 ...`).
+    """
+    why = getattr(error, "reason", "")
+    if picked and why:
+        pins = "+".join(str(p) for p in sorted(picked))
+        return why if pins in why else _("pins {pins}: {reason}").format(pins=pins, reason=why)
     reason = str(error)
     if not action or reason.startswith(action):  # no action made from a pick, or the reason says it
         return reason

@@ -556,6 +556,7 @@ class TableService:
             raise Refused(_("your seat is played by a bot now")) if fresh else _Stale()
         if state.turn() != seat if state.is_chance_node() else seat not in state.deciders():
             raise Refused(_("it is not your turn")) if fresh else _Stale()
+        picked = pins if action is None else None
         with self._unsaved(match, game_id):
             try:
                 if state.is_chance_node():
@@ -573,7 +574,7 @@ class TableService:
             except GameError as exc:
                 if not fresh:
                     raise _Stale() from None  # refused here; judged again on the stored game
-                raise Refused(refusal_line(action, exc)) from None
+                raise Refused(refusal_line(action, exc, picked)) from None
 
     def change_stamp(self, table: StoredTable, match: Match, before: int) -> str:
         """The stamp of a stored change (see `act`)."""
