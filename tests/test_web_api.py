@@ -193,6 +193,10 @@ def test_a_refused_pick_says_its_pins_once() -> None:
     grouped = IllegalActionError("play 1+5 on 2 is not legal here: pins 1+5 are apart", reason="pins 1+5 are apart")
     assert refusal_line("play 1+5 on 2", grouped, [5, 1]) == "pins 1+5 are apart"  # the reason names them
     assert refusal_line("play 1+5 on 2", grouped) == str(grouped)  # typed, not picked: the action and why
+    fifteen = IllegalActionError("cross 1 tokens -14 is not legal here: the pins sum to 1, not 15", reason="sum 15")
+    assert refusal_line("cross 1 tokens -14", fifteen, [1]) == "pins 1: sum 15"  # "1" of "15" is not the pin
+    crossed = IllegalActionError("cross 1+5 is not legal here: pin 5 is already crossed out", reason="pin 5 is out")
+    assert refusal_line("cross 1+5", crossed, [5, 1]) == "pins 1+5: pin 5 is out"
 
 
 def test_undo_takes_back_a_decision_but_not_past_a_roll(client: TestClient) -> None:

@@ -9,6 +9,7 @@ tab or a restarted server continue the same game.
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections import OrderedDict
@@ -267,7 +268,8 @@ def refusal_line(action: str | None, error: GameError, picked: list[int] | None 
     why = getattr(error, "reason", "")
     if picked and why:
         pins = "+".join(str(p) for p in sorted(picked))
-        return why if pins in why else _("pins {pins}: {reason}").format(pins=pins, reason=why)
+        named = re.search(rf"(?<![\d+]){re.escape(pins)}(?![\d+])", why)  # "1" is not in "sum to 15"
+        return why if named else _("pins {pins}: {reason}").format(pins=pins, reason=why)
     reason = str(error)
     if not action or reason.startswith(action):  # no action made from a pick, or the reason says it
         return reason
