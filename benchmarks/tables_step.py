@@ -92,7 +92,8 @@ def main() -> None:
         f"CPU per step: act and store {1000 * act_cpu / steps:.3f} ms, "
         f"every seat's message {1000 * render_cpu / steps:.3f} ms, "
         f"together {1000 * (act_cpu + render_cpu) / steps:.3f} ms; "
-        f"another process applying the notified step and rendering it {1000 * follow_cpu / steps:.3f} ms"
+        f"another process applying the notified step and rendering it {1000 * follow_cpu / steps:.3f} ms "
+        "(at least: here the two share the module-level caches they would each fill)"
     )
 
 

@@ -276,7 +276,7 @@ def test_choices_go_only_to_the_seat_whose_decision_it_is(client: TestClient) ->
         wa.send_json({"action": "no such move"})
         assert receive(wa)["type"] == "error"
         wa.send_json({"pins": [1, 2]})
-        assert receive(wa)["error"] == "pick pins once the dice are rolled"
+        assert receive(wa)["error"] == "pins cannot be picked now: choose one of the actions offered"
         wa.send_json({"pins": [1], "pile": 2})  # a pile is Bowling Solitaire's
         assert receive(wa)["error"] == "Rolling Pins has no piles: pick pins alone"
         wa.send_json({"action": action})

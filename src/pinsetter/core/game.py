@@ -502,7 +502,7 @@ class State(ABC):
         so) used to copy the game too, with every memo in it: after a tournament had filled
         Rolling Pins' memo of actions, one copy took milliseconds.
         """
-        memo[id(self.game)] = self.game
+        memo.setdefault(id(self.game), self.game)  # unless a larger copy copied the game already
         new = object.__new__(type(self))
         memo[id(self)] = new
         for name, value in self.__dict__.items():

@@ -523,7 +523,7 @@ class SolitaireState(State):
         if table.standing != FULL and not touches(group, FULL & ~table.standing):
             return _("every later play must touch a cleared position")
         values = [table.pins[p - 1] for p in action.pins]
-        return _("pins {pins} do not match a {card}").format(pins="+".join(map(str, values)), card=ball)
+        return _("the pins' values {values} do not match a {card}").format(values="+".join(map(str, values)), card=ball)
 
     def _apply(self, step: Step) -> None:
         table = self.table

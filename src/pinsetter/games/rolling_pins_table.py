@@ -200,8 +200,8 @@ def selection_action(state: State, pins: frozenset[int], pile: int | None) -> st
     if pile is not None:  # a pile is Bowling Solitaire's: said, not ignored
         raise IllegalActionError(_("Rolling Pins has no piles: pick pins alone"))
     me = state.view(state.turn())["players"][state.turn()]
-    if not me["dice"]:  # before the roll a pick would become a cross of the whole sum in tokens
-        raise IllegalActionError(_("pick pins once the dice are rolled"))
+    if me["phase"] != "rolled" or me.get("pending_marks"):  # a pick crosses a roll: nothing else
+        raise IllegalActionError(_("pins cannot be picked now: choose one of the actions offered"))
     roll = sum(me["dice"])
     tokens = sum(pins) - roll
     return "cross " + "+".join(str(p) for p in sorted(pins)) + (f" tokens {tokens:+d}" if tokens else "")

@@ -9,7 +9,6 @@ tab or a restarted server continue the same game.
 
 from __future__ import annotations
 
-import re
 import threading
 import weakref
 from collections import OrderedDict
@@ -263,13 +262,11 @@ def refusal_line(action: str | None, error: GameError, picked: list[int] | None 
     """One line for an action the engine refused: the action, then why (once, when the reason names it).
 
     `picked`: the pins the action was made from. The line names them, not the action they
-    made (`pins 1+2+10: the pins sum to 13, ...`, not `cross 1+2+10 tokens +9 ...`).
+    made (`pins 1+2+10: the pins sum to 13, ...`, not `cross 1+2+10 tokens +6 ...`).
     """
     why = getattr(error, "reason", "")
     if picked and why:
-        pins = "+".join(str(p) for p in sorted(picked))
-        named = re.search(rf"(?<![\d+]){re.escape(pins)}(?![\d+])", why)  # "1" is not in "sum to 15"
-        return why if named else _("pins {pins}: {reason}").format(pins=pins, reason=why)
+        return _("pins {pins}: {reason}").format(pins="+".join(str(p) for p in sorted(set(picked))), reason=why)
     reason = str(error)
     if not action or reason.startswith(action):  # no action made from a pick, or the reason says it
         return reason
