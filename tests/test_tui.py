@@ -184,7 +184,9 @@ async def test_rolling_pins_pins_by_keys_and_a_refused_set(app: PinsetterApp) ->
         await pilot.press("8", "9", "0")
         assert "selected: 8+9+10 = 27" in screen_text(app)
         await pilot.press("enter")
-        assert "not legal" in screen.query_one("#status", Static).render().plain  # type: ignore[union-attr]
+        status = screen.query_one("#status", Static).render().plain  # type: ignore[union-attr]
+        refused = [line for line in status.splitlines() if "8+9+10" in line]
+        assert refused == ["! pins 8+9+10: the pins sum to 27, the roll makes 3 to 5 with 1 token"]  # not "cross ..."
         assert screen.match.state.players[0].standing == 1023  # type: ignore[attr-defined]
         # Toggle them off and cross the rolled total with its own pin.
         await pilot.press("8", "9", "0", str(rolled % 10))

@@ -186,7 +186,7 @@ def test_a_refused_pick_names_the_pick_and_the_reason(client: TestClient) -> Non
 
 def test_a_refused_pick_says_its_pins_then_why() -> None:
     from pinsetter.core.game import IllegalActionError
-    from pinsetter.web.service import refusal_line
+    from pinsetter.games.table_common import refusal_line
 
     summed = IllegalActionError(
         "cross 7 tokens +5 is not legal here: the pins sum to 7, ...", reason="the pins sum to 7"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pinsetter.core.game import State
+from pinsetter.core.game import GameError, State
 from pinsetter.core.table import TRIANGLE_ROWS
 from pinsetter.i18n import _
 
-__all__ = ["rows_for", "status_line", "turn_of"]
+__all__ = ["refusal_line", "rows_for", "status_line", "turn_of"]
 
 
 def turn_of(state: State) -> int | None:
@@ -29,3 +29,18 @@ def rows_for(pins: int) -> tuple[tuple[int, ...], ...]:
     """The triangle's rows holding pins 1..`pins` (a practice rack of fewer pins keeps the front rows)."""
     rows = (tuple(p for p in row if p <= pins) for row in TRIANGLE_ROWS)
     return tuple(row for row in rows if row)
+
+
+def refusal_line(action: str | None, error: GameError, picked: list[int] | None = None) -> str:
+    """One line for an action the engine refused: the action, then why (once, when the reason names it).
+
+    `picked`: the pins the action was made from. The line names them, not the action they
+    made (`pins 1+2+10: the pins sum to 13, ...`, not `cross 1+2+10 tokens +6 ...`).
+    """
+    why = getattr(error, "reason", "")
+    if picked and why:
+        return _("pins {pins}: {reason}").format(pins="+".join(str(p) for p in sorted(set(picked))), reason=why)
+    reason = str(error)
+    if not action or reason.startswith(action):  # no action made from a pick, or the reason says it
+        return reason
+    return _("{action}: {error}").format(action=repr(action), error=reason)

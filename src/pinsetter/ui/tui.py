@@ -52,6 +52,7 @@ from pinsetter.bots.hints import option_values
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
+from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
@@ -515,7 +516,8 @@ class GameScreen(EnterGuard, Screen[None]):
         return not state.is_terminal() and not state.is_chance_node() and not self.match.is_bot_turn()
 
     # --- input -----------------------------------------------------------------------------
-    def play_text(self, text: str) -> None:
+    def play_text(self, text: str, picked: list[int] | None = None) -> None:
+        """Play a typed or chosen action; `picked`: the pins it was made from (a refusal names them)."""
         state = self.match.state
         if not self.human_to_act():
             return
@@ -527,8 +529,8 @@ class GameScreen(EnterGuard, Screen[None]):
             who = self.match.players[actor].name
             self.match.apply(step)
         except GameError as exc:
-            self.message = str(exc)
-            self.log_line(_("refused: {reason}").format(reason=exc))
+            self.message = refusal_line(text, exc, picked) if picked else str(exc)
+            self.log_line(_("refused: {reason}").format(reason=self.message))
         else:
             self.message = ""
             names = [p.name for p in self.match.players]
@@ -593,7 +595,7 @@ class GameScreen(EnterGuard, Screen[None]):
             self.message = str(exc)
             self.refresh_all()
             return
-        self.play_text(text)
+        self.play_text(text, sorted(self.selected))
 
     def on_key(self, event: Any) -> None:
         if event.key == "enter" and self.selected and not isinstance(self.focused, Input):

@@ -18,6 +18,7 @@ from typing import Any
 from pinsetter.bots.base import make_bot
 from pinsetter.core.game import GameError
 from pinsetter.games.registry import get_game
+from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.session import Match
@@ -256,21 +257,6 @@ class GameService:
     def at_table(self, game_id: int) -> bool:
         """Whether the game is played at an online table (its seed stays secret until it ends)."""
         return self.table_of is not None and self.table_of(game_id) is not None
-
-
-def refusal_line(action: str | None, error: GameError, picked: list[int] | None = None) -> str:
-    """One line for an action the engine refused: the action, then why (once, when the reason names it).
-
-    `picked`: the pins the action was made from. The line names them, not the action they
-    made (`pins 1+2+10: the pins sum to 13, ...`, not `cross 1+2+10 tokens +6 ...`).
-    """
-    why = getattr(error, "reason", "")
-    if picked and why:
-        return _("pins {pins}: {reason}").format(pins="+".join(str(p) for p in sorted(set(picked))), reason=why)
-    reason = str(error)
-    if not action or reason.startswith(action):  # no action made from a pick, or the reason says it
-        return reason
-    return _("{action}: {error}").format(action=repr(action), error=reason)
 
 
 def timed_out(name: str, bot: str, action: str) -> str:

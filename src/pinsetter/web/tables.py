@@ -37,6 +37,7 @@ from pinsetter.bots.base import bot_names, make_bot
 from pinsetter.core.game import GameError, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
+from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import _, using_language
 from pinsetter.records import PlayerSpec, RecordStep, replay_from, result_of
 from pinsetter.session import Match
@@ -45,7 +46,7 @@ from pinsetter.storage.db import PreparedAppend
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
 from pinsetter.storage.tables import copy_table as _copy
 from pinsetter.usertext import check_name
-from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data, refusal_line
+from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data
 
 __all__ = ["Hub", "TableService"]
 
