@@ -150,7 +150,7 @@ class TableService:
         if table is None or table.game_id is None:
             return ""
         match = self.games.kept(table.game_id)
-        return "" if match is None else f"{table.version} {len(match.record.steps)}"
+        return "" if match is None else _version_steps(table, match)
 
     def note_change(self, table_id: int, stamp: str) -> None:
         """Another process (or this one) changed the table: drop the copies kept here that are older.
@@ -579,9 +579,8 @@ class TableService:
 
     def change_stamp(self, table: StoredTable, match: Match, before: int) -> str:
         """The stamp of a stored change (see `act`)."""
-        steps = match.record.steps
-        stamp = f"{table.version} {len(steps)}"
-        carried = _encode([step.to_json() for step in steps[before:]])
+        stamp = _version_steps(table, match)
+        carried = _encode([step.to_json() for step in match.record.steps[before:]])
         if len(carried.encode()) <= MAX_CARRIED:
             stamp += f" {before} {players_digest(match.record.players)} {carried}"
         return stamp
@@ -1470,3 +1469,8 @@ class PostgresBroker(Broker):
         for connection in (getattr(self, "listener", None), getattr(self, "sender", None)):
             if connection is not None:
                 await connection.close()
+
+
+def _version_steps(table: StoredTable, match: Match) -> str:
+    """`VERSION STEPS`, how a change notification begins: what `note_change` compares with its own copy."""
+    return f"{table.version} {len(match.record.steps)}"
