@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -92,6 +93,24 @@ def test_analyze_json_shape_and_players() -> None:
     assert len(data["distribution"]) == 301
     assert abs(data["strike_rate"] - 1 / 36) < 1e-15
     assert 0 < data["win_probability"] < 1 / 3 and 0 < data["tie_probability"] < 1
+    assert "exact" not in data
+
+
+def test_analyze_exact_gives_fractions_that_round_to_the_floats() -> None:
+    result = runner.invoke(app, ["analyze", "tenpins", "--json", "--exact", "--players", "3"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    exact = {key: Fraction(value) for key, value in data["exact"].items() if key != "distribution"}
+    assert exact["strike_rate"] == Fraction(1, 36) and exact["spare_rate"] == Fraction(2, 9)
+    assert 3 * exact["win_probability"] + exact["tie_probability"] == 1
+    for key in ("mean", "p300", "strike_rate", "spare_rate", "win_probability", "tie_probability"):
+        assert data[key] == float(exact[key]), key  # the float is the fraction rounded once
+    distribution = {s: Fraction(v) for s, v in data["exact"]["distribution"].items()}
+    assert sum(distribution.values()) == 1
+    assert all(data["distribution"][s] == float(v) for s, v in distribution.items())
+    text = runner.invoke(app, ["analyze", "tenpins", "--exact", "--players", "3"]).output
+    assert "mean = " + data["exact"]["mean"] in text and "strike rate = 1/36" in text
+    assert "digits over" in text  # a three-player win probability is too long to print whole
 
 
 def test_analyze_text_plot_and_dice_file(tmp_path: Path) -> None:

@@ -223,10 +223,10 @@ def test_exact_distribution_equals_brute_force_on_short_games(game_id: str) -> N
     game = get_game(game_id, {"frames": frames})
     assert isinstance(game, PureChanceGame)
     exact = brute_force(game)
-    fast = analyze(game).probabilities
+    dist = analyze(game)
     assert sum(exact.values()) == 1
-    for s in range(len(fast)):
-        assert fast[s] == pytest.approx(float(exact.get(s, 0)), abs=1e-15)
+    assert dist.exact == tuple(exact.get(s, Fraction(0)) for s in range(len(dist.exact)))  # to the last digit
+    assert [float(exact.get(s, 0)) for s in range(len(dist.exact))] == dist.probabilities.tolist()  # rounded once
 
 
 @pytest.mark.parametrize("game_id", ["tenpins", "bowling-dice"])
@@ -262,3 +262,42 @@ def test_win_and_tie_probabilities_by_hand() -> None:
     assert win == pytest.approx(sum(p[s] * p[:s].sum() for s in range(len(p))), abs=1e-15)
     assert tie == pytest.approx(float((p**2).sum()), abs=1e-15)  # two players tie iff equal
     assert dist.win_tie(1) == pytest.approx((1.0, 0.0))
+
+
+@pytest.mark.parametrize("game_id", ["tenpins", "bowling-dice"])
+def test_exact_win_and_tie_identities(game_id: str) -> None:
+    """Exact, so the identities hold with `==`: ties counted directly, not as 1 - N x win."""
+    dist = analyze(get_game(game_id))  # type: ignore[arg-type]
+    p = dist.exact
+    below = [sum(p[:s], Fraction(0)) for s in range(len(p))]
+    for players in (2, 3, 5):
+        win, tie = dist.exact_win_tie(players)
+        assert win == sum((q * b ** (players - 1) for q, b in zip(p, below, strict=True)), Fraction(0))
+        assert players * win + tie == 1
+    assert dist.exact_win_tie(2)[1] == sum((q * q for q in p), Fraction(0))  # two tie iff equal
+    assert dist.exact_win_tie(1) == (1, 0)
+
+
+def test_exact_figures_of_ten_pins_by_hand() -> None:
+    """RULES.md section 1 by hand: a strike is a double five; a spare, a first ball of 2..9 (no six)
+    and a second die of 1..5 (a six scores 0) that make 10 or more; 300 is twelve strikes."""
+    dice = range(1, 7)
+    spare = sum(
+        (
+            Fraction(1, 216)
+            for a in dice
+            for b in dice
+            for c in dice
+            if 6 not in (a, b) and (a, b) != (5, 5) and c != 6 and a + b + c >= 10
+        ),
+        Fraction(0),
+    )
+    dist = analyze(get_game("tenpins"))  # type: ignore[arg-type]
+    assert dist.strike == Fraction(1, 36) and dist.spare == spare == Fraction(2, 9)
+    assert dist.exact[-1] == Fraction(1, 36) ** 12
+    assert sum(dist.exact) == 1 and dist.denominator % 36 == 0
+    assert dist.exact_mean == sum((s * q for s, q in enumerate(dist.exact)), Fraction(0))
+    # The median and percentiles exactly: the smallest s with P(score <= s) >= q.
+    cumulative = [sum(dist.exact[: s + 1], Fraction(0)) for s in range(len(dist.exact))]
+    for q in ("0.1", "0.25", "0.5", "0.75", "0.9"):
+        assert dist.quantile(float(q)) == next(s for s, c in enumerate(cumulative) if c >= Fraction(q))

@@ -73,10 +73,13 @@ def analyze(
     option: OptionOpt = None,
     as_json: JsonOpt = False,
     plot: Annotated[Path | None, typer.Option(help=N_("draw the distribution (.png, .svg or .pdf)"))] = None,
+    exact: Annotated[
+        bool, typer.Option("--exact", help=N_('also give every figure as an exact fraction (JSON: under "exact")'))
+    ] = False,
 ) -> None:
     """Exact final-score distribution of a pure-chance game (no simulation)."""
     from pinsetter.games.pure_chance import PureChanceGame
-    from pinsetter.solvers.distribution import analyze as exact
+    from pinsetter.solvers.distribution import analyze as exact_distribution
 
     output_path(plot, "--plot", PLOT_SUFFIXES)
     pairs = list(option or [])
@@ -88,8 +91,8 @@ def analyze(
         fail(str(exc))
     if not isinstance(instance, PureChanceGame):
         fail(_("{game} has decisions; use `pinsetter solve {game}` or `simulate`").format(game=game))
-    dist = exact(instance)
-    data = dist.to_dict(players)
+    dist = exact_distribution(instance)
+    data = dist.to_dict(players, exact=exact)
     if plot is not None:
         from pinsetter.ui.plots import plot_distribution
 
@@ -99,7 +102,7 @@ def analyze(
         return
     from pinsetter.ui.text import distribution_report
 
-    typer.echo(distribution_report(dist, players))
+    typer.echo(distribution_report(dist, players, exact=exact))
     if plot is not None:
         typer.echo(_("plot written to {file}").format(file=visible(str(plot))))
 

@@ -135,18 +135,18 @@ class PureChanceState(State):
         return message.format(number=player + 1, frame=ctx.frame, ball=ctx.ball, standing=ctx.standing)
 
 
-def frame_distribution(model: BallModel[Any], frame: int, lane: Lane) -> dict[tuple[int, ...], float]:
+def frame_distribution(model: BallModel[Any], frame: int, lane: Lane) -> dict[tuple[int, ...], Fraction]:
     """Exact distribution of one frame's pinfall tuple (frames are independent)."""
     last = frame == lane.frames
-    result: dict[tuple[int, ...], float] = {}
+    result: dict[tuple[int, ...], Fraction] = {}
     # Work list of (balls so far, rack, probability); identical branches are merged per ball.
-    layer: dict[tuple[tuple[int, ...], Any], float] = {((), model.fresh()): 1.0}
+    layer: dict[tuple[tuple[int, ...], Any], Fraction] = {((), model.fresh()): Fraction(1)}
     while layer:
-        next_layer: dict[tuple[tuple[int, ...], Any], float] = {}
+        next_layer: dict[tuple[tuple[int, ...], Any], Fraction] = {}
         for (balls, rack), prob in layer.items():
             nxt = frame_next(balls, last, lane)
             if nxt is None:
-                result[balls] = result.get(balls, 0.0) + prob
+                result[balls] = result.get(balls, Fraction(0)) + prob
                 continue
             standing, fresh = nxt
             if fresh:
@@ -155,6 +155,6 @@ def frame_distribution(model: BallModel[Any], frame: int, lane: Lane) -> dict[tu
             for outcome, p in model.outcomes(rack, ctx):
                 pins, rack_after = model.resolve(rack, ctx, outcome)
                 key = ((*balls, pins), rack_after)
-                next_layer[key] = next_layer.get(key, 0.0) + prob * float(p)
+                next_layer[key] = next_layer.get(key, Fraction(0)) + prob * p
         layer = next_layer
     return result

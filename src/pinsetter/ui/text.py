@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 
-from pinsetter.i18n import _
+from pinsetter.i18n import N_, _
 from pinsetter.simulate import SimulationSummary
 from pinsetter.solvers.distribution import ScoreDistribution
 
@@ -35,8 +35,21 @@ def binned(probabilities: Sequence[float], bin_width: int = 10) -> tuple[list[fl
     return values[first:], labels[first:]
 
 
-def distribution_report(dist: ScoreDistribution, players: int = 1) -> str:
-    data = dist.to_dict(players)
+EXACT_LABELS = {
+    "mean": N_("mean"),
+    "variance": N_("variance"),
+    "p300": "P(300)",
+    "strike_rate": N_("strike rate"),
+    "spare_rate": N_("spare rate"),
+    "win_probability": N_("P(a given player wins outright)"),
+    "tie_probability": N_("P(tie for first)"),
+}
+# An exact fraction longer than this is left to the JSON output (Bowling Dice's has hundreds of digits).
+LONGEST_FRACTION = 100
+
+
+def distribution_report(dist: ScoreDistribution, players: int = 1, exact: bool = False) -> str:
+    data = dist.to_dict(players, exact=exact)
     pct = data["percentiles"]
     lines = [
         _("{game}: exact final-score distribution of one player").format(game=dist.game),
@@ -53,6 +66,17 @@ def distribution_report(dist: ScoreDistribution, players: int = 1) -> str:
         lines.append(
             odds.format(players=players, win=f"{data['win_probability']:.6f}", tie=f"{data['tie_probability']:.6f}")
         )
+    if exact:
+        lines.append(_("  exact:"))
+        for key, value in data["exact"].items():
+            if key == "distribution":
+                continue
+            if len(value) > LONGEST_FRACTION:
+                numerator, _slash, denominator = value.partition("/")
+                value = _("a fraction of {top} digits over {bottom} (whole in --json --exact)").format(
+                    top=len(numerator), bottom=len(denominator)
+                )
+            lines.append(f"    {_(EXACT_LABELS[key])} = {value}")
     values, labels = binned(list(dist.probabilities))
     lines.append("")
     lines.append(histogram(values, labels))
