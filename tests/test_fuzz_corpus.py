@@ -37,6 +37,8 @@ COMMAND_LINES: list[list[str]] = [
     ["show", "0"],
     ["show", "-5"],
     ["show", "abc"],
+    ["play", "--resume", str(2**63)],  # a game id no database row can have
+    ["play", "--resume", "9" * 30],
     ["simulate", "tenpins", "--workers", "0"],
     ["simulate", "tenpins", "--workers", "-2"],
     ["simulate", "tenpins", "--games", "0"],

@@ -257,6 +257,30 @@ def test_unknown_games_are_404(client: TestClient) -> None:
         assert "999" in error_of(response, 404) or path.endswith("here")
 
 
+
+@pytest.mark.parametrize("number", [str(2**63), str(-(2**63) - 1), "9" * 30])
+def test_ids_no_database_can_hold_are_404_not_500(client: TestClient, number: str) -> None:
+    """SQLite's and PostgreSQL's integers stop at 2^63 - 1: a larger id is looked up nowhere, and found nowhere."""
+    for method, path, body in (
+        ("GET", f"/api/games/{number}", None),
+        ("POST", f"/api/games/{number}/actions", {"action": "roll"}),
+        ("POST", f"/api/games/{number}/advance", {}),
+        ("POST", f"/api/games/{number}/undo", None),
+        ("GET", f"/api/games/{number}/hint", None),
+        ("GET", f"/api/games/{number}/record", None),
+        ("GET", f"/api/games/{number}/steps/1", None),
+        ("GET", f"/api/tables/{number}", None),
+        ("POST", f"/api/tables/{number}/seats/0", {"name": "ann"}),
+        ("POST", f"/api/tables/{number}/start", {"host_token": "x"}),
+        ("POST", f"/api/tables/{number}/seats/0/bot", {"host_token": "x"}),
+        ("POST", f"/api/tables/{number}/close", {"host_token": "x"}),
+    ):
+        assert number in error_of(client.request(method, path, json=body), 404), path
+    with client.websocket_connect(f"/ws/tables/{number}", headers={"origin": "http://testserver"}) as socket:
+        closed = socket.receive()
+    assert closed["type"] == "websocket.close" and closed["code"] == 1008
+
+
 # --- starting games: what is refused ----------------------------------------------------------------
 
 

@@ -54,6 +54,7 @@ __all__ = [
     "StoredGame",
     "default_url",
     "game_uid",
+    "is_row_id",
     "normalise_url",
     "result_rows",
 ]
@@ -63,6 +64,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 # pg_advisory_xact_lock key for migrations: any constant, the same in every process.
 MIGRATION_LOCK = 0x70696E7365747472  # "pinsettr"
 CHECKED_PLAYERS = 4096  # games whose players save_if remembers as validated
+ROW_ID_MAX = 2**63 - 1  # the largest id a row can have (SQLite's and PostgreSQL's 64-bit integers)
 FREE_TEXT = 200  # games.created and results.kind: free text in a record, up to 200 characters
 
 metadata = sa.MetaData()
@@ -479,6 +481,8 @@ class Storage:
 
     def steps_of(self, game_id: int) -> int | None:
         """How many steps the stored game has (None if there is no such game)."""
+        if not is_row_id(game_id):
+            return None
         with self._read() as connection:
             row = connection.execute(sa.select(games.c.steps).where(games.c.id == game_id)).first()
         return None if row is None else int(row[0])
@@ -562,6 +566,8 @@ class Storage:
 
     # --- reading -----------------------------------------------------------------------
     def get(self, game_id: int) -> StoredGame | None:
+        if not is_row_id(game_id):
+            return None  # no such game: the database's integers could not even hold the id
         with self._read() as connection:
             row = connection.execute(sa.select(games).where(games.c.id == game_id)).first()
         return _stored(row) if row else None
@@ -759,3 +765,8 @@ class PreparedAppend:
     finished: bool  # the game ends with it: its results are inserted in the same transaction
     result_rows: list[dict[str, Any]]
     notify: tuple[str, str] | None = None  # PostgreSQL: a NOTIFY (channel, payload) sent if it is made
+
+
+def is_row_id(value: int) -> bool:
+    """Whether a number can be a row's id: the ids users type are looked up only when the database can hold them."""
+    return 1 <= value <= ROW_ID_MAX

@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from pinsetter.storage.db import Guard, Storage, games, metadata
+from pinsetter.storage.db import Guard, Storage, games, is_row_id, metadata
 
 __all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "copy_table", "token_hash"]
 
@@ -151,6 +151,8 @@ class TableStore:
         raise RuntimeError("no free join code")
 
     def get(self, table_id: int) -> StoredTable | None:
+        if not is_row_id(table_id):
+            return None
         with self.storage.engine.begin() as connection:
             row = connection.execute(sa.select(tables).where(tables.c.id == table_id)).first()
         return _table(row) if row else None
@@ -162,6 +164,8 @@ class TableStore:
 
     def table_of_game(self, game_id: int) -> int | None:
         """The table a game is played at, if any."""
+        if not is_row_id(game_id):
+            return None
         with self.storage.engine.begin() as connection:
             row = connection.execute(sa.select(tables.c.id).where(tables.c.game_id == game_id)).first()
         return None if row is None else int(row[0])
