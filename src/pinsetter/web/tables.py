@@ -1048,9 +1048,17 @@ class Hub:
         try:
             await socket.send_json(await anyio.to_thread.run_sync(self.tables.state_for, table_id, seat))
             while True:
-                raw = await socket.receive_text()
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+                raw = message.get("text")
                 if not bucket.take():  # every message counts, an oversized one too
                     await socket.send_json({"type": "error", "error": _("too many messages: slow down")})
+                    continue
+                if raw is None:  # a binary frame
+                    await socket.send_json(
+                        {"type": "error", "error": _("a message is a text frame of JSON, not binary")}
+                    )
                     continue
                 if len(raw.encode()) > MAX_MESSAGE:
                     error = _("a message is at most {most} bytes").format(most=MAX_MESSAGE)
