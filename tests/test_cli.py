@@ -71,6 +71,10 @@ def test_play_human_quits_and_resumes(tmp_path: Path) -> None:
     assert "Stopped after" in result.output
     steps = len(json.loads(path.read_text())["steps"])
     assert steps >= 1
+    before = path.read_bytes()
+    again = runner.invoke(app, ["play", "tenpins", "-p", "bot:random", "--record", str(path)])
+    assert again.exit_code == 2 and "--resume" in again.output  # a new game never overwrites a kept one
+    assert path.read_bytes() == before
     result = runner.invoke(app, ["play", "--resume", str(path)], input="\n" * 40)
     assert result.exit_code == 0, result.output
     assert json.loads(path.read_text())["result"]["complete"] is True

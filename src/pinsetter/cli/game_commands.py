@@ -112,6 +112,11 @@ def load_game(resume: Path, storage: Storage | None) -> Record:
     return load_record(resume)
 
 
+def _same_file(path: Path, other: Path | None) -> bool:
+    """Whether `--record` names the very file `--resume` continues (a game written on where it was)."""
+    return other is not None and other.exists() and path.resolve() == other.resolve()
+
+
 @app.command()
 def play(
     game: Annotated[str | None, typer.Argument(help=N_("game id; asked for when omitted"))] = None,
@@ -133,6 +138,13 @@ def play(
     from pinsetter.session import Match
 
     output_path(record, "--record")
+    if record is not None and record.exists() and record.stat().st_size and not _same_file(record, resume):
+        fail(
+            _(
+                "--record {path}: the file exists and is not overwritten; continue its game with "
+                "`pinsetter play --resume {path}`, or give a new file name"
+            ).format(path=visible(str(record)))
+        )
     try:
         if resume is not None:
             if game is not None or deal is not None or option:
