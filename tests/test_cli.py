@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from fractions import Fraction
 from pathlib import Path
 
@@ -233,3 +234,16 @@ def test_rolling_pins_solve_and_hint(tmp_path: Path) -> None:
     options = json.loads(hint.output)["options"]
     assert options[0]["value"] >= options[-1]["value"]
     assert any(o["action"] == "miss" for o in options)
+
+
+def test_serve_on_a_port_in_use_or_an_unknown_host_says_why_in_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"pinsetter: cannot serve on 127.0.0.1:{port}: Address already in use"
+    unknown = runner.invoke(app, ["serve", "--host", "nosuch.invalid"])
+    assert unknown.exit_code == 2 and "serving" not in unknown.output
+    assert unknown.output.startswith("pinsetter: cannot serve on nosuch.invalid:8000: no such address")

@@ -257,7 +257,6 @@ def test_unknown_games_are_404(client: TestClient) -> None:
         assert "999" in error_of(response, 404) or path.endswith("here")
 
 
-
 @pytest.mark.parametrize("number", [str(2**63), str(-(2**63) - 1), "9" * 30])
 def test_ids_no_database_can_hold_are_404_not_500(client: TestClient, number: str) -> None:
     """SQLite's and PostgreSQL's integers stop at 2^63 - 1: a larger id is looked up nowhere, and found nowhere."""

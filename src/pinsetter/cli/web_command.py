@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import socket
 from typing import Annotated
 
 import typer
@@ -41,12 +42,37 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(GC_YOUNG, 10, 10)
+    listening = _listen(host, port)  # before saying "serving": a port in use is one clear line, not a log
+    port = listening.getsockname()[1]  # --port 0: the port the system chose
     shown = f"[{host}]" if ":" in host else host
     typer.echo(_("pinsetter: serving on {url} (Ctrl+C stops)").format(url=f"http://{shown}:{port}/"))
+    # WebSocket frames beyond 64 KiB are refused by the server itself (a table's message is at most 4 KiB).
+    # No per-message compression: browsers ask for it, and deflating every seat's state after every
+    # step cost a third more server CPU per action for a few KB saved (docs/tables.md, Load).
+    config = uvicorn.Config(
+        web, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
+    )
     try:
-        # WebSocket frames beyond 64 KiB are refused by the server itself (a table's message is at most 4 KiB).
-        # No per-message compression: browsers ask for it, and deflating every seat's state after every
-        # step cost a third more server CPU per action for a few KB saved (docs/tables.md, Load).
-        uvicorn.run(web, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False)
+        uvicorn.Server(config).run(sockets=[listening])
     except (OSError, SystemExit) as exc:
         fail(_("cannot serve on {address}: {error}").format(address=f"{host}:{port}", error=exc))
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to the address, or one line saying why not (a port in use, an unknown host)."""
+    address = f"{host}:{port}"
+    try:
+        family, kind, protocol, _name, where = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        fail(_("cannot serve on {address}: no such address ({error})").format(address=address, error=exc))
+    listening = socket.socket(family, kind, protocol)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind(where)
+    except OSError as exc:
+        listening.close()
+        fail(_("cannot serve on {address}: {error}").format(address=address, error=exc.strerror or exc))
+    listening.set_inheritable(True)
+    return listening
