@@ -38,6 +38,15 @@ COMMAND_LINES: list[list[str]] = [
     ["show", "-5"],
     ["show", "abc"],
     ["play", "--resume", str(2**63)],  # a game id no database row can have
+    ["play", "tenpins", "-p", "bot:random", "-o", "frames=1", "-o", "frames=2"],  # which one?
+    ["perft", "bowling-solitaire", "--deal", "pins=+6,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"],
+    [
+        "perft",
+        "bowling-solitaire",
+        "--deal",
+        "pins=\N{FULLWIDTH DIGIT SIX},10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7",
+    ],
+    ["perft", "bowling-solitaire", "--deal", "pins=6_0,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"],
     ["play", "--resume", "9" * 30],
     ["simulate", "tenpins", "--workers", "0"],
     ["simulate", "tenpins", "--workers", "-2"],

@@ -115,6 +115,8 @@ def parse_options(game_id: str, pairs: list[str] | None) -> dict[str, object]:
         if "=" not in pair:
             fail(_("--option {pair}: expected key=value").format(pair=repr(visible(pair))))
         key, value = pair.split("=", 1)
+        if key.strip() in options:  # the last one would win without a word
+            fail(_("--option {key} is given twice: give it once").format(key=repr(visible(key.strip()))))
         options[key.strip()] = value.strip()
     try:
         return resolve_option_files(game_id, options)

@@ -138,8 +138,8 @@ class Deal:
         if set(parts) != {"pins", "piles"}:
             raise DealError(_("{text}: a deal reads pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j").format(text=repr(text)))
         try:
-            pins = tuple(int(v) for v in parts["pins"].split(","))
-            piles = tuple(tuple(int(v) for v in pile.split(",")) for pile in parts["piles"].split("|"))
+            pins = tuple(_number(v) for v in parts["pins"].split(","))
+            piles = tuple(tuple(_number(v) for v in pile.split(",")) for pile in parts["piles"].split("|"))
         except ValueError:
             raise DealError(_("{text}: card values must be numbers 1-10").format(text=repr(text))) from None
         return cls(pins, piles)
@@ -149,6 +149,14 @@ class Deal:
         cards = [v for v in VALUES for _ in range(COPIES)]
         rng.shuffle(cards)
         return cls(tuple(cards[:10]), (tuple(cards[10:15]), tuple(cards[15:18]), tuple(cards[18:20])))
+
+
+def _number(text: str) -> int:
+    """A card value, pile or pin as typed: ASCII digits (int() would take a full-width 6, `+6` and `6_0` too)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(text)
+    return int(text)
 
 
 # --- steps -------------------------------------------------------------------------
@@ -177,8 +185,8 @@ class Action:
             return cls("stop")
         pile_text, _colon, pins_text = text.partition(":")
         try:
-            pile = int(pile_text)
-            pins = tuple(sorted(int(p) for p in pins_text.split("+")))
+            pile = _number(pile_text)
+            pins = tuple(sorted(_number(p) for p in pins_text.split("+")))
         except ValueError:
             raise ParseError(_("{text} is not a play like '3:4+5+8' or 'stop'").format(text=repr(text))) from None
         if pile not in (1, 2, 3) or not 1 <= len(pins) <= 3 or len(set(pins)) != len(pins):
@@ -206,7 +214,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         try:
-            value = int(text.strip())
+            value = _number(text)
         except ValueError:
             raise ParseError(_("{text} is not a card value 1-10").format(text=repr(text))) from None
         if value not in VALUES:
