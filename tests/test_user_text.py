@@ -27,6 +27,29 @@ def test_control_characters_are_refused_on_entry(name: str) -> None:
         PlayerSpec(name)
 
 
+@pytest.mark.parametrize(
+    "name", ["line\u2028break", "para\u2029graph", "zero\u200bwidth", "\ufeffann", "soft\u00adhyphen"]
+)
+def test_invisible_and_line_breaking_characters_are_refused(name: str) -> None:
+    """They make names that look alike (`ann` and BOM+`ann`) or break a line (`splitlines` splits at U+2028)."""
+    with pytest.raises(ValueError, match="U\\+"):
+        check_name(name)
+    assert visible(name).isascii()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\N{MAN}\u200d\N{WOMAN}\u200d\N{GIRL}",  # a family: emoji joined by zero-width joiners
+        "\N{WAVING BLACK FLAG}\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # Scotland's flag
+        "\u0646\u0627\u0645\u0647\u200c\u0647\u0627",  # Persian with a zero-width non-joiner
+        "\u3055\u304f\u3089",  # Japanese
+    ],
+)
+def test_names_that_need_joiners_and_tags_are_kept(name: str) -> None:
+    assert check_name(name) == name and visible(name) == name
+
+
 def test_visible_spells_out_control_characters() -> None:
     assert visible("a\x1b[2Jb\x07") == "a\\x1b[2Jb\\x07"
     assert visible("[bold]ann") == "[bold]ann"

@@ -1,8 +1,10 @@
 """Text that comes from users (player names, file names) is data, never markup or terminal control.
 
 Policy (docs/records.md, "Names"): a player name is 1 to 40 characters after
-trimming, with no control characters (C0/C1, DEL) and no bidirectional
-overrides, which would reorder what follows them on screen; such names are
+trimming, with no control characters (C0/C1, DEL), no bidirectional
+overrides, which would reorder what follows them on screen, no line or
+paragraph separators and no invisible format characters (but the joiners of
+emoji and scripts); such names are
 refused where they enter (command line, launcher, records). Markup-looking
 text such as `[bold]` or `<script>` is allowed and always shown literally:
 every interface renders names as plain text. Text that was never checked (a
@@ -24,9 +26,20 @@ MAX_NAME = 40
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
+# Invisible format characters a name may need: the zero-width (non-)joiner of emoji sequences and
+# Indic and Persian scripts, and the tags of subdivision flags (England's, Scotland's).
+JOINERS = frozenset("\u200c\u200d")
+TAGS = range(0xE0020, 0xE0080)
+
+
 def _is_control(char: str) -> bool:
-    """C0/C1 controls, lone surrogates (undecodable bytes) and bidirectional controls."""
-    return unicodedata.category(char) in ("Cc", "Cs") or char in BIDI_CONTROLS
+    """C0/C1 controls, lone surrogates (undecodable bytes), bidirectional controls, line and paragraph
+    separators (a line break to `splitlines`), and invisible format characters (a zero-width space or a
+    byte-order mark makes two names that look the same), except the joiners and tags names need."""
+    category = unicodedata.category(char)
+    if category == "Cf":
+        return char not in JOINERS and ord(char) not in TAGS
+    return category in ("Cc", "Cs", "Zl", "Zp") or char in BIDI_CONTROLS
 
 
 def visible(text: str) -> str:
