@@ -354,7 +354,12 @@ def test_mutated_records_of_every_game_are_refused_in_one_line(
     assert len(cases) >= 180
     db = str(tmp_path / "h.sqlite")
     for game, name, path in cases:
-        for args in (["replay", str(path)], ["import", str(path), "--db", db], ["hint", game, "--record", str(path)]):
+        for args in (
+            ["replay", str(path)],
+            ["import", str(path), "--db", db],
+            ["hint", game, "--record", str(path)],
+            ["play", "--resume", str(path), "--db", db],  # resuming checks what replaying checks
+        ):
             if args[0] == "hint" and name in ("result total inflated", "result player renamed"):
                 continue  # a hint reads the position only, not the stated result
             code, _out, err = run_cli(args, capsys)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from pathlib import Path
 
@@ -34,6 +35,28 @@ def test_replay_verifies_a_finished_game(tmp_path: Path) -> None:
     assert state.is_terminal()
     assert record.result is not None
     assert [p["total"] for p in record.result["players"]] == state.scores()
+
+
+def test_a_byte_order_mark_is_read_past_and_an_oversized_file_says_its_size(tmp_path: Path) -> None:
+    path = finished_record(tmp_path)
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(codecs.BOM_UTF8 + path.read_bytes())  # as some editors save it
+    assert Record.load(marked) == Record.load(path)
+    assert Record.loads("\ufeff" + path.read_text()) == Record.load(path)
+    huge = tmp_path / "huge.json"
+    huge.write_bytes(b" " * 3_000_000)
+    with pytest.raises(RecordError, match=r"this one is 3000000$"):
+        Record.load(huge)
+
+
+def test_resume_refuses_a_record_whose_stated_result_is_not_its_game(tmp_path: Path) -> None:
+    path = finished_record(tmp_path)
+
+    def lie(data: dict) -> None:  # type: ignore[type-arg]
+        data["result"]["players"][0]["total"] += 1
+
+    with pytest.raises(RecordError, match="stated total"):
+        Match.resume(edit(path, lie))
 
 
 def edit(path: Path, change: object) -> Record:

@@ -12,7 +12,9 @@ first bad step is named in the error.
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -208,11 +210,20 @@ def describe_validation_error(exc: ValidationError) -> str:
     return f"{where}: {message}{more}" if where else f"{message}{more}"
 
 
+def _too_big(size: int) -> RecordError:
+    return RecordError(
+        _("a record is at most {most} bytes, this one is {size}").format(most=MAX_RECORD_BYTES, size=size)
+    )
+
+
 def parse_document(text: str | bytes) -> RecordDocument:
-    """Validate a record's JSON text against the format; RecordError naming the bad field."""
+    """Validate a record's JSON text against the format; RecordError naming the bad field.
+
+    A leading byte-order mark (which some editors write) is read past, as `import` does.
+    """
     if len(text) > MAX_RECORD_BYTES:
-        message = _("a record is at most {most} bytes, this one is {size}")
-        raise RecordError(message.format(most=MAX_RECORD_BYTES, size=len(text)))
+        raise _too_big(len(text))
+    text = text.removeprefix(codecs.BOM_UTF8) if isinstance(text, bytes) else text.removeprefix("\ufeff")
     try:
         return RecordDocument.model_validate_json(text)
     except ValidationError as exc:
@@ -375,6 +386,8 @@ class Record:
         try:
             with Path(path).open("rb") as handle:
                 text = handle.read(MAX_RECORD_BYTES + 1)
+                if len(text) > MAX_RECORD_BYTES:  # read no further: its size is the file's
+                    raise _too_big(max(len(text), os.fstat(handle.fileno()).st_size))
         except OSError as exc:
             raise RecordError(
                 _("cannot read record {file}: {error}").format(file=visible(str(path)), error=exc.strerror)

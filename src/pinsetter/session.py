@@ -92,8 +92,8 @@ class Match:
 
     @classmethod
     def resume(cls, record: Record, record_path: Path | None = None) -> Match:
-        """Continue a recorded game: every step is replayed and checked first."""
-        state, draws = replay_with_draws(record, check_result=False)
+        """Continue a recorded game: every step is replayed and checked first, and the result it states, if any."""
+        state, draws = replay_with_draws(record, check_result=True)
         match = cls(state.game, record.players, record.seed, record_path, draws=record.draws)
         match.state = state
         match.draws = draws
