@@ -38,6 +38,10 @@ COMMAND_LINES: list[list[str]] = [
     ["show", "-5"],
     ["show", "abc"],
     ["play", "--resume", str(2**63)],  # a game id no database row can have
+    ["history", "--game", "chess"],
+    ["stats", "--game", "chess"],
+    ["serve", "--origin", "bowl.example"],  # an origin has a scheme
+    ["serve", "--origin", "https://bowl.example/lobby"],  # and no path
     ["play", "tenpins", "-p", "bot:random", "-o", "frames=1", "-o", "frames=2"],  # which one?
     ["perft", "bowling-solitaire", "--deal", "pins=+6,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"],
     [

@@ -13,6 +13,7 @@ from pinsetter.cli.common import (
     app,
     emit_json,
     fail,
+    known_game,
     open_storage,
     output_path,
     whole_number,
@@ -28,7 +29,7 @@ GameIdArg = Annotated[int, typer.Argument(help=N_("id from `pinsetter history`")
 
 @app.command()
 def history(
-    game: Annotated[str | None, typer.Option(help=N_("only this game id"))] = None,
+    game: Annotated[str | None, typer.Option(help=N_("only this game id"), parser=known_game)] = None,
     player: Annotated[str | None, typer.Option(help=N_("only games with this player"))] = None,
     limit: Annotated[
         int | None, typer.Option(help=N_("at most this many, newest first"), parser=whole_number(1, 10**9))
@@ -92,7 +93,7 @@ def show(game_id: GameIdArg, db: DbOpt = None) -> None:
 @app.command()
 def stats(
     player: Annotated[str | None, typer.Option(help=N_("one player's statistics"))] = None,
-    game: Annotated[str | None, typer.Option(help=N_("one game id"))] = None,
+    game: Annotated[str | None, typer.Option(help=N_("one game id"), parser=known_game)] = None,
     reset: Annotated[bool, typer.Option("--reset", help=N_("clear a player's statistics (asks first)"))] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help=N_("do not ask before --reset"))] = False,
     include_entered: Annotated[

@@ -5,11 +5,13 @@ from __future__ import annotations
 import gc
 import socket
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import typer
 
 from pinsetter.cli.common import DbOpt, app, fail, whole_number
 from pinsetter.i18n import N_, _
+from pinsetter.usertext import visible
 
 GC_YOUNG = 10_000  # allocations between collections of the youngest objects (CPython's default: 700)
 
@@ -31,8 +33,9 @@ def serve(
 
     from pinsetter.web.app import create_app
 
+    origins = tuple(_origin(allowed) for allowed in origin or ())
     try:
-        web = create_app(db, origins=tuple(origin or ()))
+        web = create_app(db, origins=origins)
     except Exception as exc:  # the history cannot be opened: one line
         fail(_("cannot open the game history {db}: {error}").format(db=db or "", error=exc))
     # Everything loaded so far lives as long as the server: out of the collector's way, so that its
@@ -76,3 +79,13 @@ def _listen(host: str, port: int) -> socket.socket:
         fail(_("cannot serve on {address}: {error}").format(address=address, error=exc.strerror or exc))
     listening.set_inheritable(True)
     return listening
+
+
+def _origin(text: str) -> str:
+    """An origin as a browser sends it (`https://host`, `http://host:port`: no path, no trailing slash)."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
+        fail(
+            _("--origin {value}: expected a web origin such as https://bowl.example").format(value=repr(visible(text)))
+        )
+    return text.rstrip("/")
