@@ -214,6 +214,34 @@ async def test_the_first_hint_says_it_is_thinking(monkeypatch: pytest.MonkeyPatc
         assert "1.500  stop" in screen_text(app) and "thinking" not in screen_text(app)
 
 
+async def test_hints_show_at_80x24_however_many_actions_there_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint panel takes most of the log's room and the actions give it some: the best options are on screen."""
+    values = [(f"option-{n}", 150.0 - n) for n in range(30)]
+    monkeypatch.setattr(tui, "option_values", lambda state: ("optimal", "expected final score", values))
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = Match.new("rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob")], seed=7, options={"advanced": "true"})
+        while match.state.is_chance_node() or len(match.state.legal_actions()) <= 8:
+            match.apply(match.draw_chance() if match.state.is_chance_node() else match.state.legal_actions()[0])
+        screen = await open_game(app, pilot, match)
+        assert len(screen.query_one("#actions", OptionList).options) > 8  # more than the list shows at once
+        await pilot.press("h")
+        for _ in range(200):
+            if screen.match.steps_done in screen.hints:
+                break
+            await pilot.pause(0.02)
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "150.000  option-0" in text and "149.000  option-1" in text, text
+        assert screen.query_one("#log").size.height >= 2  # the newest log lines stay in view
+        await pilot.press("h")  # hidden again
+        for _ in range(20):
+            await pilot.pause(0.05)
+            if "150.000" not in screen_text(app):
+                break
+        assert "150.000" not in screen_text(app) and not screen.query_one("#hint").display
+
+
 async def test_the_typing_box_takes_the_line_games_words_and_escape_leaves_it() -> None:
     app = PinsetterApp(storage=None, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:

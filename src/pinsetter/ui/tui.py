@@ -473,6 +473,7 @@ class GameScreen(EnterGuard, Screen[None]):
         """The hint panel: hints are worked out in a thread (the first can take seconds), "thinking" till then."""
         hint = self.query_one("#hint", Static)
         hint.set_class(not self.show_hint, "hidden")
+        self.set_class(self.show_hint, "hinting")  # the hints take most of the log's room (CSS): in view at 80x24
         if not self.show_hint:
             return
         key = self.match.steps_done
@@ -1045,6 +1046,10 @@ class PinsetterApp(App[None]):
     #command { margin: 0 0 1 0; }
     #sheet { height: auto; }
     #hint { height: auto; max-height: 14; }
+    GameScreen.hinting #log { height: 3; }
+    GameScreen.hinting #hint { height: 1fr; max-height: 100%; min-height: 4; }
+    GameScreen.hinting #actions { max-height: 6; }
+    GameScreen.short.hinting #actions { max-height: 4; }
     .hidden { display: none; }
     #log { height: 1fr; min-height: 3; border: round $secondary; }
     #log-text { height: auto; }
