@@ -214,6 +214,27 @@ def test_tenpins_with_hostile_names_and_a_bot(driver: WebDriver, base: str, api:
     assert no_alert(driver)
 
 
+def test_a_whole_scoresheet_is_in_view_on_a_laptop_and_a_phone(driver: WebDriver, base: str, api: httpx.Client) -> None:
+    """Ten frames and the total, without scrolling sideways, from a phone's width to a laptop's."""
+    players = [{"name": "Wilhelmina Featherstonehaugh", "kind": "human"}, {"name": "Robo", "kind": "bot:random"}]
+    game_id = api.post("/api/games", json={"game": "bowling-dice", "players": players, "seed": 4}).json()["id"]
+    while api.post(f"/api/games/{game_id}/advance", json={"until": "step"}).json()["next"] != "over":
+        pass
+    size = driver.get_window_size()
+    try:
+        for width in (1280, 1000, 390):
+            driver.set_window_size(width, 900)
+            driver.get(f"{base}/#/game/{game_id}")
+            wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sheet")) == 2, "no sheets")
+            overflow = driver.execute_script(
+                "return [...document.querySelectorAll('.sheet')]"
+                ".map(t => t.parentElement.scrollWidth - t.parentElement.clientWidth)"
+            )
+            assert overflow == [0, 0], (width, overflow)
+    finally:
+        driver.set_window_size(size["width"], size["height"])
+
+
 def test_bowling_dice_by_keyboard(driver: WebDriver, base: str, api: httpx.Client, artifacts: Path) -> None:
     game_id = start_game(driver, base, "bowling-dice", [("Ann", "human"), ("Robo", "bot:random")], frames=2)
     assert "10 pins standing" in driver.find_element(By.ID, "standing").text
