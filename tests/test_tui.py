@@ -136,6 +136,8 @@ async def test_play_every_game_from_the_launcher(app: PinsetterApp, game: str) -
         state = screen.match.state
         text = screen_text(app)
         assert "Game over" in text
+        status = str(screen.query_one("#status", Static).render())
+        assert status.split("\n")[1:] == screen.match.ending_lines()  # a line each, never run together
         total = state.scores()[0]
         assert f"{total:>6} " in text  # the sheet's total box
         for frame in state.scoresheet(0).frames[:9]:

@@ -108,6 +108,7 @@ async def test_learn_mode_walks_through_the_first_frame_of_every_game(tmp_path: 
             screen.query_one("#actions", OptionList).focus()  # out of the typing box
             await pilot.press("q")
             await wait_for(pilot, app, Launcher)
+            assert app.screen.query_one("#seed", Input).value != str(seed)  # the game played next has new dice
         assert storage.history() == []  # lessons are not kept in the history
 
 

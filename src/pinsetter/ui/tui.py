@@ -448,7 +448,7 @@ class GameScreen(EnterGuard, Screen[None]):
         state = self.match.state
         text = Text()
         if state.is_terminal():
-            text.append(_("Game over.") + " ", style="bold green")
+            text.append(_("Game over.") + "\n", style="bold green")
             text.append(self.final_words())
             return text
         player = state.turn()
@@ -467,7 +467,8 @@ class GameScreen(EnterGuard, Screen[None]):
         return text
 
     def final_words(self) -> str:
-        return " ".join(self.match.ending_lines())
+        """The winner and the ranking, a line each (run together, `with 53 1. ann: 53` read as one number)."""
+        return "\n".join(self.match.ending_lines())
 
     def update_hint(self) -> None:
         """The hint panel: hints are worked out in a thread (the first can take seconds), "thinking" till then."""
@@ -985,6 +986,7 @@ class Launcher(EnterGuard, Screen[None]):
             message.update(Text(str(exc), style="red"))
             return
         message.update("")
+        self.query_one("#seed", Input).value = str(draw_seed())  # the game played next gets other dice
         match.undo_allowed = True
         self.app.push_screen(LearnScreen(match, speed=getattr(self.app, "speed", 1)))
 

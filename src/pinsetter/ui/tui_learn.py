@@ -54,7 +54,7 @@ def roll_lesson(view: TableView) -> list[str]:
     said = [
         _(
             "You rolled {roll}. Cross out standing pins whose numbers add up to {roll}: press their "
-            "numbers (1-9, 0 is pin 10) and Enter; the yellow line keeps the sum. No set you like? "
+            "numbers (1-9, 0 is pin 10) and Enter; the line 'selected:' keeps the sum. No set you like? "
             "m misses: the ball ends and the pins stay for the next ball."
         ).format(roll=target)
     ]
@@ -252,4 +252,5 @@ class LearnScreen(GameScreen):
         self.lesson_now = lesson(self.match, self.table_view())
         if not self.lessons_seen or self.lessons_seen[-1] != self.lesson_now.plain:
             self.lessons_seen.append(self.lesson_now.plain)
+            self.query_one("#lesson", VerticalScroll).scroll_home(animate=False)  # a new lesson from its first line
         found.first(LessonText).show(self.lesson_now)
