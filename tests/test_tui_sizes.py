@@ -214,6 +214,19 @@ async def test_the_first_hint_says_it_is_thinking(monkeypatch: pytest.MonkeyPatc
         assert "1.500  stop" in screen_text(app) and "thinking" not in screen_text(app)
 
 
+async def test_a_forty_character_name_is_cut_so_the_sheet_keeps_its_lines_at_80x24() -> None:
+    long = "Maximilian Alexander Featherstonehaugh-X"
+    assert len(long) == 40  # the longest name there is
+    match = Match.new("tenpins", [PlayerSpec(long), PlayerSpec("bob")], seed=7)
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(app, pilot, match)
+        lines = screen_text(app).split("\n")
+        assert lines[0].rstrip().endswith("total")  # the header in one piece
+        assert lines[2].startswith("Maximilian Alexander") and "… ▶ │" in lines[2]  # cut, marked, one line
+        assert lines[3].lstrip().startswith("│") and lines[5].startswith("bob")  # no row wrapped
+
+
 async def test_hints_show_at_80x24_however_many_actions_there_are(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hint panel takes most of the log's room and the actions give it some: the best options are on screen."""
     values = [(f"option-{n}", 150.0 - n) for n in range(30)]

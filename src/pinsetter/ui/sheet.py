@@ -43,6 +43,29 @@ def sheet_width(names: Sequence[str], frames: int = 10, compact: bool = False) -
     return _name_width(names) + 2 + sum(w + 1 for w in _widths(frames, compact)) + (5 if compact else 8)
 
 
+def fit_names(names: Sequence[str], frames: int, width: int) -> list[str]:
+    """The names, each cut (with `…`) so that the compact sheet, a turn's `▶` included, fits `width` cells.
+
+    Names are up to 40 characters; at 80 columns a sheet has room for about 26 of them, and a
+    sheet that wraps pushes everything below it off the screen.
+    """
+    room = width - 2 - (sheet_width([""], frames, compact=True) - _name_width([""])) - len(" ▶")
+    most = max(room, 6)
+    return [_cut(visible(name), most) for name in names]
+
+
+def _cut(name: str, cells: int) -> str:
+    """`name` in at most `cells` terminal cells, `…` marking a cut."""
+    if cell_len(name) <= cells:
+        return name
+    kept = ""
+    for char in name:
+        if cell_len(kept) + cell_len(char) > cells - 1:
+            break
+        kept += char
+    return kept + "…"
+
+
 def _cells(sheet: Scoresheet, frames: int, current: int | None, compact: bool) -> tuple[list[str], list[str]]:
     marks_row: list[str] = []
     totals_row: list[str] = []

@@ -56,7 +56,7 @@ from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
-from pinsetter.ui.sheet import frame_columns, render_sheets, sheet_width
+from pinsetter.ui.sheet import fit_names, frame_columns, render_sheets, sheet_width
 from pinsetter.ui.table_text import abilities_help, chance_line, draw_table, label_adds
 from pinsetter.usertext import BIDI_CONTROLS, visible
 
@@ -399,8 +399,8 @@ class GameScreen(EnterGuard, Screen[None]):
 
     def refresh_all(self) -> None:
         state = self.match.state
-        names = [p.name for p in self.match.players]
         frames = state.game.lane.frames
+        names = fit_names([p.name for p in self.match.players], frames, self.app.size.width)
         current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
         sheets = [state.scoresheet(p) for p in range(state.num_players)]
         turn = None if state.is_terminal() else state.turn()

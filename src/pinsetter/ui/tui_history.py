@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from pinsetter.games.registry import GAMES, game_class, get_game
 from pinsetter.i18n import N_, _
 from pinsetter.records import OPTIONS_BEFORE
-from pinsetter.ui.sheet import render_sheets, sheet_width
+from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
 from pinsetter.ui.table_text import draw_table
 from pinsetter.ui.tui import GUARD_BINDING, EnterGuard, replay_lines, resume_summary, translate_bindings
 from pinsetter.usertext import visible
@@ -246,9 +246,10 @@ class ReplayScreen(EnterGuard, Screen[None]):
         frames = self.game.lane.frames
         current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
         sheets = [state.scoresheet(p) for p in range(state.num_players)]
-        compact = sheet_width(self.names, frames) + 2 > self.app.size.width
+        names = fit_names(self.names, frames, self.app.size.width)
+        compact = sheet_width(names, frames) + 2 > self.app.size.width
         turn = None if state.is_terminal() else state.turn()
-        sheet = render_sheets(self.names, sheets, frames, current, compact=compact, turn=turn)
+        sheet = render_sheets(names, sheets, frames, current, compact=compact, turn=turn)
         self.query_one("#replay-sheet", Static).update(Text(sheet, no_wrap=True))
         last_chance = next((s.text for s in reversed(self.steps[: self.at]) if s.actor is None), "")
         view = self.game.table(state, self.names, last_chance)
