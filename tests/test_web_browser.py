@@ -206,7 +206,8 @@ def test_tenpins_with_hostile_names_and_a_bot(driver: WebDriver, base: str, api:
     assert driver.find_elements(By.CSS_SELECTOR, "#app img") == []
     assert HOSTILE in driver.find_element(By.ID, "status").text
     hint = driver.find_element(By.ID, "hint-button")
-    assert not hint.is_enabled()  # no decisions in this game
+    assert not hint.is_enabled()  # no decisions in this game, and it says so
+    assert hint.get_attribute("title") == "no hints: this game has no decisions, every ball is the dice's"
     play_by_clicking(driver, api, game_id)
     lines = finish(driver, api, game_id, artifacts, "tenpins")
     assert any(HOSTILE in line for line in lines)
@@ -255,6 +256,7 @@ def test_rolling_pins_refusal_hint_undo_and_reload(
     driver: WebDriver, base: str, api: httpx.Client, artifacts: Path
 ) -> None:
     game_id = start_game(driver, base, "rolling-pins", [("Ann", "human"), ("Robo", "bot:greedy")], frames=2)
+    assert driver.find_elements(By.CSS_SELECTOR, ".pin .number") == []  # numbered pins say their number once
     after_click(driver, driver.find_element(By.CSS_SELECTOR, "#choices button[data-action='dice 2']"))
     view = server_view(api, game_id)
     assert view["next"] == "decision" and view["view"]["dice"]
@@ -322,6 +324,9 @@ def test_rolling_pins_refusal_hint_undo_and_reload(
 def test_solitaire_left_and_resumed(driver: WebDriver, base: str, api: httpx.Client, artifacts: Path) -> None:
     game_id = start_game(driver, base, "bowling-solitaire", [("Ann", "human")], frames=2)
     assert len(driver.find_elements(By.CSS_SELECTOR, "button.pile")) == 3
+    # Cards on pins: every pin shows its position too (a 3 on pin 3 included), as plays and hints name positions.
+    positions = [e.get_attribute("textContent") for e in driver.find_elements(By.CSS_SELECTOR, ".pin .number")]
+    assert sorted(positions, key=lambda text: int(text[1:])) == [f"#{n}" for n in range(1, 11)]
     table = server_view(api, game_id)["view"]
     choice = next(c for c in table["choices"] if c["by_selection"])
     pick(driver, choice["pins"], choice["pile"])

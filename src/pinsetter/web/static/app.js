@@ -573,12 +573,14 @@ function when(iso) {
 }
 
 // --- drawing a table -----------------------------------------------------------------------------
-function pinSvg(pin, picked) {
+// `numbered`: every pin also shows its number (#7) where a table's labels are not the pins' numbers
+// (cards on pins): a card whose value is its position shows it too, as hints name positions.
+function pinSvg(pin, picked, numbered) {
   const svg = s("svg", { viewBox: "0 0 52 52", "aria-hidden": "true", focusable: "false" });
   svg.append(s("circle", { class: "body", cx: 26, cy: 26, r: 22 }));
   if (pin.grey) svg.append(s("path", { class: "grey-mark", d: "M26 5 l5 5 l-5 5 l-5 -5 z" }));
   svg.append(s("text", { class: "label", x: 26, y: 32, "text-anchor": "middle", text: pin.label || "" }));
-  if (pin.label !== String(pin.number)) {
+  if (numbered) {
     svg.append(s("text", { class: "number", x: 26, y: 45, "text-anchor": "middle", text: `#${pin.number}` }));
   }
   if (pin.down) {
@@ -604,6 +606,7 @@ function pinWords(pin, picked) {
 
 function drawPins(view, ctx) {
   const byNumber = new Map(view.pins.map((p) => [p.number, p]));
+  const numbered = view.pins.some((p) => p.label !== String(p.number));
   const box = h("div", { class: "triangle", role: "group", "aria-label": t("Pins, back row first") });
   for (const row of view.rows) {
     const line = h("div", { class: "pin-row" });
@@ -613,7 +616,7 @@ function drawPins(view, ctx) {
       const picked = ctx.picked.has(number);
       const classes = ["pin", pin.grey ? "grey" : "", pin.down ? "down" : "", picked ? "picked" : ""].join(" ");
       if (ctx.readonly) {
-        line.append(h("span", { class: classes, role: "img", "aria-label": pinWords(pin, false) }, pinSvg(pin, false)));
+        line.append(h("span", { class: classes, role: "img", "aria-label": pinWords(pin, false) }, pinSvg(pin, false, numbered)));
         continue;
       }
       line.append(
@@ -629,7 +632,7 @@ function drawPins(view, ctx) {
             dataset: { key: `pin-${number}`, pin: String(number) },
             onclick: () => ctx.togglePin(number),
           },
-          pinSvg(pin, picked),
+          pinSvg(pin, picked, numbered),
         ),
       );
     }
@@ -1255,6 +1258,12 @@ async function gamePage(id) {
         id: "hint-button",
         text: t("Hint (H)"),
         disabled: st.busy || game.next !== "decision",
+        // Why it is off, as Undo says: a newcomer should not wonder whether it is broken.
+        title: !game.has_decisions
+          ? t("no hints: this game has no decisions, every ball is the dice's")
+          : game.next !== "decision"
+            ? t("hints are for decisions: there is none to take now")
+            : t("every option now, valued by the solvers"),
         dataset: { key: "hint" },
         onclick: hint,
       }),
