@@ -204,6 +204,28 @@ def test_stats_and_reset(tmp_path: Path) -> None:
     assert len(storage.history(player="ann")) == 5  # the games stay
 
 
+def test_everyone_s_statistics_count_games_not_seats_and_options_pick_the_odds(tmp_path: Path) -> None:
+    storage = Storage(url(tmp_path / "s.sqlite"))
+    three = Match.new("bowling-dice", [PlayerSpec(n, "random") for n in ("ann", "bob", "cy")], seed=3)
+    three.run_bots()
+    storage.save(three.record)
+    everyone = player_stats(storage, None, "bowling-dice")
+    assert everyone["games"] == 1 and everyone["results"] == 3 and len(everyone["scores"]) == 3
+    assert everyone["trend_per_game"] is None  # three players' scores in one game are no trend
+    assert isinstance(player_stats(storage, "ann", "bowling-dice")["trend_per_game"], float)
+
+    def played(frames: int, seed: int) -> None:
+        match = Match.new("tenpins", [PlayerSpec("ann", "random")], seed=seed, options={"frames": frames})
+        match.run_bots()
+        storage.save(match.record)
+
+    played(2, 1)
+    short = player_stats(storage, "ann", "tenpins")
+    assert 0 < short["benchmark"]["exact_mean"] < 20  # two frames' odds, not a whole game's 74.48
+    played(10, 2)
+    assert "benchmark" not in player_stats(storage, "ann", "tenpins")  # mixed options: no one set of odds
+
+
 def test_cli_history_show_stats_resume(tmp_path: Path) -> None:
     db = url(tmp_path / "cli.sqlite")
     result = runner.invoke(

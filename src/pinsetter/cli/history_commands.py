@@ -168,7 +168,9 @@ def stats(
             ),
             _("  last games {scores}, trend {trend} points per game").format(
                 scores=block["last_scores"], trend=f"{block['trend_per_game']:+.2f}"
-            ),
+            )
+            if block["trend_per_game"] is not None
+            else _("  last scores {scores}").format(scores=block["last_scores"]),
         ]
         if "benchmark" in block:
             lines.append(f"  {block['benchmark']['text']}")

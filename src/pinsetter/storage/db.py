@@ -600,7 +600,7 @@ class Storage:
         each row carries its game's `chance`.
         """
         query = (
-            sa.select(results, games.c.game, games.c.created, games.c.chance)
+            sa.select(results, games.c.game, games.c.created, games.c.chance, games.c.options)
             .join(games, games.c.id == results.c.game_id)
             .outerjoin(stats_since, stats_since.c.name == results.c.name)
             .where(sa.or_(stats_since.c.since.is_(None), games.c.created > stats_since.c.since))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -14,9 +15,9 @@ __all__ = ["player_stats"]
 Z95 = 1.959963984540054
 
 
-def _benchmark(game: str, average: float) -> dict[str, Any] | None:
-    """An average against the game's exact distribution or optimal player (default options)."""
-    ref = reference(game)
+def _benchmark(game: str, options: dict[str, object], average: float) -> dict[str, Any] | None:
+    """An average against the exact distribution or optimal player of the game with these options."""
+    ref = reference(game, options)
     if ref is None or not ref.exact:
         return None
     if ref.distribution is not None:
@@ -45,7 +46,10 @@ def player_stats(
     """A player's statistics; games whose chance was entered by hand count only with `include_entered`.
 
     Without `game`, a player of several games gets `by_game` (one block per game) and no
-    overall average: different games' scores are never averaged together.
+    overall average: different games' scores are never averaged together. `games` counts games,
+    `results` scores (a game of three players: one game, three results); the trend is one
+    player's only, and the odds are those of the options every result was played with (none
+    where they differ).
 
     `entered_left_out` is how many finished results were left out for that reason (0 when included).
     """
@@ -58,7 +62,8 @@ def player_stats(
         return {
             "player": player,
             "game": None,
-            "games": len(rows),
+            "games": len({r["game_id"] for r in rows}),
+            "results": len(rows),
             "include_entered": include_entered,
             "entered_left_out": len(every) - len(rows),
             "by_game": by_game,
@@ -67,7 +72,8 @@ def player_stats(
     data: dict[str, Any] = {
         "player": player,
         "game": game or (games_played[0] if games_played else None),  # the one game these results are of
-        "games": len(scores),
+        "games": len({r["game_id"] for r in rows}),  # a game of three players is one game, three results
+        "results": len(scores),
         "include_entered": include_entered,
         "entered_left_out": len(every) - len(rows),
     }
@@ -96,12 +102,15 @@ def player_stats(
         "spare_rate": sum(r["spares"] for r in rows) / frames if frames else 0.0,
         "perfect_games": sum(1 for s in scores if s == 300),
         "last_scores": scores[-10:],
-        "trend_per_game": slope,
+        # One player's scores in time; everyone's together would read the gaps between the
+        # players of one game as a trend.
+        "trend_per_game": slope if player else None,
         "scores": scores,
     }
     games = {r["game"] for r in rows}
-    if len(games) == 1:
-        bench = _benchmark(games.pop(), mean)
+    played_with = {r["options"] for r in rows}
+    if len(games) == 1 and len(played_with) == 1:  # a 2-frame game is not measured against 10-frame odds
+        bench = _benchmark(games.pop(), json.loads(played_with.pop()), mean)
         if bench is not None:
             data["benchmark"] = bench
     return data

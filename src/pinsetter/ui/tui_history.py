@@ -335,12 +335,13 @@ def stats_text(storage: Any, game: str, player: str | None) -> Text:
         + "\n"
     )
     recent = data["scores"][-20:]
-    text.append(
-        _("trend {slope:+.1f} points a game over the last {count} game(s)  {bars}").format(
-            slope=data["trend_per_game"], count=len(recent), bars=sparkline(recent)
+    if data["trend_per_game"] is not None:  # one player's (everyone's scores make no trend)
+        text.append(
+            _("trend {slope:+.1f} points a game over the last {count} game(s)  {bars}").format(
+                slope=data["trend_per_game"], count=len(recent), bars=sparkline(recent)
+            )
+            + "\n"
         )
-        + "\n"
-    )
     if "benchmark" in data:
         text.append(_("against the odds: {text}").format(text=data["benchmark"]["text"]) + "\n")
     rows = storage.results_for(player, game)
