@@ -363,6 +363,19 @@ def test_lobby_shows_the_engines_refusal(driver: WebDriver, base: str) -> None:
     assert "#/game/" not in driver.current_url
 
 
+def test_the_lobby_offers_no_seat_a_game_does_not_have(driver: WebDriver, base: str) -> None:
+    driver.get(base + "/#/")
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.ID, "add-human"))
+    driver.find_element(By.CSS_SELECTOR, "input[name=game][value='bowling-solitaire']").click()
+    while len(driver.find_elements(By.CSS_SELECTOR, ".player-row")) > 1:  # one seat: Solitaire's only one
+        driver.find_element(By.CSS_SELECTOR, ".player-row button[aria-label^='Remove']").click()
+    add = wait(driver, lambda d: d.find_element(By.ID, "add-human"), "no add button")
+    assert not add.is_enabled() and driver.find_element(By.ID, "seats-full").text == "1 player"
+    driver.find_element(By.CSS_SELECTOR, "input[name=game][value='rolling-pins']").click()
+    assert wait(driver, lambda d: d.find_element(By.ID, "add-human").is_enabled(), "a seat to add")
+
+
 def test_history_step_through_upload_stats_rules_and_theme(
     driver: WebDriver, base: str, api: httpx.Client, tmp_path: Path
 ) -> None:

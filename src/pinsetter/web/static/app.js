@@ -372,14 +372,25 @@ async function lobbyPage() {
       const inputs = playersBox.querySelectorAll("input[type=text]");
       inputs[inputs.length - 1].focus();
     };
+    // The game's seats are all taken: adding is off and says so (not refused only at Start).
+    const full = game ? lobby.players.length >= game.players[1] : false;
+    const why = full ? game.players_text : null;
     playersBox.append(
       h(
         "div",
         { class: "row" },
-        h("button", { type: "button", text: t("Add a human"), onclick: add("human"), id: "add-human" }),
+        h("button", { type: "button", text: t("Add a human"), onclick: add("human"), id: "add-human", disabled: full, title: why }),
         bots.length
-          ? h("button", { type: "button", text: t("Add a bot"), onclick: add(`bot:${bots[0]}`), id: "add-bot" })
+          ? h("button", {
+              type: "button",
+              text: t("Add a bot"),
+              onclick: add(`bot:${bots[0]}`),
+              id: "add-bot",
+              disabled: full,
+              title: why,
+            })
           : null,
+        full ? h("span", { class: "help", id: "seats-full", text: why }) : null,
       ),
     );
   }
