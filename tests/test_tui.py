@@ -13,6 +13,7 @@ from rich.cells import cell_len
 from textual import events
 from textual.widgets import Button, Input, OptionList, Static
 
+from pinsetter.records import PlayerSpec
 from pinsetter.storage import Storage
 from pinsetter.ui import tui
 from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, ResumeConfirm
@@ -469,3 +470,21 @@ async def test_a_stored_game_the_records_now_refuse_does_not_break_the_launcher(
         assert "bob " in text
         await choose_game(pilot, app, "tenpins")  # new games still play
         assert isinstance(app.screen, GameScreen)
+
+
+async def test_the_launcher_keeps_seats_the_highlighted_game_can_play(app: PinsetterApp) -> None:
+    """A bot another game does not have becomes that game's bot; a seat past the game's last is not added."""
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        await highlight_game(pilot, app, "rolling-pins")
+        launcher.seats.append(PlayerSpec("robo", "optimal"))
+        await highlight_game(pilot, app, "bowling-dice")
+        assert [(s.name, s.kind) for s in launcher.seats] == [("you", "human"), ("robo", "random")]
+        await highlight_game(pilot, app, "bowling-solitaire")
+        launcher.seats[1:] = []
+        launcher.query_one("#player-name", Input).value = "cy"
+        launcher.query_one("#add-player", Button).press()
+        await pilot.pause(0.1)
+        assert [s.name for s in launcher.seats] == ["you"]
+        assert "Bowling Solitaire takes 1 player" in screen_text(app)

@@ -903,7 +903,17 @@ class Launcher(EnterGuard, Screen[None]):
         if event.option_list.id == "games" and event.option.id and event.option.id != self.game_id:
             self.game_id = event.option.id
             self.refresh_kinds()
+            self.seat_bots_of_this_game()
             await self.refresh_options()
+
+    def seat_bots_of_this_game(self) -> None:
+        """A bot the highlighted game does not have gives its seat to the game's first bot (as the web lobby does)."""
+        bots = list(bot_names(self.game_id))
+        self.seats = [
+            seat if seat.is_human or seat.kind in bots else PlayerSpec(seat.name, bots[0] if bots else "human")
+            for seat in self.seats
+        ]
+        self.refresh_players()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "games" and event.option.id:
@@ -939,6 +949,17 @@ class Launcher(EnterGuard, Screen[None]):
             if any(s.name == name for s in self.seats):
                 name = f"{name}-{len(self.seats) + 1}"
             message = self.query_one("#launch-message", Static)
+            most = game_class(self.game_id).max_players
+            if len(self.seats) >= most:  # said now, not as a refusal at Play
+                message.update(
+                    Text(
+                        _("{game} takes {players}").format(
+                            game=_(game_class(self.game_id).name), players=game_class(self.game_id).players_text()
+                        ),
+                        style="red",
+                    )
+                )
+                return
             try:
                 seat = PlayerSpec(name, kind_text)
             except ValueError as exc:  # the name policy (pinsetter.usertext): e.g. a control character
