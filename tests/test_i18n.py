@@ -381,3 +381,14 @@ def test_refused_records_are_one_japanese_line(tmp_path: Path, capsys: pytest.Ca
         code, _out, err = run_cli(["--lang", "ja", "replay", str(path)], capsys)
         assert_one_line_error(["replay", name], code, err)
         assert JAPANESE.search(err), f"{name}: {err!r}"
+
+
+def test_every_option_has_a_label_in_both_languages() -> None:
+    """Forms show an option's label (the name is for commands and records): never a raw key, in either language."""
+    from pinsetter.catalog import catalog
+
+    english = {(g["id"], o["name"]): o["label"] for g in catalog() for o in g["options"]}
+    assert all(label != name for (_game, name), label in english.items())  # e.g. auto_strike -> Auto Strike
+    with using_language("ja"):
+        japanese = {(g["id"], o["name"]): o["label"] for g in catalog() for o in g["options"]}
+    assert all(japanese[key] != english[key] and not japanese[key].isascii() for key in english), japanese

@@ -32,6 +32,7 @@ def catalog() -> list[dict[str, Any]]:
             "options": [
                 {
                     "name": o.name,
+                    "label": o.title,
                     "default": o.default if isinstance(o.default, bool | int | str) else str(o.default),
                     "help": _(o.help),
                     "choices": list(o.choices),

@@ -138,6 +138,12 @@ class OptionSpec:
     parse: Callable[[str], object] = str
     choices: tuple[str, ...] = ()
     reads_file: bool = False
+    label: str = ""  # what a form calls it (translated); the name is what commands and records use
+
+    @property
+    def title(self) -> str:
+        """The label in the current language, or the name where there is none."""
+        return _(self.label) if self.label else self.name
 
     def read(self, value: object) -> object:
         """Validate a value given as text (from the CLI) or as a typed value (from JSON).

@@ -303,6 +303,7 @@ class BowlingDice(PureChanceGame):
             ),
             parse=DiceSet.parse,
             reads_file=True,
+            label=N_("Dice set"),
         ),
         frames_option(),
     )

@@ -371,7 +371,13 @@ class BowlingSolitaire(Game):
     min_players = 1
     max_players = 1
     option_specs = (
-        OptionSpec("groups", "connected", N_("two/three-pin groups: connected or mutual"), choices=GROUP_RULES),
+        OptionSpec(
+            "groups",
+            "connected",
+            N_("two/three-pin groups: connected or mutual"),
+            choices=GROUP_RULES,
+            label=N_("Pin groups"),
+        ),
         frames_option(),
     )
     conformance_options: ClassVar[tuple[dict[str, object], ...]] = ({}, {"groups": "mutual", "frames": "3"})

@@ -48,7 +48,13 @@ class BallModel(ABC, Generic[Rack]):
 
 
 def frames_option(default: int = 10) -> OptionSpec:
-    return OptionSpec("frames", default, N_("frames in a game, 1 to 10 (fewer for a short game)"), parse=int_in(1, 10))
+    return OptionSpec(
+        "frames",
+        default,
+        N_("frames in a game, 1 to 10 (fewer for a short game)"),
+        parse=int_in(1, 10),
+        label=N_("Frames"),
+    )
 
 
 class PureChanceGame(Game):

@@ -379,30 +379,49 @@ class RollingPins(Game):
     has_decisions = True
     max_players = 12  # RULES.md: 1 to 12, as the online edition
     option_specs = (
-        OptionSpec("advanced", False, N_("advanced game: grey pins, ability track, abilities"), parse=parse_bool),
+        OptionSpec(
+            "advanced",
+            False,
+            N_("advanced game: grey pins, ability track, abilities"),
+            parse=parse_bool,
+            label=N_("Advanced game"),
+        ),
         OptionSpec(
             "sheet",
             DEFAULT_SHEET,
             N_("advanced sheet: 'default', inline JSON, or a JSON/TOML file on the command line"),
             parse=Sheet.parse,
             reads_file=True,
+            label=N_("Advanced sheet"),
         ),
         OptionSpec(
             "auto_strike",
             "next",
             N_("advanced: Auto Strike strikes the next frame ('next') or a frame of your choice ('held')"),
             choices=AUTO_STRIKE_RULES,
+            label=N_("Auto Strike"),
         ),
         OptionSpec(
             "shared_dice",
             False,
             N_("multiplayer: one roll (coloured, white, third die) serves everyone"),
             parse=parse_bool,
+            label=N_("Shared dice"),
         ),
-        OptionSpec("tokens", True, N_("gain a bowling-ball token each frame (false: never)"), parse=parse_bool),
+        OptionSpec(
+            "tokens",
+            True,
+            N_("gain a bowling-ball token each frame (false: never)"),
+            parse=parse_bool,
+            label=N_("Tokens"),
+        ),
         frames_option(),
         OptionSpec(
-            "pins", 10, N_("pins in a rack, 1 to 10 (fewer: a practice game, basic rules)"), parse=int_in(1, 10)
+            "pins",
+            10,
+            N_("pins in a rack, 1 to 10 (fewer: a practice game, basic rules)"),
+            parse=int_in(1, 10),
+            label=N_("Pins in a rack"),
         ),
     )
     conformance_options: ClassVar[tuple[dict[str, object], ...]] = (

@@ -862,7 +862,7 @@ class Launcher(EnterGuard, Screen[None]):
         await box.remove_children()
         widgets: list[Any] = []
         for spec in game_class(self.game_id).option_specs:
-            widgets.append(Label(Text(f"{spec.name}: {_(spec.help)}"), classes="option-help"))
+            widgets.append(Label(Text(f"{spec.title}: {_(spec.help)}"), classes="option-help"))
             if isinstance(spec.default, bool):
                 # The switch's state in words too (colour is not the only signal).
                 state = Label(switch_words(spec.default), id=f"state-{spec.name}")

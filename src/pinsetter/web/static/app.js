@@ -288,7 +288,7 @@ async function lobbyPage() {
         h(
           "div",
           { class: "option" },
-          h("label", { for: id, text: option.name }),
+          h("label", { for: id, text: option.label || option.name }),
           input,
           h("p", { class: "help", id: helpId, text: option.help }),
         ),
