@@ -14,6 +14,7 @@ from textual import events
 from textual.widgets import Button, Input, OptionList, Static
 
 from pinsetter.records import PlayerSpec
+from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.ui import tui
 from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, ResumeConfirm
@@ -488,3 +489,19 @@ async def test_the_launcher_keeps_seats_the_highlighted_game_can_play(app: Pinse
         await pilot.pause(0.1)
         assert [s.name for s in launcher.seats] == ["you"]
         assert "Bowling Solitaire takes 1 player" in screen_text(app)
+
+
+def test_a_stored_game_says_the_frame_each_player_plays_next(tmp_path: Path) -> None:
+    """After five whole frames a player is in frame 6 (the summary said 5: frames begun, not the next)."""
+    storage = Storage(f"sqlite:///{tmp_path / 'h.sqlite'}")
+    match = Match.new("tenpins", [PlayerSpec("ann"), PlayerSpec("bob")], seed=7)
+    match.storage = storage
+    match.store()
+    while match.state.turn() != 1 or match.state.ball_context(1).frame < 6:  # type: ignore[union-attr]
+        match.advance()
+    stored = storage.get(match.game_id)  # type: ignore[arg-type]
+    assert stored is not None
+    ann, bob = (match.state.ball_context(p) for p in (0, 1))
+    assert ann is not None and bob is not None and (ann.frame, ann.ball, bob.frame, bob.ball) == (7, 1, 6, 1)
+    summary = tui.resume_summary(stored.record)
+    assert "ann" in summary and "in frame 7" in summary and summary.endswith("in frame 6")

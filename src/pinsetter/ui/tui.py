@@ -661,11 +661,23 @@ def resume_summary(record: Any) -> str:
     parts = []
     for index, spec in enumerate(record.players):
         entry = entries[index] if index < len(entries) else {}
-        frame = max(len(entry.get("marks") or []), 1)
+        frame = _frame_to_play(entry.get("marks") or [], int(str(record.options.get("frames", 10))))
         parts.append(
             _("{name} {total} in frame {frame}").format(name=spec.name, total=entry.get("total", 0), frame=frame)
         )
     return ", ".join(parts)
+
+
+def _frame_to_play(marks: list[list[str]], frames: int) -> int:
+    """The frame a player of an unfinished game is in, from the marks of the frames begun.
+
+    A frame before the last is over after a strike or two balls, and the player is then in the
+    next one (`ann 23 in frame 6` after five whole frames, not 5); the last frame lasts to the end.
+    """
+    if not marks:
+        return 1
+    over = marks[-1] == ["X"] or len(marks[-1]) >= 2
+    return min(len(marks) + 1 if over else len(marks), frames)
 
 
 def switch_words(on: bool) -> str:
