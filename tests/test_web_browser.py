@@ -279,6 +279,7 @@ def test_rolling_pins_refusal_hint_undo_and_reload(
     for _ in range(held):
         driver.find_element(By.ID, "token-plus").click()
     assert driver.find_element(By.ID, "token-plan").text.endswith(f"= {target + held}")
+    assert f"target {target + held}" in driver.find_element(By.ID, "selection-sum").text  # what the pins must make
     assert not driver.find_element(By.ID, "token-plus").is_enabled()
     driver.find_element(By.ID, "clear-selection").click()
 

@@ -907,13 +907,15 @@ function selectionPanel(view, ctx) {
     if (pile && pile.top !== null && /^\d+$/.test(pile.top)) target = sel.modulo ? Number(pile.top) % sel.modulo : Number(pile.top);
   }
   const lines = [];
+  // The target the pins must make: the dice with the tokens planned (+1 token on an 11: 12).
+  const aimed = target !== null && target !== undefined && ctx.setPlanned ? target + ctx.planned : target;
   lines.push(
     h(
       "p",
       { class: "sum", id: "selection-sum" },
       picked.length ? t("Picked pins {pins}: sum {sum}", { pins: picked.join(" + "), sum: raw }) : t("No pins picked"),
       picked.length && sel.modulo ? t(", last digit {digit}", { digit: sum }) : "",
-      target !== null && target !== undefined ? t(" · target {target}", { target }) : "",
+      aimed !== null && aimed !== undefined ? t(" · target {target}", { target: aimed }) : "",
     ),
   );
   if (sel.tokens !== null && sel.tokens !== undefined) {
