@@ -111,6 +111,7 @@ def test_two_players_and_a_spectator_play_a_table_with_a_reload(
     # The host fills in the lobby: Ten Pins, 2 frames, two human seats; then hosts a table.
     table_id = host_tenpins_table(host, base, more_humans=1)
     live_at(host, status="open", seat="")
+    assert host.find_element(By.ID, "whoami").text.startswith("You host this table")  # not "You are watching"
     code = host.find_element(By.ID, "join-code").text
     link = host.find_element(By.ID, "join-link").get_attribute("value")
     assert link == f"{base}/#/join/{code}"
@@ -181,6 +182,12 @@ def test_two_players_and_a_spectator_play_a_table_with_a_reload(
     record = Record.loads(httpx.get(f"{base}/api/games/{game_id}/record").text)
     assert replay(record).is_terminal()
     assert [p.name for p in record.players] == ["Ann", HOSTILE]
+
+    # The host closes the table: nobody's page says "live" any more.
+    host.find_element(By.ID, "close-table").click()
+    host.switch_to.alert.accept()  # "Close this table for everybody?"
+    for driver in browsers:
+        wait(driver, lambda d: d.find_element(By.ID, "connection").text.startswith("closed"), "still live")
 
 
 def test_the_host_gives_a_free_seat_and_then_an_idle_players_seat_to_bots(browsers: list[WebDriver], base: str) -> None:

@@ -1842,11 +1842,12 @@ async function tablePage(id) {
       next: v ? (v.terminal ? "over" : myTurn() ? v.next : "wait") : "",
       steps: String(st.steps),
     });
+    const closed = Boolean(table && table.status === "closed"); // nothing more will come: not "live"
     const connection = h("p", {
-      class: st.live ? "live" : "reason",
+      class: st.live && !closed ? "live" : "reason",
       id: "connection",
       role: "status",
-      text: st.live ? t("● live") : st.notice || t("connecting…"),
+      text: closed ? t("closed: the game stays as it ended") : st.live ? t("● live") : st.notice || t("connecting…"),
     });
     if (!table) {
       root.append(h("h1", { text: t("Table {id}", { id }) }), connection, h("p", { class: "error", role: "alert", id: "table-error", text: st.error }));
@@ -1859,7 +1860,9 @@ async function tablePage(id) {
         ? table.seats[st.seat] && table.seats[st.seat].name
           ? t("You play seat {number} as {name}.", { number: st.seat + 1, name: table.seats[st.seat].name })
           : t("You play seat {number}.", { number: st.seat + 1 })
-        : t("You are watching.");
+        : st.hostToken
+          ? t("You host this table (take a free seat to play).")
+          : t("You are watching.");
     const head = [
       h("h1", {}, gameName(table.game), h("span", { class: "muted", text: ` · ${t("table {code}", { code: table.join_code })}` })),
       connection,
