@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import socket
+import subprocess
+import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
+import httpx
 from typer.testing import CliRunner
 
 from pinsetter.cli.app import app
@@ -247,3 +253,37 @@ def test_serve_on_a_port_in_use_or_an_unknown_host_says_why_in_one_line() -> Non
     unknown = runner.invoke(app, ["serve", "--host", "nosuch.invalid"])
     assert unknown.exit_code == 2 and "serving" not in unknown.output
     assert unknown.output.startswith("pinsetter: cannot serve on nosuch.invalid:8000: no such address")
+
+
+def test_analyze_exact_writes_fractions_longer_than_python_writes_by_default() -> None:
+    """Fifty players' odds are over D^50: thousands of digits, past Python's 4,300 for int-to-text."""
+    result = runner.invoke(app, ["analyze", "bowling-dice", "--json", "--exact", "--players", "50"])
+    assert result.exit_code == 0, result.output
+    win = json.loads(result.output)["exact"]["win_probability"]
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # reading them back in Python needs the same
+    try:
+        assert len(win) > 4300 and float(Fraction(win)) == json.loads(result.output)["win_probability"]
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+def test_serve_stops_on_ctrl_c_with_status_0(tmp_path: Path) -> None:
+    """Ctrl+C is how a server is stopped: a normal end, not an error status."""
+    script = Path(sys.executable).with_name("pinsetter")  # the installed command, as a user runs it
+    command = [str(script), "serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'h.db'}"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert "serving on http://127.0.0.1:" in line  # bound, with the port chosen
+        url = line.split("serving on ", 1)[1].split()[0]
+        for _ in range(100):  # serving for real before the Ctrl+C, as a user's would come
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(url + "api/catalog", timeout=1, trust_env=False).status_code == 200:
+                    break
+            time.sleep(0.1)
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=30) == 0
+    finally:
+        server.kill()

@@ -42,6 +42,8 @@ COMMAND_LINES: list[list[str]] = [
     ["stats", "--game", "chess"],
     ["serve", "--origin", "bowl.example"],  # an origin has a scheme
     ["serve", "--origin", "https://bowl.example/lobby"],  # and no path
+    ["serve", "--origin", "https://bowl.example#top"],  # nothing a browser's Origin never has
+    ["serve", "--origin", "https://ann@bowl.example"],
     ["play", "tenpins", "-p", "bot:random", "-o", "frames=1", "-o", "frames=2"],  # which one?
     ["perft", "bowling-solitaire", "--deal", "pins=+6,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"],
     [

@@ -225,6 +225,14 @@ def test_everyone_s_statistics_count_games_not_seats_and_options_pick_the_odds(t
     played(10, 2)
     assert "benchmark" not in player_stats(storage, "ann", "tenpins")  # mixed options: no one set of odds
 
+    # The same options written two ways ({} from an older or imported record, every default named) agree.
+    alike = Storage(url(tmp_path / "alike.sqlite"))
+    for seed, named in ((4, True), (5, False)):
+        match = Match.new("tenpins", [PlayerSpec("ann", "random")], seed=seed)
+        match.run_bots()
+        alike.save(match.record if named else replace(match.record, options={}))
+    assert player_stats(alike, "ann", "tenpins")["benchmark"]["exact_mean"] == pytest.approx(74.479166666666667)
+
 
 def test_cli_history_show_stats_resume(tmp_path: Path) -> None:
     db = url(tmp_path / "cli.sqlite")

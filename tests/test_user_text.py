@@ -14,7 +14,7 @@ from pinsetter.records import PlayerSpec, Record
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.ui.sheet import render_sheets
-from pinsetter.usertext import check_name, visible
+from pinsetter.usertext import check_name, check_new_name, visible
 
 HOSTILE = ["[/]", "[bold blink red]ann", "<script>alert(1)</script>", "$x^2$ & [link=file:///etc]"]
 
@@ -30,11 +30,21 @@ def test_control_characters_are_refused_on_entry(name: str) -> None:
 @pytest.mark.parametrize(
     "name", ["line\u2028break", "para\u2029graph", "zero\u200bwidth", "\ufeffann", "soft\u00adhyphen"]
 )
-def test_invisible_and_line_breaking_characters_are_refused(name: str) -> None:
-    """They make names that look alike (`ann` and BOM+`ann`) or break a line (`splitlines` splits at U+2028)."""
-    with pytest.raises(ValueError, match="U\\+"):
-        check_name(name)
-    assert visible(name).isascii()
+def test_invisible_and_line_breaking_characters_are_refused_in_new_names(name: str, tmp_path: Path) -> None:
+    """They make names that look alike (`ann` and BOM+`ann`) or break a line (`splitlines` splits at U+2028).
+
+    Refused where a name is typed in; a record or history written before the rule still reads.
+    """
+    with pytest.raises(ValueError, match="invisible character U\\+"):
+        check_new_name(name)
+    with pytest.raises(ValueError, match="invisible"):
+        PlayerSpec.parse_list(f"bob,{name}")
+    assert visible(name).isascii()  # shown escaped wherever it is printed
+    match = Match.new("tenpins", [PlayerSpec(name, "random")], seed=1)  # as stored before the rule
+    match.run_bots()
+    storage = Storage(f"sqlite:///{tmp_path / 'h.sqlite'}")
+    storage.save(Record.loads(match.record.dumps()))
+    assert [g.record.players[0].name for g in storage.history()] == [name]
 
 
 @pytest.mark.parametrize(

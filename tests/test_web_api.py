@@ -391,3 +391,9 @@ def test_hostile_names_round_trip_as_data(client: TestClient, name: str) -> None
 def test_control_characters_in_names_are_refused(client: TestClient, name: str) -> None:
     body = {"game": "tenpins", "players": [{"name": name, "kind": "human"}]}
     assert "control character" in error_of(client.post("/api/games", json=body), 422)
+
+
+@pytest.mark.parametrize("name", ["zero\u200bwidth", "line\u2028break"])
+def test_invisible_characters_in_new_names_are_refused(client: TestClient, name: str) -> None:
+    body = {"game": "tenpins", "players": [{"name": name, "kind": "human"}]}
+    assert "invisible character" in error_of(client.post("/api/games", json=body), 422)

@@ -30,7 +30,7 @@ from pinsetter.core.game import GameError, State
 from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
-from pinsetter.usertext import check_name, visible
+from pinsetter.usertext import check_name, check_new_name, visible
 
 __all__ = [
     "FORMAT",
@@ -294,7 +294,7 @@ class PlayerSpec:
             else:
                 if item in {s.name for s in specs}:
                     raise ValueError(_("player name {name} given twice").format(name=repr(visible(item))))
-                specs.append(cls(item))
+                specs.append(cls(check_new_name(item)))
         return specs
 
 
@@ -454,6 +454,12 @@ def result_of(state: State, players: list[PlayerSpec]) -> dict[str, Any]:
 # Options added after records were first written, with the value that reproduces the older rules
 # for a record that predates them (a current record always names every option).
 OPTIONS_BEFORE = {"rolling-pins": {"auto_strike": "held"}}
+
+
+def settled_options(game_id: str, options: Mapping[str, object]) -> dict[str, object]:
+    """Every option of a game as played with `options` (the older rules where a record predates one,
+    defaults filled in): `{}` and `{"frames": 10}` are the same game."""
+    return get_game(game_id, {**OPTIONS_BEFORE.get(game_id, {}), **options}).options_text()
 
 
 def new_state_for(record: Record) -> State:

@@ -1,10 +1,11 @@
 """Text that comes from users (player names, file names) is data, never markup or terminal control.
 
 Policy (docs/records.md, "Names"): a player name is 1 to 40 characters after
-trimming, with no control characters (C0/C1, DEL), no bidirectional
-overrides, which would reorder what follows them on screen, no line or
-paragraph separators and no invisible format characters (but the joiners of
-emoji and scripts); such names are
+trimming, with no control characters (C0/C1, DEL) and no bidirectional
+overrides, which would reorder what follows them on screen; a name typed in
+(command line, launcher, web) has no line or paragraph separator and no
+invisible format character either (but the joiners of emoji and scripts),
+while records and histories written before that rule keep theirs; such names are
 refused where they enter (command line, launcher, records). Markup-looking
 text such as `[bold]` or `<script>` is allowed and always shown literally:
 every interface renders names as plain text. Text that was never checked (a
@@ -19,7 +20,7 @@ from functools import lru_cache
 
 from pinsetter.i18n import _
 
-__all__ = ["MAX_NAME", "check_name", "name_problem", "visible"]
+__all__ = ["MAX_NAME", "check_name", "check_new_name", "name_problem", "new_name_problem", "visible"]
 
 MAX_NAME = 40
 # Bidirectional embeddings, overrides and isolates: they reorder the text after them.
@@ -33,20 +34,29 @@ TAGS = range(0xE0020, 0xE0080)
 
 
 def _is_control(char: str) -> bool:
-    """C0/C1 controls, lone surrogates (undecodable bytes), bidirectional controls, line and paragraph
-    separators (a line break to `splitlines`), and invisible format characters (a zero-width space or a
-    byte-order mark makes two names that look the same), except the joiners and tags names need."""
+    """C0/C1 controls, lone surrogates (undecodable bytes) and bidirectional controls: never in a name."""
+    return unicodedata.category(char) in ("Cc", "Cs") or char in BIDI_CONTROLS
+
+
+def _is_invisible(char: str) -> bool:
+    """Line and paragraph separators (a line break to `splitlines`) and invisible format characters
+    (a zero-width space or a byte-order mark makes two names that look the same), except the joiners
+    and tags names need. Refused in a name typed from session 7 on; a stored one still reads."""
     category = unicodedata.category(char)
     if category == "Cf":
-        return char not in JOINERS and ord(char) not in TAGS
-    return category in ("Cc", "Cs", "Zl", "Zp") or char in BIDI_CONTROLS
+        return char not in JOINERS and ord(char) not in TAGS and char not in BIDI_CONTROLS
+    return category in ("Zl", "Zp")
+
+
+def _is_unprintable(char: str) -> bool:
+    return _is_control(char) or _is_invisible(char)
 
 
 def visible(text: str) -> str:
     """`text` with every control character written as an escape (`ESC` -> `\\x1b`), safe to print."""
-    if not any(_is_control(c) for c in text):
+    if not any(_is_unprintable(c) for c in text):
         return text
-    return "".join(_escape(c) if _is_control(c) else c for c in text)
+    return "".join(_escape(c) if _is_unprintable(c) else c for c in text)
 
 
 def _escape(char: str) -> str:
@@ -86,6 +96,28 @@ def _problem(name: str) -> str | None:
     if name != name.strip():
         return _("player name {name} starts or ends with spaces").format(name=repr(name))
     return None
+
+
+def new_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a new player's name (typed in now), or None: `name_problem`, and no
+    invisible character. Records and histories written before that rule keep their names."""
+    problem = name_problem(name)
+    if problem is not None:
+        return problem
+    bad = next((c for c in name if _is_invisible(c)), None)
+    if bad is None:
+        return None
+    return _("player name {name} contains the invisible character {code}").format(
+        name=f"'{visible(name)}'", code=f"U+{ord(bad):04X}"
+    )
+
+
+def check_new_name(name: str) -> str:
+    """`name` itself if a new player may take it; ValueError with the reason otherwise."""
+    problem = new_name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return name
 
 
 def check_name(name: str) -> str:

@@ -47,8 +47,7 @@ def serve(
     gc.set_threshold(GC_YOUNG, 10, 10)
     listening = _listen(host, port)  # before saying "serving": a port in use is one clear line, not a log
     port = listening.getsockname()[1]  # --port 0: the port the system chose
-    shown = f"[{host}]" if ":" in host else host
-    typer.echo(_("pinsetter: serving on {url} (Ctrl+C stops)").format(url=f"http://{shown}:{port}/"))
+    shown = f"[{host}]" if ":" in host else host or "0.0.0.0"  # "": every interface
     # WebSocket frames beyond 64 KiB are refused by the server itself (a table's message is at most 4 KiB).
     # No per-message compression: browsers ask for it, and deflating every seat's state after every
     # step cost a third more server CPU per action for a few KB saved (docs/tables.md, Load).
@@ -56,7 +55,10 @@ def serve(
         web, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
     )
     try:
+        typer.echo(_("pinsetter: serving on {url} (Ctrl+C stops)").format(url=f"http://{shown}:{port}/"))
         uvicorn.Server(config).run(sockets=[listening])
+    except KeyboardInterrupt:  # Ctrl+C (uvicorn shuts down cleanly, then re-raises it): a normal stop
+        return
     except (OSError, SystemExit) as exc:
         fail(_("cannot serve on {address}: {error}").format(address=f"{host}:{port}", error=exc))
 
@@ -64,9 +66,12 @@ def serve(
 def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to the address, or one line saying why not (a port in use, an unknown host)."""
     address = f"{host}:{port}"
+    # The address family as uvicorn chooses it: IPv6 only for an IPv6 address, so that `localhost`
+    # is 127.0.0.1 even where the system lists ::1 first; "" is every interface, as uvicorn reads it.
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         family, kind, protocol, _name, where = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+            host or None, port, family=family, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )[0]
     except (socket.gaierror, UnicodeError) as exc:
         fail(_("cannot serve on {address}: no such address ({error})").format(address=address, error=exc))
@@ -84,7 +89,8 @@ def _listen(host: str, port: int) -> socket.socket:
 def _origin(text: str) -> str:
     """An origin as a browser sends it (`https://host`, `http://host:port`: no path, no trailing slash)."""
     parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or parts.query:
+    odd = "?" in text or "#" in text or "@" in parts.netloc or parts.netloc != parts.netloc.lower()
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or odd:
         fail(
             _("--origin {value}: expected a web origin such as https://bowl.example").format(value=repr(visible(text)))
         )

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import bisect
 import math
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Context, Decimal
 from fractions import Fraction
@@ -188,9 +191,21 @@ class ScoreDistribution:
             fractions |= {"win_probability": win, "tie_probability": tie}
         data["distribution"] = {str(s): float(p) for s, p in enumerate(self.exact)}
         if exact:
-            data["exact"] = {key: str(value) for key, value in fractions.items()}
-            data["exact"]["distribution"] = {str(s): str(p) for s, p in enumerate(self.exact)}
+            with _long_numbers():
+                data["exact"] = {key: str(value) for key, value in fractions.items()}
+                data["exact"]["distribution"] = {str(s): str(p) for s, p in enumerate(self.exact)}
         return data
+
+
+@contextmanager
+def _long_numbers() -> Iterator[None]:
+    """Python writes integers of at most 4,300 digits by default; N players' exact odds are over D^N."""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(before)
 
 
 def analyze(game: PureChanceGame) -> ScoreDistribution:

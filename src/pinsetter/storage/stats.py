@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 from typing import Any
 
 from pinsetter.i18n import _
+from pinsetter.records import settled_options
 from pinsetter.solvers.reference import reference
 from pinsetter.storage.db import Storage
 
@@ -108,9 +110,16 @@ def player_stats(
         "scores": scores,
     }
     games = {r["game"] for r in rows}
-    played_with = {r["options"] for r in rows}
-    if len(games) == 1 and len(played_with) == 1:  # a 2-frame game is not measured against 10-frame odds
-        bench = _benchmark(games.pop(), json.loads(played_with.pop()), mean)
-        if bench is not None:
-            data["benchmark"] = bench
+    if len(games) == 1:
+        gid = games.pop()
+        played_with = {json.dumps(_settled(gid, r["options"]), sort_keys=True) for r in rows}
+        if len(played_with) == 1:  # a 2-frame game is not measured against 10-frame odds
+            bench = _benchmark(gid, json.loads(played_with.pop()), mean)
+            if bench is not None:
+                data["benchmark"] = bench
     return data
+
+
+@lru_cache(maxsize=256)
+def _settled(game_id: str, options_json: str) -> dict[str, object]:
+    return settled_options(game_id, json.loads(options_json))

@@ -58,7 +58,7 @@ from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import fit_names, frame_columns, render_sheets, sheet_width
 from pinsetter.ui.table_text import abilities_help, chance_line, draw_table, label_adds
-from pinsetter.usertext import BIDI_CONTROLS, visible
+from pinsetter.usertext import BIDI_CONTROLS, check_new_name, visible
 
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
 ENTER_GUARD = 0.3  # seconds after a screen opens during which Enter is ignored (a held or doubled Enter)
@@ -973,7 +973,7 @@ class Launcher(EnterGuard, Screen[None]):
                 )
                 return
             try:
-                seat = PlayerSpec(name, kind_text)
+                seat = PlayerSpec(check_new_name(name), kind_text)
             except ValueError as exc:  # the name policy (pinsetter.usertext): e.g. a control character
                 message.update(Text(_("{reason}; the player was not added").format(reason=exc), style="red"))
                 self.query_one("#player-name", Input).value = ""  # never left on screen as it is

@@ -23,6 +23,7 @@ from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
+from pinsetter.usertext import check_new_name
 from pinsetter.web.schemas import GameView, HintView, NewGame
 
 __all__ = ["Conflict", "GameService", "NotFound", "Refused", "game_view", "game_view_data"]
@@ -108,7 +109,7 @@ class GameService:
             specs = []
             for seat in request.players:
                 kind = "human" if seat.kind == "human" else seat.kind.removeprefix("bot:")
-                specs.append(PlayerSpec(seat.name.strip(), kind))
+                specs.append(PlayerSpec(check_new_name(seat.name.strip()), kind))
             if len({s.name for s in specs}) != len(specs):
                 raise Refused(_("two players have the same name"))
             game.check_players(len(specs))

@@ -45,7 +45,7 @@ from pinsetter.storage import Storage
 from pinsetter.storage.db import PreparedAppend
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
 from pinsetter.storage.tables import copy_table as _copy
-from pinsetter.usertext import check_name
+from pinsetter.usertext import check_new_name
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data
 
 __all__ = ["Hub", "TableService"]
@@ -234,7 +234,7 @@ class TableService:
     def sit(self, table_id: int, seat: int, name: str) -> dict[str, Any]:
         """Take a free human seat by name; the token is returned to this caller only."""
         try:
-            check_name(name)
+            check_new_name(name)
         except ValueError as exc:
             raise Refused(str(exc)) from None
         for _attempt in range(5):
