@@ -45,6 +45,7 @@ COMMAND_LINES: list[list[str]] = [
     ["serve", "--origin", "https://bowl.example#top"],  # nothing a browser's Origin never has
     ["serve", "--origin", "https://ann@bowl.example"],
     ["play", "tenpins", "-p", "bot:random", "-o", "frames=1", "-o", "frames=2"],  # which one?
+    ["analyze", "bowling-dice", "--dice", "a.json", "--option", "dice=X--PPP"],  # which dice?
     ["perft", "bowling-solitaire", "--deal", "pins=+6,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"],
     [
         "perft",

@@ -84,6 +84,8 @@ def analyze(
     output_path(plot, "--plot", PLOT_SUFFIXES)
     pairs = list(option or [])
     if dice is not None:
+        if any(pair.split("=", 1)[0].strip() == "dice" for pair in pairs):
+            fail(_("give the dice set once: --dice FILE or --option dice=..."))
         pairs.append(f"dice={dice}")
     try:
         instance = get_game(game, parse_options(game, pairs))
