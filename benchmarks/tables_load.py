@@ -362,7 +362,10 @@ def main() -> None:
     print(f"actions sent: {actions} in {seconds:.1f} s = {actions / seconds:.0f} actions/s")
     if latencies:
         q = statistics.quantiles(latencies, n=100)
-        print(f"latency to every seat: p50 {q[49]:.1f} ms, p95 {q[94]:.1f} ms, p99 {q[98]:.1f} ms ({len(latencies)})")
+        print(
+            f"latency to every seat: p50 {q[49]:.1f} ms, p95 {q[94]:.1f} ms, p99 {q[98]:.1f} ms,"
+            f" max {latencies[-1]:.0f} ms ({len(latencies)})"
+        )
     server_cpu = result["server_cpu"]
     print(
         f"server CPU: {', '.join(f'{c:.1f} s' for c in server_cpu)} "
