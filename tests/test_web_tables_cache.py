@@ -104,6 +104,26 @@ def test_a_notification_moves_the_copy_on_in_place(two: Setup) -> None:
     assert b.state_for(table_id, None) == a.state_for(table_id, None)
 
 
+def test_a_notification_heard_while_the_game_is_being_read_is_not_lost(two: Setup) -> None:
+    """The race that stalled a table till the 5-second look: this process reads the game (in a
+    thread) from before a step is stored, the step's notification comes before that copy is kept,
+    and the copy, once kept, must still catch up to it."""
+    a, b, table_id, game_id, _host = two
+    turn(b, table_id)  # b has seen the table (and knows its game)
+    stored = b.storage.get(game_id)
+    assert stored is not None
+    before = len(stored.record.steps)
+    b.games.forget(game_id)  # nothing kept: b's thread is reading the game...
+    a.act(table_id, turn(a, table_id), {"action": "roll"})  # ...when a stores the next step
+    b.note_change(table_id, a.stamp(table_id))  # and its notification arrives before the copy is kept
+    late = b.games.match(game_id)  # the copy read before the step (as the thread would keep it)
+    late.record = stored.record
+    late.state = replay(stored.record)
+    assert len(late.record.steps) == before
+    shown = b.states_for(table_id, [None])[0]["view"]
+    assert len(shown["log"]) == before + 1 and shown == a.states_for(table_id, [None])[0]["view"]
+
+
 def test_a_table_closed_by_another_process_takes_no_step(two: Setup) -> None:
     a, b, table_id, game_id, host = two
     seat = turn(b, table_id)  # b keeps the table as playing

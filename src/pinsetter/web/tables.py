@@ -176,11 +176,12 @@ class TableService:
         if game_id is None:
             return  # nothing kept here about the table's game
         match = self.games.kept(game_id)
-        if match is None:
-            return
         if steps is None:
-            self.games.forget(game_id)
-        elif len(match.record.steps) < steps:
+            if match is not None:
+                self.games.forget(game_id)
+        elif match is None or len(match.record.steps) < steps:
+            # Not kept: a thread may be reading the game right now, from before this step was
+            # stored; what it keeps must still catch up to these steps (a table stalled till the look).
             with self._guard:  # caught up (only the new steps applied) when next used, under the game's lock
                 if steps > self._behind.get(game_id, 0):
                     self._behind[game_id] = steps
