@@ -26,7 +26,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from pinsetter.core.datafile import write_atomically
 from pinsetter.core.draws import ChanceDraws
-from pinsetter.core.game import GameError, State
+from pinsetter.core.game import Game, GameError, State
 from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
@@ -456,17 +456,20 @@ def result_of(state: State, players: list[PlayerSpec]) -> dict[str, Any]:
 OPTIONS_BEFORE = {"rolling-pins": {"auto_strike": "held"}}
 
 
+def game_played(game_id: str, options: Mapping[str, object]) -> Game:
+    """The game a record's options describe: the older rules where the record predates an option."""
+    return get_game(game_id, {**OPTIONS_BEFORE.get(game_id, {}), **options})
+
+
 def settled_options(game_id: str, options: Mapping[str, object]) -> dict[str, object]:
-    """Every option of a game as played with `options` (the older rules where a record predates one,
-    defaults filled in): `{}` and `{"frames": 10}` are the same game."""
-    return get_game(game_id, {**OPTIONS_BEFORE.get(game_id, {}), **options}).options_text()
+    """Every option of a game as played with `options` (defaults filled in): `{}` and
+    `{"frames": 10}` are the same game."""
+    return game_played(game_id, options).options_text()
 
 
 def new_state_for(record: Record) -> State:
-    options = {**OPTIONS_BEFORE.get(record.game, {}), **record.options}
     try:
-        game = get_game(record.game, options)
-        return game.new_state(len(record.players))
+        return game_played(record.game, record.options).new_state(len(record.players))
     except GameError as exc:
         raise RecordError(str(exc)) from None
 

@@ -112,7 +112,7 @@ def player_stats(
     games = {r["game"] for r in rows}
     if len(games) == 1:
         gid = games.pop()
-        played_with = {json.dumps(_settled(gid, r["options"]), sort_keys=True) for r in rows}
+        played_with = {_settled(gid, r["options"]) for r in rows}
         if len(played_with) == 1:  # a 2-frame game is not measured against 10-frame odds
             bench = _benchmark(gid, json.loads(played_with.pop()), mean)
             if bench is not None:
@@ -121,5 +121,6 @@ def player_stats(
 
 
 @lru_cache(maxsize=256)
-def _settled(game_id: str, options_json: str) -> dict[str, object]:
-    return settled_options(game_id, json.loads(options_json))
+def _settled(game_id: str, options_json: str) -> str:
+    """A stored game's options, every one named, as JSON with sorted keys: equal text, the same game."""
+    return json.dumps(settled_options(game_id, json.loads(options_json)), sort_keys=True)

@@ -961,16 +961,10 @@ class Launcher(EnterGuard, Screen[None]):
             if any(s.name == name for s in self.seats):
                 name = f"{name}-{len(self.seats) + 1}"
             message = self.query_one("#launch-message", Static)
-            most = game_class(self.game_id).max_players
-            if len(self.seats) >= most:  # said now, not as a refusal at Play
-                message.update(
-                    Text(
-                        _("{game} takes {players}").format(
-                            game=_(game_class(self.game_id).name), players=game_class(self.game_id).players_text()
-                        ),
-                        style="red",
-                    )
-                )
+            chosen = game_class(self.game_id)
+            if len(self.seats) >= chosen.max_players:  # said now, not as a refusal at Play
+                said = _("{game} takes {players}").format(game=_(chosen.name), players=chosen.players_text())
+                message.update(Text(said, style="red"))
                 return
             try:
                 seat = PlayerSpec(check_new_name(name), kind_text)

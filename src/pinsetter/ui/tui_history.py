@@ -18,9 +18,9 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from pinsetter.games.registry import GAMES, game_class, get_game
+from pinsetter.games.registry import GAMES, game_class
 from pinsetter.i18n import N_, _
-from pinsetter.records import OPTIONS_BEFORE
+from pinsetter.records import game_played
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
 from pinsetter.ui.table_text import draw_table
 from pinsetter.ui.tui import GUARD_BINDING, EnterGuard, replay_lines, resume_summary, translate_bindings
@@ -203,7 +203,7 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.stored = stored
         record = stored.record
         self.names = [p.name for p in record.players]
-        self.game = get_game(record.game, {**OPTIONS_BEFORE.get(record.game, {}), **record.options})
+        self.game = game_played(record.game, record.options)
         self.states, self.lines = replay_lines(self.game, record.players, record.steps)
         self.steps = record.steps
         self.at = len(self.states) - 1  # opens on the game as it was stored
