@@ -25,6 +25,7 @@ from pinsetter.ui.tui_learn import LearnScreen
 from pinsetter.ui.wrap import NO_LINE_START
 from test_tui import check_golden, screen_text
 from test_tui_sizes import open_game, seeded_match
+from tui_support import quiet
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -61,12 +62,7 @@ async def test_the_lesson_never_starts_a_line_with_closing_punctuation() -> None
         app.push_screen(screen)
         for width in (120, 82, 85, 88, 94):
             await pilot.resize_terminal(width, 40)
-            shown = ""
-            for _ in range(40):  # until the screen is the same twice: the resize laid out, the lesson wrapped
-                await pilot.pause(0.05)
-                if app.export_screenshot() == shown:
-                    break
-                shown = app.export_screenshot()
+            await quiet(pilot)  # the resize laid out, the lesson wrapped
             panel = screen.query_one("#lesson-text")
             lines = [strip.text.rstrip() for strip in panel.render_lines(Region(0, 0, *panel.size))]
             assert [line for line in lines if line[:1] in NO_LINE_START] == [], width

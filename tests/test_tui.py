@@ -18,6 +18,7 @@ from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.ui import tui
 from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, ResumeConfirm
+from tui_support import quiet, until
 
 GOLDEN = Path(__file__).parent / "golden"
 GAMES = ["bowling-dice", "bowling-solitaire", "rolling-pins", "tenpins"]  # the launcher's order
@@ -66,7 +67,7 @@ async def highlight_game(pilot: object, app: PinsetterApp, game: str) -> None:
     app.screen.query_one("#games", OptionList).focus()
     while app.screen.game_id != game:  # type: ignore[attr-defined]
         await pilot.press("down")  # type: ignore[attr-defined]
-    await pilot.pause(0.05)  # type: ignore[attr-defined]
+    await quiet(pilot)
 
 
 async def choose_game(pilot: object, app: PinsetterApp, game: str) -> None:
@@ -75,7 +76,7 @@ async def choose_game(pilot: object, app: PinsetterApp, game: str) -> None:
     app.screen.query_one("#games", OptionList).focus()
     await past_guard(pilot, app.screen)
     await pilot.press("enter")  # type: ignore[attr-defined]
-    await pilot.pause(0.1)  # type: ignore[attr-defined]
+    await quiet(pilot)
 
 
 async def finish(pilot: object, app: PinsetterApp, limit: int = 3000) -> GameScreen:
@@ -93,14 +94,15 @@ async def finish(pilot: object, app: PinsetterApp, limit: int = 3000) -> GameScr
 
 async def settle(pilot: object, screen: GameScreen) -> None:
     """Wait until the automatic steps are done: a human must act, or the game is over."""
-    for _ in range(400):
+
+    def waiting_for_a_human() -> bool:
         state = screen.match.state
         if state.is_terminal() or screen.human_to_act():
-            break
-        if state.is_chance_node() and not state.game.has_decisions and screen.match.players[state.turn()].is_human:
-            break  # a human's roll in a dice game waits for the space bar
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    await pilot.pause(0.05)  # type: ignore[attr-defined]
+            return True
+        # a human's roll in a dice game waits for the space bar
+        return state.is_chance_node() and not state.game.has_decisions and screen.match.players[state.turn()].is_human
+
+    await until(pilot, waiting_for_a_human, "a human to act")
 
 
 async def first_action(pilot: object, screen: GameScreen) -> None:
@@ -152,9 +154,9 @@ async def test_humans_and_bots_mixed(app: PinsetterApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await type_into(pilot, "#player-name", "robo")
         await pilot.click("#player-kind")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         await pilot.press("down", "down", "enter")  # past "human" to the first bot (tenpins: random)
-        await pilot.pause(0.1)
+        await quiet(pilot)
         await pilot.click("#add-player")
         await type_into(pilot, "#player-name", "cy")
         await pilot.click("#add-player")
@@ -208,21 +210,21 @@ async def test_resume_after_quitting(app: PinsetterApp, monkeypatch: pytest.Monk
             await first_action(pilot, screen)
         steps = len(screen.match.record.steps)
         await pilot.press("q")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert isinstance(app.screen, Launcher)
         resume = app.screen.query_one("#resume", OptionList)
         assert resume.option_count == 1
         resume.focus()
         await past_guard(pilot, app.screen)
         await pilot.press("enter")
-        await pilot.pause()
+        await quiet(pilot)
         confirm = app.screen
         assert isinstance(confirm, ResumeConfirm)
         # An Enter just after the question opens is taken for the one that opened it (a guard of
         # ENTER_GUARD seconds, lengthened here so that a loaded machine cannot outlast it).
         monkeypatch.setattr(tui, "ENTER_GUARD", 60.0)
         await pilot.press("enter")
-        await pilot.pause()
+        await quiet(pilot)
         assert app.screen is confirm
         confirm.opened_at -= 120.0  # the guard is over
         # The saved game is shown (each player's score and frame, the sheets) and resuming is asked for.
@@ -231,7 +233,7 @@ async def test_resume_after_quitting(app: PinsetterApp, monkeypatch: pytest.Monk
         assert "Resume this game?" in screen_text(app) and "steps)" not in screen_text(app)
         await past_guard(pilot, confirm)
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await quiet(pilot)
         again = app.screen
         assert isinstance(again, GameScreen)
         assert len(again.match.record.steps) >= steps
@@ -240,11 +242,7 @@ async def test_resume_after_quitting(app: PinsetterApp, monkeypatch: pytest.Monk
 
 async def wait_for_hint(pilot: object, screen: GameScreen) -> None:
     """Hints are worked out in a thread: wait until the panel has them."""
-    for _ in range(500):
-        if screen.match.steps_done in screen.hints:
-            break
-        await pilot.pause(0.02)  # type: ignore[attr-defined]
-    await pilot.pause(0.05)  # type: ignore[attr-defined]
+    await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
 
 
 def status_line(screen: GameScreen) -> str:
@@ -277,7 +275,7 @@ async def test_undo_hint_and_help(app: PinsetterApp) -> None:
         assert screen.match.record.undo_used
         assert "undo: 1 step(s) taken back" in screen_text(app)
         await pilot.press("question_mark")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert "Rolling Pins" in screen_text(app)
         await pilot.press("escape")
 
@@ -331,7 +329,7 @@ async def test_each_game_from_the_launcher_gets_a_new_seed(app: PinsetterApp, mo
             assert isinstance(screen, GameScreen)
             played.append(screen.match.seed)
             await pilot.press("q")
-            await pilot.pause(0.1)
+            await quiet(pilot)
         assert played == [7, 202]
         assert seed_field.value == "303"  # shown in advance, so that the next game can be noted or replayed
 
@@ -352,7 +350,7 @@ async def test_an_unopenable_history_warns_and_the_game_plays_on(
         assert "warning: games are not kept in the history" in screen_text(app)  # in the game's log
         assert screen.match.storage is None
         await pilot.press("q")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert isinstance(app.screen, Launcher)
 
 
@@ -367,18 +365,12 @@ async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
         for name in HOSTILE:
             before = len(launcher.seats)
             launcher.query_one("#player-name", Input).value = name
-            await pilot.pause()
+            await quiet(pilot)
             launcher.query_one("#add-player", Button).press()  # a click can be lost on a loaded machine
-            for _ in range(100):
-                await pilot.pause(0.02)
-                if len(launcher.seats) > before:
-                    break
+            await until(pilot, lambda: len(launcher.seats) > before, "the seat added")  # noqa: B023
         assert [s.name for s in launcher.seats] == ["you", *HOSTILE]
-        for _ in range(100):  # the seat list is drawn after the seats change (later on a loaded machine)
-            text = screen_text(app)
-            if all(f"{name} (human)" in text for name in HOSTILE):
-                break
-            await pilot.pause(0.02)
+        await quiet(pilot)  # the seat list is drawn after the seats change
+        text = screen_text(app)
         for name in HOSTILE:
             assert f"{name} (human)" in text
         await type_into(pilot, "#opt-frames", "1")
@@ -395,17 +387,17 @@ async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
         assert f"{HOSTILE[0]}: rolled " in text  # the log
         assert f"{HOSTILE[1]} - frame 1" in text  # whose turn
         await pilot.press("q")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert isinstance(app.screen, Launcher)
         assert "tenpins - you " in screen_text(app)  # the resume list, with each score and frame
         assert all(f"{name} " in screen_text(app) for name in HOSTILE)
         app.screen.query_one("#resume", OptionList).focus()
         await past_guard(pilot, app.screen)
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert isinstance(app.screen, ResumeConfirm)
         await pilot.click("#resume-yes")
-        await pilot.pause(0.2)
+        await quiet(pilot)
         screen = await finish(pilot, app)
         text = screen_text(app)
         scores = screen.match.state.scores()
@@ -424,7 +416,7 @@ async def test_a_name_with_control_characters_is_refused_with_one_message(app: P
             # Pasted (or typed) into the field: not entered, and said so.
             field.focus()
             field.post_message(events.Paste(name))
-            await pilot.pause(0.05)
+            await quiet(pilot)
             assert field.value == ""
             assert "cannot hold control characters" in message.render().plain  # type: ignore[union-attr]
             # Put there some other way, it is refused when the player is added.
@@ -486,7 +478,7 @@ async def test_the_launcher_keeps_seats_the_highlighted_game_can_play(app: Pinse
         launcher.seats[1:] = []
         launcher.query_one("#player-name", Input).value = "cy"
         launcher.query_one("#add-player", Button).press()
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert [s.name for s in launcher.seats] == ["you"]
         assert "Bowling Solitaire takes 1 player" in screen_text(app)
 

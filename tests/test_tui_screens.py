@@ -26,16 +26,13 @@ from pinsetter.ui.tui_history import HistoryScreen, ReplayScreen, StatsScreen
 from pinsetter.ui.tui_learn import LearnScreen
 from test_tui import highlight_game, past_guard, screen_text, settle, status_line, type_into
 from test_tui_sizes import open_game
+from tui_support import quiet, until
 
 SIZE = (120, 40)
 
 
 async def wait_for(pilot: Any, app: PinsetterApp, kind: type) -> Any:
-    for _ in range(100):
-        if isinstance(app.screen, kind):
-            break
-        await pilot.pause(0.02)
-    await pilot.pause(0.05)
+    await until(pilot, lambda: isinstance(app.screen, kind), kind.__name__)
     assert isinstance(app.screen, kind), app.screen
     return app.screen
 
@@ -156,13 +153,13 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         assert "\x1b" not in screen_text(app)
         # Filter by game, then by player.
         history.query_one("#history-game", Select).value = "bowling-dice"
-        await pilot.pause(0.05)
+        await quiet(pilot)
         assert listing.option_count == 1 and "bowling-dice" in str(listing.get_option_at_index(0).prompt)
         history.query_one("#history-game", Select).value = "tenpins"
-        await pilot.pause(0.05)
+        await quiet(pilot)
         assert listing.option_count == 3
         await type_into(pilot, "#history-player", "bob")
-        await pilot.pause(0.05)
+        await quiet(pilot)
         assert listing.option_count == 1
         label = str(listing.get_option_at_index(0).prompt)
         first = played[0]
@@ -194,7 +191,7 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         stats = await wait_for(pilot, app, StatsScreen)
         assert stats.game == "tenpins" and stats.player == "bob"
         stats.query_one("#stats-player", Select).value = "ann"
-        await pilot.pause(0.05)
+        await quiet(pilot)
         text = stats.query_one("#stats-text", Static).render().plain  # type: ignore[union-attr]
         data = player_stats(storage, "ann", "tenpins")
         assert data["games"] == 3 and "3 finished game(s)" in text
@@ -207,7 +204,7 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         assert f"1. {data['best']:>3}  ann" in text
         # Another game: its own numbers only, never averaged with the first.
         stats.query_one("#stats-game", Select).value = "bowling-dice"
-        await pilot.pause(0.05)
+        await quiet(pilot)
         text = stats.query_one("#stats-text", Static).render().plain  # type: ignore[union-attr]
         dice = played[3].state.scores()[0]
         assert "1 finished game(s)" in text and f"average {dice:.1f} (one game: no confidence interval yet)" in text
@@ -231,7 +228,7 @@ async def tab_through(pilot: Any, app: PinsetterApp) -> None:
     chain = list(screen.focus_chain)
     assert chain
     chain[0].focus()
-    await pilot.pause()
+    await quiet(pilot)
     reached = [app.focused]
     for _ in range(len(chain) + 5):
         await pilot.press("tab")
@@ -289,11 +286,11 @@ async def test_an_enter_just_after_a_game_opens_is_not_a_move(monkeypatch: pytes
         screen = await open_game(app, pilot, match)
         assert screen.human_to_act()
         await pilot.press("enter")  # e.g. the Enter that started the game, repeated
-        await pilot.pause(0.05)
+        await quiet(pilot)
         assert match.steps_done == 0
         screen.opened_at -= 120.0  # the guard is over: Enter plays the highlighted action
         await pilot.press("enter")
-        await pilot.pause(0.05)
+        await quiet(pilot)
         assert match.steps_done >= 1 and match.record.steps[0].actor == 0
 
 
@@ -352,10 +349,10 @@ async def test_words_a_player_understands() -> None:
         for name, score in zip(["ann", "bob"], match.state.scores(), strict=True):
             assert f"{name}: {score} ({match.game.ranking(score)})" in end  # type: ignore[attr-defined]
         await pilot.press("question_mark")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert "mark 2: Flip (upper row, 2 boxes)" in screen_text(app)
         await pilot.press("escape")
-        await pilot.pause(0.05)
+        await quiet(pilot)
 
         dice = Match.new(
             "tenpins", [PlayerSpec("ann", "random"), PlayerSpec("bob", "random")], seed=1, options={"frames": "1"}
@@ -368,10 +365,6 @@ async def test_words_a_player_understands() -> None:
         learner = Match.new("rolling-pins", [PlayerSpec("ann")], seed=3, options={"advanced": "true"})
         screen = await open_game(app, pilot, learner)
         await pilot.press("h")
-        for _ in range(500):
-            if learner.steps_done in screen.hints:
-                break
-            await pilot.pause(0.02)
-        await pilot.pause(0.05)
+        await until(pilot, lambda: learner.steps_done in screen.hints, "the hints")
         hint = screen.query_one("#hint", Static).render().plain  # type: ignore[union-attr]
         assert "estimated final score" in hint and "an estimate" in hint

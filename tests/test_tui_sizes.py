@@ -20,6 +20,7 @@ from pinsetter.storage import Storage
 from pinsetter.ui import tui
 from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, replay_lines, says_marks
 from test_tui import check_golden, screen_text
+from tui_support import quiet, until
 
 # (game, options, players, steps played first): a position where the player has a decision or a roll.
 POSITIONS: dict[str, tuple[dict[str, object], list[str], int]] = {
@@ -42,19 +43,8 @@ def seeded_match(game: str, seed: int = 7) -> Match:
 async def open_game(app: PinsetterApp, pilot: Any, match: Match) -> GameScreen:
     screen = GameScreen(match, speed=0)
     app.push_screen(screen)
-    for _ in range(100):  # the footer lists the keys once the focus has settled
-        await pilot.pause(0.02)
-        if screen.query("FooterKey"):
-            break
-    # Then the log scrolls to its end after a refresh: wait until two screens in a row are the same
-    # (on a loaded machine a fixed pause was sometimes too short, and a golden caught the log mid-scroll).
-    shown = ""
-    for _ in range(40):
-        await pilot.pause(0.05)
-        now = app.export_screenshot()
-        if now == shown:
-            break
-        shown = now
+    # The footer lists the keys once the focus has settled; the log scrolls to its end after a refresh.
+    await until(pilot, lambda: bool(screen.query("FooterKey")), "the footer's keys")
     return screen
 
 
@@ -157,7 +147,7 @@ async def test_the_log_keeps_its_newest_lines_and_every_character_after_a_resize
             screen.log_line(f"line {number}")
         screen.log_line(long)
         await pilot.resize_terminal(80, 24)
-        await pilot.pause(0.3)
+        await quiet(pilot)
         text = screen_text(app)
         assert "THE-END" in text and "line 0\n" not in text
         flat = " ".join(screen.query_one("#log-text").render().plain.split())  # type: ignore[attr-defined]
@@ -185,7 +175,7 @@ async def test_solitaire_keys_selection_pile_and_cards_seen() -> None:
         assert f"= {total} -> {total % 10}" in screen_text(app)
         steps = match.steps_done
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        await quiet(pilot)
         assert match.record.steps[steps].text == choice.action
         if any(p.number == choice.pile and p.top for p in screen.table_view().piles):
             assert screen.pile == choice.pile  # the chosen pile stays chosen
@@ -204,13 +194,10 @@ async def test_the_first_hint_says_it_is_thinking(monkeypatch: pytest.MonkeyPatc
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(app, pilot, seeded_match("bowling-solitaire"))
         await pilot.press("h")
+        await quiet(pilot, workers=False)  # the worker waits for `release`
         assert "thinking" in screen_text(app)
         release.set()
-        for _ in range(200):
-            if screen.match.steps_done in screen.hints:
-                break
-            await pilot.pause(0.02)
-        await pilot.pause(0.05)
+        await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
         assert "1.500  stop" in screen_text(app) and "thinking" not in screen_text(app)
 
 
@@ -239,19 +226,12 @@ async def test_hints_show_at_80x24_however_many_actions_there_are(monkeypatch: p
         screen = await open_game(app, pilot, match)
         assert len(screen.query_one("#actions", OptionList).options) > 8  # more than the list shows at once
         await pilot.press("h")
-        for _ in range(200):
-            if screen.match.steps_done in screen.hints:
-                break
-            await pilot.pause(0.02)
-        await pilot.pause(0.1)
+        await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
         text = screen_text(app)
         assert "150.000  option-0" in text and "149.000  option-1" in text, text
         assert screen.query_one("#log").size.height >= 2  # the newest log lines stay in view
         await pilot.press("h")  # hidden again
-        for _ in range(20):
-            await pilot.pause(0.05)
-            if "150.000" not in screen_text(app):
-                break
+        await quiet(pilot)
         assert "150.000" not in screen_text(app) and not screen.query_one("#hint").display
 
 
@@ -262,10 +242,10 @@ async def test_the_typing_box_takes_the_line_games_words_and_escape_leaves_it() 
         box = screen.query_one("#command", Input)
         box.focus()
         await pilot.press(*"rules", "enter")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert "Rolling Pins" in screen_text(app) and not isinstance(app.screen, GameScreen)
         await pilot.press("escape")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         box.focus()
         await pilot.press(*"undo", "enter")
         assert "cannot undo" in screen_text(app) or screen.match.record.undo_used
@@ -273,7 +253,7 @@ async def test_the_typing_box_takes_the_line_games_words_and_escape_leaves_it() 
         assert isinstance(screen.focused, OptionList)
         box.focus()
         await pilot.press(*"quit", "enter")
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert isinstance(app.screen, Launcher)
 
 
@@ -310,8 +290,8 @@ async def test_the_launcher_fits_80x24(tmp_path: Path) -> None:
         launcher = app.screen
         assert isinstance(launcher, Launcher)
         await pilot.click("#games", offset=(4, 5))  # one click selects a game, and does not start it
-        await pilot.pause(0.1)
+        await quiet(pilot)
         assert isinstance(app.screen, Launcher)
         await pilot.click("#play")
-        await pilot.pause(0.2)
+        await quiet(pilot)
         assert isinstance(app.screen, GameScreen)
