@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import httpx
 from typer.testing import CliRunner
 
 from pinsetter.cli.app import app
+from waiting import until
 
 runner = CliRunner()
 
@@ -278,11 +278,13 @@ def test_serve_stops_on_ctrl_c_with_status_0(tmp_path: Path) -> None:
         line = server.stdout.readline()
         assert "serving on http://127.0.0.1:" in line  # bound, with the port chosen
         url = line.split("serving on ", 1)[1].split()[0]
-        for _ in range(100):  # serving for real before the Ctrl+C, as a user's would come
+
+        def answers() -> bool:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(url + "api/catalog", timeout=1, trust_env=False).status_code == 200:
-                    break
-            time.sleep(0.1)
+                return httpx.get(url + "api/catalog", timeout=1, trust_env=False).status_code == 200
+            return False
+
+        until(answers, "the server answering")  # serving for real before the Ctrl+C, as a user's would come
         server.send_signal(signal.SIGINT)
         assert server.wait(timeout=30) == 0
     finally:

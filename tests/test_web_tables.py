@@ -32,6 +32,7 @@ from starlette.websockets import WebSocketDisconnect
 import pinsetter.web.tables as tables_module
 from pinsetter.records import Record, replay
 from pinsetter.web.app import create_app
+from waiting import until
 
 HOSTILE = ["<script>alert(1)</script>", "[bold]x[/bold]", "<img src=x onerror=alert(1)>"]
 Socket = Any  # starlette's WebSocketTestSession
@@ -386,10 +387,7 @@ def test_a_complete_tenpins_table_with_two_humans_a_bot_and_a_spectator(client: 
     assert last["view"]["terminal"] and last["view"]["ending"]
     # Once everybody has left, the server keeps no entry for the table's connections or the game's lock.
     hub, games = client.app.state.hub, client.app.state.service  # type: ignore[attr-defined]
-    for _ in range(500):
-        if table["id"] not in hub.connections:
-            break
-        time.sleep(0.01)
+    until(lambda: table["id"] not in hub.connections, "the table's connections released")
     assert table["id"] not in hub.connections and table["id"] not in hub._push_locks
     gc.collect()
     assert game_id not in games._locks

@@ -20,6 +20,7 @@ from pinsetter.storage import Storage
 from pinsetter.storage.tables import copy_table
 from pinsetter.web.service import Conflict, GameService, Refused
 from pinsetter.web.tables import TableService
+from waiting import until_async
 
 
 def service(db: Path) -> TableService:
@@ -342,7 +343,6 @@ def test_only_unfinished_timed_tables_get_their_clocks_back_after_a_restart(tmp_
 
 async def test_notifications_between_processes_resume_after_the_connection_is_cut(postgres: str) -> None:
     """A process whose LISTEN connection dies listens again; one whose NOTIFY connection dies sends again."""
-    import asyncio
 
     from pinsetter.web.tables import PostgresBroker
 
@@ -361,12 +361,9 @@ async def test_notifications_between_processes_resume_after_the_connection_is_cu
         for victim in (a.listener, b.sender):  # cut a's listening and b's sending connection
             await a.sender.execute("SELECT pg_terminate_backend(%s)", (victim.info.backend_pid,))
         table = 900_000 + os.getpid() % 1000  # a table id no other test's notification carries
-        for _ in range(100):
-            await b.publish(table, "")
-            await asyncio.sleep(0.1)
-            if table in seen["a"]:
-                break
-        assert table in seen["a"]  # a listens again and b sends again
+        await until_async(
+            lambda: table in seen["a"], "a listening again", between=lambda: b.publish(table, "")
+        )  # a listens again and b sends again
         assert table in seen["b"]  # b's own connections saw it at once
     finally:
         await a.stop()
@@ -375,7 +372,6 @@ async def test_notifications_between_processes_resume_after_the_connection_is_cu
 
 async def test_servers_on_another_schema_of_the_database_do_not_hear_a_tables_notifications(postgres: str) -> None:
     """Table ids are per schema: the notifications of one schema's tables go to that schema's servers only."""
-    import asyncio
 
     import sqlalchemy as sa
 
@@ -405,10 +401,7 @@ async def test_servers_on_another_schema_of_the_database_do_not_hear_a_tables_no
             await broker.start()
         assert brokers["here"].channel == brokers["same"].channel != brokers["elsewhere"].channel
         await brokers["here"].publish(7, "")
-        for _ in range(100):
-            if seen["same"]:
-                break
-            await asyncio.sleep(0.05)
+        await until_async(lambda: seen["same"], "the notification on the same schema")
         await brokers["elsewhere"].sender.execute("SELECT pg_sleep(0.3)")  # time for a stray notification
         assert seen == {"here": [7], "same": [7], "elsewhere": []}
     finally:

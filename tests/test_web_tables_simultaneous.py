@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from pinsetter.records import Record, RecordError, replay
 from pinsetter.web.app import create_app
 from test_web_tables import error_of, host, receive, sit, start, steps
+from waiting import until
 
 SHARED = {"shared_dice": True, "frames": 2}
 
@@ -42,17 +43,6 @@ def play_to_the_end(socket: Any, state: dict[str, Any]) -> dict[str, Any]:
         socket.send_json({"action": "miss" if "miss" in legal else legal[-1]})
         state = receive(socket)
     return state
-
-
-def until(check: Any, what: str, ceiling: float = 30.0) -> Any:
-    """Poll `check()` until it gives something true (a ceiling for a timer to fire, never a measurement)."""
-    end = time.monotonic() + ceiling
-    while time.monotonic() < end:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"never saw {what}")
 
 
 # --- simultaneous decisions --------------------------------------------------------------------------------
