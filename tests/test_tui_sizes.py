@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.cells import cell_len
 from textual.widgets import Input, OptionList
 
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.ui import tui
-from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, replay_lines, says_marks
+from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp
 from test_tui import check_golden, screen_text
 from tui_support import quiet, until
 
@@ -99,43 +98,6 @@ async def test_below_80x24_the_screen_degrades_without_garbage() -> None:
         assert lines[0].rstrip().endswith("total")  # the compact sheet in one piece: no wrapped rows
         # The sheet and every choice stay in view; the typing box may scroll below them at this size.
         assert "┌───┬" in text and "cross 5" in text and "Miss (end the ball)" in text
-
-
-async def test_every_ten_pins_log_line_fits_the_log_at_80x24() -> None:
-    """A whole game's log, one panel line per entry: a named throw says its result once, in short words."""
-    app = PinsetterApp(storage=None, speed=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_game(app, pilot, seeded_match("tenpins"))
-        width = screen.query_one("#log-text").size.width
-    match = Match.new("tenpins", [PlayerSpec("ann"), PlayerSpec("bob")], seed=7)
-    while match.advance():
-        pass
-    _states, lines = replay_lines(match.game, match.players, match.record.steps)
-    assert [line for line in lines if cell_len(line) > width] == []
-    assert any(": off the alley (-)" in line for line in lines)  # the longest kind of entry is there
-    assert not [line for line in lines if "off the alley" in line and "no pin down" in line]  # said once
-    # The mark at the end of the words, in a translation's full-width brackets too, is the result said.
-    assert says_marks("6+5: レーン外（-）", ["-"]) and says_marks("5+5 (X)", ["X"])  # noqa: RUF001
-    assert not says_marks("rolled 4+2", ["6"]) and not says_marks("rolled 6+5 (-)", ["X"])
-
-
-async def test_every_bowling_dice_log_line_fits_the_log_at_80x24() -> None:
-    """A roll's entry says the faces and the pinfall the sheet marks, once, on one panel line."""
-    app = PinsetterApp(storage=None, speed=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_game(app, pilot, seeded_match("bowling-dice"))
-        width = screen.query_one("#log-text").size.width
-    lines = []
-    for seed in (7, 8, 9):  # enough rolls for every kind of entry: strike, spare, a count, none down
-        match = Match.new("bowling-dice", [PlayerSpec("anna"), PlayerSpec("bob")], seed=seed)
-        while match.advance():
-            pass
-        lines += replay_lines(match.game, match.players, match.record.steps)[1]
-    assert len(lines) > 60 and [line for line in lines if cell_len(line) > width] == []
-    for ending in (": strike (X)", ": spare (/)", " down (7)", ": 0 down (-)"):
-        assert any(line.endswith(ending) for line in lines), ending
-    # Said once: the words end with the sheet's mark, so no ` - 7 pins down` follows them.
-    assert not [line for line in lines if " - " in line or "pins down" in line or "dice:" in line]
 
 
 async def test_the_log_keeps_its_newest_lines_and_every_character_after_a_resize() -> None:

@@ -476,12 +476,7 @@ def new_state_for(record: Record) -> State:
 
 def apply_step(state: State, step: RecordStep) -> None:
     """Apply a recorded step as its actor made it: chance, or a decision of one of the deciders."""
-    if step.actor is None:
-        state.apply(state.game.parse_outcome(step.text))
-    elif step.actor == state.turn():
-        state.apply(state.game.parse_action(step.text))  # the player to move (the engine refuses a chance node)
-    else:
-        state.apply_for(step.actor, state.game.parse_action(step.text))
+    state.apply_by(step.actor, step.text)
 
 
 def replay(record: Record, check_result: bool = True) -> State:

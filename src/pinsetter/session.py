@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from pinsetter.bots.base import Bot, make_bot
 from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.game import CHANCE, Game, GameError, State, Step
+from pinsetter.core.narration import Narration
 from pinsetter.core.seeds import BOT_STREAM, SEED_MAX, DrawScheme, check_seed, lazy_step_rng, step_rng
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import _
@@ -65,6 +66,14 @@ class Match:
         self.bots: dict[int, Bot] = {i: make_bot(p.bot, game) for i, p in enumerate(players) if p.bot is not None}
         # Undo is on by default when one human plays (alone or against bots), off among several.
         self.undo_allowed = sum(p.is_human for p in players) == 1 if undo_allowed is None else undo_allowed
+        self._narration: Narration | None = None  # made when an interface first asks for the log
+
+    def log_words(self) -> list[str]:
+        """Every step so far as the log tells it (pinsetter.core.narration), the same in every interface."""
+        if self._narration is None:
+            self._narration = Narration(self.game, len(self.players))
+        steps = [(step.actor, step.text) for step in self.record.steps]
+        return self._narration.update(steps, [p.name for p in self.players])
 
     @property
     def chance_script(self) -> ChanceScript | None:

@@ -64,12 +64,37 @@ def option_values(state: State) -> tuple[str, str, list[OptionValue]] | None:
     return None
 
 
+# What one value is, short, beside each option ("expected final score 145.1").
+VALUE_NAMES = {
+    "optimal": N_("expected final score {value}"),
+    "expectimax": N_("expected points this frame {value}"),
+}
+ESTIMATE_NAME = N_("estimated final score {value}")
+
+
+def hint_words(state: State, name: str, values: list[OptionValue]) -> list[str]:
+    """Each option as a move with its value, best first: `Cross out 4 and 6: expected final score 145.1 (best)`."""
+    if not values:
+        return []
+    pattern = _(ESTIMATE_NAME) if is_estimate(state) else _(VALUE_NAMES.get(name, "{value}"))
+    best = values[0][1]
+    words = []
+    for action, value in values:
+        behind = best - value
+        if behind < 5e-4:
+            gap = _("best")
+        else:
+            gap = _("{gap} less than the best").format(gap=f"{behind:.1f}" if behind >= 0.05 else f"{behind:.3f}")
+        move = state.game.action_words(state, str(action))
+        words.append(
+            _("{move}: {value} ({gap})").format(move=move, value=pattern.format(value=f"{value:.1f}"), gap=gap)
+        )
+    return words
+
+
 def hint_lines(state: State) -> str:
     found = option_values(state)
     if found is None:
         return "  " + _("no hints for this position")
     name, label, values = found
-    lines = [f"  {name}: {label}"]
-    for action, value in values:
-        lines.append(f"    {value:8.3f}  {action}")
-    return "\n".join(lines)
+    return "\n".join([f"  {label}", *(f"    {line}" for line in hint_words(state, name, values))])

@@ -15,7 +15,7 @@ from pinsetter.i18n import N_, _, ngettext
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
-from pinsetter.ui.table_text import chance_line, draw_table, label_adds
+from pinsetter.ui.table_text import draw_table
 from pinsetter.usertext import visible
 
 if TYPE_CHECKING:
@@ -119,22 +119,16 @@ def play_lines(match: Match) -> None:
                 if answer.strip() == "sheet":
                     show_sheets(match)
                     continue
-            before = table_view(match)
-            step = match.draw_chance()
-            match.apply(step)
-            words = table_view(match).chance_words or str(step)
-            typer.echo(f"  {visible(match.players[player].name)}: {chance_line(words, before.pending_chance)}")
+            match.apply(match.draw_chance())
+            typer.echo(f"  {visible(match.log_words()[-1])}")
             continue
         if match.is_bot_turn():
-            labels = {c.action: c.label for c in table_view(match).choices}
-            step = match.bot_action()
-            match.apply(step)
-            label = labels.get(str(step), "")
-            said = f"{label} ({step})" if label_adds(str(step), label) else str(step)
-            typer.echo(f"  {visible(match.players[player].name)}: {said}")
+            match.apply(match.bot_action())
+            typer.echo(f"  {visible(match.log_words()[-1])}")
             continue
         if not _human_turn(match):
             return _quit(match)
+        typer.echo(f"  {visible(match.log_words()[-1])}")
     show_sheets(match)
     for line in match.ending_lines():  # the same end screen as the full-screen and web games
         typer.echo(visible(line))
@@ -172,9 +166,9 @@ def _human_turn(match: Match) -> bool:
     labels = {c.action: c.label for c in view.choices}
     items = []
     for action in (str(a) for a in state.legal_actions()):
-        label = labels.get(action, "")
-        items.append(f"{action} = {label}" if label_adds(action, label) else action)
-    typer.echo("  " + _("legal actions (type the text before =):"))
+        label = labels.get(action) or state.game.action_words(state, action)
+        items.append(_("{move}  [type: {shortcut}]").format(move=label, shortcut=action))
+    typer.echo("  " + _("your moves (type the shortcut in brackets):"))
     typer.echo("\n".join("    " + line for line in columns(items, 74).split("\n")))
     while True:
         try:

@@ -287,6 +287,24 @@ class Game(ABC):
             roll_label=_("Next"),
         )
 
+    def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
+        """A step as a player says it, naming who did it (chance: whose roll or deal it was).
+
+        `before` and `after` are the positions around the step; `actor` the seat that
+        decided (None for chance). What a finished ball meant is added by
+        `pinsetter.core.narration.narrate`, not here. This default names the actor and
+        the action's words, so a new game narrates before it has a presentation.
+        """
+        from pinsetter.core.narration import who
+
+        if actor is None:
+            return _("{name}: chance").format(name=who(names, None if before.is_terminal() else before.turn()))
+        return _("{name}: {action}").format(name=who(names, actor), action=self.action_words(before, step))
+
+    def action_words(self, state: State, action: str) -> str:
+        """A legal action as a move a player would make ("Cross out 4 and 6"): buttons, lists and hints."""
+        return action
+
     def selection_action(self, state: State, pins: frozenset[int], pile: int | None) -> str:
         """The action a selection of pins (and a pile) makes, in text form; the engine then judges it."""
         raise IllegalActionError(_("{game} has no pins to pick").format(game=_(self.name)))
@@ -472,6 +490,15 @@ class State(ABC):
         step = parse(text)
         self.apply(step)
         return step
+
+    def apply_by(self, actor: int | None, text: str) -> None:
+        """Apply a recorded step as its actor made it: chance (None), or a decision of one of the deciders."""
+        if actor is None:
+            self.apply(self.game.parse_outcome(text))
+        elif actor == self.turn():
+            self.apply(self.game.parse_action(text))  # the player to move (the engine refuses a chance node)
+        else:
+            self.apply_for(actor, self.game.parse_action(text))
 
     def possible_outcomes(self) -> Collection[Step]:
         """The outcomes of `chance_outcomes`, for membership tests (games may cache them)."""

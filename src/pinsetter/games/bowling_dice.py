@@ -24,7 +24,7 @@ from math import factorial
 from typing import TYPE_CHECKING, Any
 
 from pinsetter.core.game import OptionError, OptionSpec, ParseError, Step, quoted
-from pinsetter.core.scoring import BallContext, next_ball
+from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
 from pinsetter.i18n import N_, _
@@ -248,29 +248,6 @@ def _resolve(outcome: Roll, fresh_rack: bool, standing: int, kinds: int) -> tupl
     return pins, tuple(group.count("P") for group in outcome.groups)
 
 
-def last_ball(state: State, roll: str) -> tuple[int, str] | None:
-    """The pinfall and sheet mark of the last ball played, when `roll` is what it rolled (else None).
-
-    The roll is read again on the rack that ball faced (fresh or not, pins standing) and must give
-    the pinfall the engine recorded: words built on it then say what the sheet says.
-    """
-    from pinsetter.games.pure_chance_table import last_player
-
-    player = last_player(state)
-    if player is None:
-        return None
-    balls = state.pinfalls[player]
-    ctx = next_ball(balls[:-1], state.game.lane)
-    try:
-        outcome = Roll.parse(roll)
-    except ParseError:
-        return None
-    if ctx is None or _resolve(outcome, ctx.fresh_rack, ctx.standing, len(outcome.groups))[0] != balls[-1]:
-        return None
-    marks = [mark for frame in state.scoresheet(player).frames for mark in frame.marks]
-    return balls[-1], marks[len(balls) - 1]
-
-
 @lru_cache(maxsize=256)
 def _outcome_set(kinds: tuple[tuple[str, int], ...], rack: Rack) -> frozenset[Step]:
     return frozenset(outcome for outcome, _probability in _outcomes(kinds, rack))
@@ -323,10 +300,12 @@ class BowlingDice(PureChanceGame):
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.pure_chance_table import bowling_dice, bowling_words, dice_table
 
-        def words(roll: str) -> str:
-            return bowling_words(roll, last_ball(state, roll))
+        return dice_table(state, list(names) if names else None, last_chance, draw=bowling_dice, words=bowling_words)
 
-        return dice_table(state, list(names) if names else None, last_chance, draw=bowling_dice, words=words)
+    def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
+        from pinsetter.games.pure_chance_table import bowling_dice_step
+
+        return bowling_dice_step(before, step, names)
 
     def chance_space(self) -> Iterator[Step]:
         """Every roll the ball model can make, over every number of dice of each kind left to roll."""

@@ -421,6 +421,16 @@ class BowlingSolitaire(Game):
 
         return solitaire_table(state, list(names) if names else None, last_chance)
 
+    def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
+        from pinsetter.games.bowling_solitaire_table import step_sentence
+
+        return step_sentence(before, step, names, actor)
+
+    def action_words(self, state: State, action: str) -> str:
+        from pinsetter.games.bowling_solitaire_table import play_words
+
+        return play_words(state.view(0), action)
+
     def selection_action(self, state: State, pins: frozenset[int], pile: int | None) -> str:
         from pinsetter.games.bowling_solitaire_table import selection_action
 

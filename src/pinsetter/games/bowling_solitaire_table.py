@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from pinsetter.core.game import State
+from pinsetter.core.narration import pins_list, who
 from pinsetter.core.table import Choice, Pile, PinSpot, Selection, TableView
 from pinsetter.games.table_common import status_line, turn_of
-from pinsetter.i18n import _, ngettext
+from pinsetter.i18n import _
 
-__all__ = ["CARD_VALUES", "selection_action", "solitaire_table"]
+__all__ = ["CARD_VALUES", "play_words", "selection_action", "solitaire_table", "step_sentence"]
 
 CARD_VALUES = tuple(range(1, 11))
 COPIES = 2
@@ -50,21 +52,13 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
     choices = []
     for text in legal:
         pile, used = _play_parts(text)
+        label = play_words(view, text)
         if pile is None:
-            choices.append(Choice(action=text, label=_("Stop this ball")))
+            choices.append(Choice(action=text, label=label))
         else:
-            top = view["piles"][pile - 1]["top"]
-            label = ngettext(
-                "Pile {pile} ({top}): remove pin {pins}", "Pile {pile} ({top}): remove pins {pins}", len(used)
-            ).format(pile=pile, top=top, pins="+".join(map(str, used)))
             choices.append(Choice(action=text, label=label, pins=used, pile=pile, by_selection=True))
     deciding = bool(legal)
-    slot = getattr(getattr(state, "table", None), "queue", None) if state.is_chance_node() else None
-    pending = ""
-    if slot:
-        kind, where = slot[0]
-        pending = _("for pin {number}") if kind == "pin" else _("on pile {number}")
-        pending = pending.format(number=where)
+    pending = _pending_slot(state)
     return TableView(
         game=state.game.id,
         title=_(state.game.name),
@@ -83,13 +77,56 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
         if deciding
         else None,
         roll_label=_("Turn up"),
-        chance_words=(_("turned up an {card}") if last_chance in ("8", "11", "18") else _("turned up a {card}")).format(
-            card=last_chance
-        )
-        if last_chance.isdigit()
-        else "",
+        chance_words=_card_words(last_chance) if last_chance.isdigit() else "",
         pending_chance=pending,
     )
+
+
+def _card_words(card: str) -> str:
+    return (_("turned up an {card}") if card in ("8", "11", "18") else _("turned up a {card}")).format(card=card)
+
+
+def _pending_slot(state: State) -> str:
+    """At a chance node, where the next card goes: `for pin 4`, `on pile 2` (empty elsewhere)."""
+    slot = getattr(getattr(state, "table", None), "queue", None) if state.is_chance_node() else None
+    if not slot:
+        return ""
+    kind, where = slot[0]
+    return (_("for pin {number}") if kind == "pin" else _("on pile {number}")).format(number=where)
+
+
+def _play(view: dict[str, Any], text: str) -> dict[str, str]:
+    """The parts of a play in words: the card, its pile, the pins (positions) and their values' sum."""
+    pile, used = _play_parts(text)
+    assert pile is not None
+    values = [int(view["pins"][str(p)] if str(p) in view["pins"] else view["pins"][p]) for p in used]
+    card = str(view["piles"][pile - 1]["top"])
+    total = _(" + ").join(str(v) for v in values) + f" = {sum(values)}"
+    return {"card": card, "pile": str(pile), "pins": pins_list(used), "sum": total, "count": str(len(used))}
+
+
+def play_words(view: dict[str, Any], text: str) -> str:
+    """An offered play as a move: `Play the 6 from pile 1 on pins 1, 2 and 3 (1 + 2 + 3 = 6)`."""
+    if ":" not in text:
+        return _("Stop this ball")
+    parts = _play(view, text)
+    if parts["count"] == "1":
+        return _("Play the {card} from pile {pile} on pin {pins}").format(**parts)
+    return _("Play the {card} from pile {pile} on pins {pins} ({sum})").format(**parts)
+
+
+def step_sentence(before: State, text: str, names: Sequence[str], actor: int | None) -> str:
+    """A Solitaire step as the log tells it: the deal's cards where they go, each play with its pins."""
+    name = who(names, actor if actor is not None else turn_of(before))
+    if actor is None:
+        card = (_("an {card}") if text in ("8", "11", "18") else _("a {card}")).format(card=text)
+        return _("{name}'s deal: {card} {where}").format(name=name, card=card, where=_pending_slot(before))
+    if ":" not in text:
+        return _("{name} stops the ball").format(name=name)
+    parts = _play(before.view(0), text)
+    if parts["count"] == "1":
+        return _("{name} plays the {card} from pile {pile} on pin {pins}").format(name=name, **parts)
+    return _("{name} plays the {card} from pile {pile} on pins {pins} ({sum})").format(name=name, **parts)
 
 
 def selection_action(state: State, pins: frozenset[int], pile: int | None) -> str:

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from pinsetter.core.game import State
+from pinsetter.core.narration import pins_list, who
 from pinsetter.core.table import Die, TableView
 from pinsetter.games.table_common import status_line, turn_of
-from pinsetter.i18n import N_, _, current_language
+from pinsetter.i18n import N_, _, current_language, ngettext
 
-__all__ = ["bowling_dice", "bowling_words", "dice_table", "last_player", "pip_dice", "pip_words", "ten_pins_words"]
+__all__ = [
+    "bowling_dice",
+    "bowling_dice_step",
+    "bowling_words",
+    "dice_table",
+    "last_player",
+    "pip_dice",
+    "pip_words",
+    "ten_pins_step",
+    "ten_pins_words",
+]
 
 BOWLING_FACE_WORDS = {"X": N_("strike"), "/": N_("spare"), "P": N_("pin standing"), "-": N_("blank, pin down")}
 
@@ -49,43 +60,64 @@ def pip_words(roll: str) -> str:
         return ""
     if len(faces) == 1:
         return _("rolled a {face}").format(face=faces[0])
-    return _("rolled {faces} and {last}").format(faces=", ".join(faces[:-1]), last=faces[-1])
+    return _("rolled {dice}").format(dice=pins_list(faces))
 
 
 def ten_pins_words(roll: str) -> str:
-    """`6+2` -> `rolled 6+2: off the alley (-)`: the roll with what Ten Pins' named throws mean.
-
-    Short, so that a log line fits a narrow panel: the dice as `6+2`, and a named throw
-    ends with the mark it leaves on the sheet (it says the ball's result, no need to say it again).
-    """
+    """`6+2` -> `rolled 6 and 2: off the alley`: the roll with what Ten Pins' named throws mean."""
     faces = [part for part in roll.split("+") if part.isdigit()]
     if not faces:
         return ""
-    dice = "+".join(faces)
-    if "6" in faces:
-        return _("rolled {roll}: off the alley (-)").format(roll=dice)
     if faces == ["5", "5"]:
-        return _("rolled {roll}: double five (X)").format(roll=dice)
-    return _("rolled {roll}").format(roll=dice)
+        return _("rolled double five")
+    rolled = pip_words(roll)
+    if "6" in faces:
+        return _("{rolled}: off the alley").format(rolled=rolled)
+    return rolled
 
 
-def bowling_words(roll: str, ball: tuple[int, str] | None = None) -> str:
-    """`X-P|PP|---` and the ball it played -> `rolled X-P|PP|---: 7 down (7)`, `...: strike (X)`.
+def ten_pins_step(before: State, step: str, names: Sequence[str]) -> str:
+    """`Ann rolls 3 and 4`, `Ann rolls double five`, `Ann rolls 6 and 2: a six, off the alley`."""
+    name = who(names, before.turn())
+    faces = [part for part in step.split("+") if part.isdigit()]
+    if faces == ["5", "5"]:
+        return _("{name} rolls double five").format(name=name)
+    if len(faces) == 1:
+        if faces[0] == "6":
+            return _("{name} rolls a 6: off the alley").format(name=name)
+        return _("{name} rolls a {face}").format(name=name, face=faces[0])
+    if "6" in faces:
+        return _("{name} rolls {dice}: a six, off the alley").format(name=name, dice=pins_list(faces))
+    return _("{name} rolls {dice}").format(name=name, dice=pins_list(faces))
 
-    The result is the pinfall the engine scored, not a count of faces (an `X` on a second ball is
-    one pin down, a `/` on a first ball too), and it ends with the sheet's mark, so the log says it
-    once (see `pinsetter.ui.tui.says_marks`) and a line fits the log panel at 80x24.
-    `ball` is the ball's (pinfall, mark); without it the words are the faces alone.
-    """
-    faces = roll.strip()
-    if ball is None:
-        return _("rolled {roll}").format(roll=faces)
-    pins, mark = ball
-    if mark == "X":
-        return _("rolled {roll}: strike (X)").format(roll=faces)
-    if mark == "/":
-        return _("rolled {roll}: spare (/)").format(roll=faces)
-    return _("rolled {roll}: {count} down ({mark})").format(roll=faces, count=pins, mark=mark)
+
+def bowling_faces(roll: str) -> str:
+    """`X-P|PP|---` -> `1 strike face, 4 blanks, 3 pins`: the faces that count, by kind."""
+    faces = roll.replace("|", "")
+    counts = [
+        ngettext("{count} strike face", "{count} strike faces", faces.count("X")),
+        ngettext("{count} spare face", "{count} spare faces", faces.count("/")),
+        ngettext("{count} blank", "{count} blanks", faces.count("-")),
+        ngettext("{count} pin standing", "{count} pins standing", faces.count("P")),
+    ]
+    said = [text.format(count=faces.count(face)) for text, face in zip(counts, "X/-P", strict=True) if face in faces]
+    return _(", ").join(said)
+
+
+def bowling_words(roll: str) -> str:
+    """`X-P|PP|---` -> `rolled 8 dice: 1 strike face, 4 blanks, 3 pins` (what the table shows of a roll)."""
+    count = len(roll.replace("|", ""))
+    return ngettext("rolled {count} die: {faces}", "rolled {count} dice: {faces}", count).format(
+        count=count, faces=bowling_faces(roll)
+    )
+
+
+def bowling_dice_step(before: State, step: str, names: Sequence[str]) -> str:
+    """`Ann rolls 10 dice: 2 strike faces, 5 blanks, 3 pins` (the result is said after, from the sheet)."""
+    count = len(step.replace("|", ""))
+    return ngettext("{name} rolls {count} die: {faces}", "{name} rolls {count} dice: {faces}", count).format(
+        name=who(names, before.turn()), count=count, faces=bowling_faces(step)
+    )
 
 
 def last_player(state: State) -> int | None:

@@ -509,6 +509,16 @@ class RollingPins(Game):
 
         return rolling_pins_table(state, list(names) if names else None, last_chance)
 
+    def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
+        from pinsetter.games.rolling_pins_table import step_sentence
+
+        return step_sentence(before, step, names, actor)
+
+    def action_words(self, state: State, action: str) -> str:
+        from pinsetter.games.rolling_pins_table import action_label
+
+        return action_label(state, action)
+
     def selection_action(self, state: State, pins: frozenset[int], pile: int | None) -> str:
         from pinsetter.games.rolling_pins_table import selection_action
 

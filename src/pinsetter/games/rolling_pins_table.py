@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pinsetter.core.game import IllegalActionError, State
+from pinsetter.core.narration import pins_list, who
 from pinsetter.core.table import Ability, Choice, PinSpot, Selection, TableView, TrackArea
 from pinsetter.games.pure_chance_table import pip_dice, pip_words
 from pinsetter.games.table_common import rows_for, status_line, turn_of
 from pinsetter.i18n import N_, _, ngettext
 
-__all__ = ["ABILITY_HELP", "ABILITY_TITLES", "action_label", "rolling_pins_table", "selection_action"]
+__all__ = ["ABILITY_HELP", "ABILITY_TITLES", "action_label", "rolling_pins_table", "selection_action", "step_sentence"]
 
 ABILITY_TITLES = {
     "reroll": N_("Reroll"),
@@ -42,39 +44,117 @@ def _area_names(state: State) -> list[tuple[str, str]]:
     return [(a.ability, "lower" if a.lower else "upper") for a in areas]
 
 
+def _me(state: State) -> dict[str, Any]:
+    """The sheet of the player up, as their view shows it."""
+    index = state.turn()
+    return dict(state.view(index)["players"][index])
+
+
+def _area(state: State, number: int) -> str:
+    """Area `number` of the ability track in words: `Flip, upper row`."""
+    areas = _area_names(state)
+    if not 1 <= number <= len(areas):
+        return _("area {number}").format(number=number)
+    ability, row = areas[number - 1]
+    pattern = _("{ability}, upper row") if row == "upper" else _("{ability}, lower row")
+    return pattern.format(ability=ability_title(ability))
+
+
+def _token_words(state: State, tokens: int) -> str:
+    """`3 tokens: 7 becomes 10`: what the tokens of a cross do to the roll."""
+    roll = sum(_me(state)["dice"])
+    return ngettext(
+        "{count} token: {roll} becomes {total}", "{count} tokens: {roll} become {total}", abs(tokens)
+    ).format(count=abs(tokens), roll=roll, total=roll + tokens)
+
+
 def action_label(state: State, text: str) -> str:
-    """A legal action in words, naming the ability behind `mark N`, `reroll`, ..."""
+    """A legal action as a move: `Roll two dice`, `Cross out 4 and 6`, `Mark a box: Flip, upper row`."""
     words = text.split()
     kind = words[0]
     if kind == "dice":
-        return _("Roll one die") if words[1] == "1" else _("Roll {count} dice").format(count=words[1])
+        return _("Roll one die") if words[1] == "1" else _("Roll two dice")
     if kind == "miss":
         return _("Miss (end the ball)")
     if kind == "pass":
-        return _("Pass (keep Extra Pin)")
+        return _("Keep Extra Pin for later")
     if kind == "cross":
+        pins = pins_list(words[1].split("+"))
         if len(words) == 4 and words[2] == "tokens":
-            return _("Cross out {pins} tokens {tokens}").format(pins=words[1], tokens=words[3])
-        return _("Cross out {pins}").format(pins=" ".join(words[1:]))
+            return _("Cross out {pins} ({tokens})").format(pins=pins, tokens=_token_words(state, int(words[3])))
+        return _("Cross out {pins}").format(pins=pins)
     if kind == "mark":
-        areas = _area_names(state)
-        number = int(words[1])
-        if 1 <= number <= len(areas):
-            ability, row = areas[number - 1]
-            message = (
-                _("Mark a box: {ability} (upper row, area {number})")
-                if row == "upper"
-                else _("Mark a box: {ability} (lower row, area {number})")
-            )
-            return message.format(ability=ability_title(ability), number=number)
-        return _("Mark area {number}").format(number=number)
+        return _("Mark a box: {area}").format(area=_area(state, int(words[1])))
     if kind == "flip":
-        return _("Flip die {die} (Flip)").format(die=words[1])
+        face = _me(state)["dice"][int(words[1]) - 1]
+        return _("Use Flip on die {die}: {face} becomes {other}").format(die=words[1], face=face, other=7 - face)
     if kind == "keep":
-        return _("Keep dice {dice} (Extra Dice)").format(dice=words[1])
+        dice = _me(state)["dice"]
+        return _("Keep {dice}").format(dice=pins_list([dice[int(d) - 1] for d in words[1].split("+")]))
     if kind == "extra-pin":
-        return _("Extra Pin: cross pin {pin}").format(pin=words[1])
-    return ability_title(kind) if kind in ABILITY_TITLES else kind.capitalize()
+        return _("Use Extra Pin on pin {pin}").format(pin=words[1])
+    if kind in ABILITY_TITLES:
+        return _("Use {ability}").format(ability=ability_title(kind))
+    return kind.capitalize()
+
+
+def step_sentence(before: State, text: str, names: Sequence[str], actor: int | None) -> str:
+    """A Rolling Pins step as the log tells it: `Ann rolls 3 and 4: 7`, `Ann crosses out 3 and 4`."""
+    if actor is None:
+        return _roll_sentence(before, text, names)
+    name = who(names, actor)
+    state = before if actor == before.turn() else before.as_decider(actor)
+    words = text.split()
+    kind = words[0]
+    if kind == "dice":
+        pattern = _("{name} takes one die") if words[1] == "1" else _("{name} takes two dice")
+        return pattern.format(name=name)
+    if kind == "miss":
+        return _("{name} misses").format(name=name)
+    if kind == "pass":
+        return _("{name} keeps Extra Pin for later").format(name=name)
+    if kind == "cross":
+        pins = pins_list(words[1].split("+"))
+        if len(words) == 4 and words[2] == "tokens":
+            return _("{name} crosses out {pins} ({tokens})").format(
+                name=name, tokens=_token_words(state, int(words[3])), pins=pins
+            )
+        return _("{name} crosses out {pins}").format(name=name, pins=pins)
+    if kind == "mark":
+        return _("{name} marks a box: {area}").format(name=name, area=_area(state, int(words[1])))
+    if kind == "flip":
+        face = _me(state)["dice"][int(words[1]) - 1]
+        return _("{name} uses Flip: {face} becomes {other}").format(name=name, face=face, other=7 - face)
+    if kind == "keep":
+        dice = _me(state)["dice"]
+        kept = pins_list([dice[int(d) - 1] for d in words[1].split("+")])
+        return _("{name} keeps {dice}").format(name=name, dice=kept)
+    if kind == "extra-pin":
+        return _("{name} uses Extra Pin on pin {pin}").format(name=name, pin=words[1])
+    return _("{name} uses {ability}").format(name=name, ability=ability_title(kind))
+
+
+def _roll_sentence(before: State, text: str, names: Sequence[str]) -> str:
+    """A roll: the player's own (`Ann rolls 3 and 4: 7`), or with shared dice the roll for everybody."""
+    from pinsetter.games.rolling_pins import RollingPinsState
+
+    assert isinstance(before, RollingPinsState)
+    faces = [int(f) for f in text.split("+")]
+    player = before.turn()
+    sheet = before.players[player]
+    if before.shared and not sheet.private_roll:
+        coloured, white, third = faces
+        if any(p.extra_dice for p in before.players):  # the third die serves a player using Extra Dice
+            return _("Roll for everybody: {coloured} (coloured), {white} and a third die {third}").format(
+                coloured=coloured, white=white, third=third
+            )
+        return _("Roll for everybody: {coloured} (coloured) and {white}").format(coloured=coloured, white=white)
+    name = who(names, player)
+    if len(faces) == 1:
+        return _("{name} rolls a {face}").format(name=name, face=faces[0])
+    if sheet.extra_dice:  # one die more than chosen: which ones count is chosen next
+        return _("{name} rolls {dice}").format(name=name, dice=pins_list(faces))
+    return _("{name} rolls {dice}: {total}").format(name=name, dice=pins_list(faces), total=sum(faces))
 
 
 def ability_title(ability: str) -> str:

@@ -106,6 +106,11 @@ class TenPins(PureChanceGame):
 
         return dice_table(state, list(names) if names else None, last_chance, draw=pip_dice, words=ten_pins_words)
 
+    def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
+        from pinsetter.games.pure_chance_table import ten_pins_step
+
+        return ten_pins_step(before, step, names)
+
     def chance_space(self) -> Iterator[Step]:
         """Every roll: two dice on a fresh rack, one die on the pins left."""
         return (outcome for dice in (1, 2) for outcome, _probability in _rolls(dice))

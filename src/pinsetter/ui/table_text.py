@@ -16,7 +16,7 @@ from rich.text import Text
 from pinsetter.core.table import TableView, TrackArea
 from pinsetter.i18n import _
 
-__all__ = ["DIE_FACES", "abilities_help", "chance_line", "draw_table", "draw_track", "label_adds", "selection_line"]
+__all__ = ["DIE_FACES", "abilities_help", "draw_table", "draw_track", "label_adds", "selection_line"]
 
 DIE_FACES = {"1": "⚀", "2": "⚁", "3": "⚂", "4": "⚃", "5": "⚄", "6": "⚅"}
 BOWLING_FACES = {
@@ -202,14 +202,3 @@ def abilities_help(view: TableView) -> str:
     for area in view.track:
         seen.setdefault(area.title, area.help)
     return "\n".join(f"{title}: {help_text}" for title, help_text in seen.items())
-
-
-def chance_line(outcome: str, where: str) -> str:
-    """A chance outcome and what it was for, as the log says it: `turned up a 1 for pin 6`.
-
-    `outcome` is the after-view's `chance_words`, `where` the before-view's `pending_chance`
-    (empty when the game has none); one pattern, so a translation can put them in its own order.
-    """
-    if not where:
-        return outcome
-    return _("{outcome} {where}").format(outcome=outcome, where=where)

@@ -48,8 +48,9 @@ from textual.widgets import (
 from textual.widgets.option_list import Option
 
 from pinsetter.bots.base import bot_names
-from pinsetter.bots.hints import option_values
+from pinsetter.bots.hints import hint_words, option_values
 from pinsetter.core.game import GameError
+from pinsetter.core.narration import narrate
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.games.table_common import refusal_line
@@ -57,7 +58,7 @@ from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import fit_names, frame_columns, render_sheets, sheet_width
-from pinsetter.ui.table_text import abilities_help, chance_line, draw_table, label_adds
+from pinsetter.ui.table_text import abilities_help, draw_table, label_adds
 from pinsetter.usertext import BIDI_CONTROLS, check_new_name, visible
 
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
@@ -143,62 +144,6 @@ def _char_at(line: str, cells: int) -> int:
     return len(line)
 
 
-def step_words(view_before: TableView, view_after: TableView, text: str, chance: bool) -> str:
-    """A step as the log says it: a chance outcome in words, a decision by its label (the game's words)."""
-    if chance:
-        words = view_after.chance_words or f"{(view_before.roll_label or _('chance')).lower()} {text}"
-        return chance_line(words, view_before.pending_chance)
-    label = next((c.label for c in view_before.choices if c.action == text), "")
-    return f"{label} ({text})" if label_adds(text, label) else text
-
-
-def mark_words(mark: str) -> str:
-    """A ball's mark on the sheet in words: `X` a strike, `/` a spare, `-` no pin, `7` seven pins."""
-    if mark == "X":
-        return _("strike (X)")
-    if mark == "/":
-        return _("spare (/)")
-    if mark in ("-", "0"):
-        return _("no pin down (-)")
-    if mark.isdigit():
-        return _("{count} pins down").format(count=mark) if mark != "1" else _("1 pin down")
-    return mark
-
-
-def balls_so_far(state: Any) -> list[int]:
-    """How many balls each player has finished: a step that ends a ball shows on the sheet."""
-    return [len(state.pinfalls[p]) for p in range(state.num_players)]
-
-
-def ball_words(state: Any, before: list[int], names: list[str], actor: int | None, said: str = "") -> str:
-    """What a step's finished balls did, from the sheets' marks: ` - strike (X)`, ` - bob: 7 pins down`.
-
-    The actor's result is left out when the step's own words (`said`) already end with its mark,
-    as Ten Pins' `rolled 6+5: off the alley (-)` does: the log says a result once, and stays short.
-    """
-    parts = []
-    for player, count in enumerate(balls_so_far(state)):
-        if count <= before[player]:
-            continue
-        marks = [mark for frame in state.scoresheet(player).frames for mark in frame.marks][before[player] : count]
-        if player == actor and says_marks(said, marks):
-            continue
-        said_marks = ", ".join(mark_words(m) for m in marks)
-        parts.append(said_marks if player == actor else f"{names[player]}: {said_marks}")
-    return (" - " + "; ".join(parts)) if parts else ""
-
-
-def says_marks(words: str, marks: list[str]) -> bool:
-    """Whether `words` end with these sheet marks in brackets, `(X)` (or a translation's full-width ones)."""
-    shown = "".join(marks)
-    return bool(shown) and words.rstrip().endswith((f"({shown})", f"\uff08{shown}\uff09"))
-
-
-def log_entry(who: str, words: str, state: Any, before: list[int], names: list[str], actor: int | None) -> str:
-    """One line of the log: who did what, then what the balls it finished did (unless the words said it)."""
-    return f"{who}: {words}{ball_words(state, before, names, actor, said=words)}"
-
-
 def replay_lines(game: Any, players: list[PlayerSpec], steps: list[Any]) -> tuple[list[Any], list[str]]:
     """Every position of a recorded game (the start, then after each step) and its log in the game's words.
 
@@ -207,15 +152,11 @@ def replay_lines(game: Any, players: list[PlayerSpec], steps: list[Any]) -> tupl
     names = [p.name for p in players]
     state = game.new_state(len(players))
     states = [state.clone()]
-    last = ""
     lines: list[str] = []
     for step in steps:
-        before = game.table(state, names, last)
-        turn = None if state.is_terminal() else state.turn()
-        who = names[turn] if turn is not None else ""
-        fallen = balls_so_far(state)
+        before = state.clone()
         try:
-            state.apply_text(step.text)
+            state.apply_by(step.actor, step.text)
         except GameError as exc:  # a stored record the engine no longer accepts: shown up to there
             lines.append(
                 _("the record stops here: step {number} ({text}) is refused: {reason}").format(
@@ -223,18 +164,9 @@ def replay_lines(game: Any, players: list[PlayerSpec], steps: list[Any]) -> tupl
                 )
             )
             break
-        chance = step.actor is None
-        if chance:
-            last = step.text
-        after = game.table(state, names, last) if chance else before
-        lines.append(log_entry(who, step_words(before, after, step.text, chance), state, fallen, names, turn))
+        lines.append(narrate(game, before, step.text, state, names, step.actor))
         states.append(state.clone())
     return states, lines
-
-
-def replayed_log(match: Match, limit: int = 200) -> list[str]:
-    """The log of a resumed game so far, rebuilt from its record with the game's own words."""
-    return replay_lines(match.game, match.players, match.record.steps)[1][-limit:]
 
 
 # --- screens -------------------------------------------------------------------------------
@@ -330,7 +262,7 @@ class GameScreen(EnterGuard, Screen[None]):
         self.log_line(_("{game}, seed {seed}").format(game=game, seed=self.match.seed))
         if self.match.record.steps:  # a resumed game: what happened so far
             self.log_line(Text(_("resumed; the game so far:"), style="italic"))
-            for line in replayed_log(self.match):
+            for line in self.match.log_words()[-200:]:
                 self.log_line(line)
         warning = getattr(self.app, "storage_warning", "")
         if warning:
@@ -373,18 +305,9 @@ class GameScreen(EnterGuard, Screen[None]):
             self.refresh_all()  # which schedules the next step
 
     def step_auto(self) -> None:
-        state = self.match.state
-        who = self.match.players[state.turn()].name
-        before = self.table_view()
-        chance = state.is_chance_node()
-        fallen = balls_so_far(state)
-        actor = state.turn()
-        step = self.match.draw_chance() if chance else self.match.bot_action()
-        self.match.apply(step)
-        after = self.table_view() if chance else before
-        names = [p.name for p in self.match.players]
-        words = step_words(before, after, str(step), chance)
-        self.log_line(log_entry(who, words, self.match.state, fallen, names, actor))
+        chance = self.match.state.is_chance_node()
+        self.match.apply(self.match.draw_chance() if chance else self.match.bot_action())
+        self.log_line(self.match.log_words()[-1])
 
     # --- drawing -------------------------------------------------------------------------
     def log_line(self, line: str | Text) -> None:
@@ -507,10 +430,10 @@ class GameScreen(EnterGuard, Screen[None]):
         found = option_values(state)
         if found is None:
             return text.append(_("no hints for this position"))
-        _name, label, values = found
+        name, label, values = found
         text.append(f"{label}\n", style="italic")
-        for action, value in values[:12]:
-            text.append(f"{value:9.3f}  {action}\n")
+        for line in hint_words(state, name, values[:12]):
+            text.append(f"{line}\n")
         return text
 
     def human_to_act(self) -> bool:
@@ -523,21 +446,14 @@ class GameScreen(EnterGuard, Screen[None]):
         state = self.match.state
         if not self.human_to_act():
             return
-        before = self.table_view()
-        fallen = balls_so_far(state)
-        actor = state.turn()
         try:
-            step = state.game.parse_action(text)
-            who = self.match.players[actor].name
-            self.match.apply(step)
+            self.match.apply(state.game.parse_action(text))
         except GameError as exc:
             self.message = refusal_line(text, exc, picked) if picked else str(exc)
             self.log_line(_("refused: {reason}").format(reason=self.message))
         else:
             self.message = ""
-            names = [p.name for p in self.match.players]
-            words = step_words(before, before, str(step), False)
-            self.log_line(log_entry(who, words, self.match.state, fallen, names, actor))
+            self.log_line(self.match.log_words()[-1])
             self.selected.clear()
         self.refresh_all()
 

@@ -69,7 +69,8 @@ class SheetView(BaseModel):
 class LogEntry(BaseModel):
     step: int
     actor: str
-    text: str
+    text: str = Field(description="the step in notation, as the record has it: 'cross 2+5', '3+4'")
+    words: str = Field(default="", description="the step as players read it: 'Ann crosses out 2 and 5'")
     note: str = Field(default="", description="who really decided, when not the seat: 'ann ran out of time: ...'")
 
 

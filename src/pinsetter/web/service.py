@@ -178,7 +178,7 @@ class GameService:
             return self.view(match)
 
     def hint(self, game_id: int) -> HintView:
-        from pinsetter.bots.hints import option_values
+        from pinsetter.bots.hints import hint_words, option_values
 
         self.check_free(game_id)  # at a table, nobody (a spectator included) gets the solver's advice
         match = self.match(game_id)
@@ -189,12 +189,7 @@ class GameService:
         if found is None:
             return HintView(bot=None, meaning=_("no solver values this game's options"), options=[], words=[])
         bot, meaning, values = found
-        best = values[0][1]
-        words = []
-        for action, value in values:
-            behind = best - value
-            gap = _("the best option") if behind < 1e-9 else _("{gap} below the best").format(gap=f"{behind:.3f}")
-            words.append(f"{action}: {value:.3f} ({gap})")
+        words = hint_words(state, bot, values)
         return HintView(
             bot=bot,
             meaning=meaning,
@@ -260,9 +255,9 @@ class GameService:
         return self.table_of is not None and self.table_of(game_id) is not None
 
 
-def timed_out(name: str, bot: str, action: str) -> str:
-    """The log's words for a decision a bot made because the seat's time ran out."""
-    return _("{name} ran out of time: {bot} played {action}").format(name=name, bot=bot, action=action)
+def timed_out(name: str) -> str:
+    """The log's note for a decision a bot made because the seat's time ran out (the step's words say what)."""
+    return _("{name} ran out of time: a bot decided for them").format(name=name)
 
 
 def game_view(match: Match, next_step: str, hide_seed: bool = False) -> GameView:
@@ -296,12 +291,14 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
             }
         )
     first = max(0, len(steps) - LOG_LENGTH)
+    words = match.log_words()
     log = [
         {
             "step": i + 1,
             "actor": "chance" if s.actor is None else names[s.actor],
             "text": s.text,
-            "note": "" if s.by is None or s.actor is None else timed_out(names[s.actor], s.by, s.text),
+            "words": words[i],
+            "note": "" if s.by is None or s.actor is None else timed_out(names[s.actor]),
         }
         for i, s in enumerate(steps[first:], start=first)
     ]

@@ -888,7 +888,7 @@ function drawLog(game) {
     "ol",
     { class: "log", id: "log", start: game.log.length ? game.log[0].step : 1, "aria-label": t("Moves") },
     game.log.map((entry) =>
-      h("li", { text: entry.note ? `⏱ ${entry.note}` : `${entry.actor === "chance" ? t("chance") : entry.actor}: ${entry.text}` }),
+      h("li", { text: entry.note ? `⏱ ${entry.note} — ${entry.words}` : entry.words }),
     ),
   );
   return list;
@@ -1288,7 +1288,7 @@ async function gamePage(id) {
           "section",
           { class: "panel", id: "hint", tabindex: -1, "aria-labelledby": "hint-h" },
           h("h2", { id: "hint-h", text: t("Hint") }),
-          h("p", { class: "help", text: st.hint.bot ? `${st.hint.bot}: ${st.hint.meaning}` : st.hint.meaning }),
+          h("p", { class: "help", text: st.hint.meaning }),
           st.hint.words.length
             ? h("ol", { class: "hint-words" }, st.hint.words.map((w) => h("li", { text: w })))
             : null,
