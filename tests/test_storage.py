@@ -40,6 +40,12 @@ def finished(seed: int, game: str = "tenpins", names: tuple[str, ...] = ("ann", 
     return match.record
 
 
+def as_humans(record: Record) -> Record:
+    """The record with every seat a human's (bots play it through; statistics count humans by default)."""
+    record.players = [PlayerSpec(p.name, "human") for p in record.players]
+    return record
+
+
 def url(path: Path) -> str:
     return f"sqlite:///{path}"
 
@@ -189,10 +195,10 @@ def test_export_then_import_gives_the_same_history(tmp_path: Path) -> None:
 
 def test_stats_and_reset(tmp_path: Path) -> None:
     storage = Storage(url(tmp_path / "s.sqlite"))
-    records = [finished(seed) for seed in range(5)]
+    records = [as_humans(finished(seed)) for seed in range(5)]
     for r in records:
         storage.save(r)
-    data = player_stats(storage, "ann", "tenpins")
+    data = player_stats(storage, "ann", "tenpins")["series"][0]
     expected = [r.result["players"][0]["total"] for r in records]  # type: ignore[index]
     assert data["games"] == 5 and data["scores"] == expected
     assert data["best"] == max(expected) and data["worst"] == min(expected)
@@ -208,30 +214,33 @@ def test_everyone_s_statistics_count_games_not_seats_and_options_pick_the_odds(t
     storage = Storage(url(tmp_path / "s.sqlite"))
     three = Match.new("bowling-dice", [PlayerSpec(n, "random") for n in ("ann", "bob", "cy")], seed=3)
     three.run_bots()
-    storage.save(three.record)
-    everyone = player_stats(storage, None, "bowling-dice")
+    storage.save(as_humans(three.record))
+    everyone = player_stats(storage, None, "bowling-dice")["series"][0]
     assert everyone["games"] == 1 and everyone["results"] == 3 and len(everyone["scores"]) == 3
     assert everyone["trend_per_game"] is None  # three players' scores in one game are no trend
-    assert isinstance(player_stats(storage, "ann", "bowling-dice")["trend_per_game"], float)
+    assert isinstance(player_stats(storage, "ann", "bowling-dice")["series"][0]["trend_per_game"], float)
 
     def played(frames: int, seed: int) -> None:
         match = Match.new("tenpins", [PlayerSpec("ann", "random")], seed=seed, options={"frames": frames})
         match.run_bots()
-        storage.save(match.record)
+        storage.save(as_humans(match.record))
 
     played(2, 1)
-    short = player_stats(storage, "ann", "tenpins")
+    (short,) = player_stats(storage, "ann", "tenpins")["series"]
     assert 0 < short["benchmark"]["exact_mean"] < 20  # two frames' odds, not a whole game's 74.48
     played(10, 2)
-    assert "benchmark" not in player_stats(storage, "ann", "tenpins")  # mixed options: no one set of odds
+    # Another length is another series, each against its own odds.
+    means = sorted(s["benchmark"]["exact_mean"] for s in player_stats(storage, "ann", "tenpins")["series"])
+    assert means[0] < 20 and means[1] == pytest.approx(74.479166666666667)
 
     # The same options written two ways ({} from an older or imported record, every default named) agree.
     alike = Storage(url(tmp_path / "alike.sqlite"))
     for seed, named in ((4, True), (5, False)):
         match = Match.new("tenpins", [PlayerSpec("ann", "random")], seed=seed)
         match.run_bots()
-        alike.save(match.record if named else replace(match.record, options={}))
-    assert player_stats(alike, "ann", "tenpins")["benchmark"]["exact_mean"] == pytest.approx(74.479166666666667)
+        alike.save(as_humans(match.record if named else replace(match.record, options={})))
+    (both,) = player_stats(alike, "ann", "tenpins")["series"]
+    assert both["games"] == 2 and both["benchmark"]["exact_mean"] == pytest.approx(74.479166666666667)
 
 
 def test_cli_history_show_stats_resume(tmp_path: Path) -> None:
@@ -368,9 +377,9 @@ def test_entered_chance_is_stored_marked_and_left_out_of_stats_unless_asked(tmp_
     game_id = storage.save(entered(2))
     assert storage.get(game_id).summary()["chance"] == "entered"  # type: ignore[union-attr]
     assert [g.summary()["chance"] for g in storage.history()] == ["entered", "seeded"]
-    plain = player_stats(storage, "ann", "tenpins")
+    plain = player_stats(storage, "ann", "tenpins", include_bots=True)
     assert (plain["games"], plain["entered_left_out"]) == (1, 1)
-    every = player_stats(storage, "ann", "tenpins", include_entered=True)
+    every = player_stats(storage, "ann", "tenpins", include_entered=True, include_bots=True)
     assert (every["games"], every["entered_left_out"]) == (2, 0)
     assert len(storage.results_for("ann")) == 1 and len(storage.results_for("ann", include_entered=True)) == 2
 

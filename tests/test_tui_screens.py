@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Select, Static
+from textual.widgets import Checkbox, Input, OptionList, Select, Static
 
 from pinsetter.bots.base import make_bot
 from pinsetter.core.seeds import step_rng
@@ -190,10 +190,16 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         await pilot.press("f3")
         stats = await wait_for(pilot, app, StatsScreen)
         assert stats.game == "tenpins" and stats.player == "bob"
+        # These games were played by bots: their scores count only once the switch says so.
+        text = stats.query_one("#stats-text", Static).render().plain  # type: ignore[union-attr]
+        assert "bot score(s) left out" in text and "0 finished game(s)" in text
+        assert "Ten Pins (dice)" in text and "tenpins" not in text  # the game's name, not its id
+        stats.query_one("#stats-bots", Checkbox).value = True
+        await pilot.pause(0.05)
         stats.query_one("#stats-player", Select).value = "ann"
         await quiet(pilot)
         text = stats.query_one("#stats-text", Static).render().plain  # type: ignore[union-attr]
-        data = player_stats(storage, "ann", "tenpins")
+        data = player_stats(storage, "ann", "tenpins", include_bots=True)["series"][0]
         assert data["games"] == 3 and "3 finished game(s)" in text
         low, high = data["ci95"]
         assert f"average {data['average']:.1f}, 95% CI {low:.1f} to {high:.1f}" in text

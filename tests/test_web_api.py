@@ -365,10 +365,12 @@ def test_stats_over_finished_games(client: TestClient) -> None:
     for seed in (1, 2, 3):
         end = play_out(client, new_game(client, "tenpins", [("ann", "human")], options={"frames": 2}, seed=seed))
         scores.append(end["sheets"][0]["total"])
-    stats = client.get("/api/stats?player=ann&game=tenpins").json()
-    assert stats["games"] == 3
+    answer = client.get("/api/stats?player=ann&game=tenpins").json()
+    (stats,) = answer["series"]
+    assert answer["games"] == stats["games"] == 3 and stats["title"] == "Ten Pins (dice), 2 frames"
     assert sorted(stats["scores"]) == sorted(scores)
     assert stats["best"] == max(scores) and stats["worst"] == min(scores)
+    assert 0 <= stats["ci95"][0] <= stats["ci95"][1] <= stats["max_score"] == 60
     assert client.get("/api/stats?player=nobody").json()["games"] == 0
 
 

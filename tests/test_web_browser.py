@@ -407,6 +407,16 @@ def test_history_step_through_upload_stats_rules_and_theme(
     driver.get(base + "/#/stats")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#chart .point"))
     assert "scores" in (driver.find_element(By.ID, "chart").get_attribute("aria-label") or "")
+    # Each block is headed by the game's name and options in words, never an id or key=value.
+    names = {g["name"] for g in api.get("/api/catalog").json()}
+    headings = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#stats-results section:has(.stats-grid) > h2")]
+    assert headings and all(h.split(", ")[0] in names and "=" not in h for h in headings), headings
+    # The bots' scores are counted once the box is ticked.
+    driver.find_element(By.ID, "stats-bots").click()
+    driver.find_element(By.CSS_SELECTOR, "#app form[role=search] button[type=submit]").click()
+    counted = str(api.get("/api/stats", params={"bots": "true"}).json()["series"][0]["results"])
+    first = "#stats-results .stats-grid div:nth-child(2) dd"  # "Scores counted" of the first series
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, first).text == counted, "the bots' scores")
 
     driver.get(base + "/#/rules/rolling-pins")
     text = wait(driver, lambda d: d.find_element(By.ID, "rules-text").text)

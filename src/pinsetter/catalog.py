@@ -1,14 +1,33 @@
-"""The games as every interface lists them: players, options with help texts and choices, bots."""
+"""The games as every interface lists them: players, options with help texts and choices, bots,
+and a game with its options as players read it (`describe_variant`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pinsetter.bots.base import bot_names
-from pinsetter.games.registry import all_games
-from pinsetter.i18n import _
+from pinsetter.core.game import OptionSpec
+from pinsetter.games.registry import all_games, get_game
+from pinsetter.i18n import N_, _, ngettext
+from pinsetter.usertext import visible
 
-__all__ = ["catalog"]
+__all__ = ["catalog", "describe_variant"]
+
+# Option values in words, where the option's label and value would not read as a phrase.
+OPTION_WORDS: dict[tuple[str, object], str] = {
+    ("advanced", True): N_("advanced"),
+    ("advanced", False): N_("basic"),
+    ("auto_strike", "next"): N_("Auto Strike on the next frame"),
+    ("auto_strike", "held"): N_("Auto Strike held"),
+    ("shared_dice", True): N_("shared dice"),
+    ("shared_dice", False): N_("dice of one's own"),
+    ("tokens", True): N_("with tokens"),
+    ("tokens", False): N_("no tokens"),
+    ("groups", "connected"): N_("connected pin groups"),
+    ("groups", "mutual"): N_("mutual pin groups"),
+}
+LONGEST_VALUE = 80  # a longer text value (an inline sheet's JSON) is called "custom", not printed
 
 
 def _option_type(default: object) -> str:
@@ -43,3 +62,40 @@ def catalog() -> list[dict[str, Any]]:
         }
         for gid, cls in all_games().items()
     ]
+
+
+def _option_words(spec: OptionSpec, value: object) -> str:
+    """One option's value as a phrase: "5 frames", "advanced", "Dice set: X--PPP,...", "Advanced sheet: custom"."""
+    if spec.name in ("frames", "pins") and isinstance(value, int):
+        if spec.name == "frames":
+            return ngettext("{count} frame", "{count} frames", value).format(count=value)
+        return ngettext("{count} pin", "{count} pins", value).format(count=value)
+    words = OPTION_WORDS.get((spec.name, value))
+    if words is not None:
+        return _(words)
+    if isinstance(value, bool):
+        return _("{option}: on").format(option=spec.title) if value else _("{option}: off").format(option=spec.title)
+    text = str(value)
+    if len(text) > LONGEST_VALUE:
+        return _("{option}: custom").format(option=spec.title)
+    return _("{option}: {value}").format(option=spec.title, value=visible(text))
+
+
+def describe_variant(game_id: str, options: Mapping[str, object]) -> str:
+    """A game and its options as one phrase for players: "Rolling Pins, advanced, shared dice, 5 frames".
+
+    The game's name, then each option that differs from its default, in the game's order of
+    options, in words (never an id or `key=value`). Options that change nothing under the
+    others (a basic game's sheet, `Game.options_in_play`) are left out. `options` are what a
+    new game takes (a missing one is at today's default; a stored record's, which may predate
+    an option, are settled first: `records.settled_options`); an invalid one raises `OptionError`.
+    """
+    game = get_game(game_id, options)
+    specs = {spec.name: spec for spec in game.option_specs}
+    parts = [_(game.name)]
+    for name, value in game.options_in_play().items():
+        spec = specs[name]
+        default = spec.default if isinstance(spec.default, bool | int | float | str) else str(spec.default)
+        if value != default or type(value) is not type(default):
+            parts.append(_option_words(spec, value))
+    return _(", ").join(parts)

@@ -7,11 +7,11 @@ machines (`pinsetter.experiments`: chunks, backends, resumable runs).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pinsetter.core.estimates import mean_interval
 from pinsetter.experiments.backends import Backend, make_backend
 from pinsetter.experiments.plan import Plan, Row, default_chunk, game_seed, play_scores
 from pinsetter.experiments.runner import execute
@@ -28,8 +28,6 @@ __all__ = [
     "simulation_plan",
     "summarise",
 ]
-
-Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -55,14 +53,10 @@ def play_one(game_id: str, options: dict[str, object], players: list[PlayerSpec]
 
 
 def mean_ci95(values: list[float] | list[int]) -> tuple[float, float, float]:
-    """The mean and its normal 95% confidence interval (the mean itself for fewer than two values)."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
-        return mean, mean, mean
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+    """The mean and its Student's t 95% confidence interval (the mean itself for fewer than two values)."""
+    mean = sum(values) / len(values)
+    interval = mean_interval(values)
+    return (mean, *interval) if interval is not None else (mean, mean, mean)
 
 
 @dataclass

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -99,13 +99,17 @@ def stats(
     include_entered: Annotated[
         bool, typer.Option("--include-entered", help=N_("count games whose chance was entered by hand, not seeded"))
     ] = False,
+    bots: Annotated[bool, typer.Option("--bots", help=N_("count the bots' scores too"))] = False,
     plot: Annotated[
         Path | None, typer.Option(help=N_("draw scores over time and the histogram (.png/.svg/.pdf)"))
     ] = None,
     db: DbOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Games, average with 95% CI, best, worst, strike/spare rates, 300s, trend, against the odds."""
+    """Games, average with 95% CI, best, worst, strike/spare rates, perfect games, trend, against the odds.
+
+    One block per game and options in play (a 5-frame game is not averaged with a whole one).
+    """
     from pinsetter.storage.stats import player_stats
 
     output_path(plot, "--plot", (".png", ".svg", ".pdf"))
@@ -126,32 +130,37 @@ def stats(
         storage.reset_stats(player)
         typer.echo(_("statistics of {who} cleared; the games stay in the history").format(who=who))
         return
-    data = player_stats(storage, player, game, include_entered=include_entered)
-    blocks = data.get("by_game") or ({data["game"] or "": data} if data["games"] else {})
-    if plot is not None and blocks:
+    data = player_stats(storage, player, game, include_entered=include_entered, include_bots=bots)
+    series = data["series"]
+    if plot is not None and series:
         from pinsetter.ui.plots import plot_stats
 
-        for gid, block in blocks.items():
-            target = plot if len(blocks) == 1 else plot.with_name(f"{plot.stem}-{gid}{plot.suffix}")
+        for block, target in zip(series, _plot_files(plot, series), strict=True):
             plot_stats(block, target)
             if not as_json:
-                typer.echo(
-                    _("plot of {what} written to {file}").format(what=gid or _("the scores"), file=visible(str(target)))
-                )
+                typer.echo(_("plot of {what} written to {file}").format(what=block["title"], file=visible(str(target))))
     if as_json:
         emit_json(data)
         return
-    if not data["games"]:
+    if not series:
         typer.echo(_("no finished games for {who}").format(who=who))
+        if data["bots_left_out"]:
+            typer.echo(
+                ngettext(
+                    "({count} bot's score left out: --bots counts them)",
+                    "({count} bots' scores left out: --bots counts them)",
+                    data["bots_left_out"],
+                ).format(count=data["bots_left_out"])
+            )
         return
     lines = []
-    for gid, block in blocks.items():
-        name = gid or game or ""
+    for block in series:
         count = ngettext("{count} game", "{count} games", block["games"]).format(count=block["games"])
-        if name:
-            lines.append(_("{who} at {game}: {count}").format(who=who, game=visible(name), count=count))
-        else:
-            lines.append(_("{who}: {count}").format(who=who, count=count))
+        if block["results"] != block["games"]:  # everyone's: the figures are of every seat's score
+            count = ngettext("{count} score in {games}", "{count} scores in {games}", block["results"]).format(
+                count=block["results"], games=count
+            )
+        lines.append(_("{who} at {game}: {count}").format(who=who, game=block["title"], count=count))
         if block["ci95"] is None:
             interval = _("one game: no confidence interval yet")
         else:
@@ -161,7 +170,7 @@ def stats(
             _("  average {average} ({interval}), best {best}, worst {worst}").format(
                 average=f"{block['average']:.2f}", interval=interval, best=block["best"], worst=block["worst"]
             ),
-            _("  strikes {strikes}, spares {spares}, 300s {perfect}").format(
+            _("  strikes {strikes}, spares {spares}, perfect games {perfect}").format(
                 strikes=f"{block['strike_rate']:.1%}",
                 spares=f"{block['spare_rate']:.1%}",
                 perfect=block["perfect_games"],
@@ -175,6 +184,19 @@ def stats(
         if "benchmark" in block:
             lines.append(f"  {block['benchmark']['text']}")
     typer.echo("\n".join(lines))
+
+
+def _plot_files(plot: Path, series: list[dict[str, Any]]) -> list[Path]:
+    """One file per series: the name given for one; else `NAME-GAME` (`NAME-GAME-2` for a game's further series)."""
+    if len(series) == 1:
+        return [plot]
+    seen: dict[str, int] = {}
+    files = []
+    for block in series:
+        seen[block["game"]] = seen.get(block["game"], 0) + 1
+        tail = "" if seen[block["game"]] == 1 else f"-{seen[block['game']]}"
+        files.append(plot.with_name(f"{plot.stem}-{block['game']}{tail}{plot.suffix}"))
+    return files
 
 
 @app.command("export")

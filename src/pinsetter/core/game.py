@@ -234,6 +234,11 @@ class Game(ABC):
         """Options as JSON-friendly values (what a record stores)."""
         return {k: v if isinstance(v, bool | int | float | str) else str(v) for k, v in self.options.items()}
 
+    def options_in_play(self) -> dict[str, object]:
+        """`options_text` without the options that change nothing under the others (a basic game's
+        advanced sheet): what tells two games' rules apart, for statistics' series and for descriptions."""
+        return self.options_text()
+
     @abstractmethod
     def new_state(self, players: int = 1) -> State:
         """The position before the first step of a game for `players` players."""

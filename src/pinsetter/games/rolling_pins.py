@@ -447,6 +447,13 @@ class RollingPins(Game):
     def advanced(self) -> bool:
         return bool(self.options["advanced"])
 
+    def options_in_play(self) -> dict[str, object]:
+        """The sheet and Auto Strike's rule are the advanced game's: a basic game does not depend on them."""
+        played = self.options_text()
+        if not self.advanced:
+            del played["sheet"], played["auto_strike"]
+        return played
+
     @property
     def simultaneous(self) -> bool:
         return bool(self.options["shared_dice"])

@@ -32,6 +32,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 
+from pinsetter.core.game import GameError
 from pinsetter.core.scoring import STANDARD, Lane, score
 from pinsetter.i18n import _
 from pinsetter.records import (
@@ -42,6 +43,7 @@ from pinsetter.records import (
     RecordError,
     StatedResult,
     StepDocument,
+    game_played,
 )
 from pinsetter.usertext import visible
 
@@ -177,13 +179,21 @@ def column_text(text: str, limit: int = FREE_TEXT) -> str:
     return visible(text)[:limit]
 
 
+def _lane_of(record: dict[str, Any]) -> Lane:
+    """The lane a record's game was played on: its frames and its pins (a 4-pin rack strikes at 4)."""
+    options = record.get("options") or {}
+    try:
+        return game_played(str(record.get("game")), options).lane
+    except (GameError, ValueError):  # a game or option this version no longer knows: its frames at least
+        return Lane(frames=int(options.get("frames", STANDARD.frames)))
+
+
 def result_rows(game_id: int, record: dict[str, Any]) -> list[dict[str, Any]]:
     """Per-player rows of a finished game's stated result (none for an unfinished game)."""
     result = record.get("result") or {}
     if not result.get("complete"):
         return []
-    frames = int((record.get("options") or {}).get("frames", STANDARD.frames))
-    lane = Lane(frames=frames)
+    lane = _lane_of(record)
     rows = []
     for seat, (player, stated) in enumerate(zip(record["players"], result.get("players") or [], strict=False)):
         sheet = score(stated["pinfalls"], lane)

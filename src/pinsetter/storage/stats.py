@@ -1,20 +1,29 @@
-"""Statistics over stored results, and where they stand against the exact odds."""
+"""Statistics over stored results, one series per game and rules, and where they stand against the exact odds.
+
+A series is the results of one game played with the same options in play (`Game.options_in_play`:
+frames, pins, basic or advanced, dice set, pin groups, shared dice, tokens...): scores of a
+5-frame and a 10-frame game, or of the basic and the advanced game, are never averaged together.
+Every number of a series (games, average, interval, best, worst, rates) is of the same scores.
+"""
 
 from __future__ import annotations
 
 import json
-import math
+from collections import defaultdict
 from functools import lru_cache
 from typing import Any
 
+from pinsetter.catalog import describe_variant
+from pinsetter.core.estimates import mean_interval
 from pinsetter.i18n import _
-from pinsetter.records import settled_options
+from pinsetter.records import game_played
 from pinsetter.solvers.reference import reference
 from pinsetter.storage.db import Storage
 
-__all__ = ["player_stats"]
+__all__ = ["HUMAN", "player_stats"]
 
-Z95 = 1.959963984540054
+HUMAN = "human"  # a result's seat kind; any other kind is a bot's
+BEST_GAMES = 5
 
 
 def _benchmark(game: str, options: dict[str, object], average: float) -> dict[str, Any] | None:
@@ -43,47 +52,46 @@ def _benchmark(game: str, options: dict[str, object], average: float) -> dict[st
 
 
 def player_stats(
-    storage: Storage, player: str | None = None, game: str | None = None, include_entered: bool = False
+    storage: Storage,
+    player: str | None = None,
+    game: str | None = None,
+    include_entered: bool = False,
+    include_bots: bool = False,
 ) -> dict[str, Any]:
-    """A player's statistics; games whose chance was entered by hand count only with `include_entered`.
+    """A player's (or everyone's) statistics: one block in `series` per game and options in play.
 
-    Without `game`, a player of several games gets `by_game` (one block per game) and no
-    overall average: different games' scores are never averaged together. `games` counts games,
-    `results` scores (a game of three players: one game, three results); the trend is one
-    player's only, and the odds are those of the options every result was played with (none
-    where they differ).
-
-    `entered_left_out` is how many finished results were left out for that reason (0 when included).
+    Games whose chance was entered by hand count only with `include_entered`, bots' results
+    only with `include_bots`; `entered_left_out` and `bots_left_out` say how many results were
+    left out for each reason (entered first). `games` counts games, `results` scores (a game of
+    three players: one game, three results), over all series.
     """
     every = storage.results_for(player, game, include_entered=True)
-    rows = every if include_entered else [r for r in every if r["chance"] != "entered"]
-    games_played = sorted({r["game"] for r in rows})
-    if game is None and len(games_played) > 1:
-        # Scores of different games do not add up to one average: one block of statistics per game.
-        by_game = {gid: player_stats(storage, player, gid, include_entered) for gid in games_played}
-        return {
-            "player": player,
-            "game": None,
-            "games": len({r["game_id"] for r in rows}),
-            "results": len(rows),
-            "include_entered": include_entered,
-            "entered_left_out": len(every) - len(rows),
-            "by_game": by_game,
-        }
-    scores = [r["score"] for r in rows]
-    data: dict[str, Any] = {
+    seeded = every if include_entered else [r for r in every if r["chance"] != "entered"]
+    rows = seeded if include_bots else [r for r in seeded if r["kind"] == HUMAN]
+    by_series: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_series[row["game"], _in_play(row["game"], row["options"])].append(row)
+    series = [_series(gid, json.loads(options), chunk, player) for (gid, options), chunk in by_series.items()]
+    series.sort(key=lambda s: (s["game"], -s["results"], s["title"]))
+    return {
         "player": player,
-        "game": game or (games_played[0] if games_played else None),  # the one game these results are of
-        "games": len({r["game_id"] for r in rows}),  # a game of three players is one game, three results
-        "results": len(scores),
+        "game": game,
         "include_entered": include_entered,
-        "entered_left_out": len(every) - len(rows),
+        "include_bots": include_bots,
+        "games": len({r["game_id"] for r in rows}),  # a game of three players is one game, three results
+        "results": len(rows),
+        "entered_left_out": len(every) - len(seeded),
+        "bots_left_out": len(seeded) - len(rows),
+        "series": series,
     }
-    if not scores:
-        return data
+
+
+def _series(game: str, options: dict[str, object], rows: list[dict[str, Any]], player: str | None) -> dict[str, Any]:
+    """One series' statistics; every figure is over the same rows (oldest first)."""
+    scores = [r["score"] for r in rows]
     n = len(scores)
     mean = sum(scores) / n
-    sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / (n - 1)) if n > 1 else 0.0
+    top = game_played(game, options).max_score
     frames = sum(r["frames"] for r in rows)
     recent = scores[-20:]
     slope = 0.0
@@ -94,33 +102,41 @@ def player_stats(
         slope = sum((x - x_mean) * (y - y_mean) for x, y in zip(xs, recent, strict=True)) / sum(
             (x - x_mean) ** 2 for x in xs
         )
-    data |= {
+    interval = mean_interval(scores, low=0, high=top)  # never outside the scores a game can have
+    best = sorted(rows, key=lambda r: (-r["score"], str(r["created"]), r["game_id"]))[:BEST_GAMES]
+    data: dict[str, Any] = {
+        "game": game,
+        "options": options,
+        "title": describe_variant(game, options),
+        "games": len({r["game_id"] for r in rows}),
+        "results": n,
+        "max_score": top,
         "average": mean,
-        # One game has no spread to measure: no interval rather than a zero-width one.
-        "ci95": [mean - Z95 * sd / math.sqrt(n), mean + Z95 * sd / math.sqrt(n)] if n > 1 else None,
+        # Student's t, clipped to [0, max_score]; one game has no spread to measure: no interval.
+        "ci95": list(interval) if interval is not None else None,
         "best": max(scores),
         "worst": min(scores),
         "strike_rate": sum(r["strikes"] for r in rows) / frames if frames else 0.0,
         "spare_rate": sum(r["spares"] for r in rows) / frames if frames else 0.0,
-        "perfect_games": sum(1 for s in scores if s == 300),
+        "perfect_games": sum(1 for s in scores if s == top),
         "last_scores": scores[-10:],
         # One player's scores in time; everyone's together would read the gaps between the
         # players of one game as a trend.
         "trend_per_game": slope if player else None,
         "scores": scores,
+        "best_games": [
+            {"score": r["score"], "name": r["name"], "date": str(r["created"])[:10], "game_id": r["game_id"]}
+            for r in best
+        ],
     }
-    games = {r["game"] for r in rows}
-    if len(games) == 1:
-        gid = games.pop()
-        played_with = {_settled(gid, r["options"]) for r in rows}
-        if len(played_with) == 1:  # a 2-frame game is not measured against 10-frame odds
-            bench = _benchmark(gid, json.loads(played_with.pop()), mean)
-            if bench is not None:
-                data["benchmark"] = bench
+    bench = _benchmark(game, options, mean)  # the odds of these very options: 2 frames against 2 frames
+    if bench is not None:
+        data["benchmark"] = bench
     return data
 
 
 @lru_cache(maxsize=256)
-def _settled(game_id: str, options_json: str) -> str:
-    """A stored game's options, every one named, as JSON with sorted keys: equal text, the same game."""
-    return json.dumps(settled_options(game_id, json.loads(options_json)), sort_keys=True)
+def _in_play(game_id: str, options_json: str) -> str:
+    """A stored game's options in play (`Game.options_in_play`, defaults filled in) as JSON with sorted
+    keys: equal text, one series (`{}` and `{"frames": 10}` are the same game)."""
+    return json.dumps(game_played(game_id, json.loads(options_json)).options_in_play(), sort_keys=True)

@@ -73,8 +73,8 @@ def _draw_distribution(plt: Any, dist: ScoreDistribution, path: Path) -> None:
     plt.close(fig)
 
 
-def plot_stats(data: dict[str, object], path: Path) -> None:
-    """Scores over time, and the histogram of scores against the exact distribution if known."""
+def plot_stats(data: dict[str, Any], path: Path) -> None:
+    """One series' scores over time, and their histogram against the exact distribution of its options if known."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -84,24 +84,26 @@ def plot_stats(data: dict[str, object], path: Path) -> None:
         _draw_stats(plt, data, path)
 
 
-def _draw_stats(plt: Any, data: dict[str, object], path: Path) -> None:
-    scores = list(data["scores"])  # type: ignore[call-overload]
+def _draw_stats(plt: Any, data: dict[str, Any], path: Path) -> None:
+    from pinsetter.games.pure_chance import PureChanceGame
+    from pinsetter.records import game_played
+    from pinsetter.solvers.distribution import analyze
+
+    scores = list(data["scores"])
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig.suptitle(data["title"])
     left.plot(range(1, len(scores) + 1), scores, marker="o", color="#3b6ea8")
     left.set_xlabel(_("game"))
     left.set_ylabel(_("score"))
     left.set_title(_("score over time"))
-    right.hist(scores, bins=range(0, 301, 10), density=True, color="#3b6ea8", alpha=0.7, label=_("your games"))
-    games = data.get("game")
-    if isinstance(games, str):
-        from pinsetter.games.pure_chance import PureChanceGame
-        from pinsetter.games.registry import get_game
-        from pinsetter.solvers.distribution import analyze
-
-        instance = get_game(games)
-        if isinstance(instance, PureChanceGame):
-            dist = analyze(instance)
-            right.plot(range(len(dist.probabilities)), dist.probabilities, color="#c0392b", label=_("exact odds"))
+    top = int(data["max_score"])
+    step = max(1, top // 30)
+    bins = [*range(0, top, step), top]  # the last bin holds the best possible score
+    right.hist(scores, bins=bins, density=True, color="#3b6ea8", alpha=0.7, label=_("your games"))
+    instance = game_played(data["game"], data["options"])  # the odds of the series' own options
+    if isinstance(instance, PureChanceGame):
+        dist = analyze(instance)
+        right.plot(range(len(dist.probabilities)), dist.probabilities, color="#c0392b", label=_("exact odds"))
     right.set_xlabel(_("score"))
     right.set_title(_("your scores"))
     right.legend()

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from pinsetter.games.registry import GAMES, game_class
@@ -303,52 +303,65 @@ def sparkline(scores: list[int]) -> str:
     return "".join(BARS[round((s - low) * (len(BARS) - 1) / span)] for s in scores)
 
 
-def stats_text(storage: Any, game: str, player: str | None) -> Text:
-    """One game's statistics for one player (or everyone), with the personal bests."""
+def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) -> Text:
+    """One game's statistics for one player (or everyone), a block per series, each with its personal bests.
+
+    A series is the game with one set of options in play (5 frames, advanced...): `player_stats`.
+    """
     from pinsetter.storage.stats import player_stats
 
-    data = player_stats(storage, player, game)
+    data = player_stats(storage, player, game, include_bots=bots)
     who = player or _("every player")
-    text = Text(_("{game} - {who}").format(game=_(game_class(game).name), who=who) + "\n", style="bold")
-    games_played = data.get("games", 0)
-    text.append(_("{count} finished game(s)").format(count=games_played) + "\n")
+    text = Text()
     if data.get("entered_left_out"):
         text.append(
             _("({count} game(s) with chance entered by hand left out)").format(count=data["entered_left_out"]) + "\n"
         )
-    if not games_played:
-        return text
-    average = data["average"]
-    ci = data.get("ci95")
-    if ci is None:
-        text.append(_("average {average:.1f} (one game: no confidence interval yet)").format(average=average) + "\n")
-    else:
+    if data.get("bots_left_out"):
+        text.append(_("({count} bot score(s) left out)").format(count=data["bots_left_out"]) + "\n")
+    if not data["series"]:
+        text.append(_("{game} - {who}").format(game=_(game_class(game).name), who=who) + "\n", style="bold")
+        text.append(_("{count} finished game(s)").format(count=0) + "\n")
+    for number, block in enumerate(data["series"]):
         text.append(
-            _("average {average:.1f}, 95% CI {low:.1f} to {high:.1f}").format(average=average, low=ci[0], high=ci[1])
-            + "\n"
+            ("\n" if number else "") + _("{game} - {who}").format(game=block["title"], who=who) + "\n", style="bold"
         )
-    text.append(_("best game {best}, worst {worst}").format(best=data["best"], worst=data["worst"]) + "\n")
-    text.append(
-        _("strikes in {strikes:.0%} of frames, spares in {spares:.0%} (frames 1-9)").format(
-            strikes=data["strike_rate"], spares=data["spare_rate"]
-        )
-        + "\n"
-    )
-    recent = data["scores"][-20:]
-    if data["trend_per_game"] is not None:  # one player's (everyone's scores make no trend)
+        text.append(_("{count} finished game(s)").format(count=block["games"]) + "\n")
+        if block["results"] != block["games"]:
+            text.append(_("{count} score(s): every seat of every game").format(count=block["results"]) + "\n")
+        average = block["average"]
+        ci = block["ci95"]
+        if ci is None:
+            text.append(
+                _("average {average:.1f} (one game: no confidence interval yet)").format(average=average) + "\n"
+            )
+        else:
+            text.append(
+                _("average {average:.1f}, 95% CI {low:.1f} to {high:.1f}").format(
+                    average=average, low=ci[0], high=ci[1]
+                )
+                + "\n"
+            )
+        text.append(_("best game {best}, worst {worst}").format(best=block["best"], worst=block["worst"]) + "\n")
         text.append(
-            _("trend {slope:+.1f} points a game over the last {count} game(s)  {bars}").format(
-                slope=data["trend_per_game"], count=len(recent), bars=sparkline(recent)
+            _("strikes in {strikes:.0%} of frames, spares in {spares:.0%} (every frame but the last)").format(
+                strikes=block["strike_rate"], spares=block["spare_rate"]
             )
             + "\n"
         )
-    if "benchmark" in data:
-        text.append(_("against the odds: {text}").format(text=data["benchmark"]["text"]) + "\n")
-    rows = storage.results_for(player, game)
-    best = sorted(rows, key=lambda r: (-r["score"], str(r["created"])))[:5]
-    text.append("\n" + _("personal bests") + "\n", style="bold")
-    for place, row in enumerate(best, start=1):
-        text.append(f"{place}. {row['score']:>3}  {row['name']}  {str(row['created'])[:10]}  (#{row['game_id']})\n")
+        recent = block["scores"][-20:]
+        if block["trend_per_game"] is not None:  # one player's (everyone's scores make no trend)
+            text.append(
+                _("trend {slope:+.1f} points a game over the last {count} game(s)  {bars}").format(
+                    slope=block["trend_per_game"], count=len(recent), bars=sparkline(recent)
+                )
+                + "\n"
+            )
+        if "benchmark" in block:
+            text.append(_("against the odds: {text}").format(text=block["benchmark"]["text"]) + "\n")
+        text.append(_("personal bests") + "\n", style="bold")
+        for place, row in enumerate(block["best_games"], start=1):
+            text.append(f"{place}. {row['score']:>3}  {visible(row['name'])}  {row['date']}  (#{row['game_id']})\n")
     return text
 
 
@@ -364,24 +377,34 @@ class StatsScreen(EnterGuard, Screen[None]):
         game_class("tenpins")
         self.game = game if game in GAMES else sorted(GAMES)[0]
         self.player = player
+        self.bots = False  # bots' scores count only when asked for
 
     def players(self) -> list[str]:
+        """The names with results in this game (bots' only when their scores count)."""
+        from pinsetter.storage.stats import HUMAN
+
         if self.storage is None:
             return []
         try:
-            return sorted({str(r["name"]) for r in self.storage.results_for(None, self.game)})
+            rows = self.storage.results_for(None, self.game)
         except Exception:
             return []
+        return sorted({str(r["name"]) for r in rows if self.bots or r["kind"] == HUMAN})
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(classes="row", id="stats-filters"):
             yield Label(_("Game"))
             yield Select(
-                [(gid, gid) for gid in sorted(GAMES)], value=self.game, allow_blank=False, id="stats-game", compact=True
+                [(_(GAMES[gid].name), gid) for gid in sorted(GAMES)],
+                value=self.game,
+                allow_blank=False,
+                id="stats-game",
+                compact=True,
             )
             yield Label(_("Player"))
             yield Select([], prompt=_("every player"), id="stats-player", allow_blank=True, compact=True)
+            yield Checkbox(_("Count the bots' scores"), self.bots, id="stats-bots", compact=True)
         with VerticalScroll(id="stats-body"):
             yield Static(id="stats-text")
         with Horizontal(classes="row"):
@@ -408,7 +431,7 @@ class StatsScreen(EnterGuard, Screen[None]):
             body.update(Text(_("games are not kept in the history (it could not be opened)"), style="yellow"))
             return
         try:
-            body.update(stats_text(self.storage, self.game, self.player or None))
+            body.update(stats_text(self.storage, self.game, self.player or None, self.bots))
         except Exception as exc:
             body.update(Text(_("the statistics cannot be read: {reason}").format(reason=first_line(exc)), style="red"))
 
@@ -420,6 +443,12 @@ class StatsScreen(EnterGuard, Screen[None]):
             self.refresh_stats()
         elif event.select.id == "stats-player":
             self.player = "" if event.value == Select.NULL else str(event.value)
+            self.refresh_stats()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if event.checkbox.id == "stats-bots":
+            self.bots = event.value
+            self.refresh_players()
             self.refresh_stats()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

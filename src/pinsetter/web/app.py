@@ -297,11 +297,12 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return [g.summary() for g in storage.history(game or None, player or None, limit)]
 
     @app.get("/api/stats", tags=["history"])
-    def get_stats(player: str | None = None, game: str | None = None) -> dict[str, Any]:
-        """Average with 95% CI, best, worst, strike and spare rates, scores over time."""
+    def get_stats(player: str | None = None, game: str | None = None, bots: bool = False) -> dict[str, Any]:
+        """One block per game and options in play (`series`): games, average with 95% CI, best, worst,
+        strike and spare rates, scores over time. Bots' scores count only with `bots=true`."""
         from pinsetter.storage.stats import player_stats
 
-        return player_stats(storage, player or None, game or None)
+        return player_stats(storage, player or None, game or None, include_bots=bots)
 
     # --- online tables (docs/tables.md) ---------------------------------------------------------
     @app.post("/api/tables", status_code=201, tags=["tables"], responses=ERRORS)

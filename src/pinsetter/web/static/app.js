@@ -2158,7 +2158,7 @@ async function replayPage(id) {
 }
 
 // --- stats -------------------------------------------------------------------------------------------
-const statsFilter = { game: "", player: "" };
+const statsFilter = { game: "", player: "", bots: false };
 
 async function statsPage() {
   await filteredPage({
@@ -2168,21 +2168,21 @@ async function statsPage() {
     ariaLabel: t("Choose the statistics"),
     playerFirst: true,
     endpoint: "/api/stats",
+    toggle: { key: "bots", label: t("Count the bots' scores") },
     render(results, answer) {
       const st = answer.data;
       if (!st.games) {
         results.append(h("p", { class: "muted", text: t("No finished games yet.") }));
         return;
       }
-      // Different games' scores are never averaged together: one block per game.
-      const blocks = st.by_game ? Object.entries(st.by_game) : [[st.game, st]];
-      blocks.forEach(([gameId, block], index) => append(results, statsBlock(gameId, block, blocks.length > 1, index)));
+      // Scores of different games or rules (frames, advanced, dice set...) are never averaged together.
+      st.series.forEach((block, index) => append(results, statsBlock(block, index)));
     },
   });
 }
 
 /** A page with a game/player filter form whose results come from `endpoint` (history, statistics). */
-async function filteredPage({ title, prefix, filter, ariaLabel, playerFirst, endpoint, render }) {
+async function filteredPage({ title, prefix, filter, ariaLabel, playerFirst, endpoint, render, toggle }) {
   const gen = generation;
   const games = await getCatalog();
   if (gen !== generation) return;
@@ -2197,16 +2197,20 @@ async function filteredPage({ title, prefix, filter, ariaLabel, playerFirst, end
   const player = h("input", { type: "text", id: `${prefix}-player`, value: filter.player });
   const gameField = [h("label", { for: `${prefix}-game`, text: t("Game") }), gameSelect];
   const playerField = [h("label", { for: `${prefix}-player`, text: t("Player") }), player];
+  // An optional switch sent as `key=true` (the statistics' bots).
+  const box = toggle ? h("input", { type: "checkbox", id: `${prefix}-${toggle.key}`, checked: filter[toggle.key] }) : null;
   const form = h(
     "form",
     { class: "panel row", role: "search", "aria-label": ariaLabel },
     playerFirst ? [...playerField, ...gameField] : [...gameField, ...playerField],
+    toggle ? h("label", {}, box, ` ${toggle.label}`) : null,
     h("button", { type: "submit", text: t("Show") }),
   );
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     filter.game = gameSelect.value;
     filter.player = player.value.trim();
+    if (toggle) filter[toggle.key] = box.checked;
     load();
   });
   app.append(h("h1", { text: title }), form, results);
@@ -2216,6 +2220,7 @@ async function filteredPage({ title, prefix, filter, ariaLabel, playerFirst, end
     const query = new URLSearchParams();
     if (filter.game) query.set("game", filter.game);
     if (filter.player) query.set("player", filter.player);
+    if (toggle && filter[toggle.key]) query.set(toggle.key, "true");
     const answer = await api("GET", `${endpoint}?${query}`);
     if (gen !== generation) return;
     clear(results);
@@ -2228,11 +2233,12 @@ async function filteredPage({ title, prefix, filter, ariaLabel, playerFirst, end
   load();
 }
 
-function statsBlock(gameId, st, titled, index) {
+function statsBlock(st, index) {
   const fmt = (x, digits = 1) => (typeof x === "number" ? x.toFixed(digits) : "—");
   const pct = (x) => (typeof x === "number" ? `${(100 * x).toFixed(1)}%` : "—");
   const items = [
     [t("Games"), st.games],
+    [t("Scores counted"), st.results],
     [t("Average"), fmt(st.average)],
     [t("95% CI"), Array.isArray(st.ci95) ? `${fmt(st.ci95[0])} – ${fmt(st.ci95[1])}` : "—"],
     [t("Best"), st.best ?? "—"],
@@ -2247,14 +2253,14 @@ function statsBlock(gameId, st, titled, index) {
     h(
       "section",
       { class: "panel" },
-      titled ? h("h2", { text: gameId || "" }) : null,
+      h("h2", { text: st.title }),
       h("dl", { class: "stats-grid" }, items.map(([k, v]) => h("div", {}, h("dt", { text: k }), h("dd", { text: v })))),
       st.benchmark && st.benchmark.text ? h("p", { text: t("Against the odds: {text}", { text: st.benchmark.text }) }) : null,
     ),
     h(
       "section",
       { class: "panel", "aria-labelledby": chartId },
-      h("h2", { id: chartId, text: titled ? t("Scores over time: {game}", { game: gameId }) : t("Scores over time") }),
+      h("h2", { id: chartId, text: t("Scores over time: {game}", { game: st.title }) }),
       chart(st.scores || [], index === 0 ? "chart" : `chart-${index}`),
       h("details", {}, h("summary", { text: t("The scores as text") }), h("p", { text: (st.scores || []).join(", ") })),
     ),
