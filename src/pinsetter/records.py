@@ -284,13 +284,9 @@ class PlayerSpec:
                 kind = item[4:]
                 if not kind:
                     raise ValueError(_("{item} names no bot (e.g. bot:random)").format(item=repr(visible(item))))
-                name = kind
-                taken = {s.name for s in specs}
-                n = 2
-                while name in taken:
-                    name = f"{kind}-{n}"
-                    n += 1
-                specs.append(cls(name, kind))
+                from pinsetter.bots.base import bot_seat_name
+
+                specs.append(cls(bot_seat_name(kind, {s.name for s in specs}), kind))
             else:
                 if item in {s.name for s in specs}:
                     raise ValueError(_("player name {name} given twice").format(name=repr(visible(item))))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from pinsetter.core.game import Game, OptionError, State, Step
 from pinsetter.i18n import N_, _
@@ -47,6 +47,40 @@ def register_bot(name: str, game_id: str = "*") -> Callable[[BotFactory], BotFac
         return factory
 
     return decorate
+
+
+# Bots as players see them: a name like a player's, and what it does in a line (the algorithm is said there only).
+BOT_TITLES = {
+    "random": N_("Rookie bot"),
+    "greedy": N_("Greedy bot"),
+    "optimal": N_("Optimal bot"),
+    "expectimax": N_("Expert bot"),
+}
+BOT_DESCRIPTIONS = {
+    "random": N_("plays any legal move, at random"),
+    "greedy": N_("takes whatever scores most right now"),
+    "optimal": N_("plays perfectly: the exact solution of the game (it maximises the expected final score)"),
+    "expectimax": N_("plans each frame over every order the unseen cards can come in (expectimax search)"),
+}
+
+
+def bot_title(kind: str) -> str:
+    """A bot's name as a player reads it: `Optimal bot` (a bot this table does not know keeps its kind)."""
+    return _(BOT_TITLES[kind]) if kind in BOT_TITLES else kind
+
+
+def bot_description(kind: str) -> str:
+    return _(BOT_DESCRIPTIONS[kind]) if kind in BOT_DESCRIPTIONS else ""
+
+
+def bot_seat_name(kind: str, taken: Collection[str]) -> str:
+    """A new bot seat's name, told apart from the names taken: `Greedy bot`, then `Greedy bot 2`."""
+    title = bot_title(kind)
+    name, number = title, 2
+    while name in taken:
+        name = _("{bot} {number}").format(bot=title, number=number)
+        number += 1
+    return name
 
 
 def bot_names(game_id: str) -> list[str]:
