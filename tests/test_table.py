@@ -47,35 +47,28 @@ def test_table_view_agrees_with_the_engine_through_a_playout(game_id: str, optio
 
 
 def test_ten_pins_says_what_its_named_throws_mean() -> None:
-    """A six is off the alley and double five a strike, in the words every interface shows."""
+    """A six is off the alley and double five a strike, in the words the table shows under the dice."""
     from pinsetter.games.pure_chance_table import pip_words, ten_pins_words
 
-    assert ten_pins_words("6+2") == "rolled 6+2: off the alley (-)"
-    assert ten_pins_words("5+5") == "rolled 5+5: double five (X)"
-    assert ten_pins_words("4+3") == "rolled 4+3"
-    assert ten_pins_words("6") == "rolled 6: off the alley (-)"
+    assert ten_pins_words("6+2") == "rolled 6 and 2: off the alley"
+    assert ten_pins_words("5+5") == "rolled double five"
+    assert ten_pins_words("4+3") == "rolled 4 and 3"
+    assert ten_pins_words("6") == "rolled a 6: off the alley"
     assert pip_words("6+5+5") == "rolled 6, 5 and 5"  # Rolling Pins' dice mean only their sum
 
 
-def test_bowling_dice_says_the_pinfall_the_sheet_marks_not_a_count_of_faces() -> None:
-    """A roll's words end with the ball's mark: an X is a strike only on a fresh rack, a / a spare only after."""
+def test_bowling_dice_says_a_roll_by_its_faces_never_its_notation() -> None:
+    """The table says the last roll's faces by kind; what the ball scored is the log's (core/narration.py)."""
     game = get_game("bowling-dice", {})
     state = game.new_state(1)
     said = []
-    for roll in ("X-P|/PP|-PPP", "--P|/-P|--PP", "X|P|-P", "PPP|PPP|PPPP", "PPP|/PP|PPPP"):
+    for roll in ("--P|/-P|--PP", "X|P|-P"):
         state.apply(game.parse_outcome(roll))
         said.append(game.table(state, ["ann"], roll).chance_words)
     assert said == [
-        "rolled X-P|/PP|-PPP: strike (X)",
-        "rolled --P|/-P|--PP: 6 down (6)",  # a first ball's / is a pin down
-        "rolled X|P|-P: 2 down (2)",  # a second ball's X is a pin down
-        "rolled PPP|PPP|PPPP: 0 down (-)",
-        "rolled PPP|/PP|PPPP: spare (/)",
+        "rolled 10 dice: 1 spare face, 5 blanks, 4 pins standing",
+        "rolled 4 dice: 1 strike face, 1 blank, 2 pins standing",
     ]
-    assert [mark for frame in state.scoresheet(0).frames for mark in frame.marks] == ["X", "6", "2", "-", "/"]
-    # A roll that cannot be the last ball's (or no ball yet) is said without a result: never a wrong one.
-    assert game.table(state, ["ann"], "PPP|-PP|PPPP").chance_words == "rolled PPP|-PP|PPPP"
-    assert game.table(game.new_state(1), ["ann"], "X--|/PP|-PPP").chance_words == "rolled X--|/PP|-PPP"
 
 
 def test_the_last_player_is_who_played_the_last_ball() -> None:

@@ -177,7 +177,7 @@ def test_a_timed_out_seat_is_played_by_the_fallback_bot_and_the_log_says_so(clie
             notes = [e["note"] for e in state["view"]["log"] if e["note"]]
             if notes:
                 break
-        assert notes[0] == f"Bob ran out of time: random played {late.text}"
+        assert notes[0] == "Bob ran out of time: a bot decided for them"
     assert replay(record_of(client, game_id))
     assert bob  # Bob's seat is still his: only that decision was the bot's
 
