@@ -101,6 +101,7 @@ def host_tenpins_table(host: WebDriver, base: str, more_humans: int) -> int:
         host.find_element(By.ID, "add-human").click()
     host.find_element(By.ID, "host-table").click()
     wait(host, lambda d: "#/table/" in d.current_url, "no table page")
+    wait(host, lambda d: d.find_elements(By.ID, "join-link"), "the table page never drew its join link")
     return int(host.current_url.rsplit("/", 1)[1])
 
 
