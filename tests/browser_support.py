@@ -53,13 +53,14 @@ def free_port() -> int:
 
 @contextmanager
 def served(db: Path) -> Iterator[str]:
-    """The app under uvicorn in a background thread over the history `db`; yields its base URL."""
+    """The app under uvicorn (as `pinsetter serve` runs it) in a background thread over `db`; yields its base URL."""
     import uvicorn
 
     from pinsetter.web.app import create_app
+    from pinsetter.web.server import server_config
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(str(db)), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(server_config(create_app(str(db)), "127.0.0.1", port))  # as `pinsetter serve` runs it
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     ready = threading.Event()

@@ -624,3 +624,198 @@ def test_a_process_keeps_nothing_for_a_table_nobody_watches_there(postgres: str)
         assert steps(state) >= 2
         assert table["id"] not in hub.connections and table["id"] not in hub._push_locks
         assert table["id"] not in hub.tables._shown
+
+
+# --- what becomes of a table's game (issue 27, item 6) ----------------------------------------------------
+
+
+def play_alone(client: TestClient, table_id: int, token: str) -> dict[str, Any]:
+    """One seat rolls until its game ends; the last state."""
+    with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as ws:
+        state = receive(ws)
+        while not state["view"]["terminal"]:
+            ws.send_json({"action": "roll"})
+            state = receive(ws)
+    return state
+
+
+def history_of(client: TestClient, game_id: int) -> dict[str, Any]:
+    row: dict[str, Any] = next(r for r in client.get("/api/history").json() if r["id"] == game_id)
+    return row
+
+
+def test_a_table_whose_game_ended_is_finished_and_released_from_memory(client: TestClient) -> None:
+    body = {"game": "tenpins", "options": {"frames": 1}, "seats": [{"kind": "human"}], "turn_seconds": 60}
+    table = client.post("/api/tables", json=body).json()
+    token = sit(client, table["id"], 0, "Ann")
+    game_id = start(client, table)
+    at = f"/api/tables/{table['id']}"
+    last = play_alone(client, table["id"], token)
+    assert last["table"]["status"] == "finished"  # the very push of the last step says so
+    assert client.get(at).json()["status"] == "finished"
+    row = history_of(client, game_id)
+    assert row["status"] == "finished" and row["finished"] and row["table"] == table["id"]
+    assert "over" in error_of(client.post(f"{at}/close", json={"host_token": table["host_token"]}), 409)
+    assert "over" in error_of(client.post(f"{at}/seats/0/bot", json={"host_token": table["host_token"]}), 409)
+    tables, hub = client.app.state.tables, client.app.state.hub  # type: ignore[attr-defined]
+    for _ in range(500):  # the turn timer's task ends by itself
+        if table["id"] not in hub.clocks:
+            break
+        time.sleep(0.01)
+    kept = [tables._playing, tables._game_of, tables._timed, tables.deadlines, hub.clocks]
+    assert all(table["id"] not in entries for entries in kept), kept
+    assert tables.games.kept(game_id) is None
+    with client.websocket_connect(f"/ws/tables/{table['id']}") as late:  # a late spectator still sees the end
+        seen = receive(late)
+        assert seen["view"]["terminal"] and seen["table"]["status"] == "finished" and seen["view"]["seed"] is not None
+    assert table["id"] not in tables._playing and tables.games.kept(game_id) is None
+
+
+def test_a_game_the_bots_end_at_the_start_finishes_its_table_at_once(client: TestClient) -> None:
+    table = host(client, ["bot:random", "bot:random"], frames=1)
+    game_id = start(client, table)
+    assert client.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
+    assert history_of(client, game_id)["status"] == "finished"
+
+
+def test_a_closed_tables_game_is_abandoned_and_its_record_and_seed_become_readable(client: TestClient) -> None:
+    table = host(client, ["human", "human"], frames=2)
+    ann, _bob = sit(client, table["id"], 0, "Ann"), sit(client, table["id"], 1, "Bob")
+    game_id = start(client, table)
+    with client.websocket_connect(f"/ws/tables/{table['id']}?token={ann}") as ws:
+        receive(ws)
+        ws.send_json({"action": "roll"})
+        assert steps(receive(ws)) >= 1
+    assert history_of(client, game_id)["status"] == "table"  # being played: resumed at the table, nowhere else
+    assert "ends" in error_of(client.get(f"/api/games/{game_id}/record"), 409)
+    assert client.get(f"/api/games/{game_id}").json()["seed"] is None
+    assert client.get(f"/api/games/{game_id}/steps/1").json()["seed"] is None
+
+    assert client.post(f"/api/tables/{table['id']}/close", json={"host_token": table["host_token"]}).status_code == 200
+    row = history_of(client, game_id)
+    assert row["status"] == "abandoned" and not row["finished"]  # not "unfinished": nobody can resume it
+    record = Record.loads(client.get(f"/api/games/{game_id}/record").text)
+    assert not replay(record).is_terminal() and len(record.steps) >= 1  # readable, and it replays
+    assert client.get(f"/api/games/{game_id}").json()["seed"] == record.seed
+    assert client.get(f"/api/games/{game_id}/steps/1").json()["seed"] == record.seed
+    assert "table" in error_of(client.post(f"/api/games/{game_id}/advance", json={"until": "step"}), 409)
+    assert "table" in error_of(client.post("/api/records", content=record.to_text()), 409)  # not resumed by upload
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    assert table["id"] not in tables._playing and table["id"] not in tables._game_of
+
+
+def test_two_tables_started_in_the_same_second_with_the_same_seed_and_names_are_two_games(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datetime as real
+
+    import pinsetter.records as records_module
+
+    class Frozen(real.datetime):
+        @classmethod
+        def now(cls, tz: real.tzinfo | None = None) -> Frozen:
+            return cls(2026, 1, 2, 3, 4, 5, tzinfo=tz)
+
+    monkeypatch.setattr(records_module, "datetime", Frozen)  # both games start in one second
+    made = []
+    for _ in range(2):
+        table = host(client, ["human", "bot:random"], seed=7, frames=1)
+        made.append((table, sit(client, table["id"], 0, "Ann"), start(client, table)))
+    (first, ann1, game1), (second, ann2, game2) = made
+    assert game1 != game2
+    play_alone(client, first["id"], ann1)
+    assert client.get(f"/api/tables/{second['id']}").json()["status"] == "playing"  # untouched by the first's end
+    play_alone(client, second["id"], ann2)
+    records = [Record.loads(client.get(f"/api/games/{g}/record").text) for g in (game1, game2)]
+    assert records[0].created == records[1].created and records[0].seed == records[1].seed == 7
+    assert [r.extra["table"] for r in records] == [first["id"], second["id"]]
+    assert {row["id"] for row in client.get("/api/history").json()} == {game1, game2}
+
+
+@pytest.mark.parametrize(
+    ("origin", "allowed"),
+    [
+        ("http://testserver", True),  # the page's own origin: a ws:// socket is opened by an http:// page
+        ("http://TestServer:80", True),  # the same origin, written otherwise
+        ("https://testserver", False),  # another scheme: another origin
+        ("http://testserver:8080", False),  # another port
+        ("ftp://testserver", False),
+        ("http://testserver.evil.example", False),
+        ("http://evil.example/testserver", False),
+        ("null", False),  # a sandboxed page or a file
+        ("https://friends.example", True),  # given to `serve --origin`
+        ("https://friends.example:443", True),
+        ("http://friends.example", False),
+        ("https://friends.example:8443", False),
+        ("https://friends.example.evil.example", False),
+    ],
+)
+def test_the_origin_check_compares_scheme_host_and_port(db: str, origin: str, allowed: bool) -> None:
+    with TestClient(create_app(db, origins=("https://friends.example",))) as client:
+        table = host(client, ["human"], frames=1)
+        url = f"/ws/tables/{table['id']}"
+        if allowed:
+            with client.websocket_connect(url, headers={"origin": origin}) as ws:
+                assert receive(ws)["type"] == "state"
+        else:
+            with (
+                pytest.raises(WebSocketDisconnect) as closed,
+                client.websocket_connect(url, headers={"origin": origin}) as ws,
+            ):
+                receive(ws)
+            assert closed.value.code == 1008
+
+
+def test_a_websocket_upgrade_with_an_overlong_address_or_header_is_refused_at_once(tmp_path: Path) -> None:
+    """uvicorn never answered what `websockets` refused before reading it: the client waited forever."""
+    from browser_support import served
+
+    def handshake(port: int, path: str, extra: str = "") -> bytes:
+        request = (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n"
+        )
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(request.encode())
+            answer = b""
+            while chunk := sock.recv(65536):  # the server closes the connection once it has answered
+                answer += chunk
+                if answer.startswith(b"HTTP/1.1 101"):
+                    break
+        return answer
+
+    with served(tmp_path / "history.sqlite") as base:
+        port = int(base.rsplit(":", 1)[1])
+        started = time.monotonic()
+        for path, extra, status in (
+            ("/ws/tables/1?token=" + "a" * 9000, "", b"414"),
+            ("/ws/tables/1?token=" + "a" * 1_000_000, "", b"414"),
+            ("/ws/tables/1", "X-Pad: " + "b" * 9000 + "\r\n", b"431"),
+            ("/ws/tables/1", "".join(f"X-{i}: {i}\r\n" for i in range(200)), b"431"),
+        ):
+            answer = handshake(port, path, extra)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 " + status), head
+            error = json.loads(body)["error"]
+            assert list(json.loads(body)) == ["error"] and "\n" not in error and error
+        assert time.monotonic() - started < 10  # at once, each (the socket would time out after 10 s)
+        assert handshake(port, "/ws/tables/1?token=" + "a" * 4000).startswith(b"HTTP/1.1 101")  # the limit is 8 KiB
+
+
+def test_a_table_game_finished_by_one_process_is_released_by_the_other(postgres: str) -> None:
+    with two_processes_at_a_table(postgres) as (_one, two, wa, wb):
+        seats = {0: wa, 1: wb}
+        turn, done = 0, False
+        last: dict[str, Any] = {}
+        while not done:
+            seats[turn].send_json({"action": "roll"})
+            seen = [receive(wa), receive_within(wb, 30)]
+            last = seen[1]
+            done = seen[0]["view"]["terminal"]
+            assert seen[0]["view"]["terminal"] == last["view"]["terminal"]
+            turn = seen[0]["view"]["turn"] if not done else 0
+        assert last["table"]["status"] == "finished"  # process two's seat saw the table finished
+        tables = two.app.state.tables  # type: ignore[attr-defined]
+        table_id = last["table"]["id"]
+        assert table_id not in tables._playing and table_id not in tables._game_of
+        assert tables.games.kept(last["table"]["game_id"]) is None

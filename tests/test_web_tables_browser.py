@@ -101,6 +101,7 @@ def host_tenpins_table(host: WebDriver, base: str, more_humans: int) -> int:
         host.find_element(By.ID, "add-human").click()
     host.find_element(By.ID, "host-table").click()
     wait(host, lambda d: "#/table/" in d.current_url, "no table page")
+    wait(host, lambda d: d.find_elements(By.ID, "join-link"), "the table page never drew its join link")
     return int(host.current_url.rsplit("/", 1)[1])
 
 
@@ -183,11 +184,10 @@ def test_two_players_and_a_spectator_play_a_table_with_a_reload(
     assert replay(record).is_terminal()
     assert [p.name for p in record.players] == ["Ann", HOSTILE]
 
-    # The host closes the table: nobody's page says "live" any more.
-    host.find_element(By.ID, "close-table").click()
-    host.switch_to.alert.accept()  # "Close this table for everybody?"
+    # The game's end finished the table: nobody's page says "live" any more, and there is nothing to close.
     for driver in browsers:
-        wait(driver, lambda d: d.find_element(By.ID, "connection").text.startswith("closed"), "still live")
+        wait(driver, lambda d: d.find_element(By.ID, "connection").text.startswith("finished"), "still live")
+    assert not host.find_elements(By.ID, "close-table")
 
 
 def test_the_host_gives_a_free_seat_and_then_an_idle_players_seat_to_bots(browsers: list[WebDriver], base: str) -> None:

@@ -32,6 +32,7 @@ def serve(
     import uvicorn
 
     from pinsetter.web.app import create_app
+    from pinsetter.web.server import server_config
 
     origins = tuple(_origin(allowed) for allowed in origin or ())
     try:
@@ -48,12 +49,7 @@ def serve(
     listening = _listen(host, port)  # before saying "serving": a port in use is one clear line, not a log
     port = listening.getsockname()[1]  # --port 0: the port the system chose
     shown = f"[{host}]" if ":" in host else host or "0.0.0.0"  # "": every interface
-    # WebSocket frames beyond 64 KiB are refused by the server itself (a table's message is at most 4 KiB).
-    # No per-message compression: browsers ask for it, and deflating every seat's state after every
-    # step cost a third more server CPU per action for a few KB saved (docs/tables.md, Load).
-    config = uvicorn.Config(
-        web, host=host, port=port, log_level="warning", ws_max_size=65536, ws_per_message_deflate=False
-    )
+    config = server_config(web, host, port)  # the WebSocket limits (docs/tables.md, Threat model)
     try:
         typer.echo(_("pinsetter: serving on {url} (Ctrl+C stops)").format(url=f"http://{shown}:{port}/"))
         uvicorn.Server(config).run(sockets=[listening])

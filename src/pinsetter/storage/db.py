@@ -48,6 +48,7 @@ from pinsetter.records import (
 from pinsetter.usertext import visible
 
 __all__ = [
+    "Ending",
     "Guard",
     "Merge",
     "PreparedAppend",
@@ -258,6 +259,8 @@ class Merge:
 # A further condition for `Storage.save_if`: a clause built once (it is the key of a cached
 # statement) with bind parameters, and their values for this write.
 Guard = tuple[sa.ColumnElement[bool], dict[str, Any]]
+# A further statement and its values, run in the transaction of an append that ends a game.
+Ending = tuple[sa.Executable, dict[str, Any]]
 
 
 class Storage:
@@ -397,12 +400,15 @@ class Storage:
         steps_before: int,
         also: Guard | None = None,
         notify: tuple[str, str] | None = None,
+        ending: Ending | None = None,
     ) -> PreparedAppend:
         """`save_if` up to the database: the record checked and encoded (StorageError if it cannot be kept).
 
         A server can do this part where it applied the step, and hand only `run_append` to a thread.
         `notify`: (channel, payload) of a PostgreSQL NOTIFY sent in the same transaction if the
         append is made (so the other server processes hear of it exactly when it is committed).
+        `ending`: a statement run in the same transaction if the append is made and ends the game
+        (`TableStore.finishing`: its table is marked finished with it, never one without the other).
         """
         text = record.to_text()
         player_data = [p.to_json() for p in record.players]
@@ -434,7 +440,7 @@ class Storage:
         rows = result_rows(game_id, record.to_json()) if finished else []
         if self.engine.dialect.name != "postgresql":
             notify = None
-        return PreparedAppend(key, statement, values, finished, rows, notify)
+        return PreparedAppend(key, statement, values, finished, rows, notify, ending if finished else None)
 
     def run_append(self, prepared: PreparedAppend) -> bool:
         """`save_if`'s write of a prepared append: whether the compare-and-set succeeded (then committed)."""
@@ -458,6 +464,8 @@ class Storage:
                     done[i] = connection.execute(p.statement, p.values).rowcount == 1
                     if done[i] and p.result_rows:
                         connection.execute(results.insert(), p.result_rows)
+                    if done[i] and p.ending is not None:
+                        connection.execute(*p.ending)
                     if done[i] and p.notify is not None:
                         connection.execute(sa.select(sa.func.pg_notify(*p.notify)))
         return [done[i] for i in range(len(prepared))]
@@ -775,6 +783,7 @@ class PreparedAppend:
     finished: bool  # the game ends with it: its results are inserted in the same transaction
     result_rows: list[dict[str, Any]]
     notify: tuple[str, str] | None = None  # PostgreSQL: a NOTIFY (channel, payload) sent if it is made
+    ending: Ending | None = None  # a further write made with it when it ends the game (`prepare_append`)
 
 
 def is_row_id(value: int) -> bool:

@@ -17,9 +17,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from pinsetter.storage.db import Guard, Storage, games, is_row_id, metadata
+from pinsetter.storage.db import Ending, Guard, Storage, StoredGame, games, is_row_id, metadata
 
-__all__ = ["CODE_ALPHABET", "Seat", "StoredTable", "TableStore", "copy_table", "token_hash"]
+__all__ = ["CODE_ALPHABET", "LIVE", "Seat", "StoredTable", "TableStore", "copy_table", "game_status", "token_hash"]
 
 tables = sa.Table(
     "tables",
@@ -40,6 +40,14 @@ tables = sa.Table(
 UNCHANGED = sa.exists().where(
     tables.c.id == sa.bindparam("unchanged_id"), tables.c.version == sa.bindparam("unchanged_version")
 )
+FINISHING = (
+    tables.update()
+    .where(tables.c.id == sa.bindparam("finish_id"), tables.c.version == sa.bindparam("finish_version"))
+    .values(status="finished", version=tables.c.version + 1)
+)
+# A table is open (seats being taken), playing, finished (its game ended) or closed (by its host;
+# a game not over then is abandoned). Only an open or playing table keeps its game's seed secret.
+LIVE = ("open", "playing")
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed safely
 CODE_LENGTH = 6
 
@@ -73,7 +81,7 @@ class StoredTable:
     seed: int
     seats: list[Seat]
     host_hash: str
-    status: str  # open, playing, closed
+    status: str  # open, playing, finished, closed (LIVE)
     game_id: int | None
     version: int
     created: str = field(default="")
@@ -162,13 +170,25 @@ class TableStore:
             row = connection.execute(sa.select(tables).where(tables.c.code == code.strip().upper())).first()
         return _table(row) if row else None
 
-    def table_of_game(self, game_id: int) -> int | None:
-        """The table a game is played at, if any."""
+    def table_of_game(self, game_id: int) -> tuple[int, str] | None:
+        """The table a game is played at, if any, and its status."""
         if not is_row_id(game_id):
             return None
+        return self.tables_of_games([game_id]).get(game_id)
+
+    def tables_of_games(self, game_ids: list[int]) -> dict[int, tuple[int, str]]:
+        """The table each of these games is played at (those played at one), and its status: one query."""
+        query = sa.select(tables.c.game_id, tables.c.id, tables.c.status).where(tables.c.game_id.in_(game_ids))
         with self.storage.engine.begin() as connection:
-            row = connection.execute(sa.select(tables.c.id).where(tables.c.game_id == game_id)).first()
-        return None if row is None else int(row[0])
+            return {int(row[0]): (int(row[1]), str(row[2])) for row in connection.execute(query)}
+
+    def finishing(self, table: StoredTable) -> Ending:
+        """The write that marks a playing table finished, to run with the step that ends its game.
+
+        It follows the step's own condition that the table is unchanged (`unchanged`), in the same
+        transaction: a table is finished exactly when its game is, and its version moves on.
+        """
+        return FINISHING, {"finish_id": table.id, "finish_version": table.version}
 
     def unchanged(self, table: StoredTable) -> Guard:
         """A condition for `Storage.save_if`: the table's row is still at the version `table` was read at.
@@ -250,3 +270,13 @@ def _table(row: sa.Row[Any]) -> StoredTable:
         created=m["created"],
         settings=json.loads(m["settings"] or "{}"),
     )
+
+
+def game_status(game: StoredGame, table: tuple[int, str] | None) -> str:
+    """What became of a game: finished; abandoned (its table was closed before the end); played at a
+    table (`table`, not to be resumed anywhere else); or unfinished (to be resumed)."""
+    if game.finished:
+        return "finished"
+    if table is None:
+        return "unfinished"
+    return "table" if table[1] in LIVE else "abandoned"

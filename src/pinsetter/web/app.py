@@ -8,6 +8,9 @@ JSON data and the pages insert it with `textContent`, never as HTML.
 
 from __future__ import annotations
 
+import json.decoder
+import re
+from collections.abc import Callable
 from importlib.resources import files
 from typing import Any
 
@@ -16,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pinsetter.catalog import catalog
 from pinsetter.i18n import (
@@ -41,22 +44,29 @@ from pinsetter.web.schemas import (
     HostRequest,
     NewGame,
     NewTable,
+    Number,
     SitRequest,
 )
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused
 
-__all__ = ["MAX_BODY", "create_app"]
+__all__ = ["MAX_BODY", "MAX_DEPTH", "create_app"]
 
 MAX_BODY = 64 * 1024  # every request but a record upload
+MAX_DEPTH = 32  # levels of JSON nesting in a request body (a record needs 6)
 LANGUAGE_COOKIE = "pinsetter_lang"  # set by the page's language switch (app.js)
 STATIC = files("pinsetter.web") / "static"
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": why}
     for code, why in (
-        (404, "no such game"),
-        (409, "not possible in the game's state"),
-        (413, "body too large"),
-        (422, "refused"),
+        (404, "no such game, table or seat"),
+        (409, "not possible in the game's (or the table's) state"),
+        (413, f"body too large: over {MAX_BODY} bytes ({MAX_RECORD_BYTES} for a record), chunked or not"),
+        (
+            422,
+            "refused: a body that is not UTF-8 or nests JSON over "
+            f"{MAX_DEPTH} levels, an unknown key, a wrong type (strict: no number as text, no true as 1), "
+            "a number in the path not in plain digits (`+1`, `01`), or a request the game refuses",
+        ),
     )
 }
 
@@ -94,8 +104,14 @@ def request_language(scope: Scope) -> str:
     return negotiate(headers.get(b"accept-language", b"").decode("latin-1"))
 
 
-class BodyLimit:
-    """Refuse request bodies over a limit (413) before the app reads them, whatever the headers say."""
+class RequestBody:
+    """Read a request's body before the app does, and refuse it with the API's one-line errors.
+
+    Over its limit (413), whatever the headers say and however it is sent (a chunked body
+    has no Content-Length); not UTF-8 text (422); JSON nested deeper than MAX_DEPTH (422:
+    a parser would recurse that deep, and a few levels are all any request needs). The
+    body is then handed to the app as it came.
+    """
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -105,30 +121,81 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = MAX_RECORD_BYTES if scope["path"] == "/api/records" else MAX_BODY
-        headers = dict(scope.get("headers") or [])
-        declared = headers.get(b"content-length")
+        too_large = _("the request body is over {limit} bytes").format(limit=limit)
+        declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            await _send_error(send, 413, _("the request body is over {limit} bytes").format(limit=limit))
+            await _send_error(send, 413, too_large)
             return
-        seen = 0
-
-        async def limited() -> Any:
-            nonlocal seen
+        chunks: list[bytes] = []
+        size = 0
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":
+                return  # the client left before sending its body: nobody to answer
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _send_error(send, 413, too_large)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        problem = body_problem(body)
+        if problem is not None:
+            await _send_error(send, 422, problem)
+            return
+        given = False
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await _send_error(send, 413, _("the request body is over {limit} bytes").format(limit=limit))
+        async def replay() -> Message:
+            nonlocal given
+            if given:
+                return await receive()  # after the body: the disconnect
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
-class _TooLarge(Exception):
-    pass
+JSON_TOKENS = re.compile(r'["\[\]{}]')
+# The json module's string scanner (in C): where a JSON string that starts at a position ends.
+scan_string: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+def body_problem(body: bytes) -> str | None:
+    """Why a request body is refused before it is parsed (not UTF-8, nested too deep), or None."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _("the request body is not UTF-8 text (byte {at})").format(at=exc.start)
+    deepest = json_depth(text)
+    if deepest > MAX_DEPTH:
+        return _("the request body nests JSON {depth} levels deep: at most {most}").format(
+            depth=deepest, most=MAX_DEPTH
+        )
+    return None
+
+
+def json_depth(text: str) -> int:
+    """How deep JSON text nests its arrays and objects, counted before parsing it (in linear time).
+
+    Strings are skipped with the json module's own scanner; text that is not JSON is
+    counted as far as it goes, and the parser then says what is wrong with it.
+    """
+    depth = deepest = position = 0
+    while (found := JSON_TOKENS.search(text, position)) is not None:
+        token, position = found.group(), found.end()
+        if token == '"':
+            try:
+                position = scan_string(text, position)[1]
+            except ValueError:  # an unterminated string or a control character in one
+                break
+        elif token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 async def _send_error(send: Send, status: int, message: str) -> None:
@@ -161,8 +228,12 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     """
     from contextlib import asynccontextmanager
 
-    from pinsetter.web.tables import Hub, PostgresBroker, TableService
+    from pinsetter.web.tables import Hub, PostgresBroker, TableService, origin_of
 
+    given = [origin_of(text) for text in origins]
+    if None in given:
+        raise ValueError(f"not a web origin (https://host or http://host:port): {origins!r}")
+    allowed = frozenset(found for found in given if found is not None)
     storage = Storage(db)
     service = GameService(storage)
     tables = TableService(storage, service)
@@ -190,8 +261,16 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     app.state.hub = hub
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": _one_line(str(exc.detail))}, status_code=exc.status_code)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(exc.headers or {})
+        message = str(exc.detail)
+        if exc.status_code == 405:  # Starlette names the methods the address takes
+            allowed = ", ".join(sorted(m.strip() for m in headers.get("Allow", "").split(",") if m.strip()))
+            headers["Allow"] = allowed
+            message = _("{method} is not allowed here: use {allowed}").format(method=request.method, allowed=allowed)
+        elif exc.status_code == 404 and message == "Not Found":
+            message = _("nothing here: {path}").format(path=request.url.path)
+        return JSONResponse({"error": _one_line(message)}, status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -240,61 +319,68 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return service.create(body)
 
     @app.get("/api/games/{game_id}", tags=["play"], responses=ERRORS)
-    def get_game_view(game_id: int) -> GameView:
+    def get_game_view(game_id: Number) -> GameView:
         with service.lock(game_id):
             return service.view(service.match(game_id))
 
     @app.post("/api/games/{game_id}/actions", tags=["play"], responses=ERRORS)
-    def post_action(game_id: int, body: ActionRequest) -> GameView:
+    def post_action(game_id: Number, body: ActionRequest) -> GameView:
         """Apply a human's decision: an action in text form, or picked pins (and a pile)."""
         return service.act(game_id, body.action, body.pins, body.pile)
 
     @app.post("/api/games/{game_id}/advance", tags=["play"], responses=ERRORS)
-    def post_advance(game_id: int, body: AdvanceRequest | None = None) -> GameView:
+    def post_advance(game_id: Number, body: AdvanceRequest | None = None) -> GameView:
         """Play the next chance outcome or bot move (or all of them until a human acts)."""
         return service.advance(game_id, (body or AdvanceRequest()).until)
 
     @app.post("/api/games/{game_id}/undo", tags=["play"], responses=ERRORS)
-    def post_undo(game_id: int) -> GameView:
+    def post_undo(game_id: Number) -> GameView:
         """Take back the last human decision, never past a revealed die or card (409 with the reason)."""
         return service.undo(game_id)
 
     @app.get("/api/games/{game_id}/hint", tags=["play"], responses=ERRORS)
-    def get_hint(game_id: int) -> HintView:
+    def get_hint(game_id: Number) -> HintView:
         with service.lock(game_id):
             return service.hint(game_id)
 
     @app.get("/api/games/{game_id}/record", tags=["records"], responses=ERRORS)
-    def get_record(game_id: int) -> JSONResponse:
+    def get_record(game_id: Number) -> JSONResponse:
         """The game's JSON record, which `pinsetter replay` verifies."""
         with service.lock(game_id):
             match = service.match(game_id)
-            if not match.state.is_terminal() and service.at_table(game_id):
-                message = _("game {id} is played at an online table: its record (and seed) come when it ends")
+            if not match.state.is_terminal() and service.secret(game_id):
+                message = _(
+                    "game {id} is played at an online table: its record (and seed) come when it ends "
+                    "or the table closes"
+                )
                 raise Conflict(message.format(id=game_id))
             data = match.record.to_json()
         return JSONResponse(data, headers={"content-disposition": f'attachment; filename="pinsetter-{game_id}.json"'})
 
     @app.get("/api/games/{game_id}/steps/{step}", tags=["records"], responses=ERRORS)
-    def get_step(game_id: int, step: int) -> GameView:
+    def get_step(game_id: Number, step: Number) -> GameView:
         """The game as it stood after `step` steps (0 = the start), to step through a past game."""
         return service.at_step(game_id, step)
 
     @app.post("/api/records", status_code=201, tags=["records"], responses=ERRORS)
     async def post_record(request: Request) -> dict[str, int]:
         """Upload a record: it is verified by replay (and against its seed) and stored."""
-        raw = await request.body()
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Refused(_("the record is not UTF-8 text")) from None
+        text = (await request.body()).decode("utf-8")  # UTF-8 already checked (RequestBody)
         return {"id": service.upload(text)}
 
     @app.get("/api/history", tags=["history"])
     def get_history(game: str | None = None, player: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
-        """Past games, newest first."""
+        """Past games, newest first, each with its `status`: finished, unfinished (to be resumed), `table` (being
+        played at the online table `table`) or abandoned (its table closed before the end)."""
+        from pinsetter.storage.tables import game_status
+
         limit = max(1, min(limit, 1000))
-        return [g.summary() for g in storage.history(game or None, player or None, limit)]
+        found = storage.history(game or None, player or None, limit)
+        at = tables.store.tables_of_games([g.id for g in found])
+        return [
+            {**g.summary(), "status": game_status(g, at.get(g.id)), "table": at[g.id][0] if g.id in at else None}
+            for g in found
+        ]
 
     @app.get("/api/stats", tags=["history"])
     def get_stats(player: str | None = None, game: str | None = None, bots: bool = False) -> dict[str, Any]:
@@ -308,16 +394,11 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     @app.post("/api/tables", status_code=201, tags=["tables"], responses=ERRORS)
     def post_table(body: NewTable) -> dict[str, Any]:
         """Host a table: seats for humans and bots. The host token is returned here only."""
-        kinds = []
-        for seat in body.seats:
-            kind = seat.get("kind", "")
-            if kind != "human" and not (kind.startswith("bot:") and 4 < len(kind) <= 34):
-                raise Refused(_("a seat's kind is 'human' or 'bot:NAME', not {kind}").format(kind=repr(kind)))
-            kinds.append(kind)
+        kinds = [seat.kind for seat in body.seats]
         return tables.create(body.game, dict(body.options), kinds, body.seed, body.turn_seconds, body.fallback_bot)
 
     @app.get("/api/tables/{table_id}", tags=["tables"], responses=ERRORS)
-    def get_table(table_id: int) -> dict[str, Any]:
+    def get_table(table_id: Number) -> dict[str, Any]:
         """The table's seats (names, free or not) and status; never a token."""
         return tables.table(table_id).public()
 
@@ -329,12 +410,12 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return found.public()
 
     @app.post("/api/tables/{table_id}/seats/{seat}", tags=["tables"], responses=ERRORS)
-    def post_seat(table_id: int, seat: int, body: SitRequest) -> dict[str, Any]:
+    def post_seat(table_id: Number, seat: Number, body: SitRequest) -> dict[str, Any]:
         """Take a free seat by name: the seat's token comes back to this caller only (409 when taken)."""
         return tables.sit(table_id, seat, body.name.strip())
 
     @app.post("/api/tables/{table_id}/start", tags=["tables"], responses=ERRORS)
-    async def post_start(table_id: int, body: HostRequest) -> dict[str, Any]:
+    async def post_start(table_id: Number, body: HostRequest) -> dict[str, Any]:
         import anyio
 
         game_id = await anyio.to_thread.run_sync(tables.start, table_id, body.host_token)
@@ -342,7 +423,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return {"game_id": game_id}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["tables"], responses=ERRORS)
-    async def post_seat_bot(table_id: int, seat: int, body: HostRequest) -> dict[str, Any]:
+    async def post_seat_bot(table_id: Number, seat: Number, body: HostRequest) -> dict[str, Any]:
         """The host gives a free seat to a bot before the start, or an idle player's seat during the game."""
         import anyio
 
@@ -351,15 +432,15 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return tables.table(table_id).public()
 
     @app.post("/api/tables/{table_id}/close", tags=["tables"], responses=ERRORS)
-    async def post_close(table_id: int, body: HostRequest) -> dict[str, str]:
+    async def post_close(table_id: Number, body: HostRequest) -> dict[str, str]:
         tables.close(table_id, body.host_token)
         await hub.broker.publish(table_id)
         return {"status": "closed"}
 
     @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(socket: WebSocket, table_id: int, token: str | None = None) -> None:
+    async def table_socket(socket: WebSocket, table_id: Number, token: str | None = None) -> None:
         """Live state after every step; a seat sends {"action": text} (or picked pins); see docs/tables.md."""
-        await hub.serve(socket, table_id, token, set(origins))
+        await hub.serve(socket, table_id, token, allowed)
 
     # --- the pages ---------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -371,6 +452,6 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return Response(status_code=204)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
-    app.add_middleware(BodyLimit)
+    app.add_middleware(RequestBody)
     app.add_middleware(Language)  # outermost: even a refused body is answered in the request's language
     return app

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.core.table import TableView
+from pinsetter.i18n import _
 
 __all__ = [
     "ActionRequest",
@@ -16,14 +17,33 @@ __all__ = [
     "GameView",
     "HintView",
     "NewGame",
+    "Number",
     "SeatRequest",
+    "TableSeat",
 ]
 
 Kind = Field(pattern=r"^(human|bot:[a-z0-9-]{1,30})$", description='"human" or "bot:NAME"')
 
 
+def _digits(value: object) -> object:
+    """A number in a path is written as one: digits only, no sign, no leading zero (`+1`, `00001` are refused).
+
+    Pydantic's lax parsing of text would take both, and ` 1` or `1_0` too: one game with many addresses.
+    """
+    if isinstance(value, str) and not (value.isascii() and value.isdigit() and (value == "0" or value[0] != "0")):
+        raise ValueError(
+            _("a whole number in digits, without a sign or leading zeros, not {given}").format(given=repr(value[:30]))
+        )
+    return value
+
+
+Number = Annotated[int, BeforeValidator(_digits)]  # an id, a seat or a step in a path
+
+
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=False)
+    """Every request body: unknown keys are refused, and types are strict (`"seed": "7"` or `true` is no number)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SeatRequest(_Request):
@@ -111,16 +131,19 @@ class HintView(BaseModel):
     words: list[str] = Field(description="each option's value in plain words, best first")
 
 
+class TableSeat(_Request):
+    kind: str = Kind
+
+
 class NewTable(_Request):
     game: str = Field(max_length=40)
     options: dict[str, str | int | bool] = Field(default_factory=dict, max_length=20)
-    seats: list[dict[str, str]] = Field(
+    seats: list[TableSeat] = Field(
         min_length=1, max_length=12, description='[{"kind": "human"} | {"kind": "bot:NAME"}], in playing order'
     )
     seed: int | None = Field(default=None, ge=0, le=SEED_MAX)
     turn_seconds: int | None = Field(
         default=None,
-        strict=True,
         description="optional turn timer: seconds for each decision, 1 to 3600; then a bot decides",
     )
     fallback_bot: str | None = Field(

@@ -23,6 +23,7 @@ from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
+from pinsetter.storage.tables import LIVE
 from pinsetter.usertext import check_new_name
 from pinsetter.web.schemas import GameView, HintView, NewGame
 
@@ -51,7 +52,8 @@ class GameService:
         # One lock per game in use: a lock nobody holds or waits for goes (a long-lived server sees many games).
         self._locks: weakref.WeakValueDictionary[int, threading.Lock] = weakref.WeakValueDictionary()
         self._guard = threading.Lock()
-        self.table_of: Callable[[int], int | None] | None = None  # set when online tables are served
+        # The table a game is played at and its status (TableStore.table_of_game), when online tables are served.
+        self.table_of: Callable[[int], tuple[int, str] | None] | None = None
 
     # --- finding games --------------------------------------------------------------------
     def lock(self, game_id: int) -> threading.Lock:
@@ -62,8 +64,11 @@ class GameService:
                 lock = self._locks[game_id] = threading.Lock()
             return lock
 
-    def match(self, game_id: int) -> Match:
-        """The live match, or the stored game resumed from its record (after a restart)."""
+    def match(self, game_id: int, keep: bool = True) -> Match:
+        """The live match, or the stored game resumed from its record (after a restart).
+
+        `keep=False`: a game read only to be shown (a finished table's) is not kept.
+        """
         with self._guard:
             if game_id in self._matches:
                 self._matches.move_to_end(game_id)
@@ -77,7 +82,8 @@ class GameService:
             raise Conflict(_("game {id} cannot be resumed: {error}").format(id=game_id, error=exc)) from None
         match.storage = self.storage
         match.game_id = game_id
-        self.remember(game_id, match)
+        if keep:
+            self.remember(game_id, match)
         return match
 
     def kept(self, game_id: int) -> Match | None:
@@ -213,7 +219,7 @@ class GameService:
             raise Conflict(str(exc)) from None
         match.game_id = game_id
         finished = bool((record.result or {}).get("complete"))
-        return game_view(match, self.next_of(match), hide_seed=not finished and self.at_table(game_id))
+        return game_view(match, self.next_of(match), hide_seed=not finished and self.secret(game_id))
 
     def upload(self, text: str) -> int:
         """Store a verified record (from an upload); returns its id."""
@@ -247,12 +253,20 @@ class GameService:
         return "decision"
 
     def view(self, match: Match) -> GameView:
-        hide = not match.state.is_terminal() and match.game_id is not None and self.at_table(match.game_id)
+        hide = not match.state.is_terminal() and match.game_id is not None and self.secret(match.game_id)
         return game_view(match, self.next_of(match), hide_seed=hide)
 
     def at_table(self, game_id: int) -> bool:
-        """Whether the game is played at an online table (its seed stays secret until it ends)."""
+        """Whether the game is (or was) played at an online table: only its seats move it, never the open API."""
         return self.table_of is not None and self.table_of(game_id) is not None
+
+    def secret(self, game_id: int) -> bool:
+        """Whether the game's seed (and so its record) is secret: while its table is open or played.
+
+        Once its game ends or the table is closed (the game abandoned), anyone may read both.
+        """
+        found = None if self.table_of is None else self.table_of(game_id)
+        return found is not None and found[1] in LIVE
 
 
 def timed_out(name: str) -> str:

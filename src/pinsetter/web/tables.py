@@ -43,7 +43,7 @@ from pinsetter.records import PlayerSpec, RecordStep, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.db import PreparedAppend
-from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
+from pinsetter.storage.tables import LIVE, Seat, StoredTable, TableStore, new_token, token_hash
 from pinsetter.storage.tables import copy_table as _copy
 from pinsetter.usertext import check_new_name
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data
@@ -111,6 +111,9 @@ class TableService:
         found = self.store.get(table_id)
         if found is None:
             raise NotFound(_("no table {id}").format(id=table_id))
+        if found.status not in LIVE:
+            self._release(table_id)  # finished or closed elsewhere: nothing about it changes any more
+            return found
         with self._guard:
             if found.status == "playing":
                 self._playing[table_id] = _copy(found)
@@ -124,6 +127,24 @@ class TableService:
             self.games.forget(game_id)  # a copy read before (by the open game API) had no notifications
         return found
 
+    def _release(self, table_id: int, game_id: int | None = None) -> None:
+        """Forget everything kept about a table that is over (finished or closed), and its game's copy.
+
+        A long-lived server sees many tables: only those still played are kept (the copy of the
+        game is read again, once, to show its end).
+        """
+        with self._guard:
+            self._playing.pop(table_id, None)
+            self._timed.pop(table_id, None)
+            game_id = self._game_of.pop(table_id, game_id)
+            if game_id is not None:
+                self._behind.pop(game_id, None)
+                self._incoming.pop(game_id, None)
+        with self._clock_guard:
+            self.deadlines.pop(table_id, None)
+        if game_id is not None:
+            self.games.forget(game_id)
+
     def kept_table(self, table_id: int) -> StoredTable:
         """A playing table's row as this process last knew it (read only); any other table is read.
 
@@ -134,7 +155,10 @@ class TableService:
         return found if found is not None else self.table(table_id)
 
     def _keep(self, table: StoredTable) -> None:
-        """Keep a copy of a row just written by this process (a playing table), or drop the one kept."""
+        """Keep a copy of a row just written by this process (a playing table), or drop what is kept of it."""
+        if table.status not in LIVE:
+            self._release(table.id)
+            return
         with self._guard:
             if table.status == "playing":
                 self._playing[table.id] = _copy(table)
@@ -290,6 +314,10 @@ class TableService:
         with self.games.lock(match.game_id):
             self._run_automatic(match)
             self.games.remember(match.game_id, match)
+        if match.state.is_terminal():  # the bots played it to its end at once
+            table.status = "finished"
+            if not self.store.update(table):
+                table = self.table(table_id)
         self._keep(table)
         return match.game_id
 
@@ -311,11 +339,9 @@ class TableService:
             if not self.store.update(table):
                 raise Conflict(_("the table changed: try again"))
             return
-        if table.status != "playing" or table.game_id is None:
-            raise Conflict(_("the table is closed"))
+        game_id = self._check_playing(table)
         if table.seats[seat].kind != "human":
             raise Conflict(_("this seat is played by a bot already"))
-        game_id = table.game_id
         # The table's row changes first: its new version makes every write from a copy that still
         # sees a human there (here or in another process) fail its compare-and-set, and the
         # seat's token stops working at once. The record keeps the human and says which bot plays on.
@@ -340,14 +366,15 @@ class TableService:
                     return
                 except _Stale:
                     table = self.table(table_id)  # the game or the table moved on: decide again on what is stored
-                    if table.status != "playing":
-                        raise Conflict(_("the table is closed")) from None
+                    self._check_playing(table)
         raise Conflict(_("the table changed: try again"))
 
     def close(self, table_id: int, host_token: str) -> None:
         table = self.table(table_id)
         if not table.is_host(host_token):
             raise Refused(_("only the host can close the table"))
+        if table.status == "finished":
+            raise Conflict(_("the game is over: the table is finished"))
         table.status = "closed"
         if not self.store.update(table):
             raise Conflict(_("the table changed: try again"))
@@ -521,7 +548,9 @@ class TableService:
     @staticmethod
     def _check_playing(table: StoredTable) -> int:
         if table.status != "playing" or table.game_id is None:
-            raise Conflict(_("the game has not started") if table.status == "open" else _("the table is closed"))
+            if table.status == "open":
+                raise Conflict(_("the game has not started"))
+            raise Conflict(_("the game is over") if table.status == "finished" else _("the table is closed"))
         return table.game_id
 
     def _act(
@@ -603,11 +632,18 @@ class TableService:
 
         With `table` (a row kept in memory), also only if the table's row is unchanged; _Stale if not.
         """
-        if not self.storage.run_append(self._prepare_save(match, game_id, before, table)):
+        prepared = self._prepare_save(match, game_id, before, table)
+        if not self.storage.run_append(prepared):
             self.drop_stale(game_id, table)
             if table is not None:
                 raise _Stale()
             raise Conflict(_("the game moved on meanwhile: look at the new state and decide again"))
+        self.written(prepared, table)
+
+    def written(self, prepared: PreparedAppend, table: StoredTable | None) -> None:
+        """A step was stored: one that ended the game finished its table too (`_prepare_save`): release it."""
+        if prepared.ending is not None and table is not None:
+            self._release(table.id)
 
     def _prepare_save(
         self,
@@ -619,7 +655,9 @@ class TableService:
     ) -> PreparedAppend:
         match.record.result = result_of(match.state, match.players)
         also = None if table is None else self.store.unchanged(table)
-        return self.storage.prepare_append(match.record, game_id, before, also, notify)
+        # The step that ends the game marks its table finished, in the same transaction.
+        ending = self.store.finishing(table) if table is not None and match.state.is_terminal() else None
+        return self.storage.prepare_append(match.record, game_id, before, also, notify, ending)
 
     def drop_stale(self, game_id: int, table: StoredTable | None) -> None:
         """A write lost its compare-and-set: what this process keeps of the game (and the table) is stale."""
@@ -691,9 +729,12 @@ class TableService:
         fallback = str(table.settings.get("fallback_bot") or "random")
         with self.games.lock(game_id):
             match = self.current_match(game_id)
-            left = self._time_left(table, match)
+            over = match.state.is_terminal()
+            left = {} if over else self._time_left(table, match)
             late = [seat for seat, seconds in left.items() if seconds <= 0]
             if not late:
+                if over:
+                    self._release(table_id, game_id)  # see next_deadline
                 return False
             before = len(match.record.steps)
             with self._unsaved(match, game_id):
@@ -716,17 +757,23 @@ class TableService:
             return None
         with self.games.lock(table.game_id):
             match = self.current_match(table.game_id)
-            if match.state.is_terminal():
-                return None
-            left = self._time_left(table, match)
+            over = match.state.is_terminal()
+            if not over:
+                left = self._time_left(table, match)
+        if over:  # its last step is stored (it was written holding the game's lock), the table finished with it
+            self._release(table_id, table.game_id)  # the copy read meanwhile too
+            return None
         return min(left.values(), default=float(table.turn_seconds))
 
     def is_timed(self, table_id: int) -> bool:
-        """Whether the table has a turn timer (fixed when it is made, so remembered)."""
-        if table_id not in self._timed:
+        """Whether the table has a turn timer (fixed when it is made, so remembered while the table is played)."""
+        timed = self._timed.get(table_id)
+        if timed is None:
             found = self.store.get(table_id)
-            self._timed[table_id] = found is not None and found.turn_seconds is not None
-        return self._timed[table_id]
+            timed = found is not None and found.turn_seconds is not None
+            if found is not None and found.status in LIVE:
+                self._timed[table_id] = timed
+        return timed
 
     def state_for(self, table_id: int, seat: int | None) -> dict[str, Any]:
         """The message a connection receives: the table, and the game view with this seat's choices only."""
@@ -765,7 +812,10 @@ class TableService:
         try:
             if not wait and self.games.kept(table.game_id) is None:
                 return None  # dropped meanwhile (a write that lost its compare-and-set): read in a thread
-            found = self._current(table.game_id, verify=False, may_read=wait)
+            if table.status in LIVE:
+                found = self._current(table.game_id, verify=False, may_read=wait)
+            else:  # finished or closed: shown as stored, and not kept (it never changes again)
+                found = self.games.match(table.game_id, keep=False)
             if found is None:
                 return None  # the notified steps did not fit what is kept: read in a thread
             match = found
@@ -830,6 +880,41 @@ class TableService:
 
 
 # --- live fan-out --------------------------------------------------------------------------
+
+Origin = tuple[str, str, int]  # a web origin as compared: scheme, host (lower case), port
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin_of(text: str, scheme: str | None = None) -> Origin | None:
+    """A web origin (`https://host`, `http://host:port`) as compared, or None if `text` is not one.
+
+    With `scheme`, `text` is a Host header (`host:port`) of a page served over that scheme.
+    """
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text if scheme is None else f"{scheme}://{text}")
+        port = parts.port
+    except ValueError:  # a port that is no number, or out of range
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname or parts.username is not None:
+        return None
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        return None
+    return parts.scheme, parts.hostname, port or DEFAULT_PORTS[parts.scheme]
+
+
+def allowed_origin(origin: str, scope: Any, allowed: frozenset[Origin]) -> bool:
+    """Whether a WebSocket from a page of `origin` may connect: the server's own origin (scheme, host and port
+    of this request: `ws` is a page's `http`, `wss` its `https`) or one of `allowed`."""
+    found = origin_of(origin)
+    if found is None:
+        return False  # "null" (a sandboxed page, a file), or not an origin at all
+    if found in allowed:
+        return True
+    host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+    page_scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
+    return origin_of(host, page_scheme) == found
 
 
 class Hub:
@@ -1017,7 +1102,7 @@ class Hub:
     def _render(self, table_id: int, seats: list[int | None]) -> list[str]:
         return encode_messages(self.tables.states_for(table_id, seats))
 
-    async def serve(self, socket: WebSocket, table_id: int, token: str | None, origins: set[str]) -> None:
+    async def serve(self, socket: WebSocket, table_id: int, token: str | None, origins: frozenset[Origin]) -> None:
         """One connection: its state after every step, its seat's actions.
 
         A page from another origin is refused at the handshake (HTTP 403: no socket is ever
@@ -1025,8 +1110,7 @@ class Hub:
         code 1008 and the reason, so that the page can tell (a seat's token no longer valid: watch).
         """
         origin = socket.headers.get("origin")
-        host = socket.headers.get("host", "")
-        if origin is not None and origin not in origins and origin.split("://", 1)[-1] != host:
+        if origin is not None and not allowed_origin(origin, socket.scope, origins):
             await socket.close(code=1008, reason="origin not allowed")
             log.warning("table %s: refused a connection from origin %r", table_id, origin)
             return
@@ -1200,6 +1284,7 @@ class StepWriter:
                     self.tables.games.forget(pending.game_id)  # not known to be stored
                     result: str | BaseException = outcome
                 elif outcome[index]:
+                    self.tables.written(pending.write, pending.table)
                     result = pending.stamp
                 else:
                     self.tables.drop_stale(pending.game_id, pending.table)
@@ -1481,5 +1566,9 @@ class PostgresBroker(Broker):
 
 
 def _version_steps(table: StoredTable, match: Match) -> str:
-    """`VERSION STEPS`, how a change notification begins: what `note_change` compares with its own copy."""
-    return f"{table.version} {len(match.record.steps)}"
+    """`VERSION STEPS`, how a change notification begins: what `note_change` compares with its own copy.
+
+    The step that ends a played table's game finishes the table too, moving its version on by one.
+    """
+    version = table.version + 1 if table.status == "playing" and match.state.is_terminal() else table.version
+    return f"{version} {len(match.record.steps)}"

@@ -554,7 +554,8 @@ async function lobbyPage() {
   const history = await api("GET", "/api/history?limit=200");
   if (gen !== generation) return;
   clear(resumeList);
-  const open = history.ok ? history.data.filter((g) => !g.finished) : [];
+  // Only games to resume here: not those of an online table (played there, or abandoned when it closed).
+  const open = history.ok ? history.data.filter((g) => g.status === "unfinished") : [];
   if (!open.length) resumeList.append(h("li", { class: "muted", text: t("No unfinished games.") }));
   for (const entry of open.slice(0, 20)) {
     resumeList.append(
@@ -1511,7 +1512,8 @@ async function joinPage(code) {
   if (table.status === "open") {
     root.append(sitForm(table, () => (location.hash = `#/table/${table.id}`)) || h("p", { text: t("Every seat is taken.") }));
   } else {
-    root.append(h("p", { text: table.status === "playing" ? t("The game has started.") : t("This table is closed.") }));
+    const said = { playing: t("The game has started."), finished: t("The game is over.") };
+    root.append(h("p", { text: said[table.status] || t("This table is closed.") }));
   }
   root.append(h("p", {}, h("a", { href: `#/table/${table.id}`, id: "watch", class: "button", text: t("Just watch") })));
   focusMain(t("Join table {code}", { code: table.join_code }));
@@ -1742,7 +1744,7 @@ async function tablePage(id) {
 
   function hostPanel() {
     const table = st.table;
-    if (!st.hostToken || table.status === "closed") return null;
+    if (!st.hostToken || table.status === "closed" || table.status === "finished") return null;
     const free = table.seats.some((s) => s.free);
     return h(
       "section",
@@ -1843,11 +1845,13 @@ async function tablePage(id) {
       steps: String(st.steps),
     });
     const closed = Boolean(table && table.status === "closed"); // nothing more will come: not "live"
+    const finished = Boolean(table && table.status === "finished");
+    const ended = closed ? t("closed: the game stays as it ended") : finished ? t("finished: the game is over") : null;
     const connection = h("p", {
-      class: st.live && !closed ? "live" : "reason",
+      class: st.live && !ended ? "live" : "reason",
       id: "connection",
       role: "status",
-      text: closed ? t("closed: the game stays as it ended") : st.live ? t("● live") : st.notice || t("connecting…"),
+      text: ended || (st.live ? t("● live") : st.notice || t("connecting…")),
     });
     if (!table) {
       root.append(h("h1", { text: t("Table {id}", { id }) }), connection, h("p", { class: "error", role: "alert", id: "table-error", text: st.error }));
@@ -2043,11 +2047,12 @@ async function historyPage() {
                   h("td", { text: when(entry.date) }),
                   h("td", { text: playerNames(entry.players) }),
                   h("td", { text: entry.scores.join(" · ") }),
-                  h("td", { text: entry.finished ? (entry.winner ? t("won by {name}", { name: entry.winner }) : t("finished")) : t("unfinished") }),
+                  h("td", { text: resultText(entry) }),
                   h(
                     "td",
                     {},
-                    entry.finished ? null : [h("a", { href: `#/game/${entry.id}`, text: t("Resume") }), " · "],
+                    entry.status === "unfinished" ? [h("a", { href: `#/game/${entry.id}`, text: t("Resume") }), " · "] : null,
+                    entry.status === "table" ? [h("a", { href: `#/table/${entry.table}`, text: t("Watch") }), " · "] : null,
                     h("a", { href: `/api/games/${entry.id}/record`, download: `pinsetter-${entry.id}.json`, text: t("Record") }),
                   ),
                 ),
@@ -2058,6 +2063,13 @@ async function historyPage() {
       );
     },
   });
+}
+
+function resultText(entry) {
+  if (entry.status === "finished") return entry.winner ? t("won by {name}", { name: entry.winner }) : t("finished");
+  if (entry.status === "abandoned") return t("abandoned: its table was closed");
+  if (entry.status === "table") return t("being played at a table");
+  return t("unfinished");
 }
 
 async function replayPage(id) {
