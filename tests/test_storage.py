@@ -46,7 +46,10 @@ def url(path: Path) -> str:
 
 def extreme_records() -> list[Record]:
     """Valid records at the edges of the format: every game, the largest seed, 40-character
-    names, a 200-character bot kind and free-text start time with a NUL and non-ASCII text."""
+    names, a 200-character bot kind and free-text start time with a NUL and non-ASCII text.
+
+    No record from outside names a bot that does not exist (docs/records.md): such kinds are in
+    histories written before that rule, which the storage still keeps and reads."""
     records = []
     for number, game in enumerate(("tenpins", "bowling-dice", "rolling-pins", "bowling-solitaire")):
         match = Match.new(game, [PlayerSpec(chr(0x4E00 + number) * 40, "random")], seed=SEED_MAX)
@@ -55,7 +58,7 @@ def extreme_records() -> list[Record]:
         record.players = [PlayerSpec(record.players[0].name, "k\x00" + "é" * 198)]
         record.created = "2026\x00" + "ü" * 195
         replay(record)
-        records.append(Record.loads(json.dumps(record.to_json())))
+        records.append(Record.loads_stored(json.dumps(record.to_json())))
     return records
 
 

@@ -419,6 +419,32 @@ def test_a_restarted_server_continues_the_table(db: str) -> None:
         assert len(record.steps) >= moved
 
 
+def test_a_tables_record_is_handed_out_without_the_tables_mark(client: TestClient, tmp_path: Path) -> None:
+    """Only the tables say a game was played at one: the history keeps the mark (part of the game's
+    identity), no record from outside may carry it, and the record handed out leaves it out, so
+    every reader takes it (replay, an upload to another server, `pinsetter import`)."""
+    from pinsetter.cli.app import main
+    from pinsetter.storage.transfer import export_jsonl
+
+    table = host(client, ["bot:random", "bot:random"], frames=1)
+    game_id = start(client, table)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    stored = service.storage.get(game_id)
+    assert stored is not None and stored.finished and stored.record.extra == {"table": table["id"]}
+    text = client.get(f"/api/games/{game_id}/record").text
+    assert "extra" not in json.loads(text)
+    assert_replays(client, game_id)
+    assert "extra" not in json.loads(export_jsonl(service.storage))
+    with TestClient(create_app(str(tmp_path / "other.sqlite"))) as other:
+        assert other.post("/api/records", content=text.encode()).status_code == 201
+        marked = json.loads(text) | {"extra": {"table": table["id"]}}
+        refused = error_of(other.post("/api/records", content=json.dumps(marked).encode()), 422)
+        assert refused.startswith("extra.table: ")
+    path = tmp_path / "table.json"
+    path.write_text(text)
+    assert main(["import", str(path), "--db", str(tmp_path / "third.sqlite")]) == 0
+
+
 # --- PostgreSQL ----------------------------------------------------------------------------------------------
 
 

@@ -272,7 +272,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
             if not match.state.is_terminal() and service.at_table(game_id):
                 message = _("game {id} is played at an online table: its record (and seed) come when it ends")
                 raise Conflict(message.format(id=game_id))
-            data = match.record.to_json()
+            data = match.record.outside_json()
         return JSONResponse(data, headers={"content-disposition": f'attachment; filename="pinsetter-{game_id}.json"'})
 
     @app.get("/api/games/{game_id}/steps/{step}", tags=["records"], responses=ERRORS)

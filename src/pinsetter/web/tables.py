@@ -39,7 +39,7 @@ from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import _, using_language
-from pinsetter.records import PlayerSpec, RecordStep, replay_from, result_of
+from pinsetter.records import TABLE_MARK, PlayerSpec, RecordStep, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.db import PreparedAppend
@@ -271,7 +271,7 @@ class TableService:
             raise Refused(str(exc)) from None
         match.undo_allowed = False
         match.storage = self.storage
-        match.record.extra["table"] = table.id  # part of the game's identity in the history (`game_uid`)
+        match.record.extra[TABLE_MARK] = table.id  # part of the game's identity in the history (`game_uid`)
         # Claim the table before storing the game: a second start (a double click, another process)
         # then finds it started, so no second game of the table's secret seed is ever stored.
         table.status = "playing"
