@@ -79,6 +79,11 @@ COMMAND_LINES: list[list[str]] = [
     ["score", "X", "10", "X"],
     ["score", "9" * 40],
     ["score", "\x1b[2J"],
+    ["score", "XXXX"],  # a token is one frame (docs/cli.md)
+    ["score", "7/X"],
+    ["score", "81X"],
+    ["score", "X", "7", "2"],  # and one frame is one token
+    ["score", "X", "X", "X", "X", "X", "X", "X", "X", "X", "X", "X", "X"],  # the tenth is XXX
     # games, players, options
     ["play", ""],
     ["play", "chess"],
