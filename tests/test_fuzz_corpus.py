@@ -98,6 +98,15 @@ COMMAND_LINES: list[list[str]] = [
     ["play", "tenpins", "--players", "x" * 41],
     ["play", "tenpins", "--players", "\u202eevil"],
     ["play", "tenpins", "--players", "bot:nosuchbot"],
+    ["play", "tenpins", "--players", "\u3164"],  # names that show as a blank, or nothing
+    ["play", "tenpins", "--players", "\u2800"],
+    ["play", "tenpins", "--players", "ann,\u115f\u1160"],
+    ["play", "tenpins", "--players", "\uffa0"],
+    ["play", "tenpins", "--players", "\u3000"],
+    ["play", "tenpins", "--players", "\u200d"],
+    ["play", "tenpins", "--players", "ann,ann\ufe0f"],  # one name, as names compare
+    ["play", "tenpins", "--players", "Ann,ann"],
+    ["play", "tenpins", "--players", "ann,\uff21\uff2e\uff2e"],
     ["play", "tenpins", "--option", "colour=red"],
     ["play", "tenpins", "--option", "frames"],
     ["play", "tenpins", "--option", "frames=0"],

@@ -290,7 +290,14 @@ def test_ids_no_database_can_hold_are_404_not_500(client: TestClient, number: st
         ({"game": "tenpins", "players": []}, "players"),
         ({"game": "tenpins", "players": [{"name": "a", "kind": "wizard"}]}, "kind"),
         ({"game": "tenpins", "players": [{"name": "a", "kind": "bot:nobody"}]}, "nobody"),
-        ({"game": "tenpins", "players": [{"name": "a", "kind": "human"}, {"name": "a", "kind": "human"}]}, "same name"),
+        ({"game": "tenpins", "players": [{"name": "a", "kind": "human"}, {"name": "a", "kind": "human"}]}, "twice"),
+        (
+            {"game": "tenpins", "players": [{"name": "ann", "kind": "human"}, {"name": "Ann\ufe0f", "kind": "human"}]},
+            "are one name",
+        ),
+        ({"game": "tenpins", "players": [{"name": "\u3164", "kind": "human"}]}, "shows as a blank"),
+        ({"game": "tenpins", "players": [{"name": "\u2800", "kind": "human"}]}, "shows as a blank"),
+        ({"game": "tenpins", "players": [{"name": "\u0301", "kind": "human"}]}, "shows nothing"),
         (
             {"game": "bowling-solitaire", "players": [{"name": "a", "kind": "human"}, {"name": "b", "kind": "human"}]},
             "",

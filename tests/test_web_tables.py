@@ -131,6 +131,10 @@ def test_host_sit_start_close_and_their_errors(client: TestClient) -> None:
     assert "this seat is taken" in error_of(client.post(f"{at}/seats/0", json={"name": "Bob"}), 409)
     assert "taken" in error_of(client.post(f"{at}/seats/1", json={"name": "Ann"}), 409)
     assert "taken" in error_of(client.post(f"{at}/seats/2", json={"name": "Cy"}), 409)  # a bot's
+    for same in ("ann", "Ann\ufe0f", "\uff21nn"):  # one name as names compare (docs/records.md, Names)
+        assert "is taken at this table" in error_of(client.post(f"{at}/seats/1", json={"name": same}), 409)
+    for blank in ("\u3164", "\u2800", "Bob\u3164"):
+        assert "shows as a blank" in error_of(client.post(f"{at}/seats/1", json={"name": blank}), 422)
     assert "seats 0 to 2" in error_of(client.post(f"{at}/seats/7", json={"name": "Bob"}), 404)
     error_of(client.post("/api/tables/999/seats/0", json={"name": "Bob"}), 404)
     error_of(client.post(f"{at}/seats/1", json={"name": ""}), 422)

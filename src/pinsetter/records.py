@@ -30,7 +30,7 @@ from pinsetter.core.game import Game, GameError, OptionSpec, State
 from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
 from pinsetter.games.registry import all_games, get_game
 from pinsetter.i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
-from pinsetter.usertext import check_name, check_new_name, visible
+from pinsetter.usertext import check_name, check_new_name, name_key, repeated_name, visible
 
 __all__ = [
     "FORMAT",
@@ -413,16 +413,17 @@ class PlayerSpec:
                 if not kind:
                     raise ValueError(_("{item} names no bot (e.g. bot:random)").format(item=repr(visible(item))))
                 name = kind
-                taken = {s.name for s in specs}
+                taken = {name_key(s.name) for s in specs}
                 n = 2
-                while name in taken:
+                while name_key(name) in taken:
                     name = f"{kind}-{n}"
                     n += 1
                 specs.append(cls(name, kind))
             else:
-                if item in {s.name for s in specs}:
-                    raise ValueError(_("player name {name} given twice").format(name=repr(visible(item))))
                 specs.append(cls(check_new_name(item)))
+                problem = repeated_name(s.name for s in specs)
+                if problem is not None:
+                    raise ValueError(problem)
         return specs
 
 

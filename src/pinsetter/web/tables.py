@@ -45,7 +45,7 @@ from pinsetter.storage import Storage
 from pinsetter.storage.db import PreparedAppend
 from pinsetter.storage.tables import Seat, StoredTable, TableStore, new_token, token_hash
 from pinsetter.storage.tables import copy_table as _copy
-from pinsetter.usertext import check_new_name
+from pinsetter.usertext import check_new_name, name_key
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data
 
 __all__ = ["Hub", "TableService"]
@@ -246,8 +246,9 @@ class TableService:
                 raise NotFound(_("table {id} has seats 0 to {last}").format(id=table_id, last=len(table.seats) - 1))
             if not table.seats[seat].free:
                 raise Conflict(_("this seat is taken: choose another"))
-            if any(s.name == name for s in table.seats):
-                raise Conflict(_("the name {name} is taken at this table").format(name=repr(name)))
+            if any(name_key(s.name) == name_key(name) for s in table.seats if s.name is not None):
+                message = _("the name {name} is taken at this table (case, width and variation selectors aside)")
+                raise Conflict(message.format(name=repr(name)))
             token = new_token()
             table.seats[seat] = Seat("human", name, token_hash(token))
             if self.store.update(table):
