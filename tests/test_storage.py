@@ -447,6 +447,20 @@ def test_import_never_raises_on_hostile_input(tmp_path: Path) -> None:
     assert import_records(storage, "text with a lone surrogate \ud800").rejected
 
 
+def test_a_key_given_twice_is_refused_in_lines_and_in_arrays(tmp_path: Path) -> None:
+    """`import` reads every record as `replay` does (`read_json`): the line, or the array, that gives
+    a key twice is refused, whichever value a reader would keep."""
+    storage = Storage(url(tmp_path / "twice.sqlite"))
+    good, other = json.dumps(finished(1).to_json()), json.dumps(finished(2).to_json())
+    twice = other.replace('"seed": ', '"seed": 99, "seed": ', 1)
+    report = import_records(storage, f"{good}\n{twice}\n")
+    assert report.imported == 1 and report.rejected == [(2, "the key 'seed' is given twice in one object")]
+    kinds_twice = other.replace('"kind": ', '"kind": "nosuchbot", "kind": ', 1)
+    report = import_records(storage, "[" + kinds_twice + "]")
+    assert report.imported == 0 and "the key 'kind' is given twice" in report.rejected[0][1]
+    assert len(storage.all_games()) == 1
+
+
 def test_import_file_reads_bytes_up_to_a_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     storage = Storage(url(tmp_path / "f.sqlite"))
     source = tmp_path / "in.jsonl"
