@@ -79,6 +79,11 @@ COMMAND_LINES: list[list[str]] = [
     ["score", "X", "10", "X"],
     ["score", "9" * 40],
     ["score", "\x1b[2J"],
+    ["score", "XXXX"],  # a token is one frame (docs/cli.md)
+    ["score", "7/X"],
+    ["score", "81X"],
+    ["score", "X", "7", "2"],  # and one frame is one token
+    ["score", "X", "X", "X", "X", "X", "X", "X", "X", "X", "X", "X", "X"],  # the tenth is XXX
     # games, players, options
     ["play", ""],
     ["play", "chess"],
@@ -93,6 +98,15 @@ COMMAND_LINES: list[list[str]] = [
     ["play", "tenpins", "--players", "x" * 41],
     ["play", "tenpins", "--players", "\u202eevil"],
     ["play", "tenpins", "--players", "bot:nosuchbot"],
+    ["play", "tenpins", "--players", "\u3164"],  # names that show as a blank, or nothing
+    ["play", "tenpins", "--players", "\u2800"],
+    ["play", "tenpins", "--players", "ann,\u115f\u1160"],
+    ["play", "tenpins", "--players", "\uffa0"],
+    ["play", "tenpins", "--players", "\u3000"],
+    ["play", "tenpins", "--players", "\u200d"],
+    ["play", "tenpins", "--players", "ann,ann\ufe0f"],  # one name, as names compare
+    ["play", "tenpins", "--players", "Ann,ann"],
+    ["play", "tenpins", "--players", "ann,\uff21\uff2e\uff2e"],
     ["play", "tenpins", "--option", "colour=red"],
     ["play", "tenpins", "--option", "frames"],
     ["play", "tenpins", "--option", "frames=0"],
@@ -272,6 +286,24 @@ def _inflate_total(data: dict[str, Any]) -> object:
     return data
 
 
+def _timer_bot_named_nowhere(data: dict[str, Any]) -> object:
+    """A human seat whose decision the turn timer's bot made, the bot being none of the game's."""
+    data["players"][0] = {"name": data["players"][0]["name"], "kind": "human"}
+    decision = next((s for s in data["steps"] if s["actor"] == 0), data["steps"][0])
+    decision["by"] = "nosuchbot"
+    return data
+
+
+def _twice(key: str, first: str) -> Mutation:
+    """The record's text with `key` given twice in one object, `first` the value before the record's own:
+    a reader that kept the first value would see another record."""
+
+    def mutate(data: dict[str, Any]) -> object:
+        return json.dumps(data).replace(f'"{key}": ', f'"{key}": {first}, "{key}": ', 1)
+
+    return mutate
+
+
 def _deep(data: dict[str, Any]) -> object:
     data["extra"] = {"x": json.loads("[" * 50 + "]" * 50)}
     return data
@@ -294,6 +326,16 @@ MUTATIONS: dict[str, Mutation] = {
     "player name osc": _set(("players", 0, "name"), "\x1b]0;owned\x07"),
     "player name too long": _set(("players", 0, "name"), "n" * 300),
     "player extra key": _set(("players", 0, "admin"), True),
+    "player kind names no bot": _set(("players", 0, "kind"), "nosuchbot"),
+    "player kind holds escapes": _set(("players", 0, "kind"), "\x1b[2Jrandom\x07"),
+    "seat handed to no bot": _set(
+        ("players", 0), {"name": "ann", "kind": "human", "replaced_by": "nosuchbot", "from_step": 0}
+    ),
+    "timer bot names no bot": _timer_bot_named_nowhere,
+    "extra claims a table": _set(("extra",), {"table": 1}),
+    "option as text": _set(("options", "frames"), "3"),
+    "key given twice": _twice("seed", "0"),
+    "seat kind given twice": _twice("kind", '"nosuchbot"'),
     "seed text": _set(("seed",), "7"),
     "seed float": _set(("seed",), 7.5),
     "seed negative": _set(("seed",), -1),
@@ -345,7 +387,7 @@ def _record_cases(tmp: Path) -> list[tuple[str, str, Path]]:
             data = copy.deepcopy(base)
             mutated = mutate(data)
             path = tmp / f"{game}-{len(cases)}.json"
-            path.write_text(json.dumps(mutated))
+            path.write_text(mutated if isinstance(mutated, str) else json.dumps(mutated))
             cases.append((game, name, path))
     for name, raw in RAW_RECORDS.items():
         path = tmp / f"raw-{len(cases)}.json"
@@ -357,10 +399,19 @@ def _record_cases(tmp: Path) -> list[tuple[str, str, Path]]:
 def test_mutated_records_of_every_game_are_refused_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """No reader takes a record another refuses: replay, import, hint, resume and the web's upload."""
+    from fastapi.testclient import TestClient
+
+    from pinsetter.web.app import create_app
+
     cases = _record_cases(tmp_path)
     assert len(cases) >= 180
     db = str(tmp_path / "h.sqlite")
+    web = TestClient(create_app(str(tmp_path / "web.sqlite")))
     for game, name, path in cases:
+        uploaded = web.post("/api/records", content=path.read_bytes())
+        assert uploaded.status_code in (413, 422), f"upload {name}: {uploaded.status_code} {uploaded.text}"
+        assert "\n" not in uploaded.json()["error"], name
         for args in (
             ["replay", str(path)],
             ["import", str(path), "--db", db],
@@ -373,6 +424,7 @@ def test_mutated_records_of_every_game_are_refused_in_one_line(
             assert_one_line_error([*args, name], code, err)
     code, out, _err = run_cli(["history", "--db", db, "--json"], capsys)
     assert code == 0 and json.loads(out) == [], "no refused record reached the history"
+    assert web.get("/api/history").json() == [], "nor the web's"
 
 
 def test_a_forged_perfect_game_is_refused_everywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

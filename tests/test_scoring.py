@@ -86,11 +86,32 @@ def test_impossible_sequences_name_the_ball(pinfalls: list[int], ball: int, reas
 def test_parse_notations_agree() -> None:
     assert parse_line("X 7/ 9- X") == [10, 7, 3, 9, 0, 10]
     assert parse_line("10 7 3 9 0 10") == [10, 7, 3, 9, 0, 10]
-    assert parse_line("X 7 / 9 -") == [10, 7, 3, 9, 0]
-    assert parse_line("XXXXXXXXXXXX") == [10] * 12
+    assert parse_line("X X X X X X X X X XXX") == [10] * 12
+    assert parse_line("x 7/ 9-") == [10, 7, 3, 9, 0]  # x is X
+    assert parse_line("X 7") == [10, 7]  # the last token may be a frame not yet finished
+    assert parse_line("X X X X X X X X X 7/X") == [10] * 9 + [7, 3, 10]  # the last frame's three balls
+    assert parse_line("X X X X X X X X X X9/") == [10] * 10 + [9, 1]
 
 
-@pytest.mark.parametrize(("line", "ball"), [("/", 1), ("7X", 2), ("7 ?", 2), ("X 7?", 3), ("X" * 13, 13)])
+@pytest.mark.parametrize(
+    ("line", "ball", "words"),
+    [
+        ("XXXX", 2, "token 1 'XXXX' goes on past frame 1 ('X')"),
+        ("7/X", 3, "token 1 '7/X' goes on past frame 1 ('7/')"),
+        ("X 81X", 4, "token 2 '81X' goes on past frame 2 ('81')"),
+        ("X 7 / 9 -", 2, "token 2 '7' leaves frame 2 unfinished"),
+        ("X X X X X X X X X X X X", 10, "token 10 'X' leaves frame 10 unfinished"),
+        ("XXXXXXXXXXXX", 2, "token 1"),
+    ],
+)
+def test_a_token_among_marks_is_exactly_one_frame(line: str, ball: int, words: str) -> None:
+    """docs/cli.md: several frames in one token, or one frame over several, is a typing mistake, never read."""
+    with pytest.raises(ScoringError) as info:
+        parse_line(line)
+    assert info.value.ball == ball and words in str(info.value)
+
+
+@pytest.mark.parametrize(("line", "ball"), [("/", 1), ("7X", 2), ("7 ?", 2), ("X 7?", 3), ("X " * 9 + "XXXX", 13)])
 def test_parse_errors_name_the_ball(line: str, ball: int) -> None:
     with pytest.raises(ScoringError) as info:
         parse_line(line)

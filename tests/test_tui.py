@@ -433,6 +433,30 @@ async def test_a_name_with_control_characters_is_refused_with_one_message(app: P
         assert "control character" not in screen_text(app)
 
 
+async def test_a_blank_name_is_refused_and_one_name_is_never_seated_twice(app: PinsetterApp) -> None:
+    """docs/records.md, Names: the launcher applies the rules of names typed in, as the command line does."""
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        field = launcher.query_one("#player-name", Input)
+        message = launcher.query_one("#launch-message", Static)
+
+        async def add(name: str) -> None:
+            field.value = name
+            await pilot.pause()
+            launcher.query_one("#add-player", Button).press()  # a click can be lost on a loaded machine
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if field.value == "":
+                    break
+
+        await add("\u3164")
+        assert [s.name for s in launcher.seats] == ["you"]
+        assert "shows as a blank" in message.render().plain  # type: ignore[union-attr]
+        await add("YOU\ufe0f")  # the same name as "you": seated under another
+        assert [s.name for s in launcher.seats] == ["you", "YOU\ufe0f-2"]
+
+
 async def test_a_stored_game_the_records_now_refuse_does_not_break_the_launcher(tmp_path: Path) -> None:
     """A history written before names were checked may hold one with terminal escapes."""
     from pinsetter.records import PlayerSpec

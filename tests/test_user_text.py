@@ -14,7 +14,7 @@ from pinsetter.records import PlayerSpec, Record
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.ui.sheet import render_sheets
-from pinsetter.usertext import check_name, check_new_name, visible
+from pinsetter.usertext import check_name, check_new_name, name_key, visible
 
 HOSTILE = ["[/]", "[bold blink red]ann", "<script>alert(1)</script>", "$x^2$ & [link=file:///etc]"]
 
@@ -45,6 +45,61 @@ def test_invisible_and_line_breaking_characters_are_refused_in_new_names(name: s
     storage = Storage(f"sqlite:///{tmp_path / 'h.sqlite'}")
     storage.save(Record.loads(match.record.dumps()))
     assert [g.record.players[0].name for g in storage.history()] == [name]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u3164",  # HANGUL FILLER
+        "ann\u3164",
+        "\u2800",  # BRAILLE PATTERN BLANK
+        "\u115f\u1160",  # Hangul Jamo fillers
+        "\uffa0",  # HALFWIDTH HANGUL FILLER
+        "\U0001d159",  # MUSICAL SYMBOL NULL NOTEHEAD
+        "\u034f",  # COMBINING GRAPHEME JOINER
+        "\u0301",  # a mark on no letter
+        "\u200d",  # a joiner alone
+        "\ufe0f",  # a variation selector alone
+    ],
+)
+def test_names_that_show_as_a_blank_are_refused_where_typed(name: str) -> None:
+    """A name that shows nothing, or a letter that shows as a blank, makes names that look alike."""
+    with pytest.raises(ValueError, match=r"shows as a blank|shows nothing"):
+        check_new_name(name)
+    with pytest.raises(ValueError, match=r"shows as a blank|shows nothing"):
+        PlayerSpec.parse_list(f"bob,{name}")
+    assert check_name(name) == name  # as a history written before the rule keeps it
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("ann", "ann\ufe0f"),  # a variation selector
+        ("Ann", "ann"),  # case
+        ("ann", "\uff41\uff4e\uff4e"),  # fullwidth
+        ("Jos\u00e9", "Jose\u0301"),  # composed and decomposed
+        ("a b", "a\u3000b"),  # an ideographic space
+        ("a b", "a  b"),  # two spaces
+        ("\N{MAN}\u200d\N{WOMAN}", "\N{MAN}\N{WOMAN}"),  # a joiner
+    ],
+)
+def test_names_that_compare_as_one_cannot_play_one_game(first: str, second: str) -> None:
+    """docs/records.md, Names: names are compared after NFKC, case folding and without variation selectors."""
+    assert name_key(first) == name_key(second)
+    with pytest.raises(ValueError, match="are one name"):
+        PlayerSpec.parse_list(f"{first},{second}")
+    assert [s.name for s in PlayerSpec.parse_list(f"{first.upper()},bot:random,bot:random")] == [
+        first.upper(),
+        "random",
+        "random-2",
+    ]
+    assert [s.name for s in PlayerSpec.parse_list("Random,bot:random")] == ["Random", "random-2"]
+
+
+def test_a_name_may_hold_an_ideographic_space_and_an_emoji_variation() -> None:
+    """Spaces inside a name (a Japanese family and given name) and emoji drawn as emoji are names."""
+    for name in ("\u5c71\u7530\u3000\u592a\u90ce", "\u2764\ufe0f", "Mary Ann"):
+        assert check_new_name(name) == name
 
 
 @pytest.mark.parametrize(

@@ -291,7 +291,14 @@ def test_ids_no_database_can_hold_are_404_not_500(client: TestClient, number: st
         ({"game": "tenpins", "players": []}, "players"),
         ({"game": "tenpins", "players": [{"name": "a", "kind": "wizard"}]}, "kind"),
         ({"game": "tenpins", "players": [{"name": "a", "kind": "bot:nobody"}]}, "nobody"),
-        ({"game": "tenpins", "players": [{"name": "a", "kind": "human"}, {"name": "a", "kind": "human"}]}, "same name"),
+        ({"game": "tenpins", "players": [{"name": "a", "kind": "human"}, {"name": "a", "kind": "human"}]}, "twice"),
+        (
+            {"game": "tenpins", "players": [{"name": "ann", "kind": "human"}, {"name": "Ann\ufe0f", "kind": "human"}]},
+            "are one name",
+        ),
+        ({"game": "tenpins", "players": [{"name": "\u3164", "kind": "human"}]}, "shows as a blank"),
+        ({"game": "tenpins", "players": [{"name": "\u2800", "kind": "human"}]}, "shows as a blank"),
+        ({"game": "tenpins", "players": [{"name": "\u0301", "kind": "human"}]}, "shows nothing"),
         (
             {"game": "bowling-solitaire", "players": [{"name": "a", "kind": "human"}, {"name": "b", "kind": "human"}]},
             "",
@@ -348,6 +355,39 @@ def test_upload_refuses_a_tampered_record_naming_the_step(client: TestClient) ->
     error_of(client.post("/api/records", content=json.dumps(data).encode()), 422)
     error_of(client.post("/api/records", content=b"not json"), 422)
     error_of(client.post("/api/records", content=b"\xff\xfe"), 422)
+
+
+def test_upload_refuses_a_record_no_other_reader_takes(client: TestClient, tmp_path: Path) -> None:
+    """Seats played by no bot, a claim to a table, an option in its command-line form, a key given
+    twice: each refused in one line naming its place, as `replay` refuses it; nothing is stored."""
+    from pinsetter.cli.app import main
+
+    view = new_game(client, "tenpins", [("ann", "human"), ("random", "bot:random")], options={"frames": 1}, seed=3)
+    text = client.get(f"/api/games/{play_out(client, view)['id']}/record").text
+    data = json.loads(text)
+    human = {"name": "ann", "kind": "human"}
+    cases = {
+        "players[1].kind: 'nosuchbot' names no bot": {
+            **data,
+            "players": [human, {"name": "random", "kind": "nosuchbot"}],
+        },
+        "players[1].kind: '\\x1b[2J' names no bot": {**data, "players": [human, {"name": "random", "kind": "\x1b[2J"}]},
+        "players[0].replaced_by: 'nosuchbot'": {
+            **data,
+            "players": [human | {"replaced_by": "nosuchbot", "from_step": 0}, data["players"][1]],
+        },
+        "extra.table: only the online tables": {**data, "extra": {"table": 1}},
+        "options.frames: expected a whole number, got '1'": {**data, "options": {"frames": "1"}},
+        "the key 'seed' is given twice": json.dumps(data).replace('"seed": ', '"seed": 0, "seed": '),
+    }
+    with TestClient(create_app(str(tmp_path / "other.sqlite"))) as other:
+        for words, case in cases.items():
+            body = case if isinstance(case, str) else json.dumps(case)
+            assert error_of(other.post("/api/records", content=body.encode()), 422).startswith(words), words
+            path = tmp_path / "case.json"
+            path.write_text(body)
+            assert main(["replay", str(path)]) == 2, words
+        assert other.get("/api/history").json() == []
 
 
 def test_history_filters_and_unfinished_games(client: TestClient) -> None:

@@ -132,6 +132,10 @@ def test_host_sit_start_close_and_their_errors(client: TestClient) -> None:
     assert "this seat is taken" in error_of(client.post(f"{at}/seats/0", json={"name": "Bob"}), 409)
     assert "taken" in error_of(client.post(f"{at}/seats/1", json={"name": "Ann"}), 409)
     assert "taken" in error_of(client.post(f"{at}/seats/2", json={"name": "Cy"}), 409)  # a bot's
+    for same in ("ann", "Ann\ufe0f", "\uff21nn"):  # one name as names compare (docs/records.md, Names)
+        assert "is taken at this table" in error_of(client.post(f"{at}/seats/1", json={"name": same}), 409)
+    for blank in ("\u3164", "\u2800", "Bob\u3164"):
+        assert "shows as a blank" in error_of(client.post(f"{at}/seats/1", json={"name": blank}), 422)
     assert "seats 0 to 2" in error_of(client.post(f"{at}/seats/7", json={"name": "Bob"}), 404)
     error_of(client.post("/api/tables/999/seats/0", json={"name": "Bob"}), 404)
     error_of(client.post(f"{at}/seats/1", json={"name": ""}), 422)
@@ -415,6 +419,32 @@ def test_a_restarted_server_continues_the_table(db: str) -> None:
             play_out({0: wa, 1: wb}, [], first)
         record = assert_replays(again, game_id)
         assert len(record.steps) >= moved
+
+
+def test_a_tables_record_is_handed_out_without_the_tables_mark(client: TestClient, tmp_path: Path) -> None:
+    """Only the tables say a game was played at one: the history keeps the mark (part of the game's
+    identity), no record from outside may carry it, and the record handed out leaves it out, so
+    every reader takes it (replay, an upload to another server, `pinsetter import`)."""
+    from pinsetter.cli.app import main
+    from pinsetter.storage.transfer import export_jsonl
+
+    table = host(client, ["bot:random", "bot:random"], frames=1)
+    game_id = start(client, table)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    stored = service.storage.get(game_id)
+    assert stored is not None and stored.finished and stored.record.extra == {"table": table["id"]}
+    text = client.get(f"/api/games/{game_id}/record").text
+    assert "extra" not in json.loads(text)
+    assert_replays(client, game_id)
+    assert "extra" not in json.loads(export_jsonl(service.storage))
+    with TestClient(create_app(str(tmp_path / "other.sqlite"))) as other:
+        assert other.post("/api/records", content=text.encode()).status_code == 201
+        marked = json.loads(text) | {"extra": {"table": table["id"]}}
+        refused = error_of(other.post("/api/records", content=json.dumps(marked).encode()), 422)
+        assert refused.startswith("extra.table: ")
+    path = tmp_path / "table.json"
+    path.write_text(text)
+    assert main(["import", str(path), "--db", str(tmp_path / "third.sqlite")]) == 0
 
 
 # --- PostgreSQL ----------------------------------------------------------------------------------------------

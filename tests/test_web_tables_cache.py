@@ -8,6 +8,7 @@ all, and every step must still be stored exactly once, by the seat whose turn it
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from pathlib import Path
@@ -307,7 +308,10 @@ def test_a_start_that_loses_its_race_leaves_no_game_behind(tmp_path: Path) -> No
 
 
 def test_an_uploaded_record_cannot_move_a_tables_game(two: Setup) -> None:
-    """Only the seats move a table's game: a longer record of it (forged for every seat) is refused."""
+    """Only the seats move a table's game: a longer record of it (forged for every seat) is refused.
+
+    Such a record says it was played at the table (`extra.table`), which no record from outside
+    may say; without it, it is another game, and the table's game stays as its seats left it."""
     from dataclasses import replace as with_steps
 
     from pinsetter.session import Match
@@ -321,10 +325,12 @@ def test_an_uploaded_record_cannot_move_a_tables_game(two: Setup) -> None:
     match.storage = None
     for _ in range(6):
         match.apply(match.draw_chance() if match.state.is_chance_node() else match.state.legal_actions()[0])
-    with pytest.raises(Conflict, match="online table"):
+    with pytest.raises(Refused, match=r"extra\.table: only the online tables"):
         a.games.upload(match.record.dumps())
     assert len(match.record.steps) == len(before) + 6
     assert stored_steps(a, game_id) == before
+    other = a.games.upload(json.dumps(match.record.outside_json()))
+    assert other != game_id and stored_steps(a, game_id) == before
 
 
 def test_only_unfinished_timed_tables_get_their_clocks_back_after_a_restart(tmp_path: Path) -> None:

@@ -22,19 +22,20 @@ from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
 from pinsetter.core.datafile import write_atomically
 from pinsetter.core.draws import ChanceDraws
-from pinsetter.core.game import Game, GameError, State
+from pinsetter.core.game import Game, GameError, OptionSpec, State
 from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
-from pinsetter.games.registry import get_game
+from pinsetter.games.registry import all_games, get_game
 from pinsetter.i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
-from pinsetter.usertext import check_name, check_new_name, visible
+from pinsetter.usertext import check_name, check_new_name, repeated_name, visible
 
 __all__ = [
     "FORMAT",
     "MAX_RECORD_BYTES",
+    "TABLE_MARK",
     "VERSION",
     "ChanceSource",
     "PlayerSpec",
@@ -43,6 +44,9 @@ __all__ = [
     "RecordError",
     "RecordStep",
     "apply_step",
+    "document_problem",
+    "parse_document",
+    "read_json",
     "replay",
     "replay_from",
     "replay_with_draws",
@@ -93,9 +97,9 @@ class PlayerDocument(_Strict):
     @model_validator(mode="after")
     def _replacement_whole(self) -> PlayerDocument:
         if (self.replaced_by is None) != (self.from_step is None):
-            raise ValueError("replaced_by and from_step go together")
+            raise ValueError(_("replaced_by and from_step go together"))
         if self.replaced_by is not None and self.kind != "human":
-            raise ValueError("only a human seat is handed to a bot (replaced_by)")
+            raise ValueError(_("only a human seat is handed to a bot (replaced_by)"))
         return self
 
 
@@ -141,13 +145,87 @@ class RecordDocument(_Strict):
     def _replacements_in_the_game(self) -> RecordDocument:
         for index, player in enumerate(self.players):
             if player.from_step is not None and player.from_step > len(self.steps):
-                raise ValueError(
-                    f"players[{index}].from_step {player.from_step} is past the last step ({len(self.steps)})"
-                )
+                message = _("players[{index}].from_step {step} is past the last step ({last})")
+                raise ValueError(message.format(index=index, step=player.from_step, last=len(self.steps)))
         for index, step in enumerate(self.steps):
             if step.by is not None and step.actor == CHANCE_ACTOR:
-                raise ValueError(f"steps[{index}]: a chance step is played by no bot ('by')")
+                raise ValueError(_("steps[{index}]: a chance step is played by no bot ('by')").format(index=index))
         return self
+
+    @model_validator(mode="after")
+    def _what_pinsetter_writes(self, info: ValidationInfo) -> RecordDocument:
+        """A record from outside (a file, an upload, an import) holds only what pinsetter itself writes:
+        a known game, its options with their own types, seats played by humans or by its bots, no
+        claim to an online table. A game kept in the history is read back as it was stored
+        (`Record.loads_stored`): it was checked when it came in, or the tables wrote it."""
+        if (info.context or {}).get("stored"):
+            return self
+        problem = document_problem(self)
+        if problem is not None:
+            raise ValueError(problem)
+        return self
+
+
+# `extra` key only the online tables write, straight into the history: the table a game is played at.
+TABLE_MARK = "table"
+
+
+def _bot_problem(value: str, game: str, bots: list[str]) -> str | None:
+    if value in bots:
+        return None
+    message = _("{name} names no bot of {game} (bots: {known})")
+    return message.format(name=f"'{visible(value)}'", game=game, known=", ".join(bots))
+
+
+def _option_problem(spec: OptionSpec, value: object) -> str | None:
+    """A record's option has the JSON type pinsetter writes for it (`Game.options_text`): true or false for
+    a yes/no option, a whole number for a count, text for the rest. Text such as `"2"` for a count is the
+    command line's form, not a record's: refused rather than read, so a record means one thing."""
+    default = spec.default
+    if isinstance(default, bool):
+        fits, expected = isinstance(value, bool), _("true or false")
+    elif isinstance(default, int):
+        fits, expected = isinstance(value, int) and not isinstance(value, bool), _("a whole number")
+    elif isinstance(default, float):
+        fits, expected = isinstance(value, int | float) and not isinstance(value, bool), _("a number")
+    else:
+        fits, expected = isinstance(value, str), _("text")
+    if fits:
+        return None
+    shown = f"'{visible(value)}'" if isinstance(value, str) else json.dumps(value)
+    return _("expected {expected}, got {value}").format(expected=expected, value=shown)
+
+
+def document_problem(doc: RecordDocument) -> str | None:
+    """What a record from outside may not hold (see `RecordDocument`), with its place; None if nothing."""
+    from pinsetter.bots.base import bot_names
+
+    games = all_games()
+    if doc.game not in games:
+        message = _("unknown game {game} (games: {known})")
+        return "game: " + message.format(game=f"'{visible(doc.game)}'", known=", ".join(games))
+    specs = {spec.name: spec for spec in games[doc.game].option_specs}
+    for name, value in doc.options.items():
+        problem = _option_problem(specs[name], value) if name in specs else None
+        if problem is not None:
+            return f"options.{name}: {problem}"
+    bots = bot_names(doc.game)
+    for index, player in enumerate(doc.players):
+        problem = None if player.kind == "human" else _bot_problem(player.kind, doc.game, bots)
+        if problem is not None:
+            return f"players[{index}].kind: {problem}"
+        problem = None if player.replaced_by is None else _bot_problem(player.replaced_by, doc.game, bots)
+        if problem is not None:
+            return f"players[{index}].replaced_by: {problem}"
+    for index, step in enumerate(doc.steps):
+        problem = None if step.by is None else _bot_problem(step.by, doc.game, bots)
+        if problem is not None:
+            return f"steps[{index}].by: {problem}"
+    if TABLE_MARK in doc.extra:
+        return f"extra.{TABLE_MARK}: " + _(
+            "only the online tables say a game was played at one; a record from a file or an upload cannot"
+        )
+    return None
 
 
 def _path(loc: tuple[int | str, ...]) -> str:
@@ -216,16 +294,19 @@ def _too_big(size: int) -> RecordError:
     )
 
 
-def parse_document(text: str | bytes) -> RecordDocument:
+def parse_document(text: str | bytes, *, stored: bool = False) -> RecordDocument:
     """Validate a record's JSON text against the format; RecordError naming the bad field.
 
     A leading byte-order mark (which some editors write) is read past, as `import` does.
+    `stored`: a game read back from the history, which pinsetter wrote itself (`Record.loads_stored`);
+    everything else is a record from outside, held to what pinsetter writes (`document_problem`) and
+    with no key given twice (`read_json`).
     """
     if len(text) > MAX_RECORD_BYTES:
         raise _too_big(len(text))
     text = text.removeprefix(codecs.BOM_UTF8) if isinstance(text, bytes) else text.removeprefix("\ufeff")
     try:
-        return RecordDocument.model_validate_json(text)
+        document = RecordDocument.model_validate_json(text, context={"stored": stored})
     except ValidationError as exc:
         if exc.errors()[0]["type"] == "json_invalid":
             raise RecordError(
@@ -234,6 +315,53 @@ def parse_document(text: str | bytes) -> RecordDocument:
         if exc.errors()[0]["type"] == "model_type":
             raise RecordError(_("a record is a JSON object")) from None
         raise RecordError(describe_validation_error(exc)) from None
+    if not stored:
+        read_json(text)  # valid, but a key given twice would have been read as its last value only
+    return document
+
+
+class _RepeatedKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise _RepeatedKey(key)
+            seen.add(key)
+    return data
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(_("{value} is not a JSON number").format(value=name))
+
+
+def read_json(text: str | bytes) -> Any:
+    """JSON as every reader of records parses it; RecordError, one line, if it is not.
+
+    A key given twice in one object is refused: JSON parsers disagree on which one counts, so
+    two readers could see two different records in one text. NaN and Infinity are not JSON.
+    """
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except _RepeatedKey as exc:
+        raise RecordError(_("the key {key} is given twice in one object").format(key=f"'{visible(exc.key)}'")) from None
+    except UnicodeDecodeError:
+        raise RecordError(_("not JSON: the text is not UTF-8")) from None
+    except json.JSONDecodeError as exc:
+        where = _("line {line} column {column}").format(line=exc.lineno, column=exc.colno)
+        raise RecordError(_("not JSON: {error}").format(error=f"{exc.msg} ({where})")) from None
+    except RecursionError:
+        raise RecordError(_("not JSON: nested too deeply")) from None
+    except ValueError as exc:  # a number too long to read, NaN
+        raise RecordError(_("not JSON: {error}").format(error=visible(str(exc)))) from None
 
 
 # --- the record in memory ------------------------------------------------------------------
@@ -288,9 +416,10 @@ class PlayerSpec:
 
                 specs.append(cls(bot_seat_name(kind, {s.name for s in specs}), kind))
             else:
-                if item in {s.name for s in specs}:
-                    raise ValueError(_("player name {name} given twice").format(name=repr(visible(item))))
                 specs.append(cls(check_new_name(item)))
+                problem = repeated_name(s.name for s in specs)
+                if problem is not None:
+                    raise ValueError(problem)
         return specs
 
 
@@ -333,6 +462,19 @@ class Record:
         head, tail = self._document_parts()
         tail = {key: json.loads(json.dumps(value)) for key, value in tail.items()}  # copies
         return {**head, "steps": [s.to_json() for s in self.steps], **tail}
+
+    def outside_json(self) -> dict[str, Any]:
+        """The record as it leaves the history (a download, an export): one that every reader takes.
+
+        Only the online tables say a game was played at one (`TABLE_MARK`, kept in the history);
+        a record from outside never does, so the copy handed out leaves it out.
+        """
+        data = self.to_json()
+        extra = data.get("extra", {})
+        extra.pop(TABLE_MARK, None)
+        if not extra:
+            data.pop("extra", None)
+        return data
 
     def to_text(self) -> str:
         """Exactly `json.dumps(self.to_json())`, each step's text made once (`RecordStep.json_text`).
@@ -392,7 +534,13 @@ class Record:
 
     @classmethod
     def loads(cls, text: str | bytes) -> Record:
+        """A record from outside (a file, an upload, an import line): held to what pinsetter writes."""
         return cls.from_document(parse_document(text))
+
+    @classmethod
+    def loads_stored(cls, text: str | bytes) -> Record:
+        """A game read back from the history: pinsetter wrote it (it may say which table it was played at)."""
+        return cls.from_document(parse_document(text, stored=True))
 
     @classmethod
     def from_json(cls, data: Any) -> Record:

@@ -16,11 +16,21 @@ characters out as escapes.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 from pinsetter.i18n import _
 
-__all__ = ["MAX_NAME", "check_name", "check_new_name", "name_problem", "new_name_problem", "visible"]
+__all__ = [
+    "MAX_NAME",
+    "check_name",
+    "check_new_name",
+    "name_key",
+    "name_problem",
+    "new_name_problem",
+    "repeated_name",
+    "visible",
+]
 
 MAX_NAME = 40
 # Bidirectional embeddings, overrides and isolates: they reorder the text after them.
@@ -46,6 +56,28 @@ def _is_invisible(char: str) -> bool:
     if category == "Cf":
         return char not in JOINERS and ord(char) not in TAGS and char not in BIDI_CONTROLS
     return category in ("Zl", "Zp")
+
+
+# Letters and symbols that show as a blank or as nothing, though Unicode's categories call them
+# neither a space nor a format character: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the
+# Braille blank (U+2800), the combining grapheme joiner, the Khmer inherent vowels, the Mongolian vowel
+# separator, the musical null notehead, the Hangul Jamo fillers' halfwidth form.
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180e\U0001d159")
+# Variation selectors choose how the character before them is drawn (text or emoji): a name may need
+# one (U+FE0F after a heart), but `ann` and `ann` + U+FE0F are the same name.
+VARIATION_SELECTORS = frozenset(
+    [*map(chr, range(0xFE00, 0xFE10)), *map(chr, range(0xE0100, 0xE01F0)), "\u180b", "\u180c", "\u180d", "\u180f"]
+)
+
+
+def _is_blank(char: str) -> bool:
+    """Shows nothing, or a blank, by itself: spaces, marks that only change the character before them,
+    format characters, the blank-looking letters and the variation selectors."""
+    return (
+        unicodedata.category(char) in ("Zs", "Zl", "Zp", "Mn", "Me", "Cf", "Cc")
+        or char in BLANK_LOOKING
+        or char in VARIATION_SELECTORS
+    )
 
 
 def _is_unprintable(char: str) -> bool:
@@ -99,17 +131,63 @@ def _problem(name: str) -> str | None:
 
 
 def new_name_problem(name: str) -> str | None:
-    """Why `name` cannot be a new player's name (typed in now), or None: `name_problem`, and no
-    invisible character. Records and histories written before that rule keep their names."""
+    """Why `name` cannot be a new player's name (typed in now), or None: `name_problem`, no invisible
+    character, no letter that shows as a blank, and something to see. Records and histories written
+    before these rules keep their names."""
     problem = name_problem(name)
     if problem is not None:
         return problem
     bad = next((c for c in name if _is_invisible(c)), None)
-    if bad is None:
-        return None
-    return _("player name {name} contains the invisible character {code}").format(
-        name=f"'{visible(name)}'", code=f"U+{ord(bad):04X}"
-    )
+    if bad is not None:
+        return _("player name {name} contains the invisible character {code}").format(
+            name=f"'{visible(name)}'", code=f"U+{ord(bad):04X}"
+        )
+    bad = next((c for c in name if c in BLANK_LOOKING), None)
+    if bad is not None:
+        return _("player name {name} contains {code}, which shows as a blank").format(
+            name=_shown(name), code=f"U+{ord(bad):04X}"
+        )
+    if all(_is_blank(c) for c in name):
+        return _("player name {name} shows nothing: it has no character to see").format(name=_shown(name))
+    return None
+
+
+def _shown(name: str) -> str:
+    """A name in a message about what cannot be seen in it: those characters spelled out, quoted."""
+    return "'" + "".join(_escape(c) if _is_unseen(c) else c for c in visible(name)) + "'"
+
+
+def _is_unseen(char: str) -> bool:
+    """Shows as nothing or as a blank that is not a plain space (marks on a letter are seen)."""
+    hidden = unicodedata.category(char) in ("Zs", "Zl", "Zp", "Cf") and char != " "
+    return hidden or char in BLANK_LOOKING or char in VARIATION_SELECTORS
+
+
+def name_key(name: str) -> str:
+    """What a name is compared by: two names that look alike have one key.
+
+    Compatibility forms and case are folded (NFKC, casefold: `Ann`, fullwidth `ANN` and `ann` are one
+    name), variation selectors, joiners and other invisible characters are left out (`ann` and
+    `ann` + U+FE0F), and runs of spaces are one space.
+    """
+    seen = "".join(c for c in name if c not in VARIATION_SELECTORS and unicodedata.category(c) != "Cf")
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", seen).casefold())
+    return " ".join(folded.split())
+
+
+def repeated_name(names: Iterable[str]) -> str | None:
+    """Why these players cannot play one game or sit at one table: two names with one `name_key`, or None."""
+    first: dict[str, str] = {}
+    for name in names:
+        key = name_key(name)
+        if key not in first:
+            first[key] = name
+        elif first[key] == name:
+            return _("player name {name} is given twice").format(name=_shown(name))
+        else:
+            message = _("player names {first} and {second} are one name (case, width and variation selectors aside)")
+            return message.format(first=_shown(first[key]), second=_shown(name))
+    return None
 
 
 def check_new_name(name: str) -> str:

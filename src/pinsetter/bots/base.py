@@ -75,9 +75,11 @@ def bot_description(kind: str) -> str:
 
 def bot_seat_name(kind: str, taken: Collection[str]) -> str:
     """A new bot seat's name, told apart from the names taken: `Greedy bot`, then `Greedy bot 2`."""
+    from pinsetter.usertext import name_key
+
     title = bot_title(kind)
-    name, number = title, 2
-    while name in taken:
+    name, number, keys = title, 2, {name_key(t) for t in taken}
+    while name_key(name) in keys:  # told apart as names are compared (case, width, variation selectors)
         name = _("{bot} {number}").format(bot=title, number=number)
         number += 1
     return name

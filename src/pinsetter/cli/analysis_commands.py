@@ -47,8 +47,9 @@ def score_cmd(
 ) -> None:
     """Score a pinfall sequence and print the scoresheet.
 
-    A line of whole numbers gives one ball per number (`10 7 3`); a line with
-    marks gives one ball per character in each frame (`X 7/ 9- 81`).
+    A line of whole numbers gives one ball per number (`10 7 3`); in a line with
+    marks each token is one frame, one character per ball (`X 7/ 9- 81`, the
+    last frame `XXX`).
     """
     line = " ".join(balls)
     if not line.strip():

@@ -382,18 +382,31 @@ def parse_line(text: str, lane: Lane = STANDARD) -> list[int]:
 
     Tokens are separated by whitespace. In a line of whole numbers each token
     is one ball (`10` is ten pins; `11` is an error, never 1 and 1); in a line
-    with marks each token is a compact frame, one character per ball (`7/`,
-    `9-`, `61`, `X72`). Only ASCII digits count. Errors name the 1-based ball.
+    with marks each token is exactly one frame, one character per ball (`7/`,
+    `9-`, `61`, `X`; the last frame's up to three balls: `XXX`, `7/X`, `X9/`),
+    and only the line's last token may be a frame not yet finished (`X 7`). So
+    `XXXX`, `81X` (two frames in a token) and `X 7 2` (one frame in two) are
+    refused, naming the token: a token that is not one frame was mistyped. `x`
+    is read as `X`. Only ASCII digits count. Errors name the 1-based ball.
     """
     pinfalls: list[int] = []
     tokens = text.split()
     notation = any(c in _MARKS for token in tokens for c in token)
-    for token in tokens:
-        for item in _read_token(token, len(pinfalls) + 1, notation):
+    for position, token in enumerate(tokens, start=1):
+        frame = 0  # the frame this token writes (mark notation)
+        for offset, item in enumerate(_read_token(token, len(pinfalls) + 1, notation)):
             index = len(pinfalls) + 1
             ctx = next_ball(pinfalls, lane)
             if ctx is None:
                 raise ScoringError(index, _("{item} comes after the game is over").format(item=repr(item)))
+            if notation and offset == 0:
+                frame = ctx.frame
+            elif notation and ctx.frame != frame:
+                message = _("token {position} {token} goes on past frame {frame} ({done}): one token is one frame")
+                raise ScoringError(
+                    index,
+                    message.format(position=position, token=repr(token), frame=frame, done=repr(token[:offset])),
+                )
             if isinstance(item, int):
                 pins = item
             elif item in "Xx":
@@ -408,6 +421,13 @@ def parse_line(text: str, lane: Lane = STANDARD) -> list[int]:
                 pins = 0
             pinfalls.append(pins)
             _split(pinfalls, lane)
+        after = next_ball(pinfalls, lane) if notation and position < len(tokens) else None
+        if after is not None and after.frame == frame:
+            message = _(
+                "token {position} {token} leaves frame {frame} unfinished: one token is one frame "
+                "(the last frame too: XXX, 7/X, X9/)"
+            )
+            raise ScoringError(len(pinfalls), message.format(position=position, token=repr(token), frame=frame))
     return pinfalls
 
 

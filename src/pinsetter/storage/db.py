@@ -38,6 +38,7 @@ from pinsetter.i18n import _
 from pinsetter.records import (
     MAX_RECORD_BYTES,
     MAX_STEPS,
+    TABLE_MARK,
     PlayerDocument,
     Record,
     RecordError,
@@ -167,8 +168,8 @@ def game_uid(record: Record) -> str:
         "seed": record.seed,
         "created": record.created,
     }
-    if "table" in record.extra:
-        ident["table"] = record.extra["table"]
+    if TABLE_MARK in record.extra:
+        ident["table"] = record.extra[TABLE_MARK]
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
 
 
@@ -545,7 +546,7 @@ class Storage:
         data = record.to_json()
         text = json.dumps(data)
         try:  # never store what could not be read back: one such row would break every history listing
-            Record.loads(text)
+            Record.loads_stored(text)
         except RecordError as exc:
             raise StorageError(_("this game cannot be kept in the history: {error}").format(error=exc)) from None
         values = {
@@ -768,7 +769,7 @@ def _stored(row: sa.Row[Any]) -> StoredGame:
         updated=m["updated"],
         finished=bool(m["finished"]),
         steps=m["steps"],
-        record=Record.loads(m["record"]),
+        record=Record.loads_stored(m["record"]),
         chance=m["chance"],
     )
 

@@ -26,7 +26,7 @@ from typing import Any
 import pydantic_core
 
 from pinsetter.i18n import _
-from pinsetter.records import Record, RecordError, replay
+from pinsetter.records import Record, RecordError, read_json, replay
 from pinsetter.storage.db import Storage, StorageError
 from pinsetter.usertext import visible
 
@@ -47,7 +47,7 @@ FORMULA_START = ("=", "+", "-", "@")
 
 def export_jsonl(storage: Storage) -> str:
     """One full record per line, oldest first: `pinsetter import` reads it back."""
-    return "".join(json.dumps(g.record.to_json(), sort_keys=True) + "\n" for g in storage.all_games())
+    return "".join(json.dumps(g.record.outside_json(), sort_keys=True) + "\n" for g in storage.all_games())
 
 
 def csv_cell(text: str) -> str:
@@ -110,16 +110,19 @@ def _entries(data: bytes) -> list[tuple[int, bytes | Any]]:
     """(number, entry): a JSON array's items, one whole (indented) record, or the non-empty lines."""
     data = data.removeprefix(b"\xef\xbb\xbf")
     head = data.lstrip()[:1]
-    if head in (b"[", b"{"):
+    if head == b"[":  # an array (lines of JSON never start with one): read as every record is (`read_json`)
+        try:
+            whole = read_json(data)
+        except RecordError as exc:  # the file is one bad value
+            raise RecordError(_("not a JSON array of records: {error}").format(error=exc)) from None
+        if isinstance(whole, list):  # numbered by position
+            return list(enumerate(whole, start=1))
+    if head == b"{":
         try:
             whole = pydantic_core.from_json(data)  # depth- and number-limited; ValueError when not one JSON value
-        except ValueError as exc:
-            if head == b"[":  # an array (lines of JSON never start with one): the file is one bad value
-                raise RecordError(_("not a JSON array of records: {error}").format(error=visible(str(exc)))) from None
+        except ValueError:
             whole = None
-        if isinstance(whole, list):  # a JSON array of records: numbered by position
-            return list(enumerate(whole, start=1))
-        if isinstance(whole, dict):  # a single record, possibly indented over many lines
+        if isinstance(whole, dict):  # a single record, possibly indented over many lines (read by `Record.loads`)
             return [(1, data)]
     return [(n, line) for n, line in enumerate(data.splitlines(), start=1) if line.strip()]
 

@@ -59,7 +59,7 @@ from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import fit_names, frame_columns, render_sheets, sheet_width
 from pinsetter.ui.table_text import abilities_help, draw_table, label_adds
-from pinsetter.usertext import BIDI_CONTROLS, check_new_name, visible
+from pinsetter.usertext import BIDI_CONTROLS, check_new_name, name_key, visible
 
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
 ENTER_GUARD = 0.3  # seconds after a screen opens during which Enter is ignored (a held or doubled Enter)
@@ -874,7 +874,7 @@ class Launcher(EnterGuard, Screen[None]):
             kind = self.query_one("#player-kind", Select).value
             kind_text = kind if isinstance(kind, str) else "human"
             name = name or (kind_text if kind_text != "human" else f"player {len(self.seats) + 1}")
-            if any(s.name == name for s in self.seats):
+            if any(name_key(s.name) == name_key(name) for s in self.seats):  # one name, as names compare
                 name = f"{name}-{len(self.seats) + 1}"
             message = self.query_one("#launch-message", Static)
             chosen = game_class(self.game_id)

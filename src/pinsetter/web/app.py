@@ -354,7 +354,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
                     "or the table closes"
                 )
                 raise Conflict(message.format(id=game_id))
-            data = match.record.to_json()
+            data = match.record.outside_json()
         return JSONResponse(data, headers={"content-disposition": f'attachment; filename="pinsetter-{game_id}.json"'})
 
     @app.get("/api/games/{game_id}/steps/{step}", tags=["records"], responses=ERRORS)

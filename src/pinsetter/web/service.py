@@ -24,7 +24,7 @@ from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.tables import LIVE
-from pinsetter.usertext import check_new_name
+from pinsetter.usertext import check_new_name, repeated_name
 from pinsetter.web.schemas import GameView, HintView, NewGame
 
 __all__ = ["Conflict", "GameService", "NotFound", "Refused", "game_view", "game_view_data"]
@@ -116,8 +116,9 @@ class GameService:
             for seat in request.players:
                 kind = "human" if seat.kind == "human" else seat.kind.removeprefix("bot:")
                 specs.append(PlayerSpec(check_new_name(seat.name.strip()), kind))
-            if len({s.name for s in specs}) != len(specs):
-                raise Refused(_("two players have the same name"))
+            problem = repeated_name(s.name for s in specs)
+            if problem is not None:
+                raise Refused(problem)
             game.check_players(len(specs))
             for spec in specs:
                 if not spec.is_human:

@@ -39,13 +39,13 @@ from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import _, using_language
-from pinsetter.records import PlayerSpec, RecordStep, replay_from, result_of
+from pinsetter.records import TABLE_MARK, PlayerSpec, RecordStep, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.db import PreparedAppend
 from pinsetter.storage.tables import LIVE, Seat, StoredTable, TableStore, new_token, token_hash
 from pinsetter.storage.tables import copy_table as _copy
-from pinsetter.usertext import check_new_name
+from pinsetter.usertext import check_new_name, name_key
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused, game_view_data
 
 __all__ = ["Hub", "TableService"]
@@ -270,8 +270,9 @@ class TableService:
                 raise NotFound(_("table {id} has seats 0 to {last}").format(id=table_id, last=len(table.seats) - 1))
             if not table.seats[seat].free:
                 raise Conflict(_("this seat is taken: choose another"))
-            if any(s.name == name for s in table.seats):
-                raise Conflict(_("the name {name} is taken at this table").format(name=repr(name)))
+            if any(name_key(s.name) == name_key(name) for s in table.seats if s.name is not None):
+                message = _("the name {name} is taken at this table (case, width and variation selectors aside)")
+                raise Conflict(message.format(name=repr(name)))
             token = new_token()
             table.seats[seat] = Seat("human", name, token_hash(token))
             if self.store.update(table):
@@ -295,7 +296,7 @@ class TableService:
             raise Refused(str(exc)) from None
         match.undo_allowed = False
         match.storage = self.storage
-        match.record.extra["table"] = table.id  # part of the game's identity in the history (`game_uid`)
+        match.record.extra[TABLE_MARK] = table.id  # part of the game's identity in the history (`game_uid`)
         # Claim the table before storing the game: a second start (a double click, another process)
         # then finds it started, so no second game of the table's secret seed is ever stored.
         table.status = "playing"
