@@ -148,8 +148,8 @@ def test_player_lists() -> None:
     assert [(s.name, s.kind) for s in specs] == [
         ("ann", "human"),
         ("bob", "human"),
-        ("random", "random"),
-        ("random-2", "random"),
+        ("Rookie bot", "random"),  # bots are named as players are
+        ("Rookie bot 2", "random"),
     ]
     with pytest.raises(ValueError, match="twice"):
         PlayerSpec.parse_list("ann,ann")

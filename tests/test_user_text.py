@@ -90,10 +90,10 @@ def test_names_that_compare_as_one_cannot_play_one_game(first: str, second: str)
         PlayerSpec.parse_list(f"{first},{second}")
     assert [s.name for s in PlayerSpec.parse_list(f"{first.upper()},bot:random,bot:random")] == [
         first.upper(),
-        "random",
-        "random-2",
+        "Rookie bot",
+        "Rookie bot 2",
     ]
-    assert [s.name for s in PlayerSpec.parse_list("Random,bot:random")] == ["Random", "random-2"]
+    assert [s.name for s in PlayerSpec.parse_list("rookie BOT,bot:random")] == ["rookie BOT", "Rookie bot 2"]
 
 
 def test_a_name_may_hold_an_ideographic_space_and_an_emoji_variation() -> None:
