@@ -461,6 +461,9 @@ keep, tokens, Ten Pin, and last crossing out or missing.
 # The ability track
 {track}
 
+"{sheet}" chooses another sheet you have added, with other grey pins and
+another track.
+
 # Other options
 - "{tokens}": turned off, nobody gains bowling-ball tokens.
 {frames_option}
