@@ -48,7 +48,7 @@ def test_games_and_rules() -> None:
     result = runner.invoke(app, ["games", "--json"])
     ids = {g["id"] for g in json.loads(result.output)}
     assert {"tenpins", "bowling-dice"} <= ids
-    assert "double five" in runner.invoke(app, ["rules", "tenpins"]).output
+    assert "Double five is a strike" in runner.invoke(app, ["rules", "tenpins"]).output
     bad = runner.invoke(app, ["rules", "chess"])
     assert bad.exit_code == 2 and "unknown game" in bad.output
 

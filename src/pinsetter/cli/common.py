@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -126,6 +127,15 @@ def parse_options(game_id: str, pairs: list[str] | None) -> dict[str, object]:
 
 def emit_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def echo_rules(text: str) -> None:
+    """A game's rules (`Game.rules()`) on the terminal, wrapped to its width, 79 at most: headings bold."""
+    from pinsetter.ui.rules_view import wrapped_rules
+
+    width = min(shutil.get_terminal_size().columns, 80) - 1  # a full line wraps early in some terminals
+    for line, heading in wrapped_rules(text, width):
+        typer.secho(line, bold=heading or None)
 
 
 def open_storage(url: str | None) -> Storage:

@@ -14,6 +14,7 @@ from pinsetter.cli.common import (
     OptionOpt,
     SeedOpt,
     app,
+    echo_rules,
     emit_json,
     fail,
     output_path,
@@ -48,8 +49,11 @@ def games(as_json: JsonOpt = False) -> None:
 
 @app.command()
 def rules(game: GameArg) -> None:
-    """Print a readable summary of a game's rules."""
-    typer.echo(get_game(game).rules())
+    """Print a game's rules for players, in the current language.
+
+    How to type moves and options is in `pinsetter play --help` and docs/cli.md.
+    """
+    echo_rules(get_game(game).rules())
 
 
 def load_record(path: Path) -> Record:
@@ -132,6 +136,23 @@ def play(
 
     Every game is kept in the history database after every step; --resume takes a
     record file or a game id from `pinsetter history`.
+
+    Each prompt lists the moves it takes, typed in the game's notation:
+
+      Rolling Pins: `dice 1` or `dice 2` (roll one or two dice), `cross 2+5`
+      (cross out pins 2 and 5), `cross 4+6 tokens +3` (the same, three tokens
+      raising the roll), `miss`; in the advanced game also `reroll`, `flip N`,
+      `keep 1+3`, `extra-dice`, `extra-pin N`, `pass`, `ten-pin`, `auto-strike`
+      and `mark N` (a box in area N of the track: 1-5 upper row, 6-10 lower).
+
+      Bowling Solitaire: `3:4+5+8` (the card on pile 3 takes pins 4, 5 and 8),
+      `stop` (end the ball).
+
+      Ten Pins and Bowling Dice: Enter rolls.
+
+    Options are `--option key=value` (`pinsetter games` lists them), e.g.
+    `-o advanced=true -o shared_dice=true`. At any prompt: hint, sheet, rules,
+    quit. docs/cli.md has the details; `pinsetter rules GAME` the rules.
     """
     from pinsetter.cli.play import pick_game, play_lines
     from pinsetter.records import PlayerSpec

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.cells import cell_len
 
-from pinsetter.cli.common import fail
+from pinsetter.cli.common import echo_rules, fail
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
@@ -184,7 +184,7 @@ def _human_turn(match: Match) -> bool:
             show_sheets(match)
             continue
         if text == "rules":
-            typer.echo(state.game.rules())
+            echo_rules(state.game.rules())
             continue
         if text == "hint":
             show_hint(match)

@@ -19,6 +19,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
+from pinsetter.core.rules_text import FRAMES_OPTION_RULE, SCORING_RULES
 from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, following_ball, next_ball, score
 from pinsetter.core.seeds import CHANCE_STREAM
 from pinsetter.i18n import _, ngettext
@@ -183,6 +184,7 @@ class Game(ABC):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
     has_decisions: ClassVar[bool]
+    rules_text: ClassVar[str] = ""  # the rules for players (`N_`, the format of core/rules_text.py); see `rules`
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     # Option sets the registry-wide conformance test plays (documented examples).
     conformance_options: ClassVar[tuple[dict[str, object], ...]] = ({},)
@@ -252,8 +254,24 @@ class Game(ABC):
         """Parse a chance outcome's text form; raises ParseError."""
 
     def rules(self) -> str:
-        """A readable summary of the rules for players."""
-        return self.summary
+        """The rules for players in the current language, in the light format of `core.rules_text`.
+
+        A game writes them once as `rules_text`, whose placeholders are filled here: `{name}`,
+        `{players}`, `{scoring}` (the ten-pin scoring every game shares), `{frames_option}`, and an
+        option's name in braces for its label as the lobby shows it (never its key or a value to type).
+        """
+        if not self.rules_text:
+            return _(self.summary)
+        return self.fill_rules(_(self.rules_text))
+
+    def fill_rules(self, text: str) -> str:
+        """`text` with the placeholders of `rules` filled in the current language."""
+        values = {"scoring": _(SCORING_RULES), "frames_option": _(FRAMES_OPTION_RULE)}  # first: they hold more
+        values |= {spec.name: spec.title for spec in self.option_specs}
+        values |= {"name": _(self.name), "players": self.players_text()}
+        for key, value in values.items():
+            text = text.replace("{" + key + "}", value)
+        return text
 
     def draw_chance(self, state: State, seed: int, key: tuple[int, ...]) -> Step:
         """The seeded chance outcome at `state` under draws keyed by position (`pinsetter.core.draws`).

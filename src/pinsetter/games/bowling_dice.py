@@ -265,11 +265,56 @@ def _outcomes(kinds: tuple[tuple[str, int], ...], rack: Rack) -> tuple[tuple[Ste
     return tuple(result)
 
 
+# The rules for players (core/rules_text.py's format; `Game.rules` fills the braces).
+RULES_TEXT = N_("""\
+{name} is ten-pin bowling with ten special dice, for {players}. There is
+nothing to decide: the dice do all the bowling.
+
+# What you need
+Ten bowling dice and a scoresheet of ten frames for each player. Each face of
+a bowling die shows one of four things:
+- X, a strike;
+- /, a spare;
+- a standing pin;
+- a blank: a pin knocked down.
+
+# How a frame goes
+Players take turns, one frame each. For the first ball, roll all ten dice. If
+any die shows X, the ball is a strike and the frame is over. Otherwise every
+blank and every / is a pin knocked down; ten of them make a strike too.
+
+For the second ball, roll again only the dice that showed a standing pin. If
+any of them shows /, the ball is a spare: all the pins left fall. Otherwise
+every blank and every X is a pin knocked down; if they are all down, it is a
+spare too.
+
+# The 10th frame
+A strike or a spare in the 10th frame sets up all ten pins again: the next
+ball rolls all ten dice. After a strike and then a ball that is not a strike,
+the third ball rolls only the dice that still show a standing pin.
+
+{scoring}
+
+The highest total at the end of the game wins.
+
+# The dice
+The faces of the dice in the box are not known for certain. The usual set,
+played unless you choose another, has three strike dice (one X, two blanks,
+three pins), three spare dice (one /, two blanks, three pins) and four plain
+dice (three blanks, three pins).
+
+# Options
+- "{dice}": play with another set of dice that you have added.
+{frames_option}
+""")
+
+
 @register
 class BowlingDice(PureChanceGame):
     id = "bowling-dice"
     name = N_("Bowling Dice")
     summary = N_("Ten custom dice with strike, spare, pin and blank faces.")
+    rules_text = RULES_TEXT
     max_players = 8  # RULES.md: 1 or more; the box says 1 to 8
     option_specs = (
         OptionSpec(
@@ -294,9 +339,6 @@ class BowlingDice(PureChanceGame):
     def parse_outcome(self, text: str) -> Step:
         return Roll.parse(text)
 
-    def rules(self) -> str:
-        return _(RULES_TEXT).replace("{players}", self.players_text())
-
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.pure_chance_table import bowling_dice, bowling_words, dice_table
 
@@ -312,21 +354,3 @@ class BowlingDice(PureChanceGame):
         model = self.ball_model()
         for rack in product(*(range(count + 1) for _faces, count in model.kinds)):
             yield from (outcome for outcome, _probability in _outcomes(model.kinds, rack))
-
-
-RULES_TEXT = N_("""\
-Bowling Dice - {players}, no decisions: pure luck.
-
-Ten custom dice; each face is X (strike), / (spare), a standing pin, or blank
-(a pin down). First ball: roll all ten. Any X is a STRIKE. Otherwise every
-blank and every / is a pin down.
-Second ball: roll only the dice that showed a pin. Any / is a SPARE (all the
-rest down). Otherwise every blank and every X is a pin down.
-
-10th frame: a strike or spare re-racks: roll all ten again; after a strike and
-a non-strike, the third ball rolls the dice that still show a pin.
-
-The face mix of the retail dice is not certain. The default set is three
-strike dice (X, 2 blank, 3 pin), three spare dice (/, 2 blank, 3 pin) and four
-plain dice (3 blank, 3 pin); load another with --option dice=FILE.
-""")

@@ -362,11 +362,66 @@ def _candidates(rule: str, pins: tuple[int, ...]) -> tuple[tuple[Candidate, ...]
     return tuple(tuple(c) for c in by_value)
 
 
+# The rules for players (core/rules_text.py's format; `Game.rules` fills the braces).
+RULES_TEXT = N_("""\
+{name} is Sid Sackson's card game for one player: twenty cards bowl a game
+of ten-pin bowling, and every play is your choice.
+
+# What you need
+Twenty cards: two of each value from 1 (the ace) to 10.
+
+# Setting up a frame
+For every frame, shuffle all twenty cards. Deal ten face up in a triangle:
+they are the pins. Pin 1 is at the front, then pins 2 and 3, then 4, 5 and 6
+(pin 5 is the centre pin), and the back row is 7, 8, 9 and 10. Deal the other
+ten face down into three ball piles of five, three and two cards, and turn up
+the top card of each pile.
+
+# Knocking down pins
+Take the face-up card of any pile and remove with it either:
+- one standing pin of exactly the same value (a 10 takes a 10), or
+- two or three pins that touch, whose values add up to a number ending in the
+  card's value; a 10 counts as 0 here. A 7 takes a 3 and a 4 that touch, or
+  an 8 and a 9 (17).
+Pins touch when their cards are side by side or diagonal in the triangle;
+three pins make a group when they are joined one to the next, like 4, 5 and
+6. Then turn up the next card of that pile, if it has one.
+
+Two restrictions hold:
+- The first play of a frame takes no pin of the back row, and takes the
+  centre pin only together with pin 2 or 3.
+- Every later play must take at least one pin next to a place already
+  cleared in this frame.
+
+# How a frame goes
+The first ball lasts as long as you want to play and can. Clearing all ten
+pins in the first ball is a strike, and the frame is over. When the first
+ball ends, because you stop or because no play is left, discard the face-up
+card of every pile, turn up the next card of each, and bowl the second ball
+the same way. Clearing the rest in the second ball is a spare. Each ball
+counts the pins it removed.
+
+# The 10th frame
+A strike in the 10th frame earns two more balls, a spare one more; they are
+bowled on new deals of the twenty cards.
+
+{scoring}
+
+Aim for the highest score you can.
+
+# Options
+- "{groups}": the stricter reading of the original rules, where the three
+  pins of a group must all touch one another: only the small triangles count.
+{frames_option}
+""")
+
+
 @register
 class BowlingSolitaire(Game):
     id = "bowling-solitaire"
     name = N_("Bowling Solitaire")
     summary = N_("Sid Sackson's card game: pins and ball piles from 20 cards.")
+    rules_text = RULES_TEXT
     has_decisions = True
     min_players = 1
     max_players = 1
@@ -394,9 +449,6 @@ class BowlingSolitaire(Game):
 
     def parse_outcome(self, text: str) -> Step:
         return Card.parse(text)
-
-    def rules(self) -> str:
-        return _(RULES_TEXT)
 
     def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
         """A record made from a fixed `--deal` keeps its deal in `extra`."""
@@ -650,23 +702,3 @@ def deal_script(deal: Deal) -> Callable[[State], Step | None]:
         return slot_card(deal, state)
 
     return script
-
-
-RULES_TEXT = N_("""\
-Bowling Solitaire (Sid Sackson) - one player, 20 cards: two each of 1 to 10.
-
-Each frame: ten cards are the pins, positions 1 (front) to 10 (back row 7-10,
-centre pin 5); the other ten form ball piles of 5, 3 and 2 cards, tops face up.
-
-A play (`3:4+5+8`): take the top card of a pile and remove either one standing
-pin of the same value, or two or three touching pins whose sum ends in the
-card's digit (a 10 counts 0). The next card of that pile is turned up.
-  * The first play of a frame takes no back-row pin, and the centre pin only
-    together with pin 2 or 3.
-  * Every later play must take a pin next to a position already cleared.
-Ball 1 lasts while you want and can play (`stop` ends it). Then the top card of
-every pile is burned and the next turned up: ball 2. All ten in ball 1 is a
-strike, the rest in ball 2 a spare. Scoring is ten-pin bowling; 10th-frame
-bonus balls are played on fresh deals.
-Option groups=mutual: three-pin groups must all touch each other.
-""")

@@ -36,6 +36,7 @@ from pinsetter.core.game import (
     quoted,
 )
 from pinsetter.core.pins import mask_of, pins_of
+from pinsetter.core.scoring import STANDARD
 from pinsetter.core.seeds import PLAYER_STREAM
 from pinsetter.games.pure_chance import frames_option
 from pinsetter.games.registry import register
@@ -371,11 +372,112 @@ class Player:
         )
 
 
+# The rules for players (core/rules_text.py's format; `Game.rules` fills the braces, `rules` adds
+# `{ranks}` and `{track}`).
+RULES_TEXT = N_("""\
+{name} is a roll-and-write bowling game for {players}: you roll dice and
+cross out pins on your own sheet, and every choice is yours.
+
+# What you need
+A game sheet for each player, three six-sided dice and a pen. The pins on the
+sheet are numbered 1 to 10: pin 1 at the front, then 2 and 3, then 4, 5 and
+6, and 7, 8, 9 and 10 at the back.
+
+# How a frame goes
+A game has ten frames of two balls each. A ball is a run of rolls:
+- Choose to roll one die or two, and roll.
+- Cross out standing pins whose numbers add up to exactly the roll, then roll
+  again. A 7 can cross out pin 7, or pins 2 and 5, or pins 3 and 4, or pins
+  1, 2 and 4.
+- When no standing pins add up to the roll, it is a miss and the ball ends.
+  You may also miss on purpose after any roll, to keep pins for the second
+  ball.
+- Crossing out the last standing pin ends the ball at once.
+Two dice make at least 2, so pin 1 alone needs a roll of one die.
+
+The second ball plays the same way on the pins the first ball left, until a
+miss. Crossing out all ten pins in the first ball is a strike; all ten by the
+end of the second ball is a spare. Each ball counts the pins it crossed out.
+
+# Bowling-ball tokens
+At the start of each frame you gain a token, a bowling ball on the sheet.
+Tokens you do not use are kept for later frames, as many as you like. After a
+roll, before crossing out, you may spend tokens: each one moves one die up or
+down by 1, and a die never goes below 1. With three tokens, a roll of 7 can
+become a 10.
+
+# The 10th frame
+A strike or a spare in the 10th frame is completed on the sheet's two bonus
+frames, each starting with all ten pins: a strike earns two bonus balls, a
+spare one. Bonus frames give no token and have no grey pins, but you may
+still spend the tokens you hold.
+
+{scoring}
+
+# Ranks
+In a game of ten frames, your total gives your rank:
+{ranks}
+
+# Several players
+Each player plays their own game on their own sheet, and the highest total
+wins. Players take their frames in turn, each with their own rolls.
+
+With "{shared_dice}" on, everybody plays the same frame together: one roll
+serves every player still in it, and each answers it on their own sheet. The
+roll uses two dice, one of them coloured: a player who chose one die uses
+only the coloured die, the others use both. A third die serves a player using
+Extra Dice.
+
+# The advanced game
+Turning on "{advanced}" adds grey pins and an ability track. Each frame has
+two grey pins printed on the sheet. Mark one box on the ability track for every
+strike, and for every grey pin you cross out after the first ball of its
+frame has ended; grey pins crossed out in the first ball mark nothing.
+
+The track has ten areas of one to three boxes, each tied to an ability, and
+you choose which open box to mark. The lower row opens only once every box of
+the upper row is marked. Completing an area gives you its ability at once.
+Each ability is used once, except Ten Pin, which lasts for the rest of the
+game:
+- Ten Pin: from then on, when the first roll of a frame is made with two dice
+  and both show 5, the frame is a strike at once. Tokens, Reroll and Flip may
+  help make the two fives.
+- Reroll: roll all the dice of the current roll again.
+- Flip: turn one die of the current roll to its opposite face: 1 and 6, 2
+  and 5, 3 and 4 are opposite.
+- Extra Dice: for the rest of the current ball, roll one die more than you
+  chose and keep as many as you chose: roll three and keep two, or roll two
+  and keep one.
+- Extra Pin: right after a miss, cross out any one standing pin. It counts
+  for the ball that just ended, and may complete a strike or a spare.
+- Auto Strike: the next frame is a strike at once, with no roll; you still
+  gain its token. The option "{auto_strike}" can let you keep it instead, for
+  a frame of your choice.
+A strike from Ten Pin or Auto Strike marks a box like any other strike.
+
+After a roll, things happen in this order: Reroll, Flip, choosing the dice to
+keep, tokens, Ten Pin, and last crossing out or missing.
+
+# The ability track
+{track}
+
+"{sheet}" chooses another sheet you have added, with other grey pins and
+another track.
+
+# Other options
+- "{tokens}": turned off, nobody gains bowling-ball tokens.
+{frames_option}
+- "{pins}": a practice game of the basic rules with fewer pins, numbered from
+  1.
+""")
+
+
 @register
 class RollingPins(Game):
     id = "rolling-pins"
     name = N_("Rolling Pins")
     summary = N_("Roll and write: cross out pins that sum to your roll; tokens, grey pins, abilities.")
+    rules_text = RULES_TEXT
     has_decisions = True
     max_players = 12  # RULES.md: 1 to 12, as the online edition
     option_specs = (
@@ -479,21 +581,44 @@ class RollingPins(Game):
         return DiceRoll.parse(text, most=3)
 
     def rules(self) -> str:
-        """The rules, with this sheet's ability track: which ability each `mark N` fills."""
+        """The rules for players, with the solo ranks and this sheet's ability track written out."""
         from pinsetter.games.rolling_pins_table import ability_title
 
-        areas = [
-            "  "
-            + _("mark {n}: {ability} ({row} row, {boxes})").format(
-                n=n,
-                ability=ability_title(a.ability),
-                row=_("lower") if a.lower else _("upper"),
-                boxes=ngettext("{n} box", "{n} boxes", a.boxes).format(n=a.boxes),
-            )
-            for n, a in enumerate(self.sheet.areas, start=1)
-        ]
-        track = _("The ability track of this sheet (the lower row opens once the upper is full):") + "\n"
-        return _(RULES_TEXT).replace("{players}", self.players_text()) + track + "\n".join(areas) + "\n"
+        def row(lower: bool) -> list[str]:
+            return [
+                "- "
+                + _("{ability}: {boxes}").format(
+                    ability=ability_title(a.ability),
+                    boxes=ngettext("{n} box", "{n} boxes", a.boxes).format(n=a.boxes),
+                )
+                for a in self.sheet.areas
+                if a.lower == lower
+            ]
+
+        track = [_("Upper row:"), *row(False), _("Lower row, open once the upper row is full:"), *row(True)]
+        text = _(RULES_TEXT).replace("{ranks}", "\n".join(self.rank_lines())).replace("{track}", "\n".join(track))
+        return self.fill_rules(text)
+
+    @classmethod
+    def rank_lines(cls) -> list[str]:
+        """The solo ranks as list lines of the rules, read off `ranking` itself so they are written once."""
+        bands: list[tuple[int, int, str]] = []
+        for score in range(STANDARD.max_score + 1):
+            rank = cls.ranking(score)
+            if bands and bands[-1][2] == rank:
+                bands[-1] = (bands[-1][0], score, rank)
+            else:
+                bands.append((score, score, rank))
+        lines = []
+        for index, (low, high, rank) in enumerate(bands):
+            if index == 0:
+                band = _("{high} or less").format(high=high)
+            elif index == len(bands) - 1:
+                band = _("{low} or more").format(low=low)
+            else:
+                band = _("{low} to {high}").format(low=low, high=high)
+            lines.append("- " + _("{band}: {rank}").format(band=band, rank=rank))
+        return lines
 
     @staticmethod
     def ranking(score: int) -> str:
@@ -1040,35 +1165,3 @@ class RollingPinsState(State):
                     count=p.pending_marks
                 )
         return text
-
-
-RULES_TEXT = N_("""\
-Rolling Pins - roll and write, {players}.
-
-Pins are numbered 1 to 10. Each frame has two balls. A ball is a run of rolls:
-  1. choose one or two dice (`dice 1` / `dice 2`) and roll;
-  2. cross out standing pins whose numbers add up exactly to the roll
-     (`cross 2+5`), and roll again; or miss (`miss`), which ends the ball.
-     A roll nothing matches is a miss. You may miss on purpose to keep pins
-     for ball 2. Crossing the last pin ends the ball.
-Ball 2 plays on what ball 1 left. All ten in ball 1: strike; by ball 2: spare.
-
-Tokens: you gain one at the start of every frame (1-10) and keep unused ones.
-After a roll, each token moves one die up or down by 1 (never below 1):
-`cross 4+6 tokens +3` turns a 7 into a 10.
-
-10th frame: a strike or spare is completed on bonus frames with fresh racks
-(no token, no grey pins). Ranking: <=99 Pinhead, 100-134 Beginner,
-135-169 Intermediate, 170-199 Advanced, 200+ Master.
-
-Advanced game (--option advanced=true): each frame has two grey pins. Mark a
-box on the ability track (`mark N`, area N) for every strike and every grey pin
-crossed after ball 1 ended. Completing an area grants its ability:
-  reroll (reroll the dice), flip (one die to 7-x), extra-dice (this ball, roll
-  one die more and `keep` the chosen number), extra-pin (after a miss, cross any
-  one pin), auto-strike (the next frame is a strike at once: `auto-strike` is
-  then its only action; --option auto_strike=held keeps it for a frame of your
-  choice), ten-pin (permanent: a first roll of a frame with two dice showing
-  5+5 is a strike).
-Order of a roll: roll, reroll, flip, keep, tokens, ten-pin, cross or miss.
-""")

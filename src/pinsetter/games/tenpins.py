@@ -19,7 +19,7 @@ from pinsetter.core.game import Step
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
-from pinsetter.i18n import N_, _
+from pinsetter.i18n import N_
 
 if TYPE_CHECKING:
     from pinsetter.core.game import State
@@ -83,11 +83,44 @@ class TenPinsModel(BallModel[None]):
 _MODEL = TenPinsModel()
 
 
+# The rules for players (core/rules_text.py's format; `Game.rules` fills the braces).
+RULES_TEXT = N_("""\
+{name} is ten-pin bowling with two ordinary dice, for {players}. There is
+nothing to decide: the dice do all the bowling.
+
+# What you need
+Two six-sided dice and a scoresheet of ten frames for each player.
+
+# How a frame goes
+Players take turns, one frame each. For the first ball, roll both dice:
+- Double five is a strike: all ten pins fall and the frame is over.
+- If either die shows a six, the ball is off the alley: no pins fall.
+- Otherwise the two dice added together (2 to 9) are the pins knocked down.
+
+For the second ball, roll one die: a six knocks down nothing, any other face
+that many pins. If the two balls together make 10 or more, the frame is a
+spare, and the second ball counts just the pins that were still standing.
+
+# The 10th frame
+A strike in the 10th frame earns two more balls, a spare one more. A ball at
+a full rack of ten pins rolls two dice; a ball at the pins left over rolls one
+die.
+
+{scoring}
+
+The highest total at the end of the game wins.
+
+# Options
+{frames_option}
+""")
+
+
 @register
 class TenPins(PureChanceGame):
     id = "tenpins"
     name = N_("Ten Pins (dice)")
     summary = N_("Two dice: double five is a strike, a six is off the alley.")
+    rules_text = RULES_TEXT
     max_players = 12  # RULES.md: 1 to 12 (the seed says 2 or more)
     option_specs = (frames_option(),)
     conformance_options = ({}, {"frames": "3"})
@@ -97,9 +130,6 @@ class TenPins(PureChanceGame):
 
     def parse_outcome(self, text: str) -> Step:
         return DiceRoll.parse(text, most=2)
-
-    def rules(self) -> str:
-        return _(RULES_TEXT).replace("{players}", self.players_text())
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.pure_chance_table import dice_table, pip_dice, ten_pins_words
@@ -114,23 +144,3 @@ class TenPins(PureChanceGame):
     def chance_space(self) -> Iterator[Step]:
         """Every roll: two dice on a fresh rack, one die on the pins left."""
         return (outcome for dice in (1, 2) for outcome, _probability in _rolls(dice))
-
-
-RULES_TEXT = N_("""\
-Ten Pins (dice) - {players}, no decisions: pure luck.
-
-Each frame, roll two dice for the first ball:
-  * double five is a STRIKE (X): all ten pins, the frame ends;
-  * any six is OFF THE ALLEY: no pins (-);
-  * otherwise the sum of the dice (2 to 9) is the number of pins down.
-The second ball rolls one die: a six is 0, otherwise the face. If the two balls
-make 10 or more it is a SPARE (/): the second ball counts exactly the pins that
-were left standing.
-
-10th frame: a strike earns two more balls, a spare one more. A ball on a fresh
-rack rolls two dice, a ball on the pins left over rolls one die.
-
-Scoring is ten-pin bowling: a strike scores 10 plus the next two balls, a
-spare 10 plus the next ball. Players take turns frame by frame; the highest
-total wins.
-""")

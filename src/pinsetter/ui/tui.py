@@ -57,6 +57,7 @@ from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
+from pinsetter.ui.rules_view import rules_rich
 from pinsetter.ui.sheet import fit_names, frame_columns, render_sheets, sheet_width
 from pinsetter.ui.table_text import abilities_help, draw_table, label_adds
 from pinsetter.usertext import BIDI_CONTROLS, check_new_name, name_key, visible
@@ -172,17 +173,47 @@ def replay_lines(game: Any, players: list[PlayerSpec], steps: list[Any]) -> tupl
 # --- screens -------------------------------------------------------------------------------
 
 
+class RulesText(Static):
+    """A game's rules (`Game.rules()`), wrapped by `rules_rich` at the widget's width, again whenever it
+    changes: headings bold, list items hanging, Japanese broken by its rules."""
+
+    def __init__(self, rules: str, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rules = rules
+        self.wrapped_at = 0
+
+    def content_width(self) -> int:
+        return self.outer_size.width - self.styles.gutter.width
+
+    def on_mount(self) -> None:
+        self.rewrap()
+
+    def rewrap(self) -> None:
+        self.wrapped_at = self.content_width()
+        self.update(rules_rich(self.rules, self.wrapped_at if self.wrapped_at > 0 else UNWRAPPED))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.content_width() != self.wrapped_at:
+            self.rewrap()
+
+
+UNWRAPPED = 10_000  # cells: the width rules are laid out at before the widget has one
+
+
 class HelpScreen(ModalScreen[None]):
+    """The `?` window: the game's rules for players, then the keys (and what can be typed)."""
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "dismiss", N_("Close"))]
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, rules: str) -> None:
         super().__init__()
         translate_bindings(self)
-        self.text = text
+        self.rules = rules
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(Text(self.text + "\n" + _(KEYS_HELP)))
+            yield RulesText(self.rules, id="rules-text")
+            yield Static(Text("\n" + _(KEYS_HELP)))
             yield Button(_("Close"), id="close-help")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -550,9 +581,7 @@ class GameScreen(EnterGuard, Screen[None]):
         self.speed = max(self.speed - 1, 0)
 
     def action_help(self) -> None:
-        explained = abilities_help(self.table_view())
-        extra = "\n\n" + _("Abilities:") + "\n" + explained if explained else ""
-        self.app.push_screen(HelpScreen(self.match.game.rules() + extra))
+        self.app.push_screen(HelpScreen(self.match.game.rules()))  # the rules describe every ability
 
     def action_undo(self) -> None:
         """Take back the last decision if the match's rule allows it (`Match.can_undo`), or say why not."""

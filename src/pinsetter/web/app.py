@@ -45,6 +45,8 @@ from pinsetter.web.schemas import (
     NewGame,
     NewTable,
     Number,
+    RulesBlockView,
+    RulesView,
     SitRequest,
 )
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused
@@ -303,15 +305,23 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return {"language": language, "languages": list(LANGUAGES), "messages": translations_json(language)}
 
     @app.get("/api/rules/{game}", tags=["games"], responses=ERRORS)
-    def get_rules(game: str) -> dict[str, str]:
+    def get_rules(game: str) -> RulesView:
+        """A game's rules for players in the request's language: as plain text, and as blocks to draw."""
         from pinsetter.core.game import GameError
+        from pinsetter.core.rules_text import parse_rules, plain_rules
         from pinsetter.games.registry import get_game
 
         try:
             instance = get_game(game)
         except GameError as exc:
             raise NotFound(str(exc)) from None
-        return {"game": game, "name": _(instance.name), "rules": instance.rules()}
+        blocks = parse_rules(instance.rules())
+        return RulesView(
+            game=game,
+            name=_(instance.name),
+            rules=plain_rules(blocks),
+            blocks=[RulesBlockView(kind=block.kind, text=block.text, items=list(block.items)) for block in blocks],
+        )
 
     @app.post("/api/games", status_code=201, tags=["play"], responses=ERRORS)
     def post_game(body: NewGame) -> GameView:

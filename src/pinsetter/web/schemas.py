@@ -18,6 +18,8 @@ __all__ = [
     "HintView",
     "NewGame",
     "Number",
+    "RulesBlockView",
+    "RulesView",
     "SeatRequest",
     "TableSeat",
 ]
@@ -133,6 +135,19 @@ class HintView(BaseModel):
 
 class TableSeat(_Request):
     kind: str = Kind
+
+
+class RulesBlockView(BaseModel):
+    kind: Literal["heading", "paragraph", "list"]
+    text: str = Field(description="a heading's or a paragraph's text; empty for a list")
+    items: list[str] = Field(description="a list's items; empty otherwise")
+
+
+class RulesView(BaseModel):
+    game: str
+    name: str = Field(description="the game's name in the request's language")
+    rules: str = Field(description="the rules as plain text: a line per heading, paragraph and list item")
+    blocks: list[RulesBlockView] = Field(description="the same rules as headings, paragraphs and lists, to draw")
 
 
 class NewTable(_Request):

@@ -2334,9 +2334,20 @@ async function rulesPage(gameId) {
   app.append(
     h("h1", { text: t("Rules: {game}", { game: answer.data.name }) }),
     h("div", { class: "panel" }, nav),
-    h("article", { class: "panel" }, h("pre", { class: "rules-text", id: "rules-text", text: answer.data.rules })),
+    h("article", { class: "panel rules-text", id: "rules-text" }, rulesBlocks(answer.data)),
   );
   focusMain(t("Rules: {game}", { game: answer.data.name }));
+}
+
+// The server's blocks as elements, text nodes only (the rules are text, never markup); a server
+// without blocks gives its plain text.
+function rulesBlocks(rules) {
+  if (!Array.isArray(rules.blocks)) return h("p", { class: "rules-plain", text: rules.rules });
+  return rules.blocks.map((block) => {
+    if (block.kind === "heading") return h("h2", { text: block.text });
+    if (block.kind === "list") return h("ul", {}, block.items.map((item) => h("li", { text: item })));
+    return h("p", { text: block.text });
+  });
 }
 
 // --- start --------------------------------------------------------------------------------------------
