@@ -157,6 +157,23 @@ COMMAND_LINES: list[list[str]] = [
     ["export", "--format", "xml"],
     ["export", "--out", "/nonexistent/folder/x.jsonl"],
     ["stats", "--reset"],
+    # files and history locations (issue 27; every special file is in tests/test_files.py)
+    ["replay", "/dev/null"],  # a device is not read
+    ["import", "/dev/zero"],
+    ["hint", "tenpins", "--record", "/dev/null"],
+    ["analyze", "bowling-dice", "--dice", "/dev/null"],
+    ["play", "rolling-pins", "--option", "sheet=/dev/zero"],
+    ["export", "--out", "/proc/version"],  # nothing is written into /proc
+    ["simulate", "tenpins", "--games", "5", "--out", "/proc/pinsetter.csv"],
+    ["play", "rolling-pins", "--option", "sheet=[" + "1," * 300 + "1]"],  # inline JSON longer than a file name
+    ["play", "bowling-dice", "--option", "dice={" + "x" * 600 + "}"],
+    ["history", "--db", ""],
+    ["history", "--db", "/nonexistent/\udcff.sqlite"],  # the byte 0xff, as Python decodes argv
+    ["stats", "--player", "a\udcffb"],
+    ["history", "--player", "a\udcffb"],
+    ["simulate", "tenpins", "--games", "5", "--db", "nosuch://x"],
+    ["serve", "--origin", "http://\x1b[2J"],
+    ["serve", "--origin", "http://[::1"],
     ["nosuchcommand"],
     ["play", "--nosuchoption"],
     ["score", "--json", "--nosuch"],

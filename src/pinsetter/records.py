@@ -24,8 +24,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
-from pinsetter.core.datafile import write_atomically
 from pinsetter.core.draws import ChanceDraws
+from pinsetter.core.files import open_to_read, write_atomically
 from pinsetter.core.game import Game, GameError, OptionSpec, State
 from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
 from pinsetter.games.registry import all_games, get_game
@@ -522,7 +522,7 @@ class Record:
     @classmethod
     def load(cls, path: Path) -> Record:
         try:
-            with Path(path).open("rb") as handle:
+            with open_to_read(path) as handle:  # a regular file only: a FIFO or device is refused, not waited on
                 text = handle.read(MAX_RECORD_BYTES + 1)
                 if len(text) > MAX_RECORD_BYTES:  # read no further: its size is the file's
                     raise _too_big(max(len(text), os.fstat(handle.fileno()).st_size))

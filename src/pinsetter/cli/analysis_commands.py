@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -22,7 +22,9 @@ from pinsetter.cli.common import (
     open_storage,
     output_path,
     parse_options,
+    try_storage,
     whole_number,
+    write_file,
 )
 from pinsetter.core.game import GameError
 from pinsetter.core.scoring import ScoringError, parse_line, score
@@ -33,9 +35,6 @@ from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
-
-if TYPE_CHECKING:
-    from pinsetter.storage import Storage
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -136,19 +135,6 @@ ChunkOpt = Annotated[
 ]
 
 
-def _try_storage(db: str | None) -> Storage | None:
-    """The history keeps the run's chunks; without one the run still plays (with a warning)."""
-    from pinsetter.storage import Storage, StorageError
-
-    try:
-        return Storage(db)
-    except StorageError as exc:
-        typer.echo(
-            _("pinsetter: warning: this run cannot be resumed ({reason})").format(reason=one_line(str(exc))), err=True
-        )
-        return None
-
-
 def _interrupt_on_sigterm() -> None:
     """SIGTERM stops a run as Ctrl-C does: the finished chunks stay stored, and the run id is shown."""
     import signal
@@ -170,13 +156,18 @@ def run_plan(
     from pinsetter.experiments.backends import ClusterError, make_backend, parse_cluster
     from pinsetter.experiments.runner import execute
     from pinsetter.experiments.runs import RunError, RunStore, StoredRun
+    from pinsetter.storage import Storage
 
     try:
         spec = parse_cluster(cluster) if cluster is not None else None
     except ValueError as exc:
         fail(str(exc))
     run: StoredRun | None = None
-    storage = open_storage(db) if resume is not None else _try_storage(db)
+    storage: Storage | None
+    if resume is not None:
+        storage = open_storage(db)
+    else:  # the run plays on without a history, but cannot be resumed
+        storage = try_storage(db, _("pinsetter: warning: this run cannot be resumed ({reason})"))
     if storage is not None:
         store = RunStore(storage)
         try:
@@ -257,15 +248,14 @@ def simulate(
     summary = summarise(plan, run_plan(plan, workers, cluster, resume, db, as_json))
     if out is not None:
         import csv
+        import io
 
-        try:
-            with out.open("w", newline="", encoding="utf-8") as handle:
-                writer = csv.writer(handle)
-                writer.writerow(["game", "seed", *[p.name for p in specs]])
-                for r in summary.results:
-                    writer.writerow([r.index, r.seed, *r.scores])
-        except OSError as exc:
-            fail(f"--out {visible(str(out))}: {exc.strerror}")
+        table = io.StringIO(newline="")
+        writer = csv.writer(table)
+        writer.writerow(["game", "seed", *[p.name for p in specs]])
+        for r in summary.results:
+            writer.writerow([r.index, r.seed, *r.scores])
+        write_file(out, table.getvalue(), "--out")
     if as_json:
         emit_json(summary.to_dict())
         return

@@ -10,7 +10,6 @@ with control characters made visible.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from collections.abc import Callable, Sequence
@@ -76,7 +75,9 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
 
 
 def output_path(path: Path | None, option: str, suffixes: Sequence[str] = ()) -> Path | None:
-    """Check an output file before any work: its folder exists and is writable, it is not a folder."""
+    """Check an output file before any work (`check_output`: a regular file or nothing, in a folder it can write)."""
+    from pinsetter.core.files import check_output
+
     if path is None:
         return None
     shown = visible(str(path))
@@ -86,23 +87,19 @@ def output_path(path: Path | None, option: str, suffixes: Sequence[str] = ()) ->
                 option=option, path=shown, suffixes=_(" or ").join(suffixes)
             )
         )
-    if path.is_dir():
-        fail(_("{option} {path}: is a folder; give a file name").format(option=option, path=shown))
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        fail(
-            _("{option} {path}: the folder {folder} does not exist").format(
-                option=option, path=shown, folder=visible(str(parent))
-            )
-        )
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        fail(_("{option} {path}: cannot write there (permission denied)").format(option=option, path=shown))
+    try:
+        check_output(path)
+    except OSError as exc:
+        fail(f"{option} {shown}: {exc.strerror}")
     return path
 
 
-def write_text(path: Path, text: str, option: str) -> None:
+def write_file(path: Path, data: str | bytes, option: str) -> None:
+    """Write an output file by rename (`write_atomically`): a crash never leaves half of it."""
+    from pinsetter.core.files import write_atomically
+
     try:
-        path.write_text(text, encoding="utf-8")
+        write_atomically(path, data.encode("utf-8") if isinstance(data, str) else data)
     except OSError as exc:
         fail(f"{option} {visible(str(path))}: {exc.strerror}")
 
@@ -138,25 +135,40 @@ def echo_rules(text: str) -> None:
         typer.secho(line, bold=heading or None)
 
 
-def open_storage(url: str | None) -> Storage:
+def open_storage(url: str | None, read_only: bool = False) -> Storage:
+    """The history, or one line; `read_only` (history, show, stats, export) makes nothing that is not there."""
     from pinsetter.storage import Storage, StorageError
 
     try:
-        return Storage(url)
+        return Storage(url, read_only=read_only)
     except StorageError as exc:  # one line, without any password in the URL
         fail(str(exc))
 
 
-def try_storage(url: str | None) -> Storage | None:
-    """The history for a game being played; without one the game still plays (with a warning)."""
-    from pinsetter.storage import Storage, StorageError
+def try_storage(url: str | None, warning: str = "") -> Storage | None:
+    """The history for a game or run; one that cannot be opened now lets it go on, with a warning.
+
+    A location that can name no history (empty, not a database URL, not UTF-8) is refused.
+    """
+    from pinsetter.storage import LocationError, Storage, StorageError
 
     try:
         return Storage(url)
+    except LocationError as exc:
+        fail(str(exc))
     except StorageError as exc:
-        message = _("pinsetter: warning: this game is not kept in the history ({reason})")
+        message = warning or _("pinsetter: warning: this game is not kept in the history ({reason})")
         typer.echo(message.format(reason=one_line(str(exc))), err=True)
         return None
+
+
+def utf8_text(text: str) -> str:
+    """Command-line text that is looked up in the history: undecodable bytes are refused, not crashed on."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise typer.BadParameter(_("{text} is not valid UTF-8").format(text=repr(visible(text)))) from None
+    return text
 
 
 def known_game(text: str) -> str:

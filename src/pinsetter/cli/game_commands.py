@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -158,21 +159,27 @@ def play(
     from pinsetter.records import PlayerSpec
     from pinsetter.session import Match
 
-    output_path(record, "--record")
-    if record is not None and record.exists() and record.stat().st_size and not _same_file(record, resume):
-        fail(
-            _(
+    output_path(record, "--record")  # nothing but a regular file, or nothing, is there
+    if record is not None and os.path.lexists(record) and not _same_file(record, resume):
+        # Never written over, even empty: a record replaces only the file it made (or --resume's).
+        if record.stat().st_size:
+            message = _(
                 "--record {path}: the file exists and is not overwritten; continue its game with "
                 "`pinsetter play --resume {path}`, or give a new file name"
-            ).format(path=visible(str(record)))
-        )
+            )
+        else:
+            message = _("--record {path}: an empty file is there and is not overwritten; give a new file name")
+        fail(message.format(path=visible(str(record))))
     try:
         if resume is not None:
             if game is not None or deal is not None or option:
                 fail(_("--resume continues a recorded game: give no game, --option or --deal with it"))
             storage = try_storage(db)
             loaded = load_game(resume, storage)
-            match = Match.resume(loaded, record or (resume if resume.exists() else None))
+            target = record
+            if target is None and resume.exists():  # the game is written on in its own file (links followed)
+                target = output_path(Path(os.path.realpath(resume)), "--resume")
+            match = Match.resume(loaded, target)
         else:
             game_id = pick_game() if game is None else game
             get_game(game_id)  # an unknown game is reported before anything else

@@ -16,8 +16,9 @@ from pinsetter.cli.common import (
     known_game,
     open_storage,
     output_path,
+    utf8_text,
     whole_number,
-    write_text,
+    write_file,
 )
 from pinsetter.i18n import N_, _, ngettext
 from pinsetter.records import RecordError, replay
@@ -30,7 +31,7 @@ GameIdArg = Annotated[int, typer.Argument(help=N_("id from `pinsetter history`")
 @app.command()
 def history(
     game: Annotated[str | None, typer.Option(help=N_("only this game id"), parser=known_game)] = None,
-    player: Annotated[str | None, typer.Option(help=N_("only games with this player"))] = None,
+    player: Annotated[str | None, typer.Option(help=N_("only games with this player"), parser=utf8_text)] = None,
     limit: Annotated[
         int | None, typer.Option(help=N_("at most this many, newest first"), parser=whole_number(1, 10**9))
     ] = None,
@@ -38,7 +39,7 @@ def history(
     as_json: JsonOpt = False,
 ) -> None:
     """The games played: date, game, options, players, scores, winner, finished or not."""
-    rows = [g.summary() for g in open_storage(db).history(game, player, limit)]
+    rows = [g.summary() for g in open_storage(db, read_only=True).history(game, player, limit)]
     if as_json:
         emit_json(rows)
         return
@@ -70,7 +71,7 @@ def history(
 @app.command()
 def show(game_id: GameIdArg, db: DbOpt = None) -> None:
     """Print one stored game's scoresheet."""
-    stored = open_storage(db).get(game_id)
+    stored = open_storage(db, read_only=True).get(game_id)
     if stored is None:
         fail(_("no game {id} in the history").format(id=game_id))
     try:
@@ -92,7 +93,7 @@ def show(game_id: GameIdArg, db: DbOpt = None) -> None:
 
 @app.command()
 def stats(
-    player: Annotated[str | None, typer.Option(help=N_("one player's statistics"))] = None,
+    player: Annotated[str | None, typer.Option(help=N_("one player's statistics"), parser=utf8_text)] = None,
     game: Annotated[str | None, typer.Option(help=N_("one game id"), parser=known_game)] = None,
     reset: Annotated[bool, typer.Option("--reset", help=N_("clear a player's statistics (asks first)"))] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help=N_("do not ask before --reset"))] = False,
@@ -113,7 +114,7 @@ def stats(
     from pinsetter.storage.stats import player_stats
 
     output_path(plot, "--plot", (".png", ".svg", ".pdf"))
-    storage = open_storage(db)
+    storage = open_storage(db, read_only=not reset)
     who = visible(player) if player else _("everyone")
     if reset:
         if not player:
@@ -135,7 +136,10 @@ def stats(
     if plot is not None and series:
         from pinsetter.ui.plots import plot_stats
 
-        for block, target in zip(series, _plot_files(plot, series), strict=True):
+        targets = _plot_files(plot, series)
+        for target in targets:  # each one checked before any is drawn
+            output_path(target, "--plot")
+        for block, target in zip(series, targets, strict=True):
             plot_stats(block, target)
             if not as_json:
                 typer.echo(_("plot of {what} written to {file}").format(what=block["title"], file=visible(str(target))))
@@ -211,11 +215,11 @@ def export_cmd(
     if fmt not in ("jsonl", "csv"):
         fail(_("--format must be jsonl or csv, not {value}").format(value=repr(visible(fmt))))
     output_path(out, "--out")
-    text = (export_jsonl if fmt == "jsonl" else export_csv)(open_storage(db))
+    text = (export_jsonl if fmt == "jsonl" else export_csv)(open_storage(db, read_only=True))
     if out is None:
         typer.echo(text, nl=False)
     else:
-        write_text(out, text, "--out")
+        write_file(out, text, "--out")
 
 
 @app.command("import")
@@ -225,14 +229,12 @@ def import_cmd(
 ) -> None:
     """Import records, each verified by replay; bad lines are reported and skipped."""
     from pinsetter.storage import StorageError
-    from pinsetter.storage.transfer import import_file
+    from pinsetter.storage.transfer import import_records, read_import
 
     shown = visible(str(source))
-    if source.is_dir():
-        fail(_("cannot read {file}: it is a folder").format(file=shown))
-    storage = open_storage(db)
     try:
-        report = import_file(storage, source)
+        data = read_import(source)  # before the history is opened: a bad file makes no history
+        report = import_records(open_storage(db), data)
     except StorageError as exc:
         fail(str(exc))
     if not (report.imported or report.updated or report.duplicates or report.rejected or report.conflicts):

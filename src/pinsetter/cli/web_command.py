@@ -84,9 +84,14 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def _origin(text: str) -> str:
     """An origin as a browser sends it (`https://host`, `http://host:port`: no path, no trailing slash)."""
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+        hostname = parts.hostname
+    except ValueError:  # an unclosed `[` (as in an escape sequence), a bad port: no origin at all
+        parts, hostname = urlsplit(""), None
     odd = "?" in text or "#" in text or "@" in parts.netloc or parts.netloc != parts.netloc.lower()
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") or odd:
+    odd = odd or text != visible(text) or any(c.isspace() for c in text)  # escapes, controls, spaces
+    if parts.scheme not in ("http", "https") or not hostname or parts.path not in ("", "/") or odd:
         fail(
             _("--origin {value}: expected a web origin such as https://bowl.example").format(value=repr(visible(text)))
         )

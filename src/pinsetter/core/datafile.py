@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pinsetter.core.files import open_to_read
 from pinsetter.core.game import OptionError
 from pinsetter.i18n import _
 
-__all__ = ["read_data_file", "resolve_option_files", "write_atomically"]
+__all__ = ["read_data_file", "resolve_option_files"]
 
 DATA_SUFFIXES = (".json", ".toml")
 
@@ -26,7 +26,8 @@ DATA_SUFFIXES = (".json", ".toml")
 def read_data_file(path: Path, what: str) -> Any:
     """The parsed contents; errors name the file and what is wrong with it."""
     try:
-        raw = path.read_bytes()
+        with open_to_read(path) as handle:  # a regular file only: a FIFO or device is refused, not waited on
+            raw = handle.read()
     except OSError as exc:
         message = _("cannot read {what} file {path}: {error}")
         raise OptionError(message.format(what=what, path=path, error=exc.strerror)) from None
@@ -42,10 +43,12 @@ def resolve_option_files(game_id: str, options: Mapping[str, object]) -> dict[st
 
     For the command line only, called once on the `--option` values before the
     game is built. An option whose spec `reads_file` keeps a value its parser
-    accepts inline ('default', JSON, inline faces); any other value naming a
-    `.json`/`.toml` file or an existing file is read and replaced by the JSON
-    text of its contents, checked at once so that errors name the file. Other
-    options, and unknown ones, pass through for the game to judge.
+    accepts inline ('default', JSON, inline faces); a value starting with `{`
+    or `[` is inline JSON and is never taken for a file name; any other value
+    naming a `.json`/`.toml` file or an existing path is read (a regular file
+    only) and replaced by the JSON text of its contents, checked at once so
+    that errors name the file. Other options, and unknown ones, pass through
+    for the game to judge.
     """
     from pinsetter.games.registry import game_class
 
@@ -59,8 +62,11 @@ def resolve_option_files(game_id: str, options: Mapping[str, object]) -> dict[st
             spec.read(value)
             continue  # inline data
         except OptionError:
-            path = Path(value.strip())
-            if path.suffix.lower() not in DATA_SUFFIXES and not path.is_file():
+            text = value.strip()
+            if text.startswith(("{", "[")):  # inline JSON, however long: its error is the answer
+                raise
+            path = Path(text)
+            if path.suffix.lower() not in DATA_SUFFIXES and not _exists(path):
                 raise
         text = json.dumps(read_data_file(path, name), separators=(",", ":"), default=str)
         try:
@@ -71,30 +77,10 @@ def resolve_option_files(game_id: str, options: Mapping[str, object]) -> dict[st
     return resolved
 
 
-def write_atomically(path: Path, data: bytes, clean_stale: bool = False) -> None:
-    """Write a file so that a crash never leaves half of it: a temporary file, fsync, rename.
-
-    With `clean_stale`, temporary files of this path left by an earlier writer that was killed
-    are removed first (only where one process writes the path: a record, not a shared cache).
-    """
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    prefix = f".{path.name}."
-    if clean_stale:
-        for stale in directory.glob(f"{_glob_escape(prefix)}*.tmp"):
-            stale.unlink(missing_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=directory)
+def _exists(path: Path) -> bool:
+    """Whether anything is at `path` (a dangling link too); False for a text that cannot be a path."""
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _glob_escape(text: str) -> str:
-    """`text` with glob metacharacters bracketed, so a file name is matched literally."""
-    return "".join(f"[{c}]" if c in "*?[" else c for c in text)
+        os.lstat(path)
+    except (OSError, ValueError):  # no such file, a name too long, a NUL byte
+        return False
+    return True

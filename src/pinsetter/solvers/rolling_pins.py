@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pinsetter.core.datafile import write_atomically
+from pinsetter.core.files import write_atomically
 from pinsetter.core.scoring import Lane, bonus_weights
 
 __all__ = ["RULES_VERSION", "BallTable", "Policy", "solve"]

@@ -51,6 +51,7 @@ from pinsetter.usertext import visible
 __all__ = [
     "Ending",
     "Guard",
+    "LocationError",
     "Merge",
     "PreparedAppend",
     "Storage",
@@ -112,6 +113,14 @@ class StorageError(Exception):
     """The history cannot be opened or used; the message is one line, fit for the user."""
 
 
+class LocationError(StorageError):
+    """The history's location itself is wrong (empty, not a database URL, not UTF-8, a folder).
+
+    A user error for every command, where a history that merely cannot be opened now lets a
+    game or a run go on with a warning.
+    """
+
+
 def one_line(exc: BaseException) -> str:
     """The gist of a driver or migration error, in one line (no SQL, no links)."""
     if isinstance(exc, sa.exc.StatementError) and exc.orig is not None:
@@ -120,39 +129,60 @@ def one_line(exc: BaseException) -> str:
     return visible(text)
 
 
-def normalise_url(text: str) -> str:
-    """A SQLAlchemy URL as given; a value without `://` is a SQLite file path (its folder is created).
+def normalise_url(text: str, create: bool = True) -> str:
+    """A SQLAlchemy URL as given; a value without `://` is a SQLite file path (its folder is made if `create`).
 
-    StorageError (one line) when the URL cannot be parsed or the folder cannot be made.
+    LocationError (one line) for a location that can name no database; StorageError when the
+    folder cannot be made.
     """
     text = text.strip()
     if not text:
-        raise StorageError(_("the history location is empty (give a file path or a database URL)"))
+        raise LocationError(_("the history location is empty (give a file path or a database URL)"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes on the command line: no database can be named by them
+        message = _("the history location {text} is not valid UTF-8")
+        raise LocationError(message.format(text=repr(visible(text)))) from None
     if "://" in text:
         try:
-            sa.make_url(text)
+            sa.make_url(text).get_dialect()
+        except sa.exc.NoSuchModuleError:
+            url = sa.make_url(text)
+            message = _("{text}: no database kind {kind} (e.g. sqlite:///games.sqlite or postgresql://...)")
+            shown = url.render_as_string(hide_password=True)
+            raise LocationError(message.format(text=repr(visible(shown)), kind=repr(visible(url.drivername)))) from None
         except sa.exc.ArgumentError:
             message = _("{text} is not a database URL (e.g. sqlite:///games.sqlite)")
-            raise StorageError(message.format(text=repr(visible(text)))) from None
+            raise LocationError(message.format(text=repr(visible(text)))) from None
         return text
     path = Path(text).expanduser()
     if path.is_dir():
-        raise StorageError(_("{path} is a folder; give a file path for the history").format(path=visible(str(path))))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        message = _("cannot create the folder {folder}: {error}")
-        raise StorageError(message.format(folder=visible(str(path.parent)), error=exc.strerror)) from None
+        raise LocationError(_("{path} is a folder; give a file path for the history").format(path=visible(str(path))))
+    if create:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            message = _("cannot create the folder {folder}: {error}")
+            raise StorageError(message.format(folder=visible(str(path.parent)), error=exc.strerror)) from None
     return sa.URL.create("sqlite", database=str(path.resolve())).render_as_string(hide_password=False)
 
 
-def default_url() -> str:
+def default_url(create: bool = True) -> str:
     """`PINSETTER_DB` (a URL or a file path), or SQLite in the user's data directory."""
     if os.environ.get(ENV):
-        return normalise_url(os.environ[ENV])
+        return normalise_url(os.environ[ENV], create)
     from platformdirs import user_data_dir
 
-    return normalise_url(str(Path(user_data_dir("pinsetter")) / "games.sqlite"))
+    return normalise_url(str(Path(user_data_dir("pinsetter")) / "games.sqlite"), create)
+
+
+def _missing_sqlite_file(url: str) -> bool:
+    """Whether `url` names a SQLite file that does not exist (connecting would create it)."""
+    parsed = sa.make_url(url)
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:" or database.startswith("file:"):
+        return False
+    return not Path(database).exists()
 
 
 def game_uid(record: Record) -> str:
@@ -267,8 +297,12 @@ Ending = tuple[sa.Executable, dict[str, Any]]
 class Storage:
     """One database. Opening it brings its schema up to date (StorageError, one line, if it cannot)."""
 
-    def __init__(self, url: str | None = None, revision: str = "head") -> None:
-        self.url = normalise_url(url) if url else default_url()
+    def __init__(self, url: str | None = None, revision: str = "head", read_only: bool = False) -> None:
+        """`read_only`, for commands that only read: a SQLite file that does not exist is read as an
+        empty history, and nothing is made for it (no folder, no file)."""
+        self.url = normalise_url(url, not read_only) if url is not None else default_url(not read_only)
+        if read_only and _missing_sqlite_file(self.url):
+            self.url = "sqlite://"  # in memory: the schema and no games, nothing on disk
         self._appends: dict[int, sa.Update] = {}  # save_if's statements, by their further condition
         self._raw_appends: dict[int, SQLCompiler] = {}  # the same, compiled for this database
         self._players_checked: dict[int, str] = {}  # game -> its players' JSON as last validated here

@@ -25,6 +25,7 @@ from typing import Any
 
 import pydantic_core
 
+from pinsetter.core.files import open_to_read
 from pinsetter.i18n import _
 from pinsetter.records import Record, RecordError, read_json, replay
 from pinsetter.storage.db import Storage, StorageError
@@ -38,6 +39,7 @@ __all__ = [
     "export_jsonl",
     "import_file",
     "import_records",
+    "read_import",
 ]
 
 # An import file is read up to this size (a game's record is a few kB: this is tens of thousands).
@@ -93,17 +95,22 @@ class ImportReport:
 
 
 def import_file(storage: Storage, path: Path) -> ImportReport:
-    """Import a file of records (read as bytes, at most MAX_IMPORT_BYTES); StorageError, one line, if unreadable."""
+    """Import a file of records (see `read_import`)."""
+    return import_records(storage, read_import(path))
+
+
+def read_import(path: Path) -> bytes:
+    """A file of records as bytes (at most MAX_IMPORT_BYTES, a regular file); StorageError, one line, if not."""
     shown = visible(str(path))
     try:
-        with Path(path).open("rb") as handle:
+        with open_to_read(path) as handle:  # a regular file only: a FIFO or device is refused, not waited on
             data = handle.read(MAX_IMPORT_BYTES + 1)
     except OSError as exc:
         raise StorageError(_("cannot read {file}: {error}").format(file=shown, error=exc.strerror)) from None
     if len(data) > MAX_IMPORT_BYTES:
         message = _("{file} is larger than {most} bytes; split it to import it")
         raise StorageError(message.format(file=shown, most=MAX_IMPORT_BYTES))
-    return import_records(storage, data)
+    return data
 
 
 def _entries(data: bytes) -> list[tuple[int, bytes | Any]]:

@@ -69,7 +69,7 @@ def _draw_distribution(plt: Any, dist: ScoreDistribution, path: Path) -> None:
     ax.set_xlim(min(nonzero) - 2, max(nonzero) + 2)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
 
 
@@ -108,5 +108,16 @@ def _draw_stats(plt: Any, data: dict[str, Any], path: Path) -> None:
     right.set_title(_("your scores"))
     right.legend()
     fig.tight_layout()
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
+
+
+def _save(fig: Any, path: Path) -> None:
+    """Draw into memory, then write by rename (`write_atomically`): a device or FIFO is never written."""
+    import io
+
+    from pinsetter.core.files import write_atomically
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=path.suffix.lstrip(".").lower())
+    write_atomically(path, buffer.getvalue())
