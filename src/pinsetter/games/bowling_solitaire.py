@@ -24,6 +24,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pinsetter.core.game import Game, IllegalActionError, OptionSpec, ParseError, State, Step
+from pinsetter.core.narration import pins_list
 from pinsetter.core.pins import bit, mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
 from pinsetter.games.registry import register
@@ -476,7 +477,7 @@ class BowlingSolitaire(Game):
     def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
         from pinsetter.games.bowling_solitaire_table import step_sentence
 
-        return step_sentence(before, step, names, actor)
+        return step_sentence(before, step, after, names, actor)
 
     def action_words(self, state: State, action: str) -> str:
         from pinsetter.games.bowling_solitaire_table import play_words
@@ -592,14 +593,16 @@ class SolitaireState(State):
             return _("pin {pin} is not standing").format(pin=pin)
         if group not in groups(self.game.rule):
             if self.game.rule == "mutual":
-                return _("pins {pins} are not a mutual group").format(pins="+".join(map(str, action.pins)))
-            return _("pins {pins} are not a connected group").format(pins="+".join(map(str, action.pins)))
+                return _("pins {pins} are not a mutual group").format(pins=pins_list(action.pins))
+            return _("pins {pins} are not a connected group").format(pins=pins_list(action.pins))
         if table.standing == FULL and not first_play_allowed(group):
             return _("the first play may not take a back-row pin, nor the centre pin without pin 2 or 3")
         if table.standing != FULL and not touches(group, FULL & ~table.standing):
             return _("every later play must touch a cleared position")
         values = [table.pins[p - 1] for p in action.pins]
-        return _("the pins' values {values} do not match a {card}").format(values="+".join(map(str, values)), card=ball)
+        return _("the pins' values {values} do not match a {card}").format(
+            values=" + ".join(map(str, values)), card=ball
+        )
 
     def _apply(self, step: Step) -> None:
         table = self.table

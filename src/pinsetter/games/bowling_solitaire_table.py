@@ -115,12 +115,18 @@ def play_words(view: dict[str, Any], text: str) -> str:
     return _("Play the {card} from pile {pile} on pins {pins} ({sum})").format(**parts)
 
 
-def step_sentence(before: State, text: str, names: Sequence[str], actor: int | None) -> str:
-    """A Solitaire step as the log tells it: the deal's cards where they go, each play with its pins."""
-    name = who(names, actor if actor is not None else turn_of(before))
+def step_sentence(before: State, text: str, after: State, names: Sequence[str], actor: int | None) -> str:
+    """A Solitaire step as the log tells it: the deal's cards where they go, each play with its pins.
+
+    A card that leaves no play ends the ball by itself: the words say so, before the ball's result.
+    """
+    player = actor if actor is not None else turn_of(before)
+    name = who(names, player)
     if actor is None:
         card = (_("an {card}") if text in ("8", "11", "18") else _("a {card}")).format(card=text)
-        return _("{name}'s deal: {card} {where}").format(name=name, card=card, where=_pending_slot(before))
+        said = _("{name}'s deal: {card} {where}").format(name=name, card=card, where=_pending_slot(before))
+        ended = player is not None and len(after.pinfalls[player]) > len(before.pinfalls[player])
+        return _("{deal}; no play is left").format(deal=said) if ended else said
     if ":" not in text:
         return _("{name} stops the ball").format(name=name)
     parts = _play(before.view(0), text)

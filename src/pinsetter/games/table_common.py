@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pinsetter.core.game import GameError, State
+from pinsetter.core.narration import pins_list
 from pinsetter.core.table import TRIANGLE_ROWS
 from pinsetter.i18n import _
 
@@ -39,7 +40,7 @@ def refusal_line(action: str | None, error: GameError, picked: list[int] | None 
     """
     why = getattr(error, "reason", "")
     if picked and why:
-        return _("pins {pins}: {reason}").format(pins="+".join(str(p) for p in sorted(set(picked))), reason=why)
+        return _("pins {pins}: {reason}").format(pins=pins_list(sorted(set(picked))), reason=why)
     reason = str(error)
     if not action or reason.startswith(action):  # no action made from a pick, or the reason says it
         return reason
