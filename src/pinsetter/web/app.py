@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from pinsetter.catalog import catalog
+from pinsetter.catalog import catalog, game_title
 from pinsetter.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -215,6 +215,19 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         """Every game: players, options with help texts and choices, bots."""
         return catalog()
 
+    @app.post("/api/catalog/{game}/options/{name}/file", tags=["games"], responses=ERRORS)
+    async def post_option_file(game: str, name: str, request: Request, file_name: str = "") -> dict[str, str]:
+        """A player's own data for an option (a dice set as JSON or TOML, the body): checked, and returned
+        inline (`value`, to send as the option) with a `label` (the file's name) and its `words`."""
+        from pinsetter.catalog import read_option_file
+        from pinsetter.core.game import GameError
+
+        raw = await request.body()
+        try:
+            return read_option_file(game, name, raw, file_name or "data.json")
+        except GameError as exc:
+            raise Refused(str(exc)) from None
+
     @app.get("/api/i18n/{lang}", tags=["games"])
     def get_translations(lang: str) -> dict[str, Any]:
         """The page's texts in `lang` (msgid to text, from the gettext catalog); `auto`: the request's language.
@@ -294,7 +307,8 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     def get_history(game: str | None = None, player: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
         """Past games, newest first."""
         limit = max(1, min(limit, 1000))
-        return [g.summary() for g in storage.history(game or None, player or None, limit)]
+        found = storage.history(game or None, player or None, limit)
+        return [{**g.summary(), "title": game_title(g.game, g.record.options)} for g in found]
 
     @app.get("/api/stats", tags=["history"])
     def get_stats(player: str | None = None, game: str | None = None, bots: bool = False) -> dict[str, Any]:
