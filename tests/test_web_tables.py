@@ -396,7 +396,7 @@ def test_a_complete_tenpins_table_with_two_humans_a_bot_and_a_spectator(client: 
     gc.collect()
     assert game_id not in games._locks
     record = assert_replays(client, game_id)
-    assert [p.name for p in record.players] == ["Ann", "random-2", "Bob"]
+    assert [p.name for p in record.players] == ["Ann", "Rookie bot", "Bob"]  # a bot seat is named as players are
     assert len(record.steps) == steps(last)
     actors = {s.actor for s in record.steps if s.actor is not None}
     assert actors <= {0, 1, 2}

@@ -15,6 +15,7 @@ under `CI=true`, where it fails loudly instead.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 
 import httpx
@@ -69,11 +70,12 @@ def settled(drivers: list[WebDriver], after: int) -> list[dict[str, str]]:
 
 
 def own_pin(driver: WebDriver) -> WebElement | None:
-    """The standing pin whose number is the roll (the caption says 'roll N'), if the page offers it."""
-    caption = driver.find_elements(By.ID, "dice-caption")
-    if not caption or not caption[0].text.startswith("roll "):
+    """The standing pin whose number is the roll (the pick's line says 'target N'), if the page offers it."""
+    line = driver.find_elements(By.ID, "selection-sum")
+    found = re.search(r"target (\d+)", line[0].text) if line else None
+    if found is None:
         return None
-    pins = driver.find_elements(By.CSS_SELECTOR, f"[data-pin='{caption[0].text.split()[1]}']:not(:disabled)")
+    pins = driver.find_elements(By.CSS_SELECTOR, f"[data-pin='{found.group(1)}']:not(:disabled)")
     return pins[0] if pins else None
 
 

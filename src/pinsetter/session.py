@@ -222,10 +222,9 @@ class Match:
         target = self._last_human_decision()
         if target is None:
             return _("there is no decision to take back")
-        revealed = next((s for s in self.record.steps[target + 1 :] if s.actor is None), None)
-        if revealed is not None:
-            message = _("chance revealed {step} after the last decision; undo cannot go back past it")
-            return message.format(step=revealed.text)
+        if any(s.actor is None for s in self.record.steps[target + 1 :]):
+            # In words: the revealed step's notation (`2+3`) is for records, not for players.
+            return _("a roll (or a card) was revealed after your last decision; undo cannot go back past it")
         return None
 
     def undo(self) -> int:

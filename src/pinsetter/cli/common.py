@@ -187,7 +187,14 @@ DbOpt = Annotated[
     str | None,
     typer.Option("--db", help=N_("the game history: a SQLite file path or a SQLAlchemy URL (default: PINSETTER_DB)")),
 ]
-OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help=N_("game option key=value (repeatable)"))]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        help=N_("game option key=value (repeatable); a dice set or sheet may be a JSON or TOML file: dice=FILE"),
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help=N_("print JSON"))]
 SeedOpt = Annotated[
     int | None,

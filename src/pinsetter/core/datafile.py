@@ -18,7 +18,7 @@ from pinsetter.core.files import open_to_read
 from pinsetter.core.game import OptionError
 from pinsetter.i18n import _
 
-__all__ = ["read_data_file", "resolve_option_files"]
+__all__ = ["parse_data", "read_data_file", "resolve_option_files"]
 
 DATA_SUFFIXES = (".json", ".toml")
 
@@ -31,11 +31,15 @@ def read_data_file(path: Path, what: str) -> Any:
     except OSError as exc:
         message = _("cannot read {what} file {path}: {error}")
         raise OptionError(message.format(what=what, path=path, error=exc.strerror)) from None
-    kind = "toml" if path.suffix.lower() == ".toml" else "json"
+    return parse_data(raw, "toml" if path.suffix.lower() == ".toml" else "json", str(path))
+
+
+def parse_data(raw: bytes, kind: str, where: str) -> Any:
+    """A data file's bytes parsed as `kind` ("json" or "toml"); errors name `where` (a path, a file's name)."""
     try:
         return tomllib.loads(raw.decode()) if kind == "toml" else json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-        raise OptionError(_("{path}: not valid {kind}: {error}").format(path=path, kind=kind, error=exc)) from None
+        raise OptionError(_("{path}: not valid {kind}: {error}").format(path=where, kind=kind, error=exc)) from None
 
 
 def resolve_option_files(game_id: str, options: Mapping[str, object]) -> dict[str, object]:

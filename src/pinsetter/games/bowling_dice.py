@@ -27,7 +27,7 @@ from pinsetter.core.game import OptionError, OptionSpec, ParseError, Step, quote
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
-from pinsetter.i18n import N_, _
+from pinsetter.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from pinsetter.core.game import State
@@ -73,6 +73,17 @@ class DiceSet:
 
     def __str__(self) -> str:
         return ",".join(self.dice)
+
+    def words(self) -> str:
+        """The set as players read it, kind by kind: "3 dice: 1 strike face, 2 blanks, 3 pins; ..."."""
+        return _("; ").join(
+            ngettext("{count} die: {faces}", "{count} dice: {faces}", count).format(count=count, faces=_faces(die))
+            for die, count in self.kinds
+        )
+
+    def faces_words(self) -> str:
+        """Every face of the set counted, a short phrase to tell sets apart: "3 strike faces, 27 blanks, ..."."""
+        return _faces("".join(self.dice))
 
     @property
     def kinds(self) -> tuple[tuple[str, int], ...]:
@@ -133,6 +144,18 @@ class DiceSet:
 
     def to_names(self) -> list[list[str]]:
         return [[SYMBOL_NAMES[f] for f in die] for die in self.dice]
+
+
+def _faces(faces: str) -> str:
+    """Faces counted in words: `X--PPP` -> "1 strike face, 2 blanks, 3 pins"."""
+    said = [
+        ngettext("{count} strike face", "{count} strike faces", faces.count("X")),
+        ngettext("{count} spare face", "{count} spare faces", faces.count("/")),
+        ngettext("{count} blank", "{count} blanks", faces.count("-")),
+        ngettext("{count} pin", "{count} pins", faces.count("P")),
+    ]
+    shown = [text.format(count=faces.count(face)) for text, face in zip(said, FACES, strict=True) if face in faces]
+    return _(", ").join(shown)
 
 
 @cache
@@ -320,9 +343,7 @@ class BowlingDice(PureChanceGame):
         OptionSpec(
             "dice",
             DEFAULT_DICE,
-            N_(
-                "dice set: inline faces like X--PPP,... (X / - P), inline JSON, or a JSON/TOML file on the command line"
-            ),
+            N_("the faces of the ten dice: the standard set, or a set of your own"),
             parse=DiceSet.parse,
             reads_file=True,
             label=N_("Dice set"),

@@ -430,7 +430,7 @@ class BowlingSolitaire(Game):
         OptionSpec(
             "groups",
             "connected",
-            N_("two/three-pin groups: connected or mutual"),
+            N_("which two or three pins one card may knock down together: pins in a chain, or pins that all touch"),
             choices=GROUP_RULES,
             label=N_("Pin groups"),
         ),

@@ -108,11 +108,14 @@ class StoredTable:
 
     def public(self) -> dict[str, Any]:
         """What anyone may see: never a token or its hash."""
+        from pinsetter.catalog import game_title
+
         return {
             "id": self.id,
             "join_code": self.code,
             "game": self.game,
             "options": self.options,
+            "title": game_title(self.game, self.options),  # the game and its options in words
             "status": self.status,
             "game_id": self.game_id,
             "turn_seconds": self.turn_seconds,

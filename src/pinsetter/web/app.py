@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pinsetter.catalog import catalog
+from pinsetter.catalog import catalog, game_title
 from pinsetter.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -296,6 +296,19 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         """Every game: players, options with help texts and choices, bots."""
         return catalog()
 
+    @app.post("/api/catalog/{game}/options/{name}/file", tags=["games"], responses=ERRORS)
+    async def post_option_file(game: str, name: str, request: Request, file_name: str = "") -> dict[str, str]:
+        """A player's own data for an option (a dice set as JSON or TOML, the body): checked, and returned
+        inline (`value`, to send as the option) with a `label` (the file's name) and its `words`."""
+        from pinsetter.catalog import read_option_file
+        from pinsetter.core.game import GameError
+
+        raw = await request.body()
+        try:
+            return read_option_file(game, name, raw, file_name or "data.json")
+        except GameError as exc:
+            raise Refused(str(exc)) from None
+
     @app.get("/api/i18n/{lang}", tags=["games"])
     def get_translations(lang: str) -> dict[str, Any]:
         """The page's texts in `lang` (msgid to text, from the gettext catalog); `auto`: the request's language.
@@ -388,7 +401,12 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         found = storage.history(game or None, player or None, limit)
         at = tables.store.tables_of_games([g.id for g in found])
         return [
-            {**g.summary(), "status": game_status(g, at.get(g.id)), "table": at[g.id][0] if g.id in at else None}
+            {
+                **g.summary(),
+                "title": game_title(g.game, g.record.options),
+                "status": game_status(g, at.get(g.id)),
+                "table": at[g.id][0] if g.id in at else None,
+            }
             for g in found
         ]
 

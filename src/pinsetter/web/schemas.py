@@ -102,6 +102,7 @@ class GameView(BaseModel):
     id: int
     game: str
     title: str
+    variant: str = Field(default="", description="the game and its options in words: 'Rolling Pins, advanced'")
     options: dict[str, Any]
     players: list[dict[str, str]]
     seed: int | None = Field(description="null while a game at an online table is played: it tells the dice to come")

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pinsetter.bots.base import make_bot
+from pinsetter.catalog import game_title
 from pinsetter.core.game import GameError
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
@@ -322,6 +323,7 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
         "id": match.game_id or 0,
         "game": match.game.id,
         "title": _(match.game.name),
+        "variant": game_title(match.game.id, match.record.options),
         "options": dict(match.record.options),
         "players": [{"name": p.name, "kind": p.kind} for p in match.players],
         "seed": None if hide_seed else match.seed,

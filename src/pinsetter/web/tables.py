@@ -33,7 +33,7 @@ import sqlalchemy as sa
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
-from pinsetter.bots.base import bot_names, make_bot
+from pinsetter.bots.base import bot_names, bot_seat_name, make_bot
 from pinsetter.core.game import GameError, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
@@ -242,13 +242,13 @@ class TableService:
                 settings["fallback_bot"] = fallback_bot or ("greedy" if "greedy" in names else "random")
                 make_bot(settings["fallback_bot"], instance)
             made = []
-            for index, kind in enumerate(seats):
+            for kind in seats:
                 if kind == "human":
                     made.append(Seat("human"))
                 else:
                     bot = kind.removeprefix("bot:")
                     make_bot(bot, instance)
-                    made.append(Seat(kind, name=f"{bot}-{index + 1}"))
+                    made.append(Seat(kind, name=bot_seat_name(bot, [s.name for s in made if s.name])))
         except (GameError, ValueError) as exc:
             raise Refused(str(exc)) from None
         if seed is None:
@@ -336,7 +336,8 @@ class TableService:
         if table.status == "open":
             if table.seats[seat].kind == "human" and not table.seats[seat].free:
                 raise Conflict(_("this seat is taken: choose another"))  # a player sat there: not the host's to give
-            table.seats[seat] = Seat(f"bot:{bot}", name=f"{bot}-{seat + 1}")
+            taken = [s.name for i, s in enumerate(table.seats) if i != seat and s.name]
+            table.seats[seat] = Seat(f"bot:{bot}", name=bot_seat_name(bot, taken))
             if not self.store.update(table):
                 raise Conflict(_("the table changed: try again"))
             return

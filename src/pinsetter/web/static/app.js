@@ -250,6 +250,18 @@ async function lobbyPage() {
   const gameInfo = h("p", { class: "help", id: "game-info" });
   const spec = () => games.find((g) => g.id === lobby.game);
 
+  // An option is shown only where it means something: the advanced game's options while Advanced
+  // is on (`shown_when`, from the server), shared dice with several players.
+  function applies(game, option) {
+    const values = lobby.values[game.id] || {};
+    const value = (name) => {
+      const spec = game.options.find((o) => o.name === name);
+      return name in values ? values[name] : spec ? spec.default : undefined;
+    };
+    if (option.multiplayer && lobby.players.length < 2) return false;
+    return Object.entries(option.shown_when || {}).every(([name, wanted]) => value(name) === wanted);
+  }
+
   function drawOptions() {
     clear(optionsBox);
     const game = spec();
@@ -257,22 +269,31 @@ async function lobbyPage() {
     clear(gameInfo);
     gameInfo.append(t("{summary} {players}. ", { summary: game.summary, players: game.players_text }), h("a", { href: `#/rules/${game.id}`, text: t("Rules") }));
     const values = (lobby.values[game.id] ||= {});
-    for (const option of game.options) {
+    const shown = game.options.filter((option) => applies(game, option));
+    for (const option of shown) {
       const id = `opt-${option.name}`;
       const helpId = `${id}-help`;
       const current = option.name in values ? values[option.name] : option.default;
       let input;
+      let extra = null;
       if (option.type === "bool") {
         input = h("input", { type: "checkbox", id, checked: Boolean(current), "aria-describedby": helpId });
-        input.addEventListener("change", () => (values[option.name] = input.checked));
+        input.addEventListener("change", () => {
+          values[option.name] = input.checked;
+          drawOptions(); // a switch may show or hide the options that need it
+          const again = document.getElementById(id);
+          if (again) again.focus();
+        });
       } else if (option.choices.length) {
         input = h(
           "select",
           { id, "aria-describedby": helpId },
-          option.choices.map((c) => h("option", { value: c, text: c })),
+          option.choices.map((c, i) => h("option", { value: c, text: (option.choice_labels || [])[i] || c })),
         );
         input.value = String(current);
         input.addEventListener("change", () => (values[option.name] = input.value));
+      } else if (option.presets && option.presets.length) {
+        [input, extra] = dataChoice(game, option, values, id, helpId);
       } else {
         input = h("input", {
           type: option.type === "int" ? "number" : "text",
@@ -287,14 +308,83 @@ async function lobbyPage() {
       optionsBox.append(
         h(
           "div",
-          { class: "option" },
+          { class: "option", dataset: { option: option.name } },
           h("label", { for: id, text: option.label || option.name }),
           input,
           h("p", { class: "help", id: helpId, text: option.help }),
+          extra,
         ),
       );
     }
-    if (!game.options.length) optionsBox.append(h("p", { class: "muted", text: t("This game has no options.") }));
+    if (!shown.length) optionsBox.append(h("p", { class: "muted", text: t("This game has no options.") }));
+  }
+
+  // An option given as data (a dice set) is chosen by name: the standard one, or one loaded from a
+  // file, which the server checks and describes. Loaded sets are remembered in this browser.
+  function dataChoice(game, option, values, id, helpId) {
+    const key = `pinsetter.loaded.${game.id}.${option.name}`;
+    const loaded = (() => {
+      try {
+        const list = JSON.parse(stored(key) || "[]");
+        return Array.isArray(list) ? list.filter((e) => e && typeof e.value === "string" && typeof e.label === "string") : [];
+      } catch (err) {
+        return [];
+      }
+    })();
+    const all = [...option.presets, ...loaded];
+    const current = option.name in values ? values[option.name] : "default";
+    const select = h(
+      "select",
+      { id, "aria-describedby": `${helpId} ${id}-words` },
+      all.map((entry, i) => h("option", { value: String(i), text: entry.label })),
+    );
+    const chosen = Math.max(0, all.findIndex((entry) => entry.value === current));
+    select.value = String(chosen);
+    const words = h("p", { class: "help faces", id: `${id}-words`, text: all[chosen].words || "" });
+    select.addEventListener("change", () => {
+      const entry = all[Number(select.value)];
+      values[option.name] = entry.value;
+      words.textContent = entry.words || "";
+    });
+    const fileId = `${id}-file`;
+    const file = h("input", { type: "file", id: fileId, accept: ".json,.toml,application/json,text/plain" });
+    const error = h("p", { class: "error", role: "alert", id: `${id}-error` });
+    file.addEventListener("change", async () => {
+      error.textContent = "";
+      if (!file.files || !file.files[0]) return;
+      const chosenFile = file.files[0];
+      const text = await chosenFile.text();
+      const answer = await api(
+        "POST",
+        `/api/catalog/${encodeURIComponent(game.id)}/options/${encodeURIComponent(option.name)}/file?file_name=${encodeURIComponent(chosenFile.name)}`,
+        text,
+        true,
+      );
+      if (!answer.ok) {
+        error.textContent = answer.error;
+        return;
+      }
+      const kept = loaded.filter((e) => e.label !== answer.data.label);
+      kept.push(answer.data);
+      store(key, JSON.stringify(kept.slice(-10)));
+      values[option.name] = answer.data.value;
+      drawOptions();
+    });
+    const load = h(
+      "details",
+      { class: "load-file" },
+      h("summary", { text: t("Load one of your own (a JSON or TOML file)") }),
+      h("div", { class: "stack" }, h("label", { for: fileId, class: "visually-hidden", text: option.label }), file),
+      error,
+    );
+    return [select, [words, load]];
+  }
+
+  // A new seat's name: "Player 3", or a bot's as players are named ("Greedy bot 2"), apart from the others.
+  function defaultName(kind, index) {
+    if (kind === "human") return t("Player {number}", { number: index + 1 });
+    const taken = lobby.players.filter((_, i) => i !== index).map((p) => p.name);
+    return botSeatName(kind, taken);
   }
 
   function drawPlayers() {
@@ -304,6 +394,7 @@ async function lobbyPage() {
     lobby.players.forEach((player, index) => {
       if (player.kind !== "human" && !bots.includes(player.kind.replace(/^bot:/, ""))) {
         player.kind = bots.length ? `bot:${bots[0]}` : "human";
+        if (!player.named) player.name = defaultName(player.kind, index);
       }
       const name = h("input", {
         type: "text",
@@ -312,15 +403,29 @@ async function lobbyPage() {
         "aria-label": t("Player {number} name", { number: index + 1 }),
         dataset: { key: `player-name-${index}` },
       });
-      name.addEventListener("input", () => (player.name = name.value));
+      name.addEventListener("input", () => {
+        player.name = name.value;
+        player.named = true; // typed by the player: a change of kind keeps it
+      });
+      const botHelp = `player-bot-${index}`;
       const kind = h(
         "select",
-        { "aria-label": t("Player {number} kind", { number: index + 1 }), dataset: { key: `player-kind-${index}` } },
+        {
+          "aria-label": t("Player {number} kind", { number: index + 1 }),
+          "aria-describedby": player.kind === "human" ? null : botHelp,
+          dataset: { key: `player-kind-${index}` },
+        },
         h("option", { value: "human", text: t("Human") }),
-        bots.map((b) => h("option", { value: `bot:${b}`, text: t("Bot: {name}", { name: b }) })),
+        bots.map((b) => h("option", { value: `bot:${b}`, text: botInfo(b).title })),
       );
       kind.value = player.kind;
-      kind.addEventListener("change", () => (player.kind = kind.value));
+      kind.addEventListener("change", () => {
+        player.kind = kind.value;
+        if (!player.named) player.name = defaultName(player.kind, index);
+        drawPlayers();
+        const again = playersBox.querySelector(`[data-key="player-kind-${index}"]`);
+        if (again) again.focus();
+      });
       const move = (delta) => () => {
         const other = index + delta;
         if (other < 0 || other >= lobby.players.length) return;
@@ -365,9 +470,11 @@ async function lobbyPage() {
           }),
         ),
       );
+      if (player.kind !== "human") playersBox.append(h("p", { class: "help bot-help", id: botHelp, text: botInfo(player.kind).description }));
     });
+    drawOptions(); // shared dice means something only with several players
     const add = (kind) => () => {
-      lobby.players.push({ name: t("Player {number}", { number: lobby.players.length + 1 }), kind });
+      lobby.players.push({ name: defaultName(kind, lobby.players.length), kind });
       drawPlayers();
       const inputs = playersBox.querySelectorAll("input[type=text]");
       inputs[inputs.length - 1].focus();
@@ -438,12 +545,18 @@ async function lobbyPage() {
       seed,
       h("p", { class: "help", id: "seed-help", text: t("optional: the same seed and the same decisions replay the same game") }),
     ),
+    // The turn timer is a table's option only: folded away unless a table is to be hosted.
     h(
-      "div",
-      { class: "option" },
-      h("label", { for: "turn-seconds", text: TABLE_TEXT.timerLabel }),
-      turnSeconds,
-      h("p", { class: "help", id: "turn-seconds-help", text: TABLE_TEXT.timerHelp }),
+      "details",
+      { class: "table-options", id: "table-options" },
+      h("summary", { text: t("Options for a table") }),
+      h(
+        "div",
+        { class: "option" },
+        h("label", { for: "turn-seconds", text: TABLE_TEXT.timerLabel }),
+        turnSeconds,
+        h("p", { class: "help", id: "turn-seconds-help", text: TABLE_TEXT.timerHelp }),
+      ),
     ),
     error,
     h("div", { class: "row" }, start, host),
@@ -459,7 +572,7 @@ async function lobbyPage() {
     const options = {};
     for (const option of game.options) {
       const values = lobby.values[game.id] || {};
-      if (!(option.name in values)) continue;
+      if (!(option.name in values) || !applies(game, option)) continue; // a hidden option is not sent
       let value = values[option.name];
       if (option.type === "int" && /^-?\d+$/.test(String(value).trim())) value = Number(value);
       if (value === option.default) continue;
@@ -562,7 +675,7 @@ async function lobbyPage() {
       h(
         "li",
         {},
-        h("a", { href: `#/game/${entry.id}`, text: t("Game {id}: {game}", { id: entry.id, game: gameName(entry.game, games) }) }),
+        h("a", { href: `#/game/${entry.id}`, text: t("Game {id}: {game}", { id: entry.id, game: entry.title || gameName(entry.game, games) }) }),
         h("br"),
         h("span", { class: "help", text: `${playerNames(entry.players)} · ${when(entry.date)}` }),
       ),
@@ -575,8 +688,33 @@ function gameName(id, games) {
   return found ? found.name : id;
 }
 
+// A bot as players read it (GET /api/catalog's bot_info): "Optimal bot", and what it does.
+function botInfo(kind) {
+  const name = String(kind).replace(/^bot:/, "");
+  for (const game of catalogCache || []) {
+    const found = (game.bot_info || []).find((b) => b.name === name);
+    if (found) return found;
+  }
+  return { name, title: name, description: "" };
+}
+
+// The server's rule for a new bot seat's name (bots.base.bot_seat_name): "Greedy bot", then "Greedy bot 2".
+function botSeatName(kind, taken) {
+  const title = botInfo(kind).title;
+  let name = title;
+  for (let number = 2; taken.includes(name); number += 1) name = t("{bot} {number}", { bot: title, number });
+  return name;
+}
+
+// A player's name, with the bot it is where the name does not say so: "Ann", "Greedy bot 2", "Max (Optimal bot)".
+function playerLabel(name, kind) {
+  if (kind === "human") return name;
+  const title = botInfo(kind).title;
+  return name.startsWith(title) ? name : t("{name} ({bot})", { name, bot: title });
+}
+
 function playerNames(players) {
-  return players.map((p) => (p.kind === "human" ? p.name : t("{name} (bot {kind})", { name: p.name, kind: p.kind }))).join(", ");
+  return players.map((p) => playerLabel(p.name, p.kind)).join(t(", "));
 }
 
 function when(iso) {
@@ -697,7 +835,9 @@ function dieSvg(die) {
 }
 
 function drawDice(view) {
-  if (!view.dice.length && !view.dice_caption) return null;
+  // The roll in words ("rolled 2 and 6: off the alley"); the caption is the short form for a terminal.
+  const caption = view.chance_words || view.dice_caption;
+  if (!view.dice.length && !caption) return null;
   return h(
     "div",
     { class: "dice-box" },
@@ -708,7 +848,7 @@ function drawDice(view) {
         h("span", { class: "die", role: "img", "aria-label": t("die {number}: {face}", { number: i + 1, face: die.label }), title: die.label }, dieSvg(die)),
       ),
     ),
-    view.dice_caption ? h("p", { class: "muted", id: "dice-caption", text: view.dice_caption }) : null,
+    caption ? h("p", { class: "muted", id: "dice-caption", text: caption }) : null,
   );
 }
 
@@ -842,7 +982,7 @@ function drawSheets(game) {
     const cols = Array.from({ length: frameCount }, (_, i) => i + 1);
     const frame = (n) => sheet.frames.find((f) => f.frame === n);
     const cls = (n) => (n === current && isTurn ? "current" : null);
-    const who = sheet.kind === "human" ? sheet.name : t("{name} (bot {kind})", { name: sheet.name, kind: sheet.kind });
+    const who = playerLabel(sheet.name, sheet.kind);
     return h(
       "div",
       { class: "scroll", tabindex: 0, role: "region", "aria-label": t("Scoresheet of {name}", { name: sheet.name }) },
@@ -951,7 +1091,7 @@ function selectionPanel(view, ctx) {
           }),
           h("span", {
             id: "token-plan",
-            text: tn("dice {target} {sign} {n} token = {total}", "dice {target} {sign} {n} tokens = {total}", Math.abs(planned), {
+            text: tn("roll {target} {sign} {n} token = {total}", "roll {target} {sign} {n} tokens = {total}", Math.abs(planned), {
               target,
               sign: planned < 0 ? "−" : "+",
               total,
@@ -1298,9 +1438,11 @@ async function gamePage(id) {
 
     append(root, [
       h("h1", {}, game.title, h("span", { class: "muted", text: ` · ${t("game {id}", { id })}` })),
+      game.variant !== game.title ? h("p", { class: "muted", id: "variant", text: game.variant }) : null,
       h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: game.view.status }),
       toolbar,
-      undoReason ? h("p", { class: "reason", id: "undo-reason", text: t("Undo: {reason}", { reason: undoReason }) }) : null,
+      // A game without decisions has nothing to take back: no reason to give either.
+      undoReason && game.has_decisions ? h("p", { class: "reason", id: "undo-reason", text: t("Undo: {reason}", { reason: undoReason }) }) : null,
       h("p", { class: "error", role: "alert", id: "game-error", text: st.error }),
       drawEnding(game),
       h(
@@ -1364,7 +1506,7 @@ async function gamePage(id) {
     event.preventDefault();
   };
 
-  const answer = await api("GET", `/api/games/${id}`);
+  const [answer] = await Promise.all([api("GET", `/api/games/${id}`), getCatalog()]); // the catalog names the bots
   if (stale()) return;
   if (!answer.ok) {
     st.error = answer.error;
@@ -1439,12 +1581,7 @@ function joinLink(code) {
 function seatLabel(seat) {
   if (seat.free) return t("Seat {number}: free", { number: seat.seat + 1 });
   if (seat.kind === "human") return t("Seat {number}: {name}", { number: seat.seat + 1, name: seat.name });
-  return t("Seat {number}: {name} (bot {kind})", { number: seat.seat + 1, name: seat.name, kind: seat.kind.replace(/^bot:/, "") });
-}
-
-function optionsText(options) {
-  const entries = Object.entries(options || {});
-  return entries.length ? entries.map(([k, v]) => `${k}=${v}`).join(", ") : t("default options");
+  return t("Seat {number}: {name}", { number: seat.seat + 1, name: playerLabel(seat.name, seat.kind) });
 }
 
 // A form to take one of the free seats by name; `sat(answer)` gets the server's answer.
@@ -1506,7 +1643,7 @@ async function joinPage(code) {
   }
   root.append(
     h("h1", { text: t("Join table {code}", { code: table.join_code }) }),
-    h("p", { id: "join-game", text: `${gameName(table.game, games)} · ${optionsText(table.options)}` }),
+    h("p", { id: "join-game", text: table.title || gameName(table.game, games) }),
     h("ul", { class: "plain seats", id: "join-seats" }, table.seats.map((seat) => h("li", { text: seatLabel(seat) }))),
   );
   if (table.status === "open") {
@@ -1716,7 +1853,7 @@ async function tablePage(id) {
             "aria-label": idle ? TABLE_TEXT.giveIdle(seat.seat + 1) : t("Bot for seat {number}", { number: seat.seat + 1 }),
             dataset: { key: `bot-kind-${seat.seat}` },
           },
-          bots.map((b) => h("option", { value: b, text: b })),
+          bots.map((b) => h("option", { value: b, text: botInfo(b).title, title: botInfo(b).description })),
         );
         const confirmed = () => !idle || window.confirm(TABLE_TEXT.confirmGive(seat.name || t("seat {n}", { n: seat.seat + 1 })));
         parts.push(
@@ -1870,7 +2007,8 @@ async function tablePage(id) {
     const head = [
       h("h1", {}, gameName(table.game), h("span", { class: "muted", text: ` · ${t("table {code}", { code: table.join_code })}` })),
       connection,
-      h("p", { id: "whoami", text: `${who} ${optionsText(table.options)}.` }),
+      h("p", { id: "whoami", text: who }),
+      h("p", { id: "table-options", class: "muted", text: table.title || gameName(table.game) }),
     ];
     const error = h("p", { class: "error", role: "alert", id: "table-error", text: st.error });
 
@@ -2043,7 +2181,7 @@ async function historyPage() {
                 h(
                   "tr",
                   { dataset: { gameId: String(entry.id) } },
-                  h("td", {}, h("a", { href: `#/history/${entry.id}`, text: `${entry.id}. ${gameName(entry.game, games)}` })),
+                  h("td", {}, h("a", { href: `#/history/${entry.id}`, text: `${entry.id}. ${entry.title || gameName(entry.game, games)}` })),
                   h("td", { text: when(entry.date) }),
                   h("td", { text: playerNames(entry.players) }),
                   h("td", { text: entry.scores.join(" · ") }),
@@ -2088,6 +2226,7 @@ async function replayPage(id) {
   let at = total;
   const slider = h("input", { type: "range", id: "step", min: 0, max: total, value: at, "aria-label": t("Step") });
   const caption = h("p", { id: "step-caption", "aria-live": "polite" });
+  const variantLine = h("p", { id: "variant", class: "muted" });
   const body = h("div", {});
   const error = h("p", { class: "error", role: "alert" });
   const button = (text, label, to) =>
@@ -2096,8 +2235,6 @@ async function replayPage(id) {
   async function go(n) {
     at = Math.max(0, Math.min(total, n));
     slider.value = String(at);
-    const describe = at === 0 ? t("the start") : `${steps[at - 1].actor === "chance" ? t("chance") : actorName(steps[at - 1].actor)}: ${steps[at - 1].step}`;
-    caption.textContent = t("Step {at} of {total} — {what}", { at, total, what: describe });
     const answer = await api("GET", `/api/games/${id}/steps/${at}`);
     if (gen !== generation || Number(slider.value) !== at) return;
     if (!answer.ok) {
@@ -2106,6 +2243,11 @@ async function replayPage(id) {
     }
     error.textContent = "";
     const game = answer.data;
+    // The step in words, as the log tells it (the record's notation is for replaying).
+    const last = game.log.length ? game.log[game.log.length - 1] : null;
+    const describe = at === 0 || !last ? t("the start") : last.words;
+    variantLine.textContent = game.variant;
+    caption.textContent = t("Step {at} of {total} — {what}", { at, total, what: describe });
     const ctx = { readonly: true, picked: new Set(), pile: null, busy: false };
     clear(body);
     append(body, [
@@ -2126,15 +2268,11 @@ async function replayPage(id) {
     root.dataset.step = String(at);
   }
 
-  function actorName(actor) {
-    const players = record.data.players || [];
-    return typeof actor === "number" && players[actor] ? players[actor].name : String(actor);
-  }
-
   slider.addEventListener("input", () => go(Number(slider.value)));
   const players = record.data.players || [];
   root.append(
     h("h1", {}, `${gameName(record.data.game)} `, h("span", { class: "muted", text: `· ${t("game {id}", { id })}` })),
+    variantLine,
     h("p", { class: "muted", text: `${playerNames(players)} · ${t("seed {seed}", { seed: record.data.seed })} · ${tn("{n} step", "{n} steps", total)}` }),
     h(
       "div",
