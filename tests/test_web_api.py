@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from pinsetter.core.narration import pins_list
 from pinsetter.records import Record, replay
 from pinsetter.web.app import MAX_BODY, create_app
 
@@ -175,7 +176,7 @@ def test_a_refused_pick_names_the_pick_and_the_reason(client: TestClient) -> Non
     assert frozenset(standing) not in legal
     message = error_of(client.post(f"/api/games/{gid}/actions", json={"pins": standing}), 422)
     # the pick and why, not the action it was made into ("cross 1+2+... tokens +40 is not legal here")
-    assert message.startswith(f"pins {'+'.join(map(str, sorted(standing)))}: the pins sum to "), message
+    assert message.startswith(f"pins {pins_list(sorted(standing))}: the pins sum to "), message
     assert "cross" not in message
     with_pile = error_of(client.post(f"/api/games/{gid}/actions", json={"pins": standing[:1], "pile": 1}), 422)
     assert with_pile == "Rolling Pins has no piles: pick pins alone"

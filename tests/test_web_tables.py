@@ -290,7 +290,7 @@ def test_choices_go_only_to_the_seat_whose_decision_it_is(client: TestClient) ->
         assert rolled["view"]["turn"] == 0 and rolled["view"]["next"] == "decision"  # Ann crosses her roll
         wa.send_json({"pins": list(range(10, 0, -1))})  # every pin: far more than the roll
         refused = receive(wa)["error"]  # the pins picked, and why: not the action they made ("cross ... +51")
-        assert refused.startswith("pins 1+2+3+4+5+6+7+8+9+10: the pins sum to 55, the roll makes "), refused
+        assert refused.startswith("pins 1, 2, 3, 4, 5, 6, 7, 8, 9 and 10: the pins sum to 55, the roll makes "), refused
 
 
 def test_forged_tokens_bad_origins_and_unknown_tables_are_refused(db: str) -> None:
