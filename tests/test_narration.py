@@ -33,7 +33,7 @@ SYNTAX = [
         r"tokens [+-]\d",
         r"\d\+\d",
         r"chance:",
-        r"bot:",
+        r"\bbot:[a-z]",
         r"\w=\w",
         r"[XP/-]{3,}\|",
         r"\b(tenpins|bowling-dice|rolling-pins|bowling-solitaire)\b",

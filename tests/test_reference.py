@@ -28,4 +28,4 @@ def test_optimal_player_reference_follows_the_options() -> None:
 
 def test_measured_reference_is_not_exact() -> None:
     ref = reference("bowling-solitaire")
-    assert ref is not None and not ref.exact and ref.against == "expectimax player"
+    assert ref is not None and not ref.exact and ref.against == "Expert bot"

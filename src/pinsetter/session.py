@@ -256,7 +256,7 @@ class Match:
         game prints one on its sheet) and its share of games beaten (where the odds are exact); what
         the scores are measured against is said once, after the ranking.
         """
-        from pinsetter.solvers.reference import reference, standing_text
+        from pinsetter.solvers.reference import percent, reference, standing_text
 
         scores = self.state.scores()
         names = [p.name for p in self.players]
@@ -290,7 +290,7 @@ class Match:
                 pattern = _("{place}. {name}: {score}, better than {share} of games")
             else:
                 pattern = "{place}. {name}: {score}"
-            share_text = f"{share:.0%}" if share is not None else ""
+            share_text = percent(share) if share is not None else ""
             lines.append(
                 pattern.format(place=place, name=names[index], score=scores[index], ranking=rank_name, share=share_text)
             )

@@ -157,7 +157,7 @@ def dice_table(
         status=status_line(state, names, _("roll the dice")),
         standing=view.get("standing"),
         dice=draw(last_roll) if last_roll else (),
-        dice_caption=_("last roll: {roll}").format(roll=last_roll) if last_roll else "",
+        dice_caption=words(last_roll) if last_roll else "",
         roll_label=_("Roll"),
         chance_words=words(last_roll) if last_roll else "",
     )

@@ -64,7 +64,7 @@ def _token_words(state: State, tokens: int) -> str:
     """`3 tokens: 7 becomes 10`: what the tokens of a cross do to the roll."""
     roll = sum(_me(state)["dice"])
     return ngettext(
-        "{count} token: {roll} becomes {total}", "{count} tokens: {roll} become {total}", abs(tokens)
+        "{count} token: {roll} becomes {total}", "{count} tokens: {roll} becomes {total}", abs(tokens)
     ).format(count=abs(tokens), roll=roll, total=roll + tokens)
 
 

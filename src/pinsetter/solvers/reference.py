@@ -24,7 +24,7 @@ EXPECTIMAX_SOLITAIRE_MEAN = 184.80
 
 @dataclass(frozen=True)
 class Reference:
-    against: str  # "exact distribution", "optimal player" or "expectimax player" (N_: `_()` where shown)
+    against: str  # "exact distribution", "optimal player" or "Expert bot" (N_: `_()` where shown)
     mean: float
     exact: bool
     distribution: ScoreDistribution | None = None
@@ -54,8 +54,16 @@ def _reference(game_id: str, options: tuple[tuple[str, object], ...]) -> Referen
         policy = policy_for(game.lane.pins, game.lane.frames, 1 if game.options["tokens"] else 0)
         return Reference(N_("optimal player"), policy.expected_score, True)
     if game_id == "bowling-solitaire" and game.lane.frames == 10:
-        return Reference(N_("expectimax player"), EXPECTIMAX_SOLITAIRE_MEAN, False)
+        return Reference(N_("Expert bot"), EXPECTIMAX_SOLITAIRE_MEAN, False)
     return None
+
+
+def percent(share: float) -> str:
+    """A share of games as a player reads it: `63%`, never `100%` or `0%` for what is not all or none."""
+    if 0 < share < 0.005 or 0.995 <= share < 1:
+        text = f"{share:.1%}"
+        return text if text not in ("0.0%", "100.0%") else (f"{share:.2%}" if share < 0.5 else "99.99%")
+    return f"{share:.0%}"
 
 
 def standing_text(game_id: str, options: dict[str, object], score: int) -> str:
@@ -65,10 +73,10 @@ def standing_text(game_id: str, options: dict[str, object], score: int) -> str:
         return ""
     share = ref.beats(score)
     if share is not None:
-        return _("Better than {share} of games (exact odds).").format(share=f"{share:.0%}")
+        return _("Better than {share} of games (exact odds).").format(share=percent(share))
     mean = f"{ref.mean:.1f}"
     if ref.against == "optimal player":
         return _("The optimal player averages {mean}.").format(mean=mean)
     if ref.exact:
         return _("The {player} averages {mean}.").format(player=_(ref.against), mean=mean)
-    return _("The expectimax player averages about {mean}.").format(mean=mean)
+    return _("The Expert bot averages about {mean}.").format(mean=mean)

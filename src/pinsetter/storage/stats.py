@@ -17,7 +17,7 @@ from pinsetter.catalog import describe_variant
 from pinsetter.core.estimates import mean_interval
 from pinsetter.i18n import _
 from pinsetter.records import game_played
-from pinsetter.solvers.reference import reference
+from pinsetter.solvers.reference import percent, reference
 from pinsetter.storage.db import Storage
 
 __all__ = ["HUMAN", "player_stats"]
@@ -33,12 +33,13 @@ def _benchmark(game: str, options: dict[str, object], average: float) -> dict[st
         return None
     if ref.distribution is not None:
         share = ref.beats(average)
+        assert share is not None  # a distribution beats or not
         return {
             "against": ref.against,
             "exact_mean": ref.mean,
             "average_beats": share,
             "text": _("an average of {average} beats {share} of games (exact mean {mean})").format(
-                average=f"{average:.1f}", share=f"{share:.0%}", mean=f"{ref.mean:.2f}"
+                average=f"{average:.1f}", share=percent(share), mean=f"{ref.mean:.2f}"
             ),
         }
     return {
