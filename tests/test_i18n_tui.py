@@ -92,11 +92,11 @@ def test_solitaire_deal_is_one_sentence_in_either_language() -> None:
     for _ in range(13):  # the ten pins and the three piles
         match.apply(match.draw_chance())
     _states, lines = replay_lines(match.game, match.players, match.record.steps)
-    assert re.fullmatch(r"you: \d+ をめくりました（ピン 1 の位置）", lines[0]), lines[0]  # noqa: RUF001
-    assert re.fullmatch(r"you: \d+ をめくりました（山札 3）", lines[12]), lines[12]  # noqa: RUF001
+    assert re.fullmatch(r"youの配札：\d+（ピン 1 の位置）", lines[0]), lines[0]  # noqa: RUF001
+    assert re.fullmatch(r"youの配札：\d+（山札 3）", lines[12]), lines[12]  # noqa: RUF001
     set_language("en")
     _states, lines = replay_lines(match.game, match.players, match.record.steps)
-    assert re.fullmatch(r"you: turned up an? \d+ for pin 1", lines[0]), lines[0]
+    assert re.fullmatch(r"you's deal: an? \d+ for pin 1", lines[0]), lines[0]
 
 
 def test_end_of_game_ranking_and_comparison_in_japanese() -> None:

@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from pinsetter.bots.base import bot_names
-from pinsetter.core.game import OptionSpec
-from pinsetter.games.registry import all_games, get_game
+from pinsetter.core.game import GameError, OptionSpec
+from pinsetter.games.registry import all_games, game_class, get_game
 from pinsetter.i18n import N_, _, ngettext
 from pinsetter.usertext import visible
 
-__all__ = ["catalog", "describe_variant"]
+__all__ = ["catalog", "describe_played", "describe_variant", "option_words"]
 
 # Option values in words, where the option's label and value would not read as a phrase.
 OPTION_WORDS: dict[tuple[str, object], str] = {
@@ -64,8 +64,8 @@ def catalog() -> list[dict[str, Any]]:
     ]
 
 
-def _option_words(spec: OptionSpec, value: object) -> str:
-    """One option's value as a phrase: "5 frames", "advanced", "Dice set: X--PPP,...", "Advanced sheet: custom"."""
+def option_words(spec: OptionSpec, value: object) -> str:
+    """One option's value as a phrase: "5 frames", "advanced", "Dice set: 3 dice with ...", "Advanced sheet: custom"."""
     if spec.name in ("frames", "pins") and isinstance(value, int):
         if spec.name == "frames":
             return ngettext("{count} frame", "{count} frames", value).format(count=value)
@@ -75,6 +75,9 @@ def _option_words(spec: OptionSpec, value: object) -> str:
         return _(words)
     if isinstance(value, bool):
         return _("{option}: on").format(option=spec.title) if value else _("{option}: off").format(option=spec.title)
+    described = getattr(spec.read(value), "words", None) if spec.reads_file else None
+    if described is not None:  # a set of data in the player's words (a dice set's faces), not as typed
+        return _("{option}: {value}").format(option=spec.title, value=described())
     text = str(value)
     if len(text) > LONGEST_VALUE:
         return _("{option}: custom").format(option=spec.title)
@@ -97,5 +100,16 @@ def describe_variant(game_id: str, options: Mapping[str, object]) -> str:
         spec = specs[name]
         default = spec.default if isinstance(spec.default, bool | int | float | str) else str(spec.default)
         if value != default or type(value) is not type(default):
-            parts.append(_option_words(spec, value))
+            parts.append(option_words(spec, value))
     return _(", ").join(parts)
+
+
+def describe_played(game_id: str, options: Mapping[str, object]) -> str:
+    """A stored game's game and options as `describe_variant` says them (the record's options settled
+    first: an older record is the older rules); a record no game reads any more is called by its game's name."""
+    from pinsetter.records import settled_options
+
+    try:
+        return describe_variant(game_id, settled_options(game_id, options))
+    except (GameError, ValueError):
+        return _(game_class(game_id).name) if game_id in all_games() else visible(game_id)

@@ -27,7 +27,7 @@ from pinsetter.core.game import OptionError, OptionSpec, ParseError, Step, quote
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
 from pinsetter.games.registry import register
-from pinsetter.i18n import N_, _
+from pinsetter.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from pinsetter.core.game import State
@@ -39,6 +39,7 @@ FACE_NAMES = {"X": "X", "/": "/", "blank": "-", "pin": "P"}
 SYMBOL_NAMES = {v: k for k, v in FACE_NAMES.items()}
 DICE = 10
 SIDES = 6
+FACES_LEGEND = N_("X strike, / spare, - blank (a pin down), ▮ a standing pin")
 
 
 class DiceSetError(OptionError):
@@ -130,6 +131,21 @@ class DiceSet:
                 faces += FACE_NAMES[face]
             symbols.append(faces)
         return cls(tuple(symbols))
+
+    def words(self) -> str:
+        """The set as its faces, short enough for a list: `3 dice X--▮▮▮; 3 dice /--▮▮▮; 4 dice ---▮▮▮`
+        (a pin drawn as on the table; `legend` says what each face is)."""
+        return _("; ").join(
+            ngettext("{count} die {faces}", "{count} dice {faces}", count).format(
+                count=count, faces=faces.replace("P", "▮")
+            )
+            for faces, count in self.kinds
+        )
+
+    @property
+    def legend(self) -> str:
+        """What the faces in `words` are, in words."""
+        return _(FACES_LEGEND)
 
     def to_names(self) -> list[list[str]]:
         return [[SYMBOL_NAMES[f] for f in die] for die in self.dice]
@@ -275,9 +291,7 @@ class BowlingDice(PureChanceGame):
         OptionSpec(
             "dice",
             DEFAULT_DICE,
-            N_(
-                "dice set: inline faces like X--PPP,... (X / - P), inline JSON, or a JSON/TOML file on the command line"
-            ),
+            N_("the ten dice to roll: the usual set, or another set you have added"),
             parse=DiceSet.parse,
             reads_file=True,
             label=N_("Dice set"),

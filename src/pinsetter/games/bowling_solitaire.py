@@ -374,7 +374,7 @@ class BowlingSolitaire(Game):
         OptionSpec(
             "groups",
             "connected",
-            N_("two/three-pin groups: connected or mutual"),
+            N_("which two or three pins may fall together: a chain of touching pins, or pins all touching each other"),
             choices=GROUP_RULES,
             label=N_("Pin groups"),
         ),
