@@ -55,7 +55,7 @@ from pinsetter.core.narration import narrate
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.games.table_common import refusal_line
-from pinsetter.i18n import N_, _
+from pinsetter.i18n import N_, _, current_language, using_language
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import fit_names, frame_columns, render_sheets, sheet_width
@@ -414,10 +414,13 @@ class GameScreen(EnterGuard, Screen[None]):
             if self.thinking != key:
                 self.thinking = key
                 state = self.match.state.clone()
-                self.run_worker(lambda: self.work_out_hint(key, state), thread=True, exclusive=True)
+                language = current_language()
+                self.run_worker(lambda: self.work_out_hint(key, state, language), thread=True, exclusive=True)
 
-    def work_out_hint(self, key: int, state: Any) -> None:
-        text = self.hint_text(state)
+    def work_out_hint(self, key: int, state: Any, language: str) -> None:
+        """In the worker's thread, which starts in the default language: the screen's is passed in."""
+        with using_language(language):
+            text = self.hint_text(state)
         self.app.call_from_thread(self.hint_ready, key, text)
 
     def hint_ready(self, key: int, text: Text) -> None:
