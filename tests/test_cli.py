@@ -161,7 +161,7 @@ def test_simulate_is_independent_of_workers(tmp_path: Path) -> None:
     assert p["ci95"][0] < p["mean"] < p["ci95"][1]
     assert abs(sum(q["win_share"] for q in data["players"]) - 1) < 1e-9
     rows = csv_path.read_text().splitlines()
-    assert rows[0] == "game,seed,Rookie bot,Rookie bot 2" and len(rows) == 301
+    assert rows[0] == "game,seed,Rookie bot,Rookie bot 2" and len(rows) == 301  # bots named as players are
 
 
 def test_simulate_refuses_humans() -> None:

@@ -384,12 +384,12 @@ async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
         lines = text.split("\n")
         for name in HOSTILE:
             assert any(line.startswith(f"{name} ") for line in lines)  # the seat's row of the sheet
-        assert f"{HOSTILE[0]}: rolled " in text  # the log
+        assert f"{HOSTILE[0]} rolls " in text  # the log
         assert f"{HOSTILE[1]} - frame 1" in text  # whose turn
         await pilot.press("q")
         await quiet(pilot)
         assert isinstance(app.screen, Launcher)
-        assert "tenpins - you " in screen_text(app)  # the resume list, with each score and frame
+        assert "Ten Pins (dice), 1 frame - you " in screen_text(app)  # the game in words
         assert all(f"{name} " in screen_text(app) for name in HOSTILE)
         app.screen.query_one("#resume", OptionList).focus()
         await past_guard(pilot, app.screen)

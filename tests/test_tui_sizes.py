@@ -77,14 +77,19 @@ async def test_advanced_rolling_pins_names_every_ability() -> None:
         await pilot.press("a")
         assert "Flip: turn one die" in screen.query_one("#table").render().plain  # type: ignore[attr-defined]
         labels = [str(o.prompt) for o in screen.query_one("#actions", OptionList).options]
-        assert labels and all("(" in label or label.startswith(("dice", "miss", "cross")) for label in labels)
+        actions = [str(a) for a in match.state.legal_actions()]
+        # Each choice in words, its typed form beside it as a shortcut (`Cross out 5  cross 5`).
+        assert labels and all(
+            label.endswith(f"  {action}") and not label.startswith(("dice", "miss", "cross"))
+            for label, action in zip(labels, actions, strict=True)
+        )
     # A box to mark: every choice names its ability and its row (played on to the first such choice).
     marks: list[str] = []
     while not marks and not match.state.is_terminal():
         view = match.game.table(match.state, ["ann", "bob"])
         marks = [c.label for c in view.choices if c.action.startswith("mark")]
         match.apply(match.draw_chance() if match.state.is_chance_node() else match.state.legal_actions()[0])
-    assert marks and all("Mark a box: " in label and "row, area" in label for label in marks)
+    assert marks and all(m.startswith("Mark a box: ") and m.endswith((", upper row", ", lower row")) for m in marks)
 
 
 async def test_below_80x24_the_screen_degrades_without_garbage() -> None:
@@ -160,7 +165,7 @@ async def test_the_first_hint_says_it_is_thinking(monkeypatch: pytest.MonkeyPatc
         assert "thinking" in screen_text(app)
         release.set()
         await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
-        assert "1.500  stop" in screen_text(app) and "thinking" not in screen_text(app)
+        assert "Stop this ball: 1.5 (best)" in screen_text(app) and "thinking" not in screen_text(app)
 
 
 async def test_a_forty_character_name_is_cut_so_the_sheet_keeps_its_lines_at_80x24() -> None:
@@ -190,11 +195,11 @@ async def test_hints_show_at_80x24_however_many_actions_there_are(monkeypatch: p
         await pilot.press("h")
         await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
         text = screen_text(app)
-        assert "150.000  option-0" in text and "149.000  option-1" in text, text
+        assert "Option-0: estimated final score 150.0" in text and "Option-1: estimated final score 149.0" in text, text
         assert screen.query_one("#log").size.height >= 2  # the newest log lines stay in view
         await pilot.press("h")  # hidden again
         await quiet(pilot)
-        assert "150.000" not in screen_text(app) and not screen.query_one("#hint").display
+        assert "150.0" not in screen_text(app) and not screen.query_one("#hint").display
 
 
 async def test_the_typing_box_takes_the_line_games_words_and_escape_leaves_it() -> None:
@@ -226,7 +231,7 @@ async def test_a_resumed_game_shows_its_log_so_far() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_game(app, pilot, resumed)
         log = screen.query_one("#log-text").render().plain  # type: ignore[attr-defined]
-        assert "resumed" in log and "ann: Roll one die (dice 1)" in log and "ann: rolled " in log
+        assert "resumed" in log and "ann takes one die" in log and "ann rolls " in log
 
 
 async def test_without_colour_every_state_has_a_symbol(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,12 +10,12 @@ from pathlib import PurePath
 from typing import Any
 
 from pinsetter.bots.base import bot_description, bot_names, bot_title
-from pinsetter.core.game import OptionError, OptionSpec
+from pinsetter.core.game import GameError, OptionError, OptionSpec
 from pinsetter.games.registry import all_games, game_class, get_game
 from pinsetter.i18n import N_, _, ngettext
 from pinsetter.usertext import visible
 
-__all__ = ["catalog", "describe_variant", "game_title", "read_option_file"]
+__all__ = ["catalog", "describe_variant", "game_title", "option_words", "read_option_file"]
 
 # Option values in words, where the option's label and value would not read as a phrase.
 OPTION_WORDS: dict[tuple[str, object], str] = {
@@ -133,7 +133,7 @@ def read_option_file(game_id: str, name: str, raw: bytes, file_name: str) -> dic
     return {"value": text, "label": visible(PurePath(where).stem or where), "words": _value_words(value)}
 
 
-def _option_words(spec: OptionSpec, value: object) -> str:
+def option_words(spec: OptionSpec, value: object) -> str:
     """One option's value as a phrase: "5 frames", "advanced", "Dice set: X--PPP,...", "Advanced sheet: custom"."""
     if spec.name in ("frames", "pins") and isinstance(value, int):
         if spec.name == "frames":
@@ -171,7 +171,7 @@ def describe_variant(game_id: str, options: Mapping[str, object]) -> str:
         spec = specs[name]
         default = spec.default if isinstance(spec.default, bool | int | float | str) else str(spec.default)
         if value != default or type(value) is not type(default):
-            parts.append(_option_words(spec, value))
+            parts.append(option_words(spec, value))
     return _(", ").join(parts)
 
 
@@ -189,10 +189,9 @@ def game_title(game_id: str, record_options: Mapping[str, object]) -> str:
 
 @lru_cache(maxsize=256)
 def _game_title(game_id: str, options_json: str, _language: str) -> str:
-    from pinsetter.core.game import GameError
     from pinsetter.records import settled_options
 
     try:
         return describe_variant(game_id, settled_options(game_id, json.loads(options_json)))
-    except GameError:  # a game this version does not know: its id is all there is to show
-        return visible(game_id)
+    except (GameError, ValueError):  # an option this version does not read; or a game it does not know
+        return _(game_class(game_id).name) if game_id in all_games() else visible(game_id)

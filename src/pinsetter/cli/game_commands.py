@@ -23,7 +23,7 @@ from pinsetter.cli.common import (
     try_storage,
 )
 from pinsetter.core.game import GameError
-from pinsetter.games.registry import get_game
+from pinsetter.games.registry import game_class, get_game
 from pinsetter.i18n import N_, _
 from pinsetter.usertext import visible
 
@@ -43,9 +43,13 @@ def games(as_json: JsonOpt = False) -> None:
         return
     for row in rows:
         typer.echo(f"{row['id']:<18} {row['name']} - {row['summary']} ({row['players_text']})")
+        files = {spec.name for spec in game_class(row["id"]).option_specs if spec.reads_file}
         for o in row["options"]:
             default = _("(default: {value})").format(value=o["default"])
             typer.echo(f"{'':<20}--option {o['name']}=...  {o['help']} {default}")
+            if o["name"] in files:  # how to add one is for the command line only: the help in forms is for players
+                added = _("a JSON or TOML file, or the same inline: --option {name}=FILE").format(name=o["name"])
+                typer.echo(f"{'':<22}{added}")
 
 
 @app.command()

@@ -50,27 +50,34 @@ def history(
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(_("id"), _("date"), _("game"), _("options"), _("players"), _("scores"), _("winner"), _("finished"))
+    from pinsetter.catalog import game_title
+
+    table = Table(_("id"), _("date"), _("game"), _("players"), _("scores"), _("winner"), _("finished"))
     for r in rows:
-        options = ",".join(f"{k}={v}" for k, v in sorted(r["options"].items()) if k != "frames" or v != 10)
         entered = _(" (entered)") if r.get("chance") == "entered" else ""
         cells = [
             str(r["id"]),
             r["date"][:16].replace("T", " "),
-            r["game"] + entered,
-            options,
+            game_title(r["game"], r["options"]) + entered,  # the game and its options in words
             ", ".join(p["name"] for p in r["players"]),
             ", ".join("-" if s is None else str(s) for s in r["scores"]),
-            r["winner"] or "",
+            _winner_words(r["winner"] or ""),
             _("yes") if r["finished"] else _("no"),
         ]
         table.add_row(*(Text(visible(str(c))) for c in cells))  # user text is never markup
     Console().print(table)
 
 
+def _winner_words(winner: str) -> str:
+    """The summary's winner in the reader's language (`tie: ann, bob` is data, in English, in JSON)."""
+    return _("tie: {names}").format(names=winner.removeprefix("tie: ")) if winner.startswith("tie: ") else winner
+
+
 @app.command()
 def show(game_id: GameIdArg, db: DbOpt = None) -> None:
     """Print one stored game's scoresheet."""
+    from pinsetter.catalog import game_title
+
     stored = open_storage(db, read_only=True).get(game_id)
     if stored is None:
         fail(_("no game {id} in the history").format(id=game_id))
@@ -84,7 +91,8 @@ def show(game_id: GameIdArg, db: DbOpt = None) -> None:
     else:
         heading = _("game {id}: {game}, {date}, seed {seed}")
     date = stored.created[:16].replace("T", " ")
-    typer.echo(heading.format(id=game_id, game=stored.game, date=date, seed=stored.record.seed))
+    game = game_title(stored.game, stored.record.options)
+    typer.echo(heading.format(id=game_id, game=game, date=date, seed=stored.record.seed))
     sheets = [state.scoresheet(p) for p in range(state.num_players)]
     typer.echo(render_sheets(names, sheets, state.game.lane.frames))
     if not stored.finished:

@@ -30,17 +30,19 @@ Type an action as listed, or:
 
 
 def pick_game() -> str:
+    """The game to play, listed by name; its number, its name or its id (as commands take it) chooses it."""
     game_class("tenpins")
     ids = sorted(GAMES)
+    names = {_(GAMES[gid].name).casefold(): gid for gid in ids}
     for number, gid in enumerate(ids, start=1):
-        typer.echo(f"  {number}. {gid:<18} {_(GAMES[gid].summary)}")
+        typer.echo(f"  {number}. {_(GAMES[gid].name)} - {_(GAMES[gid].summary)}")
     while True:
         try:
-            answer = str(typer.prompt(_("Which game? (number or id)"))).strip()
+            answer = str(typer.prompt(_("Which game? (its number)"))).strip()
         except typer.Abort:
             fail(_("no game given: name one (`pinsetter games` lists them)"))
-        if answer in GAMES:
-            return answer
+        if answer in GAMES or answer.casefold() in names:
+            return answer if answer in GAMES else names[answer.casefold()]
         if answer.isdigit() and 1 <= int(answer) <= len(ids):
             return ids[int(answer) - 1]
         typer.echo("  " + _("no game {name}").format(name=repr(visible(answer))))

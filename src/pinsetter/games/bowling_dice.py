@@ -343,7 +343,7 @@ class BowlingDice(PureChanceGame):
         OptionSpec(
             "dice",
             DEFAULT_DICE,
-            N_("the faces of the ten dice: the standard set, or a set of your own"),
+            N_("the ten dice to roll: the usual set, or another set you have added"),
             parse=DiceSet.parse,
             reads_file=True,
             label=N_("Dice set"),

@@ -430,7 +430,7 @@ class BowlingSolitaire(Game):
         OptionSpec(
             "groups",
             "connected",
-            N_("which two or three pins one card may knock down together: pins in a chain, or pins that all touch"),
+            N_("which two or three pins may fall together: a chain of touching pins, or pins all touching each other"),
             choices=GROUP_RULES,
             label=N_("Pin groups"),
         ),

@@ -484,14 +484,14 @@ class RollingPins(Game):
         OptionSpec(
             "advanced",
             False,
-            N_("the advanced game: grey pins, the ability track and its abilities"),
+            N_("grey pins, an ability track and the abilities it gives"),
             parse=parse_bool,
             label=N_("Advanced game"),
         ),
         OptionSpec(
             "sheet",
             DEFAULT_SHEET,
-            N_("the ability track of the advanced game: the standard sheet, or a sheet of your own"),
+            N_("the advanced game's sheet (its grey pins and ability track): the usual one, or one you have added"),
             parse=Sheet.parse,
             reads_file=True,
             label=N_("Advanced sheet"),
@@ -499,21 +499,21 @@ class RollingPins(Game):
         OptionSpec(
             "auto_strike",
             "next",
-            N_("the advanced game's Auto Strike: a strike on the next frame, or kept for a frame you choose"),
+            N_("when you earn Auto Strike: the next frame is a strike at once, or you keep it for a frame you choose"),
             choices=AUTO_STRIKE_RULES,
             label=N_("Auto Strike"),
         ),
         OptionSpec(
             "shared_dice",
             False,
-            N_("with several players: one roll of the dice serves every player"),
+            N_("several players: one roll serves everybody (a coloured die, a white one, and a third for Extra Dice)"),
             parse=parse_bool,
             label=N_("Shared dice"),
         ),
         OptionSpec(
             "tokens",
             True,
-            N_("every frame each player gains a bowling-ball token, which moves a die up or down by one"),
+            N_("gain a bowling-ball token each frame, to move a die up or down by one"),
             parse=parse_bool,
             label=N_("Tokens"),
         ),
@@ -633,8 +633,17 @@ class RollingPins(Game):
             return _("Advanced")
         return _("Master")
 
-    def final_words(self, score: int) -> str:
-        return _("{score}: {rank}").format(score=score, rank=self.ranking(score))
+    def rank(self, score: int) -> str | None:
+        """The sheet's rank for this game's score, or None: the ranks are set for a whole game
+        (10 frames of 10 pins), so a shorter game or a smaller rack has none (15 is no Pinhead's score)."""
+        if self.lane != STANDARD:
+            return None
+        return self.ranking(score)
+
+    def final_words(self, score: int) -> str | None:
+        """`150: Intermediate` for the end screen, or None where the game has no rank (`rank`)."""
+        rank = self.rank(score)
+        return None if rank is None else _("{score}: {rank}").format(score=score, rank=rank)
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.rolling_pins_table import rolling_pins_table

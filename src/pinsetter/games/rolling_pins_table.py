@@ -35,6 +35,7 @@ PHASE_DOING = {
     "rolling": N_("roll the dice"),
     "rolled": N_("cross out pins that add up to the roll, or miss"),
     "extra-pin": N_("use Extra Pin or pass"),
+    "mark": N_("mark a box on the ability track"),
 }
 
 
@@ -247,7 +248,8 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
         )
     if me.get("extra_dice_active"):
         notes.append(_("Extra Dice is active for this ball"))
-    phase = PHASE_DOING.get(me["phase"])
+    # Boxes to mark come first, whatever the phase says: the only actions then are `mark N`.
+    phase = PHASE_DOING["mark"] if me.get("pending_marks") else PHASE_DOING.get(me["phase"])
     doing = (_(phase) if phase else "") if not state.is_chance_node() else _("roll the dice")
     return TableView(
         game=state.game.id,

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
+from pinsetter.bots.base import bot_title
 from pinsetter.games.pure_chance import PureChanceGame
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import N_, _
@@ -79,4 +80,5 @@ def standing_text(game_id: str, options: dict[str, object], score: int) -> str:
         return _("The optimal player averages {mean}.").format(mean=mean)
     if ref.exact:
         return _("The {player} averages {mean}.").format(player=_(ref.against), mean=mean)
-    return _("The Expert bot averages about {mean}.").format(mean=mean)
+    # The bot named as players know it (its algorithm is said in its description only).
+    return _("The {bot} averages about {mean}.").format(bot=bot_title("expectimax"), mean=mean)

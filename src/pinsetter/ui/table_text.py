@@ -16,7 +16,7 @@ from rich.text import Text
 from pinsetter.core.table import TableView, TrackArea
 from pinsetter.i18n import _
 
-__all__ = ["DIE_FACES", "abilities_help", "draw_table", "draw_track", "label_adds", "selection_line"]
+__all__ = ["DIE_FACES", "abilities_help", "draw_table", "draw_track", "selection_line"]
 
 DIE_FACES = {"1": "⚀", "2": "⚁", "3": "⚂", "4": "⚃", "5": "⚄", "6": "⚅"}
 BOWLING_FACES = {
@@ -187,13 +187,6 @@ def draw_track(view: TableView) -> Text:
             text.append(" - " + ", ".join(f"{a.title} x{a.held}" for a in view.abilities), style="dim")
         text.append("\n")
     return text
-
-
-def label_adds(action: str, label: str) -> bool:
-    """Whether a choice's label says more than its action's text (`Cross out 5` adds nothing to `cross 5`)."""
-    words = label.lower().replace("(", " ").replace(")", " ").split()
-    said = action.lower().split()
-    return bool(label) and (len(words) > len(said) + 1 or not all(word in words for word in said))
 
 
 def abilities_help(view: TableView) -> str:

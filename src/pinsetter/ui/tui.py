@@ -47,19 +47,20 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option
 
-from pinsetter.bots.base import bot_names
+from pinsetter.bots.base import bot_names, bot_seat_name, bot_title
 from pinsetter.bots.hints import hint_words, option_values
-from pinsetter.core.game import GameError
+from pinsetter.catalog import game_title, option_words
+from pinsetter.core.game import GameError, OptionSpec
 from pinsetter.core.narration import narrate
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.games.table_common import refusal_line
-from pinsetter.i18n import N_, _
+from pinsetter.i18n import N_, _, current_language, using_language
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.rules_view import rules_rich
 from pinsetter.ui.sheet import fit_names, frame_columns, render_sheets, sheet_width
-from pinsetter.ui.table_text import abilities_help, draw_table, label_adds
+from pinsetter.ui.table_text import abilities_help, draw_table
 from pinsetter.usertext import BIDI_CONTROLS, check_new_name, name_key, visible
 
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
@@ -324,10 +325,7 @@ class GameScreen(EnterGuard, Screen[None]):
         state = self.match.state
         if state.is_terminal():
             return False
-        human_roll = (
-            state.is_chance_node() and self.match.players[state.turn()].is_human and not state.game.has_decisions
-        )
-        return not human_roll and (state.is_chance_node() or self.match.is_bot_turn())
+        return not self.human_roll() and (state.is_chance_node() or self.match.is_bot_turn())
 
     def tick(self) -> None:
         self.tick_pending = False
@@ -376,7 +374,12 @@ class GameScreen(EnterGuard, Screen[None]):
         actions.clear_options()
         if self.human_to_act():
             labels = {c.action: c.label for c in view.choices}
-            actions.add_options([self.action_option(str(a), labels.get(str(a), "")) for a in state.legal_actions()])
+            actions.add_options(
+                [
+                    self.action_option(str(a), labels.get(str(a)) or state.game.action_words(state, str(a)))
+                    for a in state.legal_actions()
+                ]
+            )
             actions.highlighted = 0
         elif state.is_chance_node() and not state.game.has_decisions and not state.is_terminal():
             actions.add_option(Option(f"{view.roll_label or _('Roll')} (space)", id="roll"))
@@ -386,11 +389,11 @@ class GameScreen(EnterGuard, Screen[None]):
 
     @staticmethod
     def action_option(action: str, label: str) -> Option:
-        """A legal action by the game's label, with the text that types it."""
-        if not label_adds(action, label):
-            return Option(Text(action), id=action)
-        text = Text(label)
-        text.append(f"  ({action})", style="dim")
+        """A legal action in the game's words, with the text that types it beside them, dim (`cross 4+6`):
+        the typing box takes it, so it is shown as its shortcut, never in place of the words."""
+        text = Text(label or action)
+        if label and label.casefold() != action.casefold():
+            text.append(f"  {action}", style="dim")
         return Option(text, id=action)
 
     def table_view(self) -> TableView:
@@ -411,7 +414,7 @@ class GameScreen(EnterGuard, Screen[None]):
         text.append("▶ ")
         text.append(f"{self.match.players[player].name}", style="bold")
         text.append(_(" - frame {frame}, ball {ball}").format(frame=ctx.frame, ball=ctx.ball))
-        if self.human_to_act():
+        if self.human_to_act() or self.human_roll():  # what is pending, in the game's words
             text.append("  " + _("your move"), style="bold yellow")
             doing = view.status.rsplit(": ", 1)[-1] if ": " in view.status else ""
             if doing:
@@ -442,10 +445,13 @@ class GameScreen(EnterGuard, Screen[None]):
             if self.thinking != key:
                 self.thinking = key
                 state = self.match.state.clone()
-                self.run_worker(lambda: self.work_out_hint(key, state), thread=True, exclusive=True)
+                language = current_language()
+                self.run_worker(lambda: self.work_out_hint(key, state, language), thread=True, exclusive=True)
 
-    def work_out_hint(self, key: int, state: Any) -> None:
-        text = self.hint_text(state)
+    def work_out_hint(self, key: int, state: Any, language: str) -> None:
+        """In the worker's thread, which starts in the default language: the screen's is passed in."""
+        with using_language(language):
+            text = self.hint_text(state)
         self.app.call_from_thread(self.hint_ready, key, text)
 
     def hint_ready(self, key: int, text: Text) -> None:
@@ -462,10 +468,20 @@ class GameScreen(EnterGuard, Screen[None]):
         if found is None:
             return text.append(_("no hints for this position"))
         name, label, values = found
-        text.append(f"{label}\n", style="italic")
-        for line in hint_words(state, name, values[:12]):
+        for line in hint_words(state, name, values[:12]):  # the best first, in view however small the panel
             text.append(f"{line}\n")
+        text.append(label, style="italic")  # what the values are, once, under them
         return text
+
+    def human_roll(self) -> bool:
+        """Whether a human's own roll waits for the space bar (a dice game without decisions)."""
+        state = self.match.state
+        return (
+            not state.is_terminal()
+            and state.is_chance_node()
+            and not state.game.has_decisions
+            and self.match.players[state.turn()].is_human
+        )
 
     def human_to_act(self) -> bool:
         state = self.match.state
@@ -610,7 +626,7 @@ def resume_summary(record: Any) -> str:
         parts.append(
             _("{name} {total} in frame {frame}").format(name=spec.name, total=entry.get("total", 0), frame=frame)
         )
-    return ", ".join(parts)
+    return _(", ").join(parts)
 
 
 def _frame_to_play(marks: list[list[str]], frames: int) -> int:
@@ -623,6 +639,9 @@ def _frame_to_play(marks: list[list[str]], frames: int) -> int:
         return 1
     over = marks[-1] == ["X"] or len(marks[-1]) >= 2
     return min(len(marks) + 1 if over else len(marks), frames)
+
+
+USUAL = "default"  # a data option's usual set (the dice, the sheet): the value every data option reads as its default
 
 
 def switch_words(on: bool) -> str:
@@ -777,12 +796,27 @@ class Launcher(EnterGuard, Screen[None]):
         view = self.query_one("#players", ListView)
         view.clear()
         for seat in self.seats:
-            said = _("{name} (human)") if seat.is_human else _("{name} (bot: {kind})")
-            view.append(ListItem(Label(Text(said.format(name=seat.name, kind=seat.kind)))))
+            if seat.is_human:
+                said = _("{name} (human)").format(name=seat.name)
+            elif seat.name.startswith(bot_title(seat.kind)):  # `Greedy bot 2` says what it is
+                said = seat.name
+            else:
+                said = _("{name} ({bot})").format(name=seat.name, bot=bot_title(seat.kind))
+            view.append(ListItem(Label(Text(said))))
 
     def refresh_kinds(self) -> None:
         kinds = self.query_one("#player-kind", Select)
-        kinds.set_options([(_("bot: {name}").format(name=b), b) for b in bot_names(self.game_id)])
+        kinds.set_options([(bot_title(b), b) for b in bot_names(self.game_id)])
+
+    @staticmethod
+    def seat_name(kind: str, taken: list[str]) -> str:
+        """A seat added without a name: `Greedy bot 2` for a bot (as players are named), `player 3` for a human."""
+        if kind != "human":
+            return bot_seat_name(kind, taken)
+        number = len(taken) + 1
+        while _("player {number}").format(number=number) in taken:
+            number += 1
+        return _("player {number}").format(number=number)
 
     def refresh_resume(self) -> None:
         """The unfinished games of the history; a history that cannot be read is reported, not fatal."""
@@ -800,7 +834,8 @@ class Launcher(EnterGuard, Screen[None]):
             self.query_one("#resume-message", Static).update(Text(text.plain, style="red"))
         for stored in stored_games:
             if not stored.finished:
-                label = Text(f"#{stored.id} {stored.game} - {resume_summary(stored.record)}")
+                game = game_title(stored.game, stored.record.options)
+                label = Text(f"#{stored.id} {game} - {resume_summary(stored.record)}")
                 resume.add_option(Option(label, id=str(stored.id)))
         if resume.option_count:
             resume.highlighted = 0
@@ -814,45 +849,104 @@ class Launcher(EnterGuard, Screen[None]):
         return getattr(self.app, "storage", None)
 
     async def refresh_options(self) -> None:
-        """One widget per option of the game: a switch, a choice, or a text field."""
+        """One widget per option of the game, under its label and help in player words: a switch,
+        a choice in words, a data set by name (the usual one and those played before), or a number.
+        Options that change nothing under the others (an advanced game's, while Advanced is off) are hidden."""
         box = self.query_one("#game-options", Vertical)
         await box.remove_children()
-        widgets: list[Any] = []
+        rows: list[Any] = []
         for spec in game_class(self.game_id).option_specs:
-            widgets.append(Label(Text(f"{spec.title}: {_(spec.help)}"), classes="option-help"))
+            parts: list[Any] = [Label(Text(f"{spec.title}: {_(spec.help)}"), classes="option-help")]
             if isinstance(spec.default, bool):
                 # The switch's state in words too (colour is not the only signal).
                 state = Label(switch_words(spec.default), id=f"state-{spec.name}")
-                widgets.append(
-                    Horizontal(Switch(value=spec.default, id=f"opt-{spec.name}"), state, classes="option-row")
-                )
+                parts.append(Horizontal(Switch(value=spec.default, id=f"opt-{spec.name}"), state, classes="option-row"))
             elif spec.choices:
-                choices = [(c, c) for c in spec.choices]
-                widgets.append(
+                choices = [(option_words(spec, c), c) for c in spec.choices]
+                parts.append(
                     Select(choices, value=str(spec.default), allow_blank=False, id=f"opt-{spec.name}", compact=True)
                 )
+            elif spec.reads_file:
+                sets = self.data_sets(spec)
+                parts.append(Select(sets, value=USUAL, allow_blank=False, id=f"opt-{spec.name}", compact=True))
+                parts.append(Label("", id=f"about-{spec.name}", classes="option-help"))
             else:
                 default = _("default: {value}").format(value=spec.default)
-                widgets.append(Input(placeholder=default, id=f"opt-{spec.name}", compact=True))
-        await box.mount(*widgets)
+                parts.append(Input(placeholder=default, id=f"opt-{spec.name}", compact=True))
+            rows.append(Vertical(*parts, id=f"option-{spec.name}", classes="option"))
+        await box.mount(*rows)
+        self.show_options_in_play()
+
+    def data_sets(self, spec: OptionSpec) -> list[tuple[str, str]]:
+        """A data option's choices by name: the usual one, then each other one the history has games of.
+
+        Sets are added on the command line (`--option dice=FILE`, docs/cli.md); once a game is played
+        with one, the launcher offers it again, as `Added 1`, `Added 2` (shown as its faces below).
+        """
+        sets = [(_("Usual"), USUAL)]
+        storage = self.app_storage()
+        if storage is None:
+            return sets
+        from pinsetter.ui.tui_history import readable_history
+
+        seen: set[str] = set()
+        for stored in readable_history(storage, game=self.game_id, limit=200)[0]:
+            value = stored.record.options.get(spec.name)
+            if not isinstance(value, str) or value in seen:
+                continue
+            seen.add(value)
+            try:
+                if spec.read(value) == spec.default:
+                    continue
+            except GameError:  # a set the game no longer accepts is not offered
+                continue
+            sets.append((_("Added {number}").format(number=len(sets)), value))
+        return sets
+
+    def show_options_in_play(self) -> None:
+        """Hide the options that change nothing under the switches and choices set now (`Game.options_in_play`)."""
+        chosen = self.chosen_options(typed=False)
+        try:
+            in_play = set(game_class(self.game_id)(chosen).options_in_play())
+        except GameError:
+            in_play = {spec.name for spec in game_class(self.game_id).option_specs}
+        for row in self.query(".option"):
+            row.display = (row.id or "").removeprefix("option-") in in_play
+        for spec in game_class(self.game_id).option_specs:
+            if spec.reads_file:
+                value = self.query_one(f"#opt-{spec.name}", Select).value
+                data = spec.read(value if isinstance(value, str) else USUAL)
+                said = [data.words()] if hasattr(data, "words") else []
+                self.query_one(f"#about-{spec.name}", Label).update(Text("\n".join(said)))
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
         name = (event.switch.id or "").removeprefix("opt-")
         with contextlib.suppress(Exception):
             self.query_one(f"#state-{name}", Label).update(switch_words(event.value))
+        self.show_options_in_play()
 
-    def chosen_options(self) -> dict[str, object]:
-        """The options set away from their defaults, as text (validated by the game)."""
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if (event.select.id or "").startswith("opt-"):
+            self.show_options_in_play()
+
+    def chosen_options(self, typed: bool = True) -> dict[str, object]:
+        """The options set away from their defaults, as text (validated by the game); hidden ones are left out.
+
+        `typed=False`: the switches and choices only (what decides which options are in play).
+        """
         options: dict[str, object] = {}
         for spec in game_class(self.game_id).option_specs:
+            row = self.query_one(f"#option-{spec.name}")
             widget = self.query_one(f"#opt-{spec.name}")
+            if not row.display and typed:
+                continue
             if isinstance(widget, Switch):
                 if widget.value != spec.default:
                     options[spec.name] = "true" if widget.value else "false"
             elif isinstance(widget, Select):
-                if widget.value != str(spec.default):
+                if widget.value not in (str(spec.default), USUAL):
                     options[spec.name] = str(widget.value)
-            elif isinstance(widget, Input) and widget.value.strip():
+            elif isinstance(widget, Input) and widget.value.strip() and typed:
                 options[spec.name] = widget.value.strip()
         return options
 
@@ -866,10 +960,16 @@ class Launcher(EnterGuard, Screen[None]):
     def seat_bots_of_this_game(self) -> None:
         """A bot the highlighted game does not have gives its seat to the game's first bot (as the web lobby does)."""
         bots = list(bot_names(self.game_id))
-        self.seats = [
-            seat if seat.is_human or seat.kind in bots else PlayerSpec(seat.name, bots[0] if bots else "human")
-            for seat in self.seats
-        ]
+        seats: list[PlayerSpec] = []
+        for seat in self.seats:
+            if not (seat.is_human or seat.kind in bots):
+                kind = bots[0] if bots else "human"
+                taken = [s.name for s in self.seats if s is not seat]
+                # A seat named after its bot (`Optimal bot`) takes its new bot's name; a name given stays.
+                named_by_kind = seat.name.startswith(bot_title(seat.kind))
+                seat = PlayerSpec(self.seat_name(kind, taken) if named_by_kind else seat.name, kind)
+            seats.append(seat)
+        self.seats = seats
         self.refresh_players()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -902,10 +1002,12 @@ class Launcher(EnterGuard, Screen[None]):
             name = self.query_one("#player-name", Input).value.strip()
             kind = self.query_one("#player-kind", Select).value
             kind_text = kind if isinstance(kind, str) else "human"
-            name = name or (kind_text if kind_text != "human" else f"player {len(self.seats) + 1}")
-            if any(name_key(s.name) == name_key(name) for s in self.seats):  # one name, as names compare
-                name = f"{name}-{len(self.seats) + 1}"
             message = self.query_one("#launch-message", Static)
+            taken = [s.name for s in self.seats]
+            if name and any(name_key(t) == name_key(name) for t in taken):  # one name, as names compare
+                message.update(Text(_("{name} is playing already: choose another name").format(name=name), style="red"))
+                return
+            name = name or self.seat_name(kind_text, taken)
             chosen = game_class(self.game_id)
             if len(self.seats) >= chosen.max_players:  # said now, not as a refusal at Play
                 said = _("{game} takes {players}").format(game=_(chosen.name), players=chosen.players_text())
@@ -1055,6 +1157,7 @@ class PinsetterApp(App[None]):
     #player-name { width: 1fr; }
     #player-kind { width: 24; }
     #game-options { height: auto; }
+    #game-options .option { height: auto; }
     #game-options Input, #game-options Select { width: 1fr; max-width: 60; }
     .option-row { height: auto; }
     .option-help { color: $text-muted; width: 1fr; }

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from pinsetter.catalog import game_title
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.i18n import N_, _
 from pinsetter.records import game_played
@@ -74,17 +75,18 @@ def readable_history(
 
 
 def history_label(stored: Any) -> Text:
-    """`#12 2026-11-30 10:02 tenpins: ann 120, bob 98 (finished)`: a past game in one line."""
+    """`#12 2026-11-30 10:02 Rolling Pins, advanced: ann 120, bob 98 (finished)`: a past game in one line."""
     entries = (stored.record.result or {}).get("players") or []
     if stored.finished:
-        scores = ", ".join(
+        scores = _(", ").join(
             f"{spec.name} {entries[i].get('total', 0) if i < len(entries) else 0}"
             for i, spec in enumerate(stored.record.players)
         )
         where = _("{scores} (finished)").format(scores=scores)
     else:
         where = _("{summary} (unfinished)").format(summary=resume_summary(stored.record))
-    return Text(f"#{stored.id} {stored.created[:16].replace('T', ' ')} {stored.game}: {where}")
+    game = game_title(stored.game, stored.record.options)
+    return Text(f"#{stored.id} {stored.created[:16].replace('T', ' ')} {game}: {where}")
 
 
 class HistoryScreen(EnterGuard, Screen[None]):
@@ -109,7 +111,7 @@ class HistoryScreen(EnterGuard, Screen[None]):
         with Horizontal(classes="row", id="history-filters"):
             yield Label(_("Game"))
             yield Select(
-                [(_("all games"), ALL)] + [(gid, gid) for gid in sorted(GAMES)],
+                [(_("all games"), ALL)] + [(_(GAMES[gid].name), gid) for gid in sorted(GAMES)],
                 value=self.game or ALL,
                 allow_blank=False,
                 id="history-game",
