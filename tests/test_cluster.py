@@ -150,7 +150,7 @@ def test_the_same_output_from_every_backend(tmp_path: Path, local_cluster: Any, 
     assert all(text == reference for text in outputs.values()), {k: v == reference for k, v in outputs.items()}
     assert all(text == tables["workers 1"] for text in tables.values())
     rows = tables["workers 1"].splitlines()
-    assert rows[0] == "game,seed,greedy,random" and len(rows) == 25
+    assert rows[0] == "game,seed,Greedy bot,Rookie bot" and len(rows) == 25
     assert len({row.split(",")[2] for row in rows[1:]}) > 3  # real, varied games
 
 
@@ -169,9 +169,7 @@ def test_a_run_resumed_on_the_cluster_matches_a_run_in_one_process(tmp_path: Pat
     from pinsetter.storage import Storage
 
     store = RunStore(Storage())
-    plan = simulation_plan(
-        "rolling-pins", {}, [PlayerSpec("greedy", "greedy"), PlayerSpec("random", "random")], 24, 17, chunk=3
-    )
+    plan = simulation_plan("rolling-pins", {}, PlayerSpec.parse_list("bot:greedy,bot:random"), 24, 17, chunk=3)
     run = store.start(plan)  # a second run of the same plan, interrupted after two chunks
     rows = execute(plan, SerialBackend())
     run.save_chunks({0: rows[:3], 5: rows[15:18]})
@@ -215,9 +213,7 @@ def test_no_scheduler_at_the_address_is_one_line(monkeypatch: pytest.MonkeyPatch
 
 def test_a_worker_killed_mid_run_changes_nothing(local_cluster: Any) -> None:
     """Runs last in the module: the LocalCluster's nanny replaces the killed worker."""
-    plan = tournament_plan(
-        "rolling-pins", {}, [PlayerSpec("greedy", "greedy"), PlayerSpec("random", "random")], 16, 9, chunk=2
-    )
+    plan = tournament_plan("rolling-pins", {}, PlayerSpec.parse_list("bot:greedy,bot:random"), 16, 9, chunk=2)
     reference = execute(plan, SerialBackend())
     backend = DaskBackend(ClusterSpec(address=local_cluster.scheduler_address))
     pids = backend.client.run(os.getpid)

@@ -235,7 +235,7 @@ def test_tournaments_of_every_game_report_means_pairs_and_wins(game: str, bots: 
 
 
 def test_tournament_rows_do_not_depend_on_the_chunks(tmp_path: Path) -> None:
-    bots = [PlayerSpec("greedy", "greedy"), PlayerSpec("random", "random")]
+    bots = PlayerSpec.parse_list("bot:greedy,bot:random")
     one = tournament_plan("bowling-solitaire", {}, bots, 9, 2, chunk=9)
     three = tournament_plan("bowling-solitaire", {}, bots, 9, 2, chunk=2)
     rows = execute(one, SerialBackend())
@@ -308,7 +308,7 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path: Path, 
 def test_a_resume_with_other_parameters_is_refused(private_history: Path) -> None:
     storage = Storage()
     store = RunStore(storage)
-    bots = [PlayerSpec("random", "random")]
+    bots = PlayerSpec.parse_list("bot:random")  # as the command line names its bot seats
     plan = simulation_plan("tenpins", {}, bots, 50, 1, chunk=10)
     run = store.start(plan)
     run.save_chunk(0, execute(plan, SerialBackend())[:10])

@@ -195,7 +195,7 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         assert "bot score(s) left out" in text and "0 finished game(s)" in text
         assert "Ten Pins (dice)" in text and "tenpins" not in text  # the game's name, not its id
         stats.query_one("#stats-bots", Checkbox).value = True
-        await pilot.pause(0.05)
+        await quiet(pilot)
         stats.query_one("#stats-player", Select).value = "ann"
         await quiet(pilot)
         text = stats.query_one("#stats-text", Static).render().plain  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-SETTLE_TIMEOUT = 60.0  # seconds: far past any real wait, so a screen that never settles fails with what was pending
+SETTLE_TIMEOUT = 300.0  # seconds: far past any real wait (a whole bots-only game under load), so a hang fails
 
 
 def pending_work(app: Any, workers: bool = True) -> list[str]:
