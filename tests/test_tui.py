@@ -188,8 +188,10 @@ async def test_rolling_pins_pins_by_keys_and_a_refused_set(app: PinsetterApp) ->
         rolled = sum(state.players[0].dice)  # type: ignore[attr-defined]
         # Select pins that sum to far more than any token can reach, then try to cross them.
         await pilot.press("8", "9", "0")
+        await quiet(pilot)
         assert "selected: 8+9+10 = 27" in screen_text(app)
         await pilot.press("enter")
+        await quiet(pilot)
         status = screen.query_one("#status", Static).render().plain  # type: ignore[union-attr]
         refused = [line for line in status.splitlines() if "8, 9 and 10" in line]
         assert refused == ["! pins 8, 9 and 10: the pins sum to 27, the roll makes 3 to 5 with 1 token"]  # not "cross"
@@ -264,6 +266,7 @@ async def test_undo_hint_and_help(app: PinsetterApp) -> None:
         await settle(pilot, screen)
         rolled = len(screen.match.record.steps)
         await pilot.press("u")
+        await quiet(pilot)
         assert len(screen.match.record.steps) == rolled and not screen.match.record.undo_used
         assert "revealed after your last decision" in status_line(screen)
         await first_action(pilot, screen)  # cross (or miss): the next decision follows with nothing revealed
@@ -271,6 +274,7 @@ async def test_undo_hint_and_help(app: PinsetterApp) -> None:
         decided = list(screen.match.record.steps)
         assert len(decided) == rolled + 1 and screen.human_to_act()
         await pilot.press("u")
+        await quiet(pilot)  # the screen shows the undo once it has settled
         assert screen.match.record.steps == decided[:-1]
         assert screen.match.record.undo_used
         assert "undo: 1 step(s) taken back" in screen_text(app)

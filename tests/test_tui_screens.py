@@ -174,6 +174,7 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         assert replay.at == steps and f"step {steps} of {steps}" in screen_text(app)
         assert f"{scores[0]:>6} " in screen_text(app)  # the final total on the sheet
         await pilot.press("home")
+        await quiet(pilot)
         assert replay.at == 0 and "step 0 of" in screen_text(app)
         await pilot.press("right", "right")
         assert replay.at == 2
@@ -183,6 +184,7 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         await pilot.press("left")
         assert replay.at == 1
         await pilot.press("end")
+        await quiet(pilot)
         assert replay.at == steps and "game over" in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, app, HistoryScreen)

@@ -75,6 +75,7 @@ async def test_advanced_rolling_pins_names_every_ability() -> None:
         assert "upper: open" in text and "lower: closed" in text
         assert "◆" in text  # grey pins by a symbol, not only by colour
         await pilot.press("a")
+        await quiet(pilot)
         assert "Flip: turn one die" in screen.query_one("#table").render().plain  # type: ignore[attr-defined]
         labels = [str(o.prompt) for o in screen.query_one("#actions", OptionList).options]
         actions = [str(a) for a in match.state.legal_actions()]
@@ -215,6 +216,7 @@ async def test_the_typing_box_takes_the_line_games_words_and_escape_leaves_it() 
         await quiet(pilot)
         box.focus()
         await pilot.press(*"undo", "enter")
+        await quiet(pilot)
         assert "cannot undo" in screen_text(app) or screen.match.record.undo_used
         await pilot.press("escape")
         assert isinstance(screen.focused, OptionList)
@@ -241,6 +243,7 @@ async def test_without_colour_every_state_has_a_symbol(monkeypatch: pytest.Monke
     async with app.run_test(size=(80, 24)) as pilot:
         await open_game(app, pilot, seeded_match("rolling-pins"))
         await pilot.press("1")
+        await quiet(pilot)
         text = screen_text(app)
         assert "ann ▶" in text and "▶ ann" in text  # the player up, on the sheet and in the status
         assert "◆" in text and "x down" in text
