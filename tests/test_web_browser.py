@@ -25,6 +25,7 @@ import httpx
 import pytest
 
 from browser_support import artifacts_folder, chrome, require_browser, served, wait
+from pinsetter.core.narration import pins_list
 from pinsetter.records import Record, replay
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -271,7 +272,7 @@ def test_rolling_pins_refusal_hint_undo_and_reload(
     assert f"sum {total}" in driver.find_element(By.ID, "selection-sum").text
     assert f"target {table['selection']['target']}" in driver.find_element(By.ID, "selection-sum").text
     state = after_click(driver, driver.find_element(By.ID, "play-selection"))
-    assert "+".join(map(str, crossable)) in state["error"]
+    assert pins_list(crossable) in state["error"]
     assert driver.find_element(By.ID, "game-error").is_displayed()
 
     # Tokens move the dice total first, as on paper: one button press per token held, no more.
