@@ -99,7 +99,7 @@ def _play(view: dict[str, Any], text: str) -> dict[str, str]:
     """The parts of a play in words: the card, its pile, the pins (positions) and their values' sum."""
     pile, used = _play_parts(text)
     assert pile is not None
-    values = [int(view["pins"][str(p)] if str(p) in view["pins"] else view["pins"][p]) for p in used]
+    values = [int(view["pins"][str(p)]) for p in used]  # the view keys positions by their text
     card = str(view["piles"][pile - 1]["top"])
     total = _(" + ").join(str(v) for v in values) + f" = {sum(values)}"
     return {"card": card, "pile": str(pile), "pins": pins_list(used), "sum": total, "count": str(len(used))}
