@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import pinsetter.web
 from pinsetter.core.narration import pins_list
 from pinsetter.records import Record, replay
 from pinsetter.web.app import MAX_BODY, create_app
@@ -99,13 +100,17 @@ def test_rules_of_each_game_and_an_unknown_one(client: TestClient) -> None:
 def test_the_pages_are_served_offline(client: TestClient) -> None:
     index = client.get("/")
     assert index.status_code == 200 and "/static/app.js" in index.text
-    for name in ("app.js", "style.css", "index.html"):
+    static = Path(pinsetter.web.__file__).parent / "static"
+    modules = sorted(str(path.relative_to(static)) for path in static.rglob("*.js"))
+    assert "app.js" in modules and "js/board.js" in modules
+    for name in (*modules, "style.css", "index.html"):
         response = client.get(f"/static/{name}")
         assert response.status_code == 200, name
-        assert "http://" not in response.text.replace("http://www.w3.org/2000/svg", "")
-        assert "https://" not in response.text
-    script = client.get("/static/app.js").text
-    assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "outerHTML" not in script
+        assert "http://" not in response.text.replace("http://www.w3.org/2000/svg", ""), name
+        assert "https://" not in response.text, name
+        if name.endswith(".js"):
+            script = response.text
+            assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "outerHTML" not in script, name
 
 
 # --- complete games -----------------------------------------------------------------------------------

@@ -1,0 +1,455 @@
+import { api, getCatalog } from "./api.js";
+import { app, clear, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { focusMain, page } from "./page.js";
+import { TABLE_TEXT, hostKey, store, stored } from "./tables.js";
+import { botInfo, botSeatName, gameName, playerNames, when } from "./words.js";
+
+// pinsetter's web pages: lobby.
+export const lobby = { game: null, players: null, values: {}, seed: "" };
+
+export async function lobbyPage() {
+  const gen = page.generation;
+  const games = await getCatalog();
+  if (gen !== page.generation) return;
+  if (!lobby.game || !games.some((g) => g.id === lobby.game)) lobby.game = (games[0] || {}).id;
+  if (!lobby.players) lobby.players = [{ name: t("Player {number}", { number: 1 }), kind: "human" }];
+
+  const error = h("p", { class: "error", role: "alert", id: "lobby-error" });
+  const optionsBox = h("div", { id: "options" });
+  const playersBox = h("div", { id: "players" });
+  const gameInfo = h("p", { class: "help", id: "game-info" });
+  const spec = () => games.find((g) => g.id === lobby.game);
+
+  // An option is shown only where it means something: the advanced game's options while Advanced
+  // is on (`shown_when`, from the server), shared dice with several players.
+  function applies(game, option) {
+    const values = lobby.values[game.id] || {};
+    const value = (name) => {
+      const spec = game.options.find((o) => o.name === name);
+      return name in values ? values[name] : spec ? spec.default : undefined;
+    };
+    if (option.multiplayer && lobby.players.length < 2) return false;
+    return Object.entries(option.shown_when || {}).every(([name, wanted]) => value(name) === wanted);
+  }
+
+  function drawOptions() {
+    clear(optionsBox);
+    const game = spec();
+    if (!game) return;
+    clear(gameInfo);
+    gameInfo.append(t("{summary} {players}. ", { summary: game.summary, players: game.players_text }), h("a", { href: `#/rules/${game.id}`, text: t("Rules") }));
+    const values = (lobby.values[game.id] ||= {});
+    const shown = game.options.filter((option) => applies(game, option));
+    for (const option of shown) {
+      const id = `opt-${option.name}`;
+      const helpId = `${id}-help`;
+      const current = option.name in values ? values[option.name] : option.default;
+      let input;
+      let extra = null;
+      if (option.type === "bool") {
+        input = h("input", { type: "checkbox", id, checked: Boolean(current), "aria-describedby": helpId });
+        input.addEventListener("change", () => {
+          values[option.name] = input.checked;
+          drawOptions(); // a switch may show or hide the options that need it
+          const again = document.getElementById(id);
+          if (again) again.focus();
+        });
+      } else if (option.choices.length) {
+        input = h(
+          "select",
+          { id, "aria-describedby": helpId },
+          option.choices.map((c, i) => h("option", { value: c, text: (option.choice_labels || [])[i] || c })),
+        );
+        input.value = String(current);
+        input.addEventListener("change", () => (values[option.name] = input.value));
+      } else if (option.presets && option.presets.length) {
+        [input, extra] = dataChoice(game, option, values, id, helpId);
+      } else {
+        input = h("input", {
+          type: option.type === "int" ? "number" : "text",
+          id,
+          value: current,
+          "aria-describedby": helpId,
+          inputmode: option.type === "int" ? "numeric" : null,
+        });
+        if (option.type === "int") input.style.width = "6rem";
+        input.addEventListener("input", () => (values[option.name] = input.value));
+      }
+      optionsBox.append(
+        h(
+          "div",
+          { class: "option", dataset: { option: option.name } },
+          h("label", { for: id, text: option.label || option.name }),
+          input,
+          h("p", { class: "help", id: helpId, text: option.help }),
+          extra,
+        ),
+      );
+    }
+    if (!shown.length) optionsBox.append(h("p", { class: "muted", text: t("This game has no options.") }));
+  }
+
+  // An option given as data (a dice set) is chosen by name: the standard one, or one loaded from a
+  // file, which the server checks and describes. Loaded sets are remembered in this browser.
+  function dataChoice(game, option, values, id, helpId) {
+    const key = `pinsetter.loaded.${game.id}.${option.name}`;
+    const loaded = (() => {
+      try {
+        const list = JSON.parse(stored(key) || "[]");
+        return Array.isArray(list) ? list.filter((e) => e && typeof e.value === "string" && typeof e.label === "string") : [];
+      } catch (err) {
+        return [];
+      }
+    })();
+    const all = [...option.presets, ...loaded];
+    const current = option.name in values ? values[option.name] : "default";
+    const select = h(
+      "select",
+      { id, "aria-describedby": `${helpId} ${id}-words` },
+      all.map((entry, i) => h("option", { value: String(i), text: entry.label })),
+    );
+    const chosen = Math.max(0, all.findIndex((entry) => entry.value === current));
+    select.value = String(chosen);
+    const words = h("p", { class: "help faces", id: `${id}-words`, text: all[chosen].words || "" });
+    select.addEventListener("change", () => {
+      const entry = all[Number(select.value)];
+      values[option.name] = entry.value;
+      words.textContent = entry.words || "";
+    });
+    const fileId = `${id}-file`;
+    const file = h("input", { type: "file", id: fileId, accept: ".json,.toml,application/json,text/plain" });
+    const error = h("p", { class: "error", role: "alert", id: `${id}-error` });
+    file.addEventListener("change", async () => {
+      error.textContent = "";
+      if (!file.files || !file.files[0]) return;
+      const chosenFile = file.files[0];
+      const text = await chosenFile.text();
+      const answer = await api(
+        "POST",
+        `/api/catalog/${encodeURIComponent(game.id)}/options/${encodeURIComponent(option.name)}/file?file_name=${encodeURIComponent(chosenFile.name)}`,
+        text,
+        true,
+      );
+      if (!answer.ok) {
+        error.textContent = answer.error;
+        return;
+      }
+      const kept = loaded.filter((e) => e.label !== answer.data.label);
+      kept.push(answer.data);
+      store(key, JSON.stringify(kept.slice(-10)));
+      values[option.name] = answer.data.value;
+      drawOptions();
+    });
+    const load = h(
+      "details",
+      { class: "load-file" },
+      h("summary", { text: t("Load one of your own (a JSON or TOML file)") }),
+      h("div", { class: "stack" }, h("label", { for: fileId, class: "visually-hidden", text: option.label }), file),
+      error,
+    );
+    return [select, [words, load]];
+  }
+
+  // A new seat's name: "Player 3", or a bot's as players are named ("Greedy bot 2"), apart from the others.
+  function defaultName(kind, index) {
+    if (kind === "human") return t("Player {number}", { number: index + 1 });
+    const taken = lobby.players.filter((_, i) => i !== index).map((p) => p.name);
+    return botSeatName(kind, taken);
+  }
+
+  function drawPlayers() {
+    clear(playersBox);
+    const game = spec();
+    const bots = game ? game.bots : [];
+    lobby.players.forEach((player, index) => {
+      if (player.kind !== "human" && !bots.includes(player.kind.replace(/^bot:/, ""))) {
+        player.kind = bots.length ? `bot:${bots[0]}` : "human";
+        if (!player.named) player.name = defaultName(player.kind, index);
+      }
+      const name = h("input", {
+        type: "text",
+        value: player.name,
+        maxlength: 40,
+        "aria-label": t("Player {number} name", { number: index + 1 }),
+        dataset: { key: `player-name-${index}` },
+      });
+      name.addEventListener("input", () => {
+        player.name = name.value;
+        player.named = true; // typed by the player: a change of kind keeps it
+      });
+      const botHelp = `player-bot-${index}`;
+      const kind = h(
+        "select",
+        {
+          "aria-label": t("Player {number} kind", { number: index + 1 }),
+          "aria-describedby": player.kind === "human" ? null : botHelp,
+          dataset: { key: `player-kind-${index}` },
+        },
+        h("option", { value: "human", text: t("Human") }),
+        bots.map((b) => h("option", { value: `bot:${b}`, text: botInfo(b).title })),
+      );
+      kind.value = player.kind;
+      kind.addEventListener("change", () => {
+        player.kind = kind.value;
+        if (!player.named) player.name = defaultName(player.kind, index);
+        drawPlayers();
+        const again = playersBox.querySelector(`[data-key="player-kind-${index}"]`);
+        if (again) again.focus();
+      });
+      const move = (delta) => () => {
+        const other = index + delta;
+        if (other < 0 || other >= lobby.players.length) return;
+        [lobby.players[index], lobby.players[other]] = [lobby.players[other], lobby.players[index]];
+        drawPlayers();
+        const again = playersBox.querySelector(`[data-key="${delta < 0 ? "up" : "down"}-${other}"]`);
+        (again || playersBox.querySelector(`[data-key="player-name-${other}"]`)).focus();
+      };
+      playersBox.append(
+        h(
+          "div",
+          { class: "player-row" },
+          h("span", { class: "muted", text: `${index + 1}.` }),
+          name,
+          kind,
+          h("button", {
+            type: "button",
+            text: "↑",
+            "aria-label": t("Move player {number} up", { number: index + 1 }),
+            disabled: index === 0,
+            onclick: move(-1),
+            dataset: { key: `up-${index}` },
+          }),
+          h("button", {
+            type: "button",
+            text: "↓",
+            "aria-label": t("Move player {number} down", { number: index + 1 }),
+            disabled: index === lobby.players.length - 1,
+            onclick: move(1),
+            dataset: { key: `down-${index}` },
+          }),
+          h("button", {
+            type: "button",
+            text: "✕",
+            "aria-label": t("Remove player {number}", { number: index + 1 }),
+            disabled: lobby.players.length === 1,
+            onclick: () => {
+              lobby.players.splice(index, 1);
+              drawPlayers();
+              playersBox.querySelector("input").focus();
+            },
+          }),
+        ),
+      );
+      if (player.kind !== "human") playersBox.append(h("p", { class: "help bot-help", id: botHelp, text: botInfo(player.kind).description }));
+    });
+    drawOptions(); // shared dice means something only with several players
+    const add = (kind) => () => {
+      lobby.players.push({ name: defaultName(kind, lobby.players.length), kind });
+      drawPlayers();
+      const inputs = playersBox.querySelectorAll("input[type=text]");
+      inputs[inputs.length - 1].focus();
+    };
+    // The game's seats are all taken: adding is off and says so (not refused only at Start).
+    const full = game ? lobby.players.length >= game.players[1] : false;
+    const why = full ? game.players_text : null;
+    playersBox.append(
+      h(
+        "div",
+        { class: "row" },
+        h("button", { type: "button", text: t("Add a human"), onclick: add("human"), id: "add-human", disabled: full, title: why }),
+        bots.length
+          ? h("button", {
+              type: "button",
+              text: t("Add a bot"),
+              onclick: add(`bot:${bots[0]}`),
+              id: "add-bot",
+              disabled: full,
+              title: why,
+            })
+          : null,
+        full ? h("span", { class: "help", id: "seats-full", text: why }) : null,
+      ),
+    );
+  }
+
+  const gameList = h(
+    "div",
+    { class: "games", role: "radiogroup", "aria-label": t("Game") },
+    games.map((game) =>
+      h(
+        "label",
+        { class: "game-pick" },
+        h("input", {
+          type: "radio",
+          name: "game",
+          value: game.id,
+          checked: game.id === lobby.game,
+          onchange: () => {
+            lobby.game = game.id;
+            drawOptions();
+            drawPlayers();
+          },
+        }),
+        h("span", {}, h("strong", { text: game.name }), h("br"), h("span", { class: "help", text: game.players_text })),
+      ),
+    ),
+  );
+
+  const seed = h("input", { type: "text", id: "seed", inputmode: "numeric", value: lobby.seed, "aria-describedby": "seed-help" });
+  const turnSeconds = h("input", { type: "number", id: "turn-seconds", min: 1, max: 3600, step: 1, "aria-describedby": "turn-seconds-help" });
+  seed.addEventListener("input", () => (lobby.seed = seed.value));
+  const start = h("button", { type: "submit", class: "primary", text: t("Start the game"), id: "start" });
+  const host = h("button", { type: "button", text: t("Host a table for friends"), id: "host-table", "aria-describedby": "host-help" });
+
+  const form = h(
+    "form",
+    { class: "panel", "aria-labelledby": "new-game" },
+    h("h2", { id: "new-game", text: t("New game") }),
+    h("fieldset", {}, h("legend", { text: t("Game") }), gameList, gameInfo),
+    h("fieldset", {}, h("legend", { text: t("Options") }), optionsBox),
+    h("fieldset", {}, h("legend", { text: t("Players (in playing order)") }), playersBox),
+    h(
+      "div",
+      { class: "option" },
+      h("label", { for: "seed", text: t("Seed") }),
+      seed,
+      h("p", { class: "help", id: "seed-help", text: t("optional: the same seed and the same decisions replay the same game") }),
+    ),
+    // The turn timer is a table's option only: folded away unless a table is to be hosted.
+    h(
+      "details",
+      { class: "table-options", id: "table-options" },
+      h("summary", { text: t("Options for a table") }),
+      h(
+        "div",
+        { class: "option" },
+        h("label", { for: "turn-seconds", text: TABLE_TEXT.timerLabel }),
+        turnSeconds,
+        h("p", { class: "help", id: "turn-seconds-help", text: TABLE_TEXT.timerHelp }),
+      ),
+    ),
+    error,
+    h("div", { class: "row" }, start, host),
+    h("p", {
+      class: "help",
+      id: "host-help",
+      text: t("Host a table: the humans' seats stay open for friends, who take them by name from a join link; bots play on the server."),
+    }),
+  );
+
+  function chosenOptions() {
+    const game = spec();
+    const options = {};
+    for (const option of game.options) {
+      const values = lobby.values[game.id] || {};
+      if (!(option.name in values) || !applies(game, option)) continue; // a hidden option is not sent
+      let value = values[option.name];
+      if (option.type === "int" && /^-?\d+$/.test(String(value).trim())) value = Number(value);
+      if (value === option.default) continue;
+      options[option.name] = value;
+    }
+    const body = { game: game.id, options };
+    const seedText = lobby.seed.trim();
+    if (seedText) body.seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
+    return body;
+  }
+
+  host.addEventListener("click", async () => {
+    const body = chosenOptions();
+    body.seats = lobby.players.map((p) => ({ kind: p.kind }));
+    const seconds = turnSeconds.value.trim();
+    if (seconds) body.turn_seconds = /^\d+$/.test(seconds) ? Number(seconds) : seconds;
+    host.disabled = true;
+    const answer = await api("POST", "/api/tables", body);
+    host.disabled = false;
+    if (!answer.ok) {
+      error.textContent = answer.error;
+      return;
+    }
+    store(hostKey(answer.data.id), answer.data.host_token);
+    location.hash = `#/table/${answer.data.id}`;
+  });
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = chosenOptions();
+    body.players = lobby.players.map((p) => ({ name: p.name, kind: p.kind }));
+    start.disabled = true;
+    const answer = await api("POST", "/api/games", body);
+    start.disabled = false;
+    if (!answer.ok) {
+      error.textContent = answer.error;
+      return;
+    }
+    location.hash = `#/game/${answer.data.id}`;
+  });
+
+  // Resume and upload.
+  const resumeList = h("ul", { class: "plain", id: "resume-list" }, h("li", { class: "muted", text: t("Loading…") }));
+  const uploadError = h("p", { class: "error", role: "alert", id: "upload-error" });
+  const file = h("input", { type: "file", id: "record-file", accept: ".json,application/json,text/plain" });
+  const upload = h("button", { type: "button", text: t("Upload and verify"), id: "upload" });
+  upload.addEventListener("click", async () => {
+    uploadError.textContent = "";
+    if (!file.files || !file.files[0]) {
+      uploadError.textContent = t("choose a record file first");
+      return;
+    }
+    const text = await file.files[0].text();
+    const answer = await api("POST", "/api/records", text, true);
+    if (!answer.ok) {
+      uploadError.textContent = answer.error;
+      return;
+    }
+    location.hash = `#/history/${answer.data.id}`;
+  });
+
+  app.append(
+    h("h1", { text: t("Play") }),
+    h(
+      "div",
+      { class: "lobby-grid" },
+      form,
+      h(
+        "div",
+        {},
+        h(
+          "section",
+          { class: "panel", "aria-labelledby": "resume-h" },
+          h("h2", { id: "resume-h", text: t("Resume an unfinished game") }),
+          resumeList,
+        ),
+        h(
+          "section",
+          { class: "panel", "aria-labelledby": "upload-h" },
+          h("h2", { id: "upload-h", text: t("Upload a record") }),
+          h("p", { class: "help", text: t("A game record (JSON) is replayed and verified, then kept in the history.") }),
+          h("div", { class: "stack" }, h("label", { for: "record-file", text: t("Record file") }), file, upload),
+          uploadError,
+        ),
+      ),
+    ),
+  );
+  drawOptions();
+  drawPlayers();
+  focusMain(t("Play"));
+
+  const history = await api("GET", "/api/history?limit=200");
+  if (gen !== page.generation) return;
+  clear(resumeList);
+  // Only games to resume here: not those of an online table (played there, or abandoned when it closed).
+  const open = history.ok ? history.data.filter((g) => g.status === "unfinished") : [];
+  if (!open.length) resumeList.append(h("li", { class: "muted", text: t("No unfinished games.") }));
+  for (const entry of open.slice(0, 20)) {
+    resumeList.append(
+      h(
+        "li",
+        {},
+        h("a", { href: `#/game/${entry.id}`, text: t("Game {id}: {game}", { id: entry.id, game: entry.title || gameName(entry.game, games) }) }),
+        h("br"),
+        h("span", { class: "help", text: `${playerNames(entry.players)} · ${when(entry.date)}` }),
+      ),
+    );
+  }
+}
