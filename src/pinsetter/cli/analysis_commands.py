@@ -385,10 +385,14 @@ def solve(
         )
     from pinsetter.solvers import rolling_pins as solver
 
+    options = parse_options(game, option)
     try:
-        instance = get_game(game, parse_options(game, option))
+        instance = get_game(game, options)
     except GameError as exc:
         fail(str(exc))
+    refused = solver.refusal(instance.options, options)
+    if refused is not None:
+        fail(refused)
     lane = instance.lane
     gain = 1 if instance.options["tokens"] else 0
     start = time.perf_counter()

@@ -25,7 +25,7 @@ import hashlib
 import io
 import os
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from pinsetter.core.files import write_atomically
 from pinsetter.core.scoring import Lane, bonus_weights
+from pinsetter.i18n import _
 
 __all__ = ["RULES_VERSION", "BallTable", "Policy", "solve"]
 
@@ -316,6 +317,28 @@ def _complete(policy: Policy) -> bool:
         if table.by_dice.shape != (2, *shape) or not np.isfinite(table.u).all():
             return False
     return all(v.ndim == 1 and np.isfinite(v).all() for v in policy.frame_values.values())
+
+
+# The options this solver values, and why the others are refused rather than ignored: it
+# solves the basic game (frames, pins, tokens). With shared dice each player still faces the
+# same dice and decides alone, so a player's optimum is the solo one. The advanced game (grey
+# pins, marks, abilities; its sheet and Auto Strike reading) is not solved yet.
+SOLVED_OPTIONS = frozenset({"frames", "pins", "tokens", "shared_dice"})
+
+
+def refusal(options: Mapping[str, object], given: Iterable[str]) -> str | None:
+    """Why the exact solver cannot value this game (None when it can): one line for the player."""
+    if options.get("advanced"):
+        return _(
+            "the exact solver values the basic game only: "
+            "advanced play (grey pins, marks and abilities) is not solved yet"
+        )
+    unused = sorted(set(given) - SOLVED_OPTIONS - {"advanced"})
+    if unused:
+        return _("option {key} changes only the advanced game, which the exact solver does not value yet").format(
+            key=unused[0]
+        )
+    return None
 
 
 _MEMORY: dict[tuple[int, int, int], Policy] = {}
