@@ -318,7 +318,11 @@ class GameScreen(EnterGuard, Screen[None]):
         """Play the next automatic step after the pace's delay; nothing runs while a human is to act."""
         if not self.tick_pending and self.automatic_next():
             self.tick_pending = True
-            self.set_timer(max(SPEEDS[self.speed], 0.01), self.tick)
+            # asyncio's timer, not Textual's set_timer: a one-shot Textual timer whose task starts
+            # later than its delay (a busy machine kept the process waiting) skips its only tick,
+            # and the game would stall for good (issue 32; tests/test_tui_pace.py).
+            loop = asyncio.get_running_loop()
+            loop.call_later(SPEEDS[self.speed], self.call_later, self.tick)
 
     def automatic_next(self) -> bool:
         """Whether the next step is played without a human: chance (but a human's own roll) or a bot."""
