@@ -9,6 +9,7 @@ data.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,7 @@ def test_rules_of_each_game_and_an_unknown_one(client: TestClient) -> None:
 
 def test_the_pages_are_served_offline(client: TestClient) -> None:
     index = client.get("/")
-    assert index.status_code == 200 and "/static/app.js" in index.text
+    assert index.status_code == 200 and re.search(r'src="/static/v/[0-9a-f]{12}/app\.js"', index.text)
     static = Path(pinsetter.web.__file__).parent / "static"
     modules = sorted(str(path.relative_to(static)) for path in static.rglob("*.js"))
     assert "app.js" in modules and "js/board.js" in modules
@@ -320,6 +321,29 @@ def test_new_games_refused_with_a_reason(client: TestClient, body: dict[str, Any
     assert words.lower() in message.lower()
 
 
+@pytest.mark.parametrize("sent", [2**63 - 1, str(2**63 - 1), "4339359763893902901", "0"])
+def test_seeds_travel_as_exact_digits(client: TestClient, sent: int | str) -> None:
+    """A seed above 2^53 comes back as the same digits (a string) and stays an exact int in the record."""
+    body = {"game": "tenpins", "options": {"frames": 1}, "players": [{"name": "a", "kind": "human"}], "seed": sent}
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 201, created.text
+    digits = str(sent)
+    assert created.json()["seed"] == digits
+    game_id = created.json()["id"]
+    assert client.get(f"/api/games/{game_id}").json()["seed"] == digits
+    assert client.get(f"/api/games/{game_id}/steps/0").json()["seed"] == digits
+    # The raw response text holds the digits themselves, as a JSON string (no number to round).
+    assert f'"seed":"{digits}"' in client.get(f"/api/games/{game_id}").text
+    record = client.get(f"/api/games/{game_id}/record")
+    assert record.json()["seed"] == int(digits) and Record.loads(record.text).seed == int(digits)
+
+
+def test_a_seed_given_as_digits_plays_the_game_of_that_number(client: TestClient) -> None:
+    as_text = play_out(client, new_game(client, "tenpins", [("a", "human")], options={"frames": 2}, seed="99"))
+    as_number = play_out(client, new_game(client, "tenpins", [("a", "human")], options={"frames": 2}, seed=99))
+    assert as_text["sheets"][0]["frames"] == as_number["sheets"][0]["frames"]
+
+
 def test_a_game_is_reproducible_from_its_seed(client: TestClient) -> None:
     first = play_out(client, new_game(client, "tenpins", [("a", "human")], options={"frames": 2}, seed=99))
     second = play_out(client, new_game(client, "tenpins", [("a", "human")], options={"frames": 2}, seed=99))
@@ -480,11 +504,18 @@ BAD_REQUESTS: list[tuple[str, str, dict[str, Any], int, str]] = [
     ("POST", "/api/records", {"content": _chunks(2_001_000)}, 413, "over 2000000 bytes"),
     ("POST", "/api/games", {"content": b"{}", "headers": {"content-length": "+2"}}, 413, "bytes"),
     # strict types: no number as text, no true as 1, no float as a whole number
-    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": "7"}}, 422, "seed: Input should be a valid integer"),
-    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": True}}, 422, "seed: Input should be a valid integer"),
-    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": 7.0}}, 422, "seed: Input should be a valid integer"),
-    ("POST", "/api/tables", {"json": {**NEW_TABLE, "seed": "7"}}, 422, "seed: Input should be a valid integer"),
-    ("POST", "/api/tables", {"json": {**NEW_TABLE, "seed": True}}, 422, "seed: Input should be a valid integer"),
+    # a seed: a whole number or its digits as text (JavaScript's numbers round past 2^53), nothing else
+    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": "+7"}}, 422, "seed: a seed is a whole number from 0"),
+    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": "07"}}, 422, "in digits, not '07'"),
+    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": "7.0"}}, 422, "in digits, not '7.0'"),
+    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": ""}}, 422, "in digits, not ''"),
+    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": True}}, 422, "seed: a seed is a whole number or its digits"),
+    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": 7.0}}, 422, "as text, not 7.0"),
+    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": [7]}}, 422, "as text, not [7]"),
+    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": str(2**63)}}, 422, "seed: Input should be less than or equal"),
+    ("POST", "/api/games", {"json": {**NEW_GAME, "seed": 2**63}}, 422, "seed: Input should be less than or equal"),
+    ("POST", "/api/tables", {"json": {**NEW_TABLE, "seed": "7 "}}, 422, "seed: a seed is a whole number from 0"),
+    ("POST", "/api/tables", {"json": {**NEW_TABLE, "seed": True}}, 422, "seed: a seed is a whole number or its digits"),
     ("POST", "/api/tables", {"json": {**NEW_TABLE, "turn_seconds": "30"}}, 422, "turn_seconds"),
     ("POST", "/api/games/1/actions", {"json": {"pins": [1, True]}}, 422, "pins.1: Input should be a valid integer"),
     ("POST", "/api/games/1/actions", {"json": {"pile": "2"}}, 422, "pile: Input should be a valid integer"),

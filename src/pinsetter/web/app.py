@@ -8,17 +8,22 @@ JSON data and the pages insert it with `textContent`, never as HTML.
 
 from __future__ import annotations
 
+import hashlib
 import json.decoder
+import os
 import re
 from collections.abc import Callable
+from functools import cache
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pinsetter.catalog import catalog, game_title
@@ -55,6 +60,7 @@ __all__ = ["MAX_BODY", "MAX_DEPTH", "create_app"]
 
 MAX_BODY = 64 * 1024  # every request but a record upload
 MAX_DEPTH = 32  # levels of JSON nesting in a request body (a record needs 6)
+GZIP_MINIMUM = 500  # bytes: a smaller answer goes as it is (gzip's header would eat the saving)
 LANGUAGE_COOKIE = "pinsetter_lang"  # set by the page's language switch (app.js)
 STATIC = files("pinsetter.web") / "static"
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -71,6 +77,73 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         ),
     )
 }
+
+
+FOREVER = "public, max-age=31536000, immutable"  # a versioned address: its content never changes
+REVALIDATE = "no-cache"  # kept, but checked with the server (ETag) before each use: never a stale module
+
+
+class RevalidatedFiles(StaticFiles):
+    """/static/...: the browser may keep a file but asks first (a 304 when unchanged), so an upgrade shows at once."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["cache-control"] = REVALIDATE
+        return response
+
+
+class VersionedFiles(StaticFiles):
+    """/static/v/{version}/...: the page's own address for its files, `version` a digest of them all
+    (`static_version`): a new release or an edited file gets a new address, so a browser keeps these a year."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["cache-control"] = FOREVER
+        return response
+
+
+def static_version() -> str:
+    """A digest of every static file's name and content: read at each page load (about 130 kB, well
+    under a millisecond), so a file edited while the server runs gets a new address at once."""
+    digest = hashlib.sha256()
+    root = Path(str(STATIC))
+    for folder, subfolders, names in os.walk(root):
+        subfolders.sort()
+        for name in sorted(names):
+            path = Path(folder) / name
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+STATIC_ADDRESS = re.compile(r'(["\'(])/static/')
+
+
+def index_page() -> str:
+    """index.html with its static addresses versioned; the modules' relative imports inherit the version."""
+    text = (Path(str(STATIC)) / "index.html").read_text(encoding="utf-8")
+    return STATIC_ADDRESS.sub(rf"\1/static/v/{static_version()}/", text)
+
+
+@cache
+def page_texts() -> frozenset[str]:
+    """The texts the page's modules look up with t() and tn(): Babel's JavaScript extractor over them, as
+    `make messages-extract` reads them. The page needs no other text (the server translates its answers)."""
+    from babel.messages.extract import extract_from_file
+
+    found: set[str] = set()
+    for path in sorted(Path(str(STATIC)).rglob("*.js")):
+        for _line, message, _comments, _context in extract_from_file(
+            "javascript", str(path), keywords={"t": None, "tn": (1, 2)}, options={"parse_template_string": "true"}
+        ):
+            found.update(message if isinstance(message, tuple) else (message,))
+    return frozenset(text for text in found if text)
+
+
+@cache
+def page_catalog(language: str) -> dict[str, str]:
+    """The page's texts in `language`: the gettext catalog cut to `page_texts` (a seventh of it, for Japanese)."""
+    texts = page_texts()
+    return {key: text for key, text in translations_json(language).items() if key in texts}
 
 
 class Language:
@@ -311,11 +384,12 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     @app.get("/api/i18n/{lang}", tags=["games"])
     def get_translations(lang: str) -> dict[str, Any]:
-        """The page's texts in `lang` (msgid to text, from the gettext catalog); `auto`: the request's language.
+        """The page's texts in `lang` (msgid to text, from the gettext catalog: the texts its scripts look up with
+        `t()`/`tn()`); `auto`: the request's language.
 
         Unknown languages give English (an empty catalog: the page's texts are English)."""
         language = current_language() if lang == "auto" else normalise_language(lang) or DEFAULT_LANGUAGE
-        return {"language": language, "languages": list(LANGUAGES), "messages": translations_json(language)}
+        return {"language": language, "languages": list(LANGUAGES), "messages": page_catalog(language)}
 
     @app.get("/api/rules/{game}", tags=["games"], responses=ERRORS)
     def get_rules(game: str) -> RulesView:
@@ -472,14 +546,19 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     # --- the pages ---------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
-    def index() -> FileResponse:
-        return FileResponse(str(STATIC / "index.html"), media_type="text/html")
+    def index() -> HTMLResponse:
+        return HTMLResponse(index_page(), headers={"cache-control": REVALIDATE})
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
         return Response(status_code=204)
 
-    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    # The versioned address first: "/static" would otherwise take "v/..." for a folder of its own.
+    app.mount("/static/v/{version}", VersionedFiles(directory=str(STATIC)), name="versioned")
+    app.mount("/static", RevalidatedFiles(directory=str(STATIC)), name="static")
+    # Pages, modules, the language catalog and API answers go gzipped to a client that asks (docs/web.md):
+    # Starlette's own middleware; zlib's default level (9 saves a few hundred bytes for twice the time).
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
     app.add_middleware(RequestBody)
     app.add_middleware(Language)  # outermost: even a refused body is answered in the request's language
     return app

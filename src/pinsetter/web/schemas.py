@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.core.table import TableView
@@ -21,6 +21,7 @@ __all__ = [
     "RulesBlockView",
     "RulesView",
     "SeatRequest",
+    "Seed",
     "TableSeat",
 ]
 
@@ -42,6 +43,49 @@ def _digits(value: object) -> object:
 Number = Annotated[int, BeforeValidator(_digits)]  # an id, a seat or a step in a path
 
 
+def _seed(value: object) -> object:
+    """A seed in a request: a whole number, or its decimal digits as text (what JavaScript can send exactly).
+
+    A JavaScript number rounds above 2^53 (4339359763893902901 becomes ...903000), so the pages send
+    seeds as text; anything else (a fraction, true, a sign, spaces, leading zeros) is refused.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(_("a seed is a whole number or its digits as text, not {given}").format(given=repr(value)))
+    if isinstance(value, str):
+        if not (value.isascii() and value.isdigit() and (value == "0" or value[0] != "0") and len(value) <= 19):
+            raise ValueError(
+                _("a seed is a whole number from 0 to {most} in digits, not {given}").format(
+                    most=SEED_MAX, given=repr(value[:30])
+                )
+            )
+        return int(value)
+    return value
+
+
+# A seed in a request: an int or its digits as text; within 0..SEED_MAX either way.
+Seed = Annotated[
+    int,
+    BeforeValidator(_seed),
+    Field(ge=0, le=SEED_MAX),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "integer", "minimum": 0},
+                {"type": "string", "pattern": r"^(0|[1-9][0-9]{0,18})$"},
+            ],
+            "description": "a whole number from 0 to 2^63-1, or its digits as a string (exact in JavaScript)",
+        }
+    ),
+]
+SeedOut = Annotated[
+    str,
+    Field(
+        pattern=r"^(0|[1-9][0-9]*)$",
+        description="the seed's decimal digits: a string, so JavaScript (exact only to 2^53) never rounds it",
+    ),
+]
+
+
 class _Request(BaseModel):
     """Every request body: unknown keys are refused, and types are strict (`"seed": "7"` or `true` is no number)."""
 
@@ -57,7 +101,7 @@ class NewGame(_Request):
     game: str = Field(max_length=40, description="a game id from GET /api/catalog")
     options: dict[str, str | int | bool] = Field(default_factory=dict, max_length=20)
     players: list[SeatRequest] = Field(min_length=1, max_length=12)
-    seed: int | None = Field(default=None, ge=0, le=SEED_MAX, description="omit for a random seed")
+    seed: Seed | None = Field(default=None, description="omit for a random seed")
 
 
 class ActionRequest(_Request):
@@ -105,7 +149,10 @@ class GameView(BaseModel):
     variant: str = Field(default="", description="the game and its options in words: 'Rolling Pins, advanced'")
     options: dict[str, Any]
     players: list[dict[str, str]]
-    seed: int | None = Field(description="null while a game at an online table is played: it tells the dice to come")
+    seed: SeedOut | None = Field(
+        description="decimal digits as a string (JavaScript rounds numbers over 2^53); "
+        "null while a game at an online table is played: it tells the dice to come"
+    )
     chance: str
     turn: int | None = Field(description="the player whose frame is being played, null when over")
     deciders: list[int] = Field(
@@ -157,7 +204,7 @@ class NewTable(_Request):
     seats: list[TableSeat] = Field(
         min_length=1, max_length=12, description='[{"kind": "human"} | {"kind": "bot:NAME"}], in playing order'
     )
-    seed: int | None = Field(default=None, ge=0, le=SEED_MAX)
+    seed: Seed | None = Field(default=None, description="omit for a random seed")
     turn_seconds: int | None = Field(
         default=None,
         description="optional turn timer: seconds for each decision, 1 to 3600; then a bot decides",

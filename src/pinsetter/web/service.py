@@ -326,7 +326,7 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
         "variant": game_title(match.game.id, match.record.options),
         "options": dict(match.record.options),
         "players": [{"name": p.name, "kind": p.kind} for p in match.players],
-        "seed": None if hide_seed else match.seed,
+        "seed": None if hide_seed else str(match.seed),  # as text: JavaScript would round it
         "chance": match.record.chance,
         "turn": None if terminal else state.turn(),
         "deciders": state.deciders(),

@@ -50,13 +50,15 @@ export function drawPins(view, ctx) {
         line.append(h("span", { class: classes, role: "img", "aria-label": pinWords(pin, false) }, pinSvg(pin, false, numbered)));
         continue;
       }
+      // A button's name holds the text it shows (axe: label-content-name-mismatch): a card on a pin says "9 #1" first.
+      const name = numbered ? `${pin.label || ""} #${pin.number}${t(", ")}${pinWords(pin, picked)}` : pinWords(pin, picked);
       line.append(
         h(
           "button",
           {
             type: "button",
             class: classes,
-            "aria-label": pinWords(pin, picked),
+            "aria-label": name,
             "aria-pressed": pin.selectable ? String(picked) : null,
             disabled: !pin.selectable || ctx.busy,
             title: pinWords(pin, picked),
@@ -147,15 +149,17 @@ export function drawPiles(view, ctx) {
     { class: "piles", role: "group", "aria-label": t("Ball piles") },
     view.piles.map((pile) => {
       const picked = ctx.pile === pile.number;
+      const shown = t("Pile {number} · {count} left", { number: pile.number, count: pile.cards });
+      // The name begins with what the pile shows (its card, its caption), as a button's name must hold its text.
       const words = [
-        t("pile {number}", { number: pile.number }),
+        pile.top || "–",
+        shown,
         pile.top ? t("top card {card}", { card: pile.top }) : t("no face-up card"),
-        tn("{n} card", "{n} cards", pile.cards),
         picked ? t("picked") : null,
       ]
         .filter(Boolean)
         .join(t(", "));
-      const inner = [cardSvg(pile.top), h("span", { text: t("Pile {number} · {count} left", { number: pile.number, count: pile.cards }) })];
+      const inner = [cardSvg(pile.top), " ", h("span", { text: shown })]; // read as "6 Pile 1 · 5 left", not "6Pile"
       if (ctx.readonly) return h("span", { class: "pile", role: "img", "aria-label": words }, inner);
       return h(
         "button",
@@ -308,7 +312,8 @@ export function drawSheets(game) {
 export function drawLog(game) {
   const list = h(
     "ol",
-    { class: "log", id: "log", start: game.log.length ? game.log[0].step : 1, "aria-label": t("Moves") },
+    // It scrolls: focusable, so a keyboard can scroll it too (axe: scrollable-region-focusable).
+    { class: "log", id: "log", tabindex: 0, start: game.log.length ? game.log[0].step : 1, "aria-label": t("Moves") },
     game.log.map((entry) =>
       h("li", { text: entry.note ? `⏱ ${entry.note} — ${entry.words}` : entry.words }),
     ),
@@ -366,7 +371,7 @@ export function selectionPanel(view, ctx) {
             type: "button",
             id: "token-minus",
             text: t("−1 token"),
-            "aria-label": t("spend a token: the dice total one lower"),
+            title: t("spend a token: the dice total one lower"), // a description: the name is the text shown
             disabled: Math.abs(planned - 1) > sel.tokens || total <= 1,
             onclick: () => ctx.setPlanned(planned - 1),
           }),
@@ -382,7 +387,7 @@ export function selectionPanel(view, ctx) {
             type: "button",
             id: "token-plus",
             text: t("+1 token"),
-            "aria-label": t("spend a token: the dice total one higher"),
+            title: t("spend a token: the dice total one higher"), // a description: the name is the text shown
             disabled: Math.abs(planned + 1) > sel.tokens,
             onclick: () => ctx.setPlanned(planned + 1),
           }),

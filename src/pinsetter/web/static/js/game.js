@@ -233,6 +233,8 @@ export async function gamePage(id) {
             h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: t("Download the record") }),
             " · ",
             h("a", { href: `#/history/${id}`, text: t("Step through") }),
+            // The seed as the server's digits (a string): never through Number, which rounds past 2^53.
+            game.seed !== null ? [" · ", h("span", { id: "seed-shown", text: t("seed {seed}", { seed: game.seed }) })] : null,
           ),
         ),
       ),

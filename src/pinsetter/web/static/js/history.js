@@ -32,7 +32,13 @@ export async function historyPage() {
             h(
               "thead",
               {},
-              h("tr", {}, [t("Game"), t("Date"), t("Players"), t("Scores"), t("Result"), ""].map((label) => h("th", { scope: "col", text: label }))),
+              h(
+                "tr",
+                {},
+                [t("Game"), t("Date"), t("Players"), t("Scores"), t("Result")].map((label) => h("th", { scope: "col", text: label })),
+                // The links' column is named for screen readers (axe: empty-table-header), not shown.
+                h("th", { scope: "col" }, h("span", { class: "visually-hidden", text: t("Actions") })),
+              ),
             ),
             h(
               "tbody",
@@ -82,11 +88,13 @@ export async function replayPage(id) {
     return;
   }
   const steps = record.data.steps || [];
+  const players = record.data.players || [];
   const total = steps.length;
   let at = total;
   const slider = h("input", { type: "range", id: "step", min: 0, max: total, value: at, "aria-label": t("Step") });
   const caption = h("p", { id: "step-caption", "aria-live": "polite" });
   const variantLine = h("p", { id: "variant", class: "muted" });
+  const aboutLine = h("p", { id: "replay-about", class: "muted" });
   const body = h("div", {});
   const error = h("p", { class: "error", role: "alert" });
   const button = (text, label, to) =>
@@ -107,6 +115,9 @@ export async function replayPage(id) {
     const last = game.log.length ? game.log[game.log.length - 1] : null;
     const describe = at === 0 || !last ? t("the start") : last.words;
     variantLine.textContent = game.variant;
+    // The seed from the view, where it is a string: the record's JSON number would round past 2^53.
+    const seed = game.seed !== null ? ` · ${t("seed {seed}", { seed: game.seed })}` : "";
+    aboutLine.textContent = `${playerNames(players)}${seed} · ${tn("{n} step", "{n} steps", total)}`;
     caption.textContent = t("Step {at} of {total} — {what}", { at, total, what: describe });
     const ctx = { readonly: true, picked: new Set(), pile: null, busy: false };
     clear(body);
@@ -129,11 +140,10 @@ export async function replayPage(id) {
   }
 
   slider.addEventListener("input", () => go(Number(slider.value)));
-  const players = record.data.players || [];
   root.append(
     h("h1", {}, `${gameName(record.data.game)} `, h("span", { class: "muted", text: `· ${t("game {id}", { id })}` })),
     variantLine,
-    h("p", { class: "muted", text: `${playerNames(players)} · ${t("seed {seed}", { seed: record.data.seed })} · ${tn("{n} step", "{n} steps", total)}` }),
+    aboutLine,
     h(
       "div",
       { class: "panel stepper", role: "group", "aria-label": t("Step through the game (← and → keys)") },

@@ -351,7 +351,8 @@ export async function lobbyPage() {
     }
     const body = { game: game.id, options };
     const seedText = lobby.seed.trim();
-    if (seedText) body.seed = /^\d+$/.test(seedText) ? Number(seedText) : seedText;
+    // Sent as the digits typed: a JavaScript number would round a seed over 2^53 (docs/web.md).
+    if (seedText) body.seed = seedText;
     return body;
   }
 
