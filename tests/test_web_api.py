@@ -104,7 +104,7 @@ def test_the_pages_are_served_offline(client: TestClient) -> None:
     static = Path(pinsetter.web.__file__).parent / "static"
     modules = sorted(str(path.relative_to(static)) for path in static.rglob("*.js"))
     assert "app.js" in modules and "js/board.js" in modules
-    for name in (*modules, "style.css", "index.html"):
+    for name in (*modules, "style.css", "players.css", "index.html"):
         response = client.get(f"/static/{name}")
         assert response.status_code == 200, name
         assert "http://" not in response.text.replace("http://www.w3.org/2000/svg", ""), name

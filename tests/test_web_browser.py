@@ -351,6 +351,80 @@ def test_solitaire_left_and_resumed(driver: WebDriver, base: str, api: httpx.Cli
 # --- the other pages --------------------------------------------------------------------------------------
 
 
+def player_cards(driver: WebDriver) -> list[tuple[str, str, bool]]:
+    """Every player's card as drawn, in seat order: (player, state, whether theirs is the large board)."""
+    cards: list[list[Any]] = driver.execute_script(
+        "return [...document.querySelectorAll('#all-boards .player-card')]"
+        ".map(c => [c.dataset.player, c.dataset.state, c.classList.contains('large')])"
+    )
+    return [(str(p), str(s), bool(large)) for p, s, large in cards]
+
+
+def board_owner(driver: WebDriver) -> tuple[str, str]:
+    """Whose board is drawn large, and the words above it ("▶ Ann to play")."""
+    owner = driver.find_element(By.ID, "board-owner")
+    return owner.get_attribute("data-player") or "", owner.text
+
+
+def screenshots_in_both_themes(driver: WebDriver, artifacts: Path, name: str, ready: Any) -> None:
+    """`name`-{light,dark}-{1280,390}.png of the page as it stands, the theme set as the toggle keeps it."""
+    size = driver.get_window_size()
+    before = driver.execute_script("return localStorage.getItem('pinsetter.theme')")
+    try:
+        for theme in ("light", "dark"):
+            driver.execute_script(f"localStorage.setItem('pinsetter.theme', '{theme}')")
+            driver.refresh()
+            wait(driver, ready, f"the page never drew again in the {theme} theme")
+            for width in (1280, 390):
+                driver.set_window_size(width, 900)
+                screenshot(driver, artifacts / f"{name}-{theme}-{width}.png")
+    finally:
+        driver.set_window_size(size["width"], size["height"])
+        keep = f"localStorage.setItem('pinsetter.theme', '{before}')"
+        driver.execute_script("localStorage.removeItem('pinsetter.theme')" if before is None else keep)
+
+
+def test_a_two_player_game_shows_both_boards_the_one_to_play_large(
+    driver: WebDriver, base: str, api: httpx.Client, artifacts: Path
+) -> None:
+    """Two players at one screen: both boards, the player to play's large and named in words; it moves on."""
+    game_id = start_game(driver, base, "rolling-pins", [("Ann", "human"), ("Bob", "human")], frames=2, advanced=True)
+    assert board_owner(driver) == ("0", "▶ Ann to play")
+    assert player_cards(driver) == [("0", "turn", True), ("1", "waiting", False)]
+    assert "active" in (driver.find_element(By.ID, "table").get_attribute("class") or "")  # outlined too
+    bob = driver.find_element(By.CSS_SELECTOR, ".player-card[data-player='1']")
+    assert bob.find_element(By.CLASS_NAME, "player-state").text == "Bob: waiting"
+    assert len(bob.find_elements(By.CSS_SELECTOR, ".mini-board .pin")) == 10  # Bob's own sheet, drawn small
+    assert bob.find_elements(By.CSS_SELECTOR, ".mini-board .area")  # with his ability track
+    assert not bob.find_elements(By.CSS_SELECTOR, "button, [id]")  # read only, and no id of the large board twice
+    assert driver.find_element(By.CSS_SELECTOR, ".player-card.turn .marker").text == "▶"
+
+    # Ann plays her frame (two dice, misses); when the turn passes, Bob's board is the large one.
+    for _ in range(20):
+        state = settle(driver)
+        if board_owner(driver)[0] == "1":
+            break
+        if state["next"] == "roll":
+            after_click(driver, driver.find_element(By.ID, "roll"))
+        else:
+            offered = driver.find_elements(By.CSS_SELECTOR, "#choices button[data-action='miss']")
+            offered = offered or driver.find_elements(By.CSS_SELECTOR, "#choices button")
+            after_click(driver, offered[0])
+    assert board_owner(driver) == ("1", "▶ Bob to play")
+    assert player_cards(driver) == [("0", "waiting", False), ("1", "turn", True)]
+    ann = driver.find_element(By.CSS_SELECTOR, ".player-card[data-player='0']")
+    assert ann.find_element(By.CLASS_NAME, "player-total").text.startswith("total 0 · frame 2")
+    assert ann.find_element(By.CLASS_NAME, "player-frame").text == "last frame - -"  # her two misses
+    shown = [e.get_attribute("aria-label") for e in ann.find_elements(By.CSS_SELECTOR, ".mini-board .pin")]
+    board = server_view(api, game_id)["boards"][0]
+    assert len(shown) == len(board["pins"]) == 10
+    assert all(("down" in (label or "")) == pin["down"] for label, pin in zip(shown, board["pins"], strict=True))
+    screenshots_in_both_themes(
+        driver, artifacts, "boards-local", lambda d: d.find_elements(By.CSS_SELECTOR, "#all-boards .player-card.turn")
+    )
+    assert board_owner(driver) == ("1", "▶ Bob to play")
+
+
 def test_lobby_shows_the_engines_refusal(driver: WebDriver, base: str) -> None:
     driver.get(base + "/#/")
     driver.refresh()

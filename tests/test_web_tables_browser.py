@@ -29,6 +29,8 @@ require_browser()
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
+from test_web_browser import board_owner, player_cards  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -155,6 +157,13 @@ def test_two_players_and_a_spectator_play_a_table_with_a_reload(
         assert not other.find_elements(By.ID, "roll") and not watcher.find_elements(By.ID, "roll")
         assert mover.find_element(By.ID, "turn").text.startswith("Your turn")
         assert watcher.find_element(By.ID, "turn").text.startswith("Turn: ")
+        # Every page shows both players' boards, the one to play large and marked in words.
+        marked = [(str(seat), "turn" if seat == turn else "waiting", seat == turn) for seat in (0, 1)]
+        for driver in browsers:
+            assert player_cards(driver) == marked
+            mine = " · your board" if driver is mover else ""
+            assert board_owner(driver) == (str(turn), f"▶ {('Ann', HOSTILE)[turn]} to play{mine}")
+        assert mover.find_element(By.CSS_SELECTOR, f".player-card[data-player='{turn}'] h3").text.endswith("(you)")
         if rolls == 0:
             screenshot(mover, artifacts / "table-playing.png")
         mover.find_element(By.ID, "roll").click()

@@ -15,11 +15,14 @@ under `CI=true`, where it fails loudly instead.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from browser_support import artifacts_folder, chrome_sessions, require_browser, served, wait
 from pinsetter.records import Record, replay
@@ -30,6 +33,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 
+from test_web_browser import player_cards, screenshots_in_both_themes  # noqa: E402
 from test_web_tables_browser import live_at, page, screenshot, sit  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cy")
@@ -168,3 +172,65 @@ def test_three_players_decide_each_shared_roll_at_once(
     between = [actors[a + 1 : b] for a, b in itertools.pairwise(rolls)]
     assert any(run and run != sorted(run) for run in between)  # answers came out of seat order
     assert any(s.actor == 2 and s.text.startswith("cross") for s in record.steps)  # Cy crossed by picking a pin
+
+
+def answer(base: str, table_id: int, token: str, action: str) -> dict[str, Any]:
+    """A seat's decision over its own WebSocket, as its page would send it: the state it led to."""
+    url = base.replace("http://", "ws://") + f"/ws/tables/{table_id}?token={token}"
+    with connect(url, origin=base) as socket:
+        before = len(json.loads(socket.recv())["view"]["log"])
+        socket.send(json.dumps({"action": action}))
+        for _ in range(20):
+            message: dict[str, Any] = json.loads(socket.recv())
+            assert message["type"] == "state", message
+            if len(message["view"]["log"]) > before:  # a game this short keeps its whole log
+                return message
+    raise AssertionError(f"{action} was never played")
+
+
+def test_a_spectator_sees_every_players_board_and_who_still_decides(
+    browsers: list[WebDriver], base: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    artifacts = artifacts_folder(tmp_path_factory)
+    body = {
+        "game": "rolling-pins",
+        "options": {"shared_dice": True, "advanced": True, "frames": 2},
+        "seats": [{"kind": "human"}] * 3,
+        "seed": 7,
+    }
+    table = httpx.post(f"{base}/api/tables", json=body).json()
+    tokens = [
+        httpx.post(f"{base}/api/tables/{table['id']}/seats/{seat}", json={"name": name}).json()["token"]
+        for seat, name in enumerate(NAMES)
+    ]
+    httpx.post(f"{base}/api/tables/{table['id']}/start", json={"host_token": table["host_token"]})
+    watcher = browsers[0]  # it holds no seat at this table: it watches
+    watcher.get(f"{base}/#/table/{table['id']}")
+    live_at(watcher, status="playing", seat="", deciders="0,1,2")
+
+    def cards() -> list[tuple[str, str]]:
+        return [(player, state) for player, state, _large in player_cards(watcher)]
+
+    def states_are(expected: list[tuple[str, str]]) -> Any:
+        return wait(watcher, lambda _d: cards() == expected or None, f"the cards never showed {expected}")
+
+    # Three boards, every player deciding the first roll; Ann's board is the large one.
+    states_are([("0", "deciding"), ("1", "deciding"), ("2", "deciding")])
+    words = [e.text for e in watcher.find_elements(By.CSS_SELECTOR, "#all-boards .player-state")]
+    assert words == ["Ann still to decide", "Bob still to decide", "Cy still to decide"]
+    assert watcher.find_element(By.ID, "board-owner").text == "✎ Ann still to decide"
+    assert len(watcher.find_elements(By.CSS_SELECTOR, "#all-boards .mini-board")) == 2  # Bob's and Cy's, small
+
+    # Ann and Bob answer from their own connections; Ann then waits for the roll and Cy still decides.
+    answer(base, table["id"], tokens[0], "dice 2")
+    states_are([("0", "done"), ("1", "deciding"), ("2", "deciding")])
+    answer(base, table["id"], tokens[1], "dice 1")
+    states_are([("0", "done"), ("1", "done"), ("2", "deciding")])
+    words = [e.text for e in watcher.find_elements(By.CSS_SELECTOR, "#all-boards .player-state")]
+    assert words == ["Ann: done for this roll", "Bob: done for this roll", "Cy still to decide"]
+    assert watcher.find_element(By.CSS_SELECTOR, ".player-card[data-player='2'] .marker").text == "✎"
+    assert "Still to decide this roll: Cy." in watcher.find_element(By.ID, "turn").text
+    screenshots_in_both_themes(
+        watcher, artifacts, "boards-spectator", lambda d: len(d.find_elements(By.CSS_SELECTOR, ".player-card")) == 3
+    )
+    states_are([("0", "done"), ("1", "done"), ("2", "deciding")])

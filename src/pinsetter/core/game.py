@@ -310,6 +310,30 @@ class Game(ABC):
             roll_label=_("Next"),
         )
 
+    def board(self, state: State, player: int, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
+        """`player`'s own board as everybody at the table may see it, read only (the web draws every player's).
+
+        The player up, or one of the deciders, has their table; a player waiting has by default
+        only a status line (`Bob: waiting`), as Ten Pins' and Bowling Dice's pins are the bowler's.
+        A game where every player keeps a sheet of their own draws it (Rolling Pins).
+        """
+        from pinsetter.core.table import TableView
+
+        if state.num_players == 1 or (
+            not state.is_terminal() and (player == state.turn() or player in state.deciders())
+        ):
+            return self.table(state.seen_by(player), names, last_chance).as_board(player)
+        status = self.waiting_status(state, player, names)
+        return TableView(game=self.id, title=_(self.name), player=player, status=status)
+
+    @staticmethod
+    def waiting_status(state: State, player: int, names: Sequence[str] | None) -> str:
+        """The status line of a player who is not up: `Bob: waiting`, or `Bob: finished` once the game is over."""
+        who = names[player] if names and player < len(names) else _("player {number}").format(number=player + 1)
+        if state.is_terminal():
+            return _("{who}: finished").format(who=who)
+        return _("{who}: waiting").format(who=who)
+
     def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
         """A step as a player says it, naming who did it (chance: whose roll or deal it was).
 

@@ -140,6 +140,26 @@ class TableView(_Model):
     def pin(self, number: int) -> PinSpot | None:
         return next((p for p in self.pins if p.number == number), None)
 
+    def as_board(self, player: int, status: str | None = None) -> TableView:
+        """This table as `player`'s board beside the others': read only, and without the help texts.
+
+        Nothing on it can be picked or chosen (only the viewer's own table acts), and the
+        ability track's help is left to the large board: every step sends every board.
+        """
+        return self.model_copy(
+            update={
+                "player": player,
+                "status": self.status if status is None else status,
+                "pins": tuple(p.model_copy(update={"selectable": False}) if p.selectable else p for p in self.pins),
+                "piles": tuple(p.model_copy(update={"selectable": False}) if p.selectable else p for p in self.piles),
+                "track": tuple(a.model_copy(update={"help": ""}) for a in self.track),
+                "abilities": tuple(a.model_copy(update={"help": ""}) for a in self.abilities),
+                "choices": (),
+                "selection": None,
+                "roll_label": "",
+            }
+        )
+
     def choice_for(self, pins: frozenset[int], pile: int | None) -> Choice | None:
         """The offered action that uses exactly these pins (and pile), if any."""
         for choice in self.choices:

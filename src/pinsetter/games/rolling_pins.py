@@ -650,6 +650,20 @@ class RollingPins(Game):
 
         return rolling_pins_table(state, list(names) if names else None, last_chance)
 
+    def board(self, state: State, player: int, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
+        """Every player's own sheet: pins, tokens and ability track, public as on paper.
+
+        Drawn without working out the player's choices (a board offers none): with a dozen
+        players deciding a shared roll, their choices' labels cost more than the rest.
+        """
+        from pinsetter.games.rolling_pins_table import rolling_pins_table
+
+        listed = list(names) if names else None
+        if not state.is_terminal() and (player == state.turn() or player in state.deciders()):
+            return rolling_pins_table(state.seen_by(player), listed, last_chance, seat=player).as_board(player)
+        sheet = rolling_pins_table(state, listed, seat=player)
+        return sheet.as_board(player, self.waiting_status(state, player, names))
+
     def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
         from pinsetter.games.rolling_pins_table import step_sentence
 

@@ -174,16 +174,20 @@ def _pins_of(text: str) -> tuple[int, ...]:
     return ()
 
 
-def rolling_pins_table(state: State, names: list[str] | None, last_chance: str = "") -> TableView:
+def rolling_pins_table(
+    state: State, names: list[str] | None, last_chance: str = "", seat: int | None = None
+) -> TableView:
+    """The sheet of the player up (the first at the end); `seat`: that player's sheet, its choices left out."""
     player = turn_of(state)
-    me_index = player if player is not None else 0
+    me_index = seat if seat is not None else player if player is not None else 0
     view: dict[str, Any] = state.view(me_index)
     me = view["players"][me_index]
     standing = set(me["standing"])
     grey = set(me.get("grey", []))
     pins_in_rack = state.game.lane.pins
-    rolled = me["phase"] == "rolled" and not state.is_chance_node()
-    legal = [] if state.is_chance_node() or state.is_terminal() else [str(a) for a in state.legal_actions()]
+    acting = seat is None and not state.is_chance_node() and not state.is_terminal()
+    rolled = me["phase"] == "rolled" and acting
+    legal = [str(a) for a in state.legal_actions()] if acting else []
     crossable = {p for text in legal for p in _pins_of(text)}
     pins = tuple(
         PinSpot(

@@ -166,7 +166,14 @@ class GameView(BaseModel):
     )
     has_decisions: bool
     legal_actions: list[str]
-    view: TableView
+    view: TableView = Field(
+        description="the table drawn large: the player up's (with shared dice at a table, a deciding seat's own)"
+    )
+    boards: list[TableView] = Field(
+        description="every player's own board, in seat order, read only and as everybody may see it: pins, dice, "
+        "tokens and ability track where each player keeps a sheet (Rolling Pins), else the table of the player up "
+        "and a status line for the others; no choices, nothing selectable and no help texts",
+    )
     sheets: list[SheetView]
     log: list[LogEntry]
     undo: str | None = Field(description="null when undo is possible now, else why not")

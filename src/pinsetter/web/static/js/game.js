@@ -1,8 +1,9 @@
 import { api, getCatalog } from "./api.js";
-import { drawEnding, drawLog, drawSheets, drawTable, selectionContext } from "./board.js";
+import { drawEnding, drawLog, drawSheets, selectionContext } from "./board.js";
 import { app, append, clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { focusMain, page } from "./page.js";
+import { drawBoards } from "./players.js";
 import { stored } from "./tables.js";
 
 // pinsetter's web pages: the game page.
@@ -220,7 +221,7 @@ export async function gamePage(id) {
       h(
         "div",
         { class: "game-grid" },
-        h("section", { class: "panel", "aria-label": t("Table"), id: "table" }, drawTable(game, ctx)),
+        drawBoards(game, ctx),
         h(
           "div",
           {},

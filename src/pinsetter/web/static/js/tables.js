@@ -1,8 +1,9 @@
 import { api, catalogCache, getCatalog } from "./api.js";
-import { drawEnding, drawLog, drawSheets, drawTable, selectionContext } from "./board.js";
+import { drawEnding, drawLog, drawSheets, selectionContext } from "./board.js";
 import { app, append, clear, h, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { focusMain, page } from "./page.js";
+import { drawBoards } from "./players.js";
 import { botInfo, gameName, playerLabel } from "./words.js";
 
 // pinsetter's web pages: online tables (docs/tables.md).
@@ -547,7 +548,7 @@ export async function tablePage(id) {
         h(
           "div",
           { class: "game-grid" },
-          h("section", { class: "panel", "aria-label": t("Table"), id: "table" }, drawTable(v, ctx)),
+          drawBoards(v, ctx, { viewer: st.seat }),
           h(
             "div",
             {},
