@@ -202,6 +202,7 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
     )
     track: tuple[TrackArea, ...] = ()
     abilities: tuple[Ability, ...] = ()
+    marking = {int(text.split()[1]): text for text in legal if text.startswith("mark ")}
     if "marks" in me:
         areas = _area_names(state)
         sheet = state.game.options.get("sheet")
@@ -228,6 +229,7 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
                 open=row == "upper" or upper_full,
                 held=index in held_areas,
                 used=m >= b and index not in held_areas,
+                action=marking.get(index + 1, ""),
             )
             for index, ((ability, row), m, b) in enumerate(zip(areas, me["marks"], boxes, strict=False))
         )
@@ -237,6 +239,8 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
             if count
         )
     dice = pip_dice("+".join(str(d) for d in me["dice"])) if me["dice"] else ()
+    # Dice kept from a roll already crossed out (the next one is still to choose): a past roll, so said.
+    previous = _("{name}'s last roll").format(name=who(names or [], me_index)) if dice and not rolled else ""
     roll = sum(me["dice"]) if me["dice"] else None
     notes = []
     if me.get("pending_marks"):
@@ -260,6 +264,8 @@ def rolling_pins_table(state: State, names: list[str] | None, last_chance: str =
         pins=pins,
         dice=dice,
         dice_caption=_("roll {total}").format(total=roll) if roll is not None else "",
+        dice_previous=previous,
+        dice_tray=True,
         tokens=me["tokens"],
         track=track,
         abilities=abilities,
