@@ -129,8 +129,12 @@ def play_until(
 
 
 def mid_game(api: httpx.Client, game: str, options: dict[str, Any] | None = None, seed: int = 1) -> dict[str, Any]:
-    """A game some steps in, waiting for the human (a decision where the game has them)."""
-    view = new_game(api, game, options, seed)
+    """A game some steps in, waiting for the human (a decision where the game has them).
+
+    Its seed is not the one given: the server hands back an untouched game of the same seed and
+    players instead of starting another, and the game at its start is wanted beside this one.
+    """
+    view = new_game(api, game, options, seed + 100)
     steps = 0
 
     def far(v: dict[str, Any]) -> bool:

@@ -58,7 +58,6 @@ function drawArea(area, index, ctx) {
         ...attrs,
         type: "button",
         "aria-label": t("Mark a box: {area}", { area: areaName(area) }),
-        "aria-describedby": null,
         disabled: ctx.busy,
         dataset: { ...attrs.dataset, key: `area-${index + 1}` },
         onclick: () => ctx.send({ action: area.action }),
