@@ -333,6 +333,20 @@ def test_every_pin_state_has_its_own_mark_and_words(fresh: WebDriver, base: str,
     assert f"Picked pins {picked}:" in fresh.find_element(By.ID, "selection-sum").text
 
 
+def test_a_roll_no_pin_can_use_shows_every_pin_cannot_be_picked(fresh: WebDriver, base: str, api: httpx.Client) -> None:
+    """A roll no standing set adds up to: every standing pin looks and is unpickable; a miss is the way on."""
+
+    def stuck(v: dict[str, Any]) -> bool:
+        table = v["view"]
+        return v["next"] == "decision" and table["selection"] is not None and not first_pick(v)
+
+    view = play_until(api, new_game(api, "rolling-pins", {}, seed=5), stuck, prefer=("dice 2",))
+    open_game(fresh, base, view["id"])
+    standing = [p for row in pin_rows(fresh) for p in row if not p["marks"]["fallen"]]
+    assert standing and all(p["disabled"] and p["marks"]["barred"] and p["faded"] < 0.6 for p in standing)
+    assert fresh.find_elements(By.CSS_SELECTOR, "#choices button[data-action='miss']")
+
+
 def test_solitaire_pins_that_cannot_be_played_look_and_behave_so(
     fresh: WebDriver, base: str, api: httpx.Client
 ) -> None:

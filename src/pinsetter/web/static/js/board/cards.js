@@ -63,7 +63,7 @@ function pileWords(pile, state) {
 
 export function drawPiles(view, ctx, motion) {
   if (!view.piles.length) return null;
-  const picking = !ctx.readonly && view.piles.some((p) => p.selectable);
+  const picking = !ctx.readonly && (Boolean(view.selection && view.selection.needs_pile) || view.piles.some((p) => p.selectable));
   return h(
     "div",
     { class: "piles", role: "group", "aria-label": t("Ball piles") },

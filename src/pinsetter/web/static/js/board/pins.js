@@ -75,7 +75,8 @@ function cheerTag(motion) {
 function triangle(view, ctx, motion) {
   const byNumber = new Map(view.pins.map((p) => [p.number, p]));
   const numbered = view.pins.some((p) => p.label !== String(p.number));
-  const picking = !ctx.readonly && view.pins.some((p) => p.selectable);
+  // Picking: the view asks for a pick (even one no pin can make: then every pin shows it cannot).
+  const picking = !ctx.readonly && (Boolean(view.selection) || view.pins.some((p) => p.selectable));
   const box = h("div", { class: "triangle", role: "group", "aria-label": t("Pins, back row first") });
   for (const row of view.rows) {
     const line = h("div", { class: "pin-row" });
