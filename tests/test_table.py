@@ -38,6 +38,12 @@ def test_table_view_agrees_with_the_engine_through_a_playout(game_id: str, optio
                 assert view.choice_for(frozenset(choice.pins), choice.pile) is not None
         if any(c.by_selection for c in view.choices):
             assert view.selection is not None, "pins can be picked, so the sum is shown"
+        # A box offered on the track is one of the choices, and every offered mark has its box.
+        offered = {c.action for c in view.choices if c.action.startswith("mark ")}
+        assert {a.action for a in view.track if a.action} == offered
+        if view.discards is not None:  # every card seen is a standing pin, a pile's top or a discard
+            on_table = [p.label for p in view.pins if not p.down] + [p.top for p in view.piles if p.top]
+            assert sorted(on_table + list(view.discards), key=int) == sorted(view.seen, key=int)
         if state.is_chance_node():
             step = state.sample_chance(rng)
             last = str(step)
@@ -97,3 +103,71 @@ def test_a_dice_table_draws_and_says_a_roll_with_the_functions_its_game_passes()
     one_die = (Die(kind="pips", face="?", label="a die"),)
     view = dice_table(state, ["ann"], "6+5", draw=lambda roll: one_die, words=lambda roll: f"said {roll}")
     assert view.dice == one_die and view.chance_words == "said 6+5"
+
+
+def test_dice_shown_after_their_roll_say_whose_roll_they_were() -> None:
+    """Ten Pins and Bowling Dice show the last roll until the next: marked as a past roll, and whose."""
+    game = get_game("tenpins", {"frames": "1"})
+    state = game.new_state(2)
+    assert game.table(state, ["ann", "bob"], "").dice_previous == ""  # no roll yet, no dice
+    state.apply(game.parse_outcome("3+4"))
+    assert game.table(state, ["ann", "bob"], "3+4").dice_previous == "ann's last roll"
+    state.apply(game.parse_outcome("2"))  # ann's second ball: bob is up, the dice still show ann's roll
+    view = game.table(state, ["ann", "bob"], "2")
+    assert view.player == 1 and view.dice_previous == "ann's last roll"
+
+    # Rolling Pins keeps a roll crossed out in view while the next is chosen: then it is a past roll.
+    game = get_game("rolling-pins", {})
+    state = game.new_state(1)
+    state.apply(game.parse_action("dice 2"))
+    state.apply(game.parse_outcome("3+4"))
+    assert game.table(state, ["ann"], "3+4").dice_previous == ""  # the roll to cross out now
+    state.apply(game.parse_action("cross 7"))
+    view = game.table(state, ["ann"], "3+4")
+    assert view.dice and view.dice_previous == "ann's last roll"
+
+
+def test_solitaire_discards_are_the_cards_out_of_play_this_deal() -> None:
+    """The pins knocked down and the ball cards played or burned, in value order; a new deal starts none."""
+    from pinsetter.games.bowling_solitaire import Deal, deal_script
+
+    game = get_game("bowling-solitaire", {})
+    state = game.new_state(1)
+    deal = Deal(pins=(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), piles=((3, 9, 1, 2, 4), (10, 5, 6), (7, 8)))
+    script = deal_script(deal)
+    while state.is_chance_node():
+        step = script(state)
+        assert step is not None
+        state.apply(step)
+    view = game.table(state, ["ann"])
+    assert view.discards == ()
+    state.apply(game.parse_action("1:3"))  # the 3 from pile 1 knocks pin 3 down; the 9 under it is turned up
+    while state.is_chance_node():
+        step = script(state)
+        assert step is not None
+        state.apply(step)
+    assert game.table(state, ["ann"]).discards == ("3", "3")
+    state.apply(game.parse_action("stop"))  # ball 2: the three face-up tops are burned
+    while state.is_chance_node():
+        step = script(state)
+        assert step is not None
+        state.apply(step)
+    assert game.table(state, ["ann"]).discards == ("3", "3", "7", "9", "10")
+    assert get_game("tenpins", {}).table(get_game("tenpins", {}).new_state(1)).discards is None
+
+
+def test_the_track_offers_each_box_that_may_be_marked() -> None:
+    """An area whose box may be marked now carries the action that marks it, so a board can be clicked."""
+    game = get_game("rolling-pins", {"advanced": "true"})
+    state = game.new_state(1)
+    rng = random.Random(3)
+    for _ in range(5000):
+        if not state.is_chance_node() and any(str(a).startswith("mark ") for a in state.legal_actions()):
+            break
+        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    else:
+        raise AssertionError("no box to mark came up")
+    view = game.table(state, ["ann"])
+    marks = sorted(str(a) for a in state.legal_actions() if str(a).startswith("mark "))
+    assert sorted(a.action for a in view.track if a.action) == marks
+    assert all(a.open for a in view.track if a.action)

@@ -76,6 +76,7 @@ class TrackArea(_Model):
     open: bool = Field(description="its row is open for marking")
     held: bool = Field(default=False, description="all boxes marked and the ability not yet used (circled on paper)")
     used: bool = Field(default=False, description="all boxes marked and the ability used (crossed on paper)")
+    action: str = Field(default="", description="the offered action that marks a box here, when one may be marked now")
 
 
 class Ability(_Model):
@@ -121,10 +122,21 @@ class TableView(_Model):
     pins: tuple[PinSpot, ...] = ()
     standing: int | None = Field(default=None, description="pins standing, where the game has no pin identities")
     dice: tuple[Die, ...] = ()
+    dice_tray: bool = Field(default=False, description="the game rolls dice: a board keeps their place between rolls")
     dice_caption: str = ""
+    dice_previous: str = Field(
+        default="",
+        description="the dice show a roll already played, kept in view: whose, in words ('Ann's last roll'); "
+        "empty when they are the roll to decide on",
+    )
     piles: tuple[Pile, ...] = ()
     seen: tuple[str, ...] = Field(default=(), description="cards already turned up in this frame")
     unseen: dict[str, int] = Field(default_factory=dict, description="cards of each value not yet seen")
+    discards: tuple[str, ...] | None = Field(
+        default=None,
+        description="cards out of play this deal (pins knocked down, ball cards played or discarded), in value "
+        "order; None where the game has no discard pile",
+    )
     tokens: int | None = None
     track: tuple[TrackArea, ...] = ()
     abilities: tuple[Ability, ...] = ()

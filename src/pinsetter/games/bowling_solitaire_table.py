@@ -49,6 +49,10 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
     )
     seen = Counter(view.get("seen", []))
     unseen = {str(v): COPIES - seen.get(v, 0) for v in CARD_VALUES}
+    # Out of play: every card seen this deal that is neither a standing pin nor a pile's face-up top.
+    on_table = Counter(v for v in view["pins"].values() if v is not None)
+    on_table.update(p["top"] for p in view["piles"] if p["top"])
+    discards = tuple(str(v) for v in sorted((seen - on_table).elements()))
     choices = []
     for text in legal:
         pile, used = _play_parts(text)
@@ -72,6 +76,7 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
         piles=piles,
         seen=tuple(str(v) for v in view.get("seen", [])),
         unseen=unseen,
+        discards=discards,
         choices=tuple(choices),
         selection=Selection(modulo=10, needs_pile=True, hint=_("sum of the pins, last digit = the pile's card"))
         if deciding

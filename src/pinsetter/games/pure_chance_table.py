@@ -150,6 +150,8 @@ def dice_table(
     """
     player = turn_of(state)
     view = state.view(player if player is not None else 0)
+    # Every roll shown is already played (there is nothing to decide on it): say whose it was.
+    previous = _("{name}'s last roll").format(name=who(names or [], last_player(state))) if last_roll else ""
     return TableView(
         game=state.game.id,
         title=_(state.game.name),
@@ -158,6 +160,8 @@ def dice_table(
         standing=view.get("standing"),
         dice=draw(last_roll) if last_roll else (),
         dice_caption=words(last_roll) if last_roll else "",
+        dice_previous=previous,
+        dice_tray=True,
         roll_label=_("Roll"),
         chance_words=words(last_roll) if last_roll else "",
     )

@@ -206,6 +206,7 @@ def rolling_pins_table(
     )
     track: tuple[TrackArea, ...] = ()
     abilities: tuple[Ability, ...] = ()
+    marking = {int(text.split()[1]): text for text in legal if text.startswith("mark ")}
     if "marks" in me:
         areas = _area_names(state)
         sheet = state.game.options.get("sheet")
@@ -232,6 +233,7 @@ def rolling_pins_table(
                 open=row == "upper" or upper_full,
                 held=index in held_areas,
                 used=m >= b and index not in held_areas,
+                action=marking.get(index + 1, ""),
             )
             for index, ((ability, row), m, b) in enumerate(zip(areas, me["marks"], boxes, strict=False))
         )
@@ -241,6 +243,8 @@ def rolling_pins_table(
             if count
         )
     dice = pip_dice("+".join(str(d) for d in me["dice"])) if me["dice"] else ()
+    # Dice kept from a roll already crossed out (the next one is still to choose): a past roll, so said.
+    previous = _("{name}'s last roll").format(name=who(names or [], me_index)) if dice and not rolled else ""
     roll = sum(me["dice"]) if me["dice"] else None
     notes = []
     if me.get("pending_marks"):
@@ -264,6 +268,8 @@ def rolling_pins_table(
         pins=pins,
         dice=dice,
         dice_caption=_("roll {total}").format(total=roll) if roll is not None else "",
+        dice_previous=previous,
+        dice_tray=True,
         tokens=me["tokens"],
         track=track,
         abilities=abilities,

@@ -1,262 +1,16 @@
-import { h, s } from "./dom.js";
+import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { TABLE_TEXT } from "./tables.js";
 import { playerLabel } from "./words.js";
+import { drawDiscards, drawPiles, drawSeen } from "./board/cards.js";
+import { drawDice } from "./board/dice.js";
+import { listenForSkips, motionFor } from "./board/motion.js";
+import { drawLane } from "./board/pins.js";
+import { drawTokens, drawTrack } from "./board/track.js";
 
-// pinsetter's web pages: drawing a table.
-// `numbered`: every pin also shows its number (#7) where a table's labels are not the pins' numbers
-// (cards on pins): a card whose value is its position shows it too, as hints name positions.
-export function pinSvg(pin, picked, numbered) {
-  const svg = s("svg", { viewBox: "0 0 52 52", "aria-hidden": "true", focusable: "false" });
-  svg.append(s("circle", { class: "body", cx: 26, cy: 26, r: 22 }));
-  if (pin.grey) svg.append(s("path", { class: "grey-mark", d: "M26 5 l5 5 l-5 5 l-5 -5 z" }));
-  svg.append(s("text", { class: "label", x: 26, y: 32, "text-anchor": "middle", text: pin.label || "" }));
-  if (numbered) {
-    svg.append(s("text", { class: "number", x: 26, y: 45, "text-anchor": "middle", text: `#${pin.number}` }));
-  }
-  if (pin.down) {
-    svg.append(s("line", { class: "cross", x1: 11, y1: 11, x2: 41, y2: 41 }));
-    svg.append(s("line", { class: "cross", x1: 41, y1: 11, x2: 11, y2: 41 }));
-  }
-  if (picked) {
-    svg.append(s("circle", { class: "tick", cx: 44, cy: 8, r: 8 }));
-    svg.append(s("path", { d: "M40 8 l3 3 l5 -6", stroke: "#fff", "stroke-width": 2.5, fill: "none" }));
-  }
-  return svg;
-}
-
-export function pinWords(pin, picked) {
-  const parts = [t("pin {number}", { number: pin.number })];
-  if (pin.value !== null && pin.value !== undefined) parts.push(t("value {value}", { value: pin.value }));
-  else if (pin.label) parts.push(t("card {card}", { card: pin.label }));
-  parts.push(pin.down ? t("down") : t("standing"));
-  if (pin.grey) parts.push(t("grey"));
-  if (picked) parts.push(t("picked"));
-  return parts.join(t(", "));
-}
-
-export function drawPins(view, ctx) {
-  const byNumber = new Map(view.pins.map((p) => [p.number, p]));
-  const numbered = view.pins.some((p) => p.label !== String(p.number));
-  const box = h("div", { class: "triangle", role: "group", "aria-label": t("Pins, back row first") });
-  for (const row of view.rows) {
-    const line = h("div", { class: "pin-row" });
-    for (const number of row) {
-      const pin = byNumber.get(number);
-      if (!pin) continue;
-      const picked = ctx.picked.has(number);
-      const classes = ["pin", pin.grey ? "grey" : "", pin.down ? "down" : "", picked ? "picked" : ""].join(" ");
-      if (ctx.readonly) {
-        line.append(h("span", { class: classes, role: "img", "aria-label": pinWords(pin, false) }, pinSvg(pin, false, numbered)));
-        continue;
-      }
-      // A button's name holds the text it shows (axe: label-content-name-mismatch): a card on a pin says "9 #1" first.
-      const name = numbered ? `${pin.label || ""} #${pin.number}${t(", ")}${pinWords(pin, picked)}` : pinWords(pin, picked);
-      line.append(
-        h(
-          "button",
-          {
-            type: "button",
-            class: classes,
-            "aria-label": name,
-            "aria-pressed": pin.selectable ? String(picked) : null,
-            disabled: !pin.selectable || ctx.busy,
-            title: pinWords(pin, picked),
-            dataset: { key: `pin-${number}`, pin: String(number) },
-            onclick: () => ctx.togglePin(number),
-          },
-          pinSvg(pin, picked, numbered),
-        ),
-      );
-    }
-    box.append(line);
-  }
-  const legend = h("p", { class: "pin-legend" }, t("✕ down · ◆ grey pin · ✓ picked"));
-  return [box, legend];
-}
-
-export function standingIcon() {
-  const svg = s("svg", { viewBox: "0 0 20 30", "aria-hidden": "true" });
-  svg.append(
-    s("path", {
-      d: "M10 1 c3 0 4 3 3 6 c-1 2 -1 3 1 6 c3 5 2 13 -1 16 h-6 c-3 -3 -4 -11 -1 -16 c2 -3 2 -4 1 -6 c-1 -3 0 -6 3 -6 z",
-      fill: "var(--pin)",
-      stroke: "var(--pin-line)",
-      "stroke-width": 1.5,
-    }),
-  );
-  return svg;
-}
-
-export const PIPS = {
-  1: [[20, 20]],
-  2: [[11, 11], [29, 29]],
-  3: [[11, 11], [20, 20], [29, 29]],
-  4: [[11, 11], [29, 11], [11, 29], [29, 29]],
-  5: [[11, 11], [29, 11], [20, 20], [11, 29], [29, 29]],
-  6: [[11, 10], [29, 10], [11, 20], [29, 20], [11, 30], [29, 30]],
-};
-
-export function dieSvg(die) {
-  const svg = s("svg", { viewBox: "0 0 40 40", "aria-hidden": "true" });
-  svg.append(s("rect", { class: "face", x: 2, y: 2, width: 36, height: 36, rx: 6 }));
-  if (die.kind === "pips" && PIPS[die.face]) {
-    for (const [x, y] of PIPS[die.face]) svg.append(s("circle", { class: "pip", cx: x, cy: y, r: 3.6 }));
-  } else if (die.face === "-") {
-    svg.append(s("line", { class: "mark-line", x1: 12, y1: 20, x2: 28, y2: 20 }));
-  } else if (die.face === "P") {
-    svg.append(
-      s("path", {
-        class: "mark",
-        d: "M20 7 c2.5 0 3 2.5 2.2 4.6 c-.8 1.6 -.6 2.4 .8 4.6 c2.4 4 1.6 10 -.8 12.8 h-4.4 c-2.4 -2.8 -3.2 -8.8 -.8 -12.8 c1.4 -2.2 1.6 -3 .8 -4.6 c-.8 -2.1 -.3 -4.6 2.2 -4.6 z",
-      }),
-    );
-  } else {
-    svg.append(s("text", { class: "mark-text", x: 20, y: 28, "text-anchor": "middle", text: die.face }));
-  }
-  return svg;
-}
-
-export function drawDice(view) {
-  // The roll in words ("rolled 2 and 6: off the alley"); the caption is the short form for a terminal.
-  const caption = view.chance_words || view.dice_caption;
-  if (!view.dice.length && !caption) return null;
-  return h(
-    "div",
-    { class: "dice-box" },
-    h(
-      "div",
-      { class: "dice", role: "group", "aria-label": t("Dice") },
-      view.dice.map((die, i) =>
-        h("span", { class: "die", role: "img", "aria-label": t("die {number}: {face}", { number: i + 1, face: die.label }), title: die.label }, dieSvg(die)),
-      ),
-    ),
-    caption ? h("p", { class: "muted", id: "dice-caption", text: caption }) : null,
-  );
-}
-
-export function cardSvg(top) {
-  const svg = s("svg", { viewBox: "0 0 46 64", "aria-hidden": "true" });
-  svg.append(s("rect", { class: top ? "card" : "card-back", x: 2, y: 2, width: 42, height: 60, rx: 5 }));
-  svg.append(s("text", { class: "card-text", x: 23, y: 40, "text-anchor": "middle", text: top || "–" }));
-  return svg;
-}
-
-export function drawPiles(view, ctx) {
-  if (!view.piles.length) return null;
-  return h(
-    "div",
-    { class: "piles", role: "group", "aria-label": t("Ball piles") },
-    view.piles.map((pile) => {
-      const picked = ctx.pile === pile.number;
-      const shown = t("Pile {number} · {count} left", { number: pile.number, count: pile.cards });
-      // The name begins with what the pile shows (its card, its caption), as a button's name must hold its text.
-      const words = [
-        pile.top || "–",
-        shown,
-        pile.top ? t("top card {card}", { card: pile.top }) : t("no face-up card"),
-        picked ? t("picked") : null,
-      ]
-        .filter(Boolean)
-        .join(t(", "));
-      const inner = [cardSvg(pile.top), " ", h("span", { text: shown })]; // read as "6 Pile 1 · 5 left", not "6Pile"
-      if (ctx.readonly) return h("span", { class: "pile", role: "img", "aria-label": words }, inner);
-      return h(
-        "button",
-        {
-          type: "button",
-          class: "pile",
-          "aria-label": words,
-          "aria-pressed": pile.selectable ? String(picked) : null,
-          disabled: !pile.selectable || ctx.busy,
-          dataset: { key: `pile-${pile.number}`, pile: String(pile.number) },
-          onclick: () => ctx.togglePile(pile.number),
-        },
-        inner,
-      );
-    }),
-  );
-}
-
-export function drawCards(view) {
-  const parts = [];
-  if (view.seen.length) parts.push(h("p", { id: "seen" }, h("strong", { text: t("Seen this frame: ") }), view.seen.join(", ")));
-  const unseen = Object.entries(view.unseen || {});
-  if (unseen.length) {
-    const total = unseen.reduce((sum, [, n]) => sum + n, 0);
-    parts.push(
-      h(
-        "div",
-        { class: "scroll", id: "unseen" },
-        h(
-          "table",
-          { class: "sheet" },
-          h("caption", { text: tn("Not yet seen: {n} card", "Not yet seen: {n} cards", total) }),
-          h("tr", {}, h("th", { scope: "row", text: t("card") }), unseen.map(([v]) => h("th", { scope: "col", text: v }))),
-          h("tr", {}, h("th", { scope: "row", text: t("left") }), unseen.map(([, n]) => h("td", { text: n }))),
-        ),
-      ),
-    );
-  }
-  return parts;
-}
-
-export function drawTokens(view) {
-  if (view.tokens === null || view.tokens === undefined) return null;
-  const shown = Math.min(view.tokens, 20);
-  return h(
-    "div",
-    { class: "tokens", id: "tokens" },
-    h("strong", { text: t("Tokens: {count}", { count: view.tokens }) }),
-    h("span", { "aria-hidden": "true", class: "tokens" }, Array.from({ length: shown }, () => h("span", { class: "token" }))),
-  );
-}
-
-export function drawTrack(view) {
-  const parts = [];
-  if (view.track.length) {
-    parts.push(
-      h("h3", { text: t("Ability track") }),
-      h(
-        "div",
-        { class: "track", id: "track" },
-        view.track.map((area, index) =>
-          h(
-            "div",
-            { class: `area ${area.open ? "" : "closed"}` },
-            h("strong", { text: `${index + 1}. ${area.title}` }),
-            h("span", { class: "help", text: ` ${area.row === "upper" ? t("upper") : t("lower")}${area.open ? "" : t(", closed")}` }),
-            h(
-              "div",
-              { class: "boxes", role: "img", "aria-label": t("{marked} of {boxes} boxes marked", { marked: area.marked, boxes: area.boxes }) },
-              Array.from({ length: area.boxes }, (_, i) =>
-                h("span", { class: `box ${i < area.marked ? "marked" : ""}`, text: i < area.marked ? "✓" : "" }),
-              ),
-            ),
-            area.help ? h("details", {}, h("summary", { text: t("What it does") }), h("p", { class: "help", text: area.help })) : null,
-          ),
-        ),
-      ),
-    );
-  }
-  if (view.abilities.length) {
-    parts.push(
-      h("h3", { text: t("Abilities held") }),
-      h(
-        "ul",
-        { class: "plain", id: "abilities" },
-        view.abilities.map((a) =>
-          h(
-            "li",
-            {},
-            h("details", {}, h("summary", { text: `${a.title} × ${a.held}` }), h("p", { class: "help", text: a.help })),
-          ),
-        ),
-      ),
-    );
-  }
-  return parts;
-}
+// pinsetter's web pages: drawing a table as a board: a lane with its pins, the dice on a tray,
+// the cards, the chips and the ability track (js/board/*.js), with the motion of what changed.
+// It draws what the view holds and never asks which game it is.
 
 export function drawSheets(game) {
   const frameCount = Math.max(Number(game.options.frames) || 10, ...game.sheets.map((sheet) => sheet.frames.length));
@@ -402,48 +156,46 @@ export function selectionPanel(view, ctx) {
     lines.push(h("p", { text: ctx.pile === null ? t("Pick a pile too.") : t("Pile {number} picked.", { number: ctx.pile }) }));
   }
   if (sel.hint) lines.push(h("p", { class: "help", text: sel.hint }));
-  const ready = picked.length > 0 && (!sel.needs_pile || ctx.pile !== null) && !ctx.busy;
-  lines.push(
-    h(
-      "div",
-      { class: "row" },
-      h("button", {
-        type: "button",
-        class: "primary",
-        id: "play-selection",
-        text: t("Play the picked pins (P)"),
-        disabled: !ready,
-        dataset: { key: "play" },
-        onclick: () => ctx.playSelection(),
-      }),
-      h("button", {
-        type: "button",
-        id: "clear-selection",
-        text: t("Clear (Esc)"),
-        disabled: !picked.length && ctx.pile === null,
-        dataset: { key: "clear" },
-        onclick: () => ctx.clearSelection(),
-      }),
-    ),
-  );
   return h("section", { class: "selection", "aria-label": t("Your pick"), id: "selection" }, lines);
 }
 
-export function drawTable(game, ctx) {
-  const view = game.view;
-  const parts = [];
-  if (view.pins.length) parts.push(...drawPins(view, ctx));
-  if (view.standing !== null && view.standing !== undefined) {
-    parts.push(h("p", { class: "standing", id: "standing" }, standingIcon(), tn("{n} pin standing", "{n} pins standing", view.standing)));
-  }
-  parts.push(drawDice(view), drawPiles(view, ctx), ...drawCards(view), drawTokens(view));
-  if (view.notes.length) parts.push(h("ul", { id: "notes" }, view.notes.map((n) => h("li", { text: n }))));
-  parts.push(selectionPanel(view, ctx));
-  if (!ctx.readonly) {
-    const buttons = view.choices.filter((c) => !c.by_selection);
-    if (buttons.length) {
-      parts.push(
-        h(
+// Play and Clear, first in the row of actions: where they always are while pins are picked.
+export function selectionButtons(view, ctx) {
+  const sel = view.selection;
+  if (!sel || ctx.readonly) return [];
+  const ready = ctx.picked.size > 0 && (!sel.needs_pile || ctx.pile !== null) && !ctx.busy;
+  return [
+    h("button", {
+      type: "button",
+      class: "primary",
+      id: "play-selection",
+      text: t("Play the picked pins (P)"),
+      disabled: !ready,
+      dataset: { key: "play" },
+      onclick: () => ctx.playSelection(),
+    }),
+    h("button", {
+      type: "button",
+      id: "clear-selection",
+      text: t("Clear (Esc)"),
+      disabled: !ctx.picked.size && ctx.pile === null,
+      dataset: { key: "clear" },
+      onclick: () => ctx.clearSelection(),
+    }),
+  ];
+}
+
+function drawActions(view, ctx) {
+  if (ctx.readonly) return null;
+  const buttons = view.choices.filter((c) => !c.by_selection);
+  const picks = selectionButtons(view, ctx);
+  if (!buttons.length && !picks.length) return null;
+  return h(
+    "div",
+    { class: "actions", id: "actions" },
+    picks,
+    buttons.length
+      ? h(
           "div",
           { class: "choices", role: "group", "aria-label": t("Choices"), id: "choices" },
           buttons.map((c) =>
@@ -455,12 +207,29 @@ export function drawTable(game, ctx) {
               onclick: () => ctx.send({ action: c.action }),
             }),
           ),
-        ),
-      );
-    }
-  }
-  parts.push(...drawTrack(view));
-  return parts;
+        )
+      : null,
+  );
+}
+
+// The board: the lane beside what lies on the table (dice, piles, discards, seen cards, chips),
+// then the actions, the pick's sum, notes and the ability track. `ctx.board` names the board
+// when a page draws several of one game.
+export function drawTable(game, ctx) {
+  listenForSkips();
+  const view = game.view;
+  const motion = motionFor(game, ctx.board || "");
+  const side = [drawDice(view, motion), drawPiles(view, ctx, motion), drawDiscards(view), drawSeen(view), drawTokens(view)].filter(Boolean);
+  const board = h(
+    "div",
+    { class: "board", dataset: { moved: motion.kinds.join(" ") } },
+    h("div", { class: "board-top" }, drawLane(view, ctx, motion), side.length ? h("div", { class: "board-side" }, side) : null),
+    drawActions(view, ctx),
+    selectionPanel(view, ctx),
+    view.notes.length ? h("ul", { id: "notes", class: "notes" }, view.notes.map((n) => h("li", { text: n }))) : null,
+    drawTrack(view, ctx),
+  );
+  return [board];
 }
 
 export function drawEnding(game) {

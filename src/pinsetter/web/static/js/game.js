@@ -135,8 +135,9 @@ export async function gamePage(id) {
     root.dataset.steps = String(game.log.length ? game.log[game.log.length - 1].step : 0);
     document.title = `${game.title} · ${t("game {id}", { id })} · pinsetter`;
 
+    // A game with decisions rolls by itself after the player's choice: no Roll button to flash in.
     const rollButton =
-      game.next === "roll" && game.view.roll_label
+      game.next === "roll" && game.view.roll_label && !game.has_decisions
         ? h("button", {
             type: "button",
             class: "primary",
@@ -146,7 +147,10 @@ export async function gamePage(id) {
             dataset: { key: "roll" },
             onclick: roll,
           })
-        : null;
+        : game.has_decisions
+          ? null
+          : // Its place is kept while it is not wanted: the buttons after it never move (board.css).
+            h("button", { type: "button", class: "primary roll-placeholder", "aria-hidden": "true", tabindex: -1, disabled: true, text: `${game.view.roll_label || t("Roll")} (R)` });
     const undoReason = typeof game.undo === "string" ? game.undo : "";
     const paceInput = h("input", {
       type: "range",
@@ -215,7 +219,8 @@ export async function gamePage(id) {
       h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: game.view.status }),
       toolbar,
       // A game without decisions has nothing to take back: no reason to give either.
-      undoReason && game.has_decisions ? h("p", { class: "reason", id: "undo-reason", text: t("Undo: {reason}", { reason: undoReason }) }) : null,
+      // Its line is kept while there is no reason to give, so that nothing below it moves.
+      game.has_decisions ? h("p", { class: "reason", id: "undo-reason", text: undoReason ? t("Undo: {reason}", { reason: undoReason }) : "" }) : null,
       h("p", { class: "error", role: "alert", id: "game-error", text: st.error }),
       drawEnding(game),
       h(
