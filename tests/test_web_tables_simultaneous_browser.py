@@ -79,7 +79,7 @@ def own_pin(driver: WebDriver) -> WebElement | None:
     found = re.search(r"target (\d+)", line[0].text) if line else None
     if found is None:
         return None
-    pins = driver.find_elements(By.CSS_SELECTOR, f"[data-pin='{found.group(1)}']:not(:disabled)")
+    pins = driver.find_elements(By.CSS_SELECTOR, f"button[data-pin='{found.group(1)}']:not(:disabled)")
     return pins[0] if pins else None
 
 
