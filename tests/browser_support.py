@@ -116,3 +116,13 @@ def wait(driver: Any, condition: Any, message: str = "") -> Any:
 
     ignored = (StaleElementReferenceException,)
     return WebDriverWait(driver, WAIT, poll_frequency=0.05, ignored_exceptions=ignored).until(condition, message)
+
+
+def open_more_options(driver: Any) -> None:
+    """Open the front page's "More options" (players, options, seed, games to resume, upload) if it is closed."""
+    from selenium.webdriver.common.by import By
+
+    details = wait(driver, lambda d: d.find_element(By.ID, "more-options"), "no More options on the front page")
+    if details.get_attribute("open") is None:
+        driver.find_element(By.ID, "more-summary").click()
+    wait(driver, lambda d: d.find_element(By.ID, "start").is_displayed(), "More options did not open")

@@ -242,7 +242,7 @@ export async function gamePage(id) {
       if (!key) return;
       keys.set(key, button);
       button.setAttribute("aria-keyshortcuts", key);
-      button.append(h("kbd", { class: "key", "aria-hidden": "true", text: key }));
+      button.dataset.keyhint = key; // drawn by pages.css after the label, outside its words
     });
     for (const [id, key] of [
       ["token-plus", "+"],
@@ -252,7 +252,7 @@ export async function gamePage(id) {
       if (!button) continue;
       keys.set(key, button);
       button.setAttribute("aria-keyshortcuts", key);
-      button.append(h("kbd", { class: "key", "aria-hidden": "true", text: key }));
+      button.dataset.keyhint = key;
     }
     st.keys = keys;
   }
@@ -283,7 +283,14 @@ export async function gamePage(id) {
 
   function drawEnd(game) {
     if (!game.terminal) return null;
-    const again = h("button", { type: "button", class: "primary", id: "play-again", dataset: { key: "play-again" }, "aria-keyshortcuts": "N" }, t("Play again"), h("kbd", { class: "key", "aria-hidden": "true", text: "N" }));
+    const again = h("button", {
+      type: "button",
+      class: "primary",
+      id: "play-again",
+      text: t("Play again"),
+      dataset: { key: "play-again", keyhint: "N" },
+      "aria-keyshortcuts": "N",
+    });
     again.addEventListener("click", () => playAgain(again));
     return h(
       "section",
@@ -297,8 +304,15 @@ export async function gamePage(id) {
         "div",
         { class: "row" },
         again,
-        h("a", { href: `#/history/${id}`, class: "button", id: "review", dataset: { key: "review" }, "aria-keyshortcuts": "V" }, t("Review this game"), h("kbd", { class: "key", "aria-hidden": "true", text: "V" })),
-        h("a", { href: "#/", class: "button", id: "front-page", dataset: { key: "front-page" }, "aria-keyshortcuts": "B" }, t("Front page"), h("kbd", { class: "key", "aria-hidden": "true", text: "B" })),
+        h("a", {
+          href: `#/history/${id}`,
+          class: "button",
+          id: "review",
+          text: t("Review this game"),
+          dataset: { key: "review", keyhint: "V" },
+          "aria-keyshortcuts": "V",
+        }),
+        h("a", { href: "#/", class: "button", id: "front-page", text: t("Front page"), dataset: { key: "front-page", keyhint: "B" }, "aria-keyshortcuts": "B" }),
       ),
       h("p", { class: "help", text: t("Play again: the same players and options, new dice and cards.") }),
     );

@@ -337,7 +337,7 @@ export async function lobbyPage() {
 
   const form = h(
     "form",
-    { class: "panel", "aria-labelledby": "new-game" },
+    { class: "panel", id: "new-game-form", "aria-labelledby": "new-game" },
     h("h2", { id: "new-game", text: t("New game") }),
     h("fieldset", {}, h("legend", { text: t("Game") }), gameList, gameInfo),
     h("fieldset", {}, h("legend", { text: t("Options") }), optionsBox),
