@@ -263,11 +263,18 @@ def test_the_terminal_panel_prints_the_shared_words() -> None:
 @pytest.mark.parametrize(
     ("game", "options", "words"),
     [
-        ("tenpins", {}, ["over 10 frames", "The odds are exact for this game and length: an average game scores"]),
-        ("rolling-pins", {}, ["The sheet ranks a whole game: 99 or less: Pinhead", "The best possible play averages"]),
+        ("tenpins", {}, ["over 10 frames", "the odds are exact: an average game scores 74.5"]),
+        (
+            "rolling-pins",
+            {},
+            [
+                "The sheet ranks a whole game: 99 or less: Pinhead",
+                "The optimal player's average is the most",
+            ],
+        ),
         ("rolling-pins", {"frames": 3}, ["over 3 frames: the best possible score is 90", "a shorter game has none"]),
         ("rolling-pins", {"advanced": True}, ["no odds for this game and length"]),
-        ("bowling-solitaire", {}, ["The strongest bot averages about 184.8"]),
+        ("bowling-solitaire", {}, ["The Expert bot's average is a strong player's"]),
     ],
 )
 def test_score_notes_say_what_a_score_means_for_the_game_and_length(

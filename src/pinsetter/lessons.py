@@ -488,20 +488,19 @@ def score_notes(game: Game, options: dict[str, object]) -> list[str]:
     elif ref.distribution is not None:
         notes.append(
             _(
-                "The odds are exact for this game and length: an average game scores {mean}, and a share says "
-                "how many games score less."
+                "Every ball here is the dice's, so the odds are exact: an average game scores {mean}, and "
+                '"better than" a share means that share of all games scores less.'
             ).format(mean=f"{ref.mean:.1f}")
         )
     elif ref.exact:
         notes.append(
-            _("The best possible play averages {mean} in this game and length: a score near it is played well.").format(
-                mean=f"{ref.mean:.1f}"
+            _(
+                "The optimal player's average is the most any play can expect in this game and length: a score "
+                "near it is played well, and the dice decide the rest."
             )
         )
     else:
         notes.append(
-            _(
-                "The strongest bot averages about {mean} in this game and length: a score near it is played well."
-            ).format(mean=f"{ref.mean:.1f}")
+            _("The Expert bot's average is a strong player's in this game and length: a score near it is played well.")
         )
     return notes
