@@ -112,7 +112,7 @@ def test_play_now_starts_each_game_in_one_click_against_a_bot_where_there_is_one
         view = api.get(f"/api/games/{game_id}").json()
         kinds = [p["kind"] for p in view["players"]]
         bots = [b for b in game["bots"] if b != "random"] + game["bots"]  # a bot that plays, where there is one
-        assert kinds[0] == "human" and view["players"][0]["name"] == "You"
+        assert kinds[0] == "human" and view["players"][0]["name"] == "Player 1"
         assert kinds[1:] == (bots[:1] if game["bots"] and game["players"][1] >= 2 else [])
         assert view["game"] == game["id"] and not view["learn"]
 

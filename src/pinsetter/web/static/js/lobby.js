@@ -13,9 +13,10 @@ import { botInfo, botSeatName, gameName, playerNames, when } from "./words.js";
 export const lobby = { game: null, players: null, values: {}, seed: "", more: false };
 const NAME_KEY = "pinsetter.name"; // the name this browser's player last played under
 
+// A name, not "you": the log tells every player's moves in the third person ("Player 1 rolls 3 and 4").
 export function playerName() {
   const name = (stored(NAME_KEY) || "").trim();
-  return name || t("You");
+  return name || t("Player {number}", { number: 1 });
 }
 
 // The seats of a one-click game: this browser's player, and a bot where the game takes two players and has one.
