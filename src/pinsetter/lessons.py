@@ -17,6 +17,7 @@ Two readers:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from pinsetter.core.game import Game, State
     from pinsetter.core.table import TableView
 
-__all__ = ["LEARN_MARK", "Lesson", "Situation", "Tutor", "explain", "lesson_for", "score_notes"]
+__all__ = ["LEARN_MARK", "Lesson", "Situation", "Tutor", "explain", "lesson_for", "score_notes", "sentences"]
 
 # `extra` key of a record whose game was started in learn mode (the web keeps its lessons across reloads).
 LEARN_MARK = "learn"
@@ -59,6 +60,20 @@ class Lesson:
 
 # --- the words ---------------------------------------------------------------------------------------------
 
+WIDE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")  # Japanese text and its punctuation
+
+
+def sentences(*parts: str) -> str:
+    """Sentences one after another: a space after each, but none after Japanese (`。` ends a sentence there)."""
+    said = ""
+    for part in parts:
+        if not part:
+            continue
+        if said and not WIDE.match(said[-1]):
+            said += " "
+        said += part
+    return said
+
 
 def _ball_words(values: dict[str, Any]) -> tuple[str, str]:
     mark, ended, total = values["mark"], values.get("ended", False), values.get("total")
@@ -73,7 +88,7 @@ def _ball_words(values: dict[str, Any]) -> tuple[str, str]:
         )
     if ended:
         said = _("Pins were still standing after ball 2: an open frame, worth the pins down.")
-        return _("Open frame"), said + ("" if total is None else " " + _("It scores {total}.").format(total=total))
+        return _("Open frame"), sentences(said, "" if total is None else _("It scores {total}.").format(total=total))
     pins = int(mark) if str(mark).isdigit() else 0
     if pins:
         said = ngettext(
@@ -83,7 +98,7 @@ def _ball_words(values: dict[str, Any]) -> tuple[str, str]:
         ).format(count=pins, mark=mark)
     else:
         said = _("That ball knocked down no pin (- on the sheet).")
-    return _("Ball 1"), said + " " + _("Ball 2 plays on the pins left: all of them down makes a spare (/).")
+    return _("Ball 1"), sentences(said, _("Ball 2 plays on the pins left: all of them down makes a spare (/)."))
 
 
 def _groups_words(value: object) -> str:
@@ -98,12 +113,12 @@ def lesson_for(game: Game, situation: Situation) -> Lesson:
     control = ""
     if topic == "start":
         title = _(game.name)
-        text = _(game.summary) + " " + _("Knock down all ten pins with the first ball of a frame for a strike (X).")
+        text = sentences(_(game.summary), _("Knock down all ten pins with the first ball of a frame for a strike (X)."))
     elif topic == "roll":
         title, control = _("Your roll"), ROLL
         text = _("Your turn to roll. The dice decide the pins; there is nothing to choose.")
     elif topic == "standing":
-        title, text = _("Pins"), _("Pins standing: {count}.").format(count=v["count"])
+        title, text = _("Pins standing"), str(v["count"])
     elif topic == "tenpins-ball-2":
         title, control = _("Ball 2: one die"), ROLL
         text = _(
@@ -118,13 +133,12 @@ def lesson_for(game: Game, situation: Situation) -> Lesson:
         )
     elif topic == "faces":
         title = _("Dice faces")
-        text = (
-            _("This roll shows {faces}.").format(faces=v["faces"])
-            + " "
-            + _(
+        text = sentences(
+            _("This roll shows {faces}.").format(faces=v["faces"]),
+            _(
                 "On a full rack any strike face (X) is a strike; otherwise every blank and spare face is a pin "
                 "down, and every pin face a pin left standing."
-            )
+            ),
         )
     elif topic == "dice-count":
         title, control = _("One die or two"), CHOOSE
@@ -146,7 +160,7 @@ def lesson_for(game: Game, situation: Situation) -> Lesson:
             "be crossed out. Miss ends the ball; the pins stay for the next ball."
         ).format(roll=v["roll"])
         if v.get("ability"):
-            text += " " + _("An ability among your choices can still change the roll.")
+            text = sentences(text, _("An ability among your choices can still change the roll."))
     elif topic == "tokens":
         title = _("Tokens")
         text = ngettext(
@@ -193,7 +207,7 @@ def lesson_for(game: Game, situation: Situation) -> Lesson:
         ]
         if v.get("seen"):
             parts.append(_("The table lists the cards seen this frame and how many of each value are still unseen."))
-        text = " ".join(parts)
+        text = sentences(*parts)
     elif topic == "groups":
         title, control = _("Next to a cleared pin"), PILE
         text = _("Group rules: every play now must take a pin next to a position already cleared.")
@@ -225,10 +239,9 @@ def lesson_for(game: Game, situation: Situation) -> Lesson:
         )
     elif topic == "first-frame":
         title = _("Your first frame")
-        text = (
-            _("That was your first frame, marked {marks} on the sheet.").format(marks=v["marks"])
-            + " "
-            + _("Every frame plays the same way; the running total is under the marks.")
+        text = sentences(
+            _("That was your first frame, marked {marks} on the sheet.").format(marks=v["marks"]),
+            _("Every frame plays the same way; the running total is under the marks."),
         )
     elif topic == "choices":
         title, control = _("Your choice"), CHOOSE

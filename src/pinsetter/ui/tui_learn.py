@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from pinsetter.core.table import TableView
 from pinsetter.i18n import _
-from pinsetter.lessons import CHOOSE, MARK, PICK, PILE, ROLL, Lesson, explain
+from pinsetter.lessons import CHOOSE, MARK, PICK, PILE, ROLL, Lesson, explain, sentences
 from pinsetter.session import Match
 from pinsetter.ui.tui import GameScreen
 from pinsetter.ui.wrap import wrap_text
@@ -49,7 +49,7 @@ def lesson_line(item: Lesson, keys: bool = True) -> str:
     title = f"{item.title} ({SYMBOLS[item.topic]})" if item.topic in SYMBOLS else item.title
     line = _("{title}: {text}").format(title=title, text=item.text)
     said = keys_for(item.control) if keys and item.control != CHOOSE else ""
-    return f"{line} {said}" if said else line
+    return sentences(line, said)
 
 
 def lesson(match: Match, view: TableView) -> Text:
