@@ -46,7 +46,7 @@ export async function lobbyPage() {
   const gen = page.generation;
   const games = await getCatalog();
   if (gen !== page.generation) return;
-  if (!lobby.game || !games.some((g) => g.id === lobby.game)) lobby.game = (games[0] || {}).id;
+  if (!lobby.game || !games.some((g) => g.id === lobby.game)) lobby.game = (frontOrder(games)[0] || {}).id; // a game with decisions first
   if (!lobby.players) lobby.players = [{ name: playerName(), kind: "human" }];
 
   const error = h("p", { class: "error", role: "alert", id: "lobby-error" });
@@ -310,7 +310,7 @@ export async function lobbyPage() {
   const gameList = h(
     "div",
     { class: "games", role: "radiogroup", "aria-label": t("Game") },
-    games.map((game) =>
+    frontOrder(games).map((game) =>
       h(
         "label",
         { class: "game-pick" },
@@ -482,7 +482,7 @@ export async function lobbyPage() {
       );
       return h(
         "li",
-        { class: "game-card", dataset: { game: game.id }, "aria-labelledby": headingId },
+        { class: "game-card", dataset: { game: game.id } },
         gamePicture(game.id),
         h(
           "div",
