@@ -263,10 +263,7 @@ class GameService:
     def view(self, match: Match) -> GameView:
         hide = not match.state.is_terminal() and match.game_id is not None and self.secret(match.game_id)
         view = game_view(match, self.next_of(match), hide_seed=hide)
-        if match.state.is_terminal():
-            view.ending_notes = score_notes(match.game, match.record.options)
-        if match.record.extra.get(LEARN_MARK):
-            view.learn = True
+        if view.learn:
             view.lesson = [LessonView(**vars(item)) for item in self.tutor(match).now()]
         return view
 
@@ -383,4 +380,7 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
         "undo": match.can_undo(),
         "result": result_of(state, match.players) if terminal else None,
         "ending": match.ending_lines() if terminal else [],
+        "ending_notes": score_notes(match.game, match.record.options) if terminal else [],
+        "learn": bool(match.record.extra.get(LEARN_MARK)),
+        "lesson": [],  # learn mode's lessons come with the game service's view (`GameService.view`)
     }
