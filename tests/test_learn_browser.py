@@ -93,7 +93,7 @@ def test_the_lesson_panel_tells_each_situation_at_its_turn(
     wanted: list[str],
 ) -> None:
     with httpx.Client(base_url=base) as api:
-        body = {"game": game, "options": options, "players": [{"name": "You", "kind": "human"}], "learn": True}
+        body = {"game": game, "options": options, "players": [{"name": "Ann", "kind": "human"}], "learn": True}
         created = api.post("/api/games", json={**body, "seed": seed}).json()
         driver.get(f"{base}/#/game/{created['id']}")
         driver.refresh()

@@ -123,7 +123,7 @@ def learn(
         json={
             "game": game,
             "options": options,
-            "players": [{"name": "You", "kind": "human"}],
+            "players": [{"name": "Ann", "kind": "human"}],
             "learn": True,
             "seed": seed,
         },

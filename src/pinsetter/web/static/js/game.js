@@ -130,11 +130,18 @@ export async function gamePage(id) {
     if (!quiet) {
       st.busy = true;
       draw();
+    } else {
+      st.hinting = true; // the page will draw again when the hint comes: not settled yet (data-busy)
+      root.dataset.busy = "1";
     }
     const answer = await api("GET", `/api/games/${id}/hint`);
     if (stale()) return;
     if (!quiet) st.busy = false;
-    if (stepOf(st.game) !== step) return; // the game moved on meanwhile: this hint is for another position
+    else st.hinting = false;
+    if (stepOf(st.game) !== step) {
+      if (quiet) draw(); // the game moved on meanwhile: this hint is for another position
+      return;
+    }
     if (answer.ok) {
       st.hint = answer.data;
       if (!quiet) st.error = "";
@@ -173,7 +180,7 @@ export async function gamePage(id) {
     if (game.next === "bot") delay = pace();
     else if (game.next === "roll" && game.has_decisions) delay = 0;
     if (delay === null) {
-      root.dataset.busy = "0";
+      root.dataset.busy = st.hinting ? "1" : "0";
       // Learn mode shows the hint at every decision, without being asked.
       if (game.learn && game.next === "decision" && st.hintStep !== stepOf(game)) hint(true);
       return;
@@ -323,7 +330,7 @@ export async function gamePage(id) {
     rememberFocus();
     clear(root);
     const game = st.game;
-    root.dataset.busy = st.busy || st.timer ? "1" : "0";
+    root.dataset.busy = st.busy || st.timer || st.hinting ? "1" : "0";
     if (!game) {
       root.append(h("h1", { text: t("Game {id}", { id }) }), h("p", { class: "error", role: "alert", text: st.error }));
       return;
