@@ -116,3 +116,29 @@ def wait(driver: Any, condition: Any, message: str = "") -> Any:
 
     ignored = (StaleElementReferenceException,)
     return WebDriverWait(driver, WAIT, poll_frequency=0.05, ignored_exceptions=ignored).until(condition, message)
+
+
+def open_more_options(driver: Any) -> None:
+    """Open the front page's "More options" (players, options, seed, games to resume, upload) if it is closed."""
+    from selenium.webdriver.common.by import By
+
+    details = wait(driver, lambda d: d.find_element(By.ID, "more-options"), "no More options on the front page")
+    if details.get_attribute("open") is None:
+        driver.find_element(By.ID, "more-summary").click()
+    wait(driver, lambda d: d.find_element(By.ID, "start").is_displayed(), "More options did not open")
+
+
+def full_screenshot(driver: Any, path: Path) -> None:
+    """The whole page from its top at the window's width (at most 4000 px tall), the window then as it was."""
+    width, height = driver.get_window_size()["width"], driver.get_window_size()["height"]
+    driver.execute_script("window.scrollTo(0, 0)")
+    full = int(driver.execute_script("return document.documentElement.scrollHeight"))
+    driver.set_window_size(width, min(max(full, height), 4000))
+    driver.save_screenshot(str(path))
+    driver.set_window_size(width, height)
+
+
+def set_theme(driver: Any, theme: str) -> None:
+    """Light or dark, as the header's toggle remembers it; the page is reloaded to draw it."""
+    driver.execute_script("localStorage.setItem('pinsetter.theme', arguments[0])", theme)
+    driver.refresh()

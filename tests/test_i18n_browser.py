@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import CHROMEDRIVER, CHROMIUM, artifacts_folder, require_browser, served, wait
+from browser_support import CHROMEDRIVER, CHROMIUM, artifacts_folder, open_more_options, require_browser, served, wait
 
 require_browser()
 
@@ -61,6 +61,7 @@ def text_of(driver: WebDriver, selector: str) -> str:
 
 def test_a_game_page_in_japanese(driver: WebDriver, base: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     driver.get(base + "/#/")
+    open_more_options(driver)
     assert text_of(driver, "#start") == "ゲームを始める"
     assert driver.execute_script("return document.documentElement.lang") == "ja"
     assert Select(driver.find_element(By.ID, "lang-switch")).first_selected_option.text == "日本語"

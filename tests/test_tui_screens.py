@@ -44,7 +44,7 @@ async def wait_for(pilot: Any, app: PinsetterApp, kind: type) -> Any:
 LESSONS = [
     ("tenpins", {}, 5, ["press space", "Pins standing", "open frame"]),
     ("bowling-dice", {}, 6, ["press space", "Dice faces", "Spare (/)"]),
-    ("bowling-solitaire", {}, 7, ["Choose a pile (p)", "Group rules, first play", "groups = connected"]),
+    ("bowling-solitaire", {}, 7, ["Choose a pile (p)", "Group rules, first play", "Pin groups are chains"]),
     (
         "rolling-pins",
         {"advanced": True},

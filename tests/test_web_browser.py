@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import artifacts_folder, chrome, require_browser, served, wait
+from browser_support import artifacts_folder, chrome, open_more_options, require_browser, served, wait
 from pinsetter.core.narration import pins_list
 from pinsetter.records import Record, replay
 
@@ -110,7 +110,7 @@ def start_game(driver: WebDriver, base: str, game: str, players: list[tuple[str,
     """Fill in the lobby and start: players are (name, 'human' or 'bot:NAME')."""
     driver.get(base + "/#/")
     driver.refresh()
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"input[name=game][value='{game}']"))
+    open_more_options(driver)
     driver.find_element(By.CSS_SELECTOR, f"input[name=game][value='{game}']").click()
     for name, value in options.items():
         field = driver.find_element(By.ID, f"opt-{name}")
@@ -342,6 +342,8 @@ def test_solitaire_left_and_resumed(driver: WebDriver, base: str, api: httpx.Cli
         lambda d: d.find_elements(By.CSS_SELECTOR, f"#resume-list a[href='#/game/{game_id}']"),
         "the game is not offered for resuming",
     )
+    assert "1 unfinished" in driver.find_element(By.ID, "more-summary").text  # said before More options opens
+    open_more_options(driver)
     link[0].click()
     assert settle(driver)["steps"] == steps
     play_by_clicking(driver, api, game_id)
@@ -428,7 +430,7 @@ def test_a_two_player_game_shows_both_boards_the_one_to_play_large(
 def test_lobby_shows_the_engines_refusal(driver: WebDriver, base: str) -> None:
     driver.get(base + "/#/")
     driver.refresh()
-    wait(driver, lambda d: d.find_elements(By.ID, "opt-frames"))
+    open_more_options(driver)
     driver.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
     frames = driver.find_element(By.ID, "opt-frames")
     frames.clear()
@@ -442,7 +444,7 @@ def test_lobby_shows_the_engines_refusal(driver: WebDriver, base: str) -> None:
 def test_the_lobby_offers_no_seat_a_game_does_not_have(driver: WebDriver, base: str) -> None:
     driver.get(base + "/#/")
     driver.refresh()
-    wait(driver, lambda d: d.find_elements(By.ID, "add-human"))
+    open_more_options(driver)
     driver.find_element(By.CSS_SELECTOR, "input[name=game][value='bowling-solitaire']").click()
     while len(driver.find_elements(By.CSS_SELECTOR, ".player-row")) > 1:  # one seat: Solitaire's only one
         driver.find_element(By.CSS_SELECTOR, ".player-row button[aria-label^='Remove']").click()

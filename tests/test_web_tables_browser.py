@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from browser_support import artifacts_folder, chrome_sessions, require_browser, served, wait
+from browser_support import artifacts_folder, chrome_sessions, open_more_options, require_browser, served, wait
 from pinsetter.records import Record, replay
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -94,7 +94,7 @@ def host_tenpins_table(host: WebDriver, base: str, more_humans: int) -> int:
     The lobby keeps the seats a session added before: an earlier test's are still there.
     """
     host.get(base + "/#/")
-    wait(host, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=game][value='tenpins']"))
+    open_more_options(host)
     host.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
     frames = host.find_element(By.ID, "opt-frames")
     frames.clear()

@@ -196,7 +196,7 @@ def test_history_and_statistics_are_headed_by_names_and_options(client: TestClie
 
 
 def test_the_rendered_pages_have_no_notation(tmp_path: Path) -> None:
-    from browser_support import chrome, require_browser, served, wait
+    from browser_support import chrome, open_more_options, require_browser, served, wait
 
     require_browser()
     import httpx
@@ -242,7 +242,7 @@ def test_the_rendered_pages_have_no_notation(tmp_path: Path) -> None:
                     assert "(bot " not in text and not re.search(r"\bbot:[a-z]", text)  # kinds are titles
             # The lobby: the advanced game's options only while Advanced is on, bots by their titles.
             driver.get(f"{base}/#/")
-            wait(driver, lambda d: d.find_elements("css selector", "input[value='rolling-pins']"))
+            open_more_options(driver)
             driver.find_element("css selector", "input[value='rolling-pins']").click()
             shown = "return [...document.querySelectorAll('#options [data-option]')].map(e => e.dataset.option)"
             assert driver.execute_script(shown) == [
@@ -262,7 +262,7 @@ def test_the_rendered_pages_have_no_notation(tmp_path: Path) -> None:
                 "frames",
                 "pins",
             ]
-            form = driver.execute_script("return document.querySelector('form').innerText")  # not the dates
+            form = driver.execute_script("return document.getElementById('new-game-form').innerText")  # not the dates
             kind = "return document.querySelector('[data-key=player-kind-1]').selectedOptions[0].text"
             assert driver.execute_script(kind) == "欲ばりボット"  # the page is in Japanese (the last language)
             assert (

@@ -37,6 +37,7 @@ from pinsetter.i18n import (
     translations_json,
     using_language,
 )
+from pinsetter.lessons import LEARN_MARK
 from pinsetter.records import MAX_RECORD_BYTES, validation_message
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
@@ -466,19 +467,28 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return {"id": service.upload(text)}
 
     @app.get("/api/history", tags=["history"])
-    def get_history(game: str | None = None, player: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
+    def get_history(
+        game: str | None = None, player: str | None = None, limit: int = 200, resumable: bool = False
+    ) -> list[dict[str, Any]]:
         """Past games, newest first, each with its `status`: finished, unfinished (to be resumed), `table` (being
-        played at the online table `table`) or abandoned (its table closed before the end)."""
+        played at the online table `table`) or abandoned (its table closed before the end).
+
+        `resumable=true`: only the games the page can resume (unfinished, not a table's, seeded chance,
+        a record that replays), the newest `limit` of them."""
         from pinsetter.storage.tables import game_status
 
         limit = max(1, min(limit, 1000))
-        found = storage.history(game or None, player or None, limit)
+        if resumable:
+            found = service.resumable(game or None, player or None, limit)
+        else:
+            found = storage.history(game or None, player or None, limit)
         at = tables.store.tables_of_games([g.id for g in found])
         return [
             {
                 **g.summary(),
                 "title": game_title(g.game, g.record.options),
                 "status": game_status(g, at.get(g.id)),
+                "learn": bool(g.record.extra.get(LEARN_MARK)),
                 "table": at[g.id][0] if g.id in at else None,
             }
             for g in found

@@ -16,6 +16,7 @@ __all__ = [
     "ErrorBody",
     "GameView",
     "HintView",
+    "LessonView",
     "NewGame",
     "Number",
     "RulesBlockView",
@@ -102,6 +103,9 @@ class NewGame(_Request):
     options: dict[str, str | int | bool] = Field(default_factory=dict, max_length=20)
     players: list[SeatRequest] = Field(min_length=1, max_length=12)
     seed: Seed | None = Field(default=None, description="omit for a random seed")
+    learn: bool = Field(
+        default=False, description="learn mode: the game view carries a lesson at each new situation (`lesson`)"
+    )
 
 
 class ActionRequest(_Request):
@@ -138,6 +142,17 @@ class LogEntry(BaseModel):
     text: str = Field(description="the step in notation, as the record has it: 'cross 2+5', '3+4'")
     words: str = Field(default="", description="the step as players read it: 'Ann crosses out 2 and 5'")
     note: str = Field(default="", description="who really decided, when not the seat: 'ann ran out of time: ...'")
+
+
+class LessonView(BaseModel):
+    """One lesson of learn mode (pinsetter.lessons): a situation the learner meets for the first time."""
+
+    topic: str = Field(description="what it is about, stable across languages: 'strike', 'tokens', 'ability:reroll'")
+    title: str
+    text: str
+    control: str = Field(
+        description="what to do now, for the page to say with its controls: roll, pick, pile, choose, mark or ''"
+    )
 
 
 class GameView(BaseModel):
@@ -179,6 +194,15 @@ class GameView(BaseModel):
     undo: str | None = Field(description="null when undo is possible now, else why not")
     result: dict[str, Any] | None
     ending: list[str] = Field(description="the end screen's lines: ranking and standing against the odds")
+    ending_notes: list[str] = Field(
+        default_factory=list,
+        description="at the end: what a score means in this game and length (the sheet's ranks, the odds)",
+    )
+    learn: bool = Field(default=False, description="the game was started in learn mode")
+    lesson: list[LessonView] = Field(
+        default_factory=list,
+        description="learn mode: the lessons of the situations first met since the learner's previous turn",
+    )
 
 
 class HintView(BaseModel):

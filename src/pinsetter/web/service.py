@@ -21,12 +21,13 @@ from pinsetter.core.game import GameError
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import _
+from pinsetter.lessons import LEARN_MARK, Tutor, score_notes
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.session import Match
-from pinsetter.storage import Storage
+from pinsetter.storage import Storage, StoredGame
 from pinsetter.storage.tables import LIVE
 from pinsetter.usertext import check_new_name, repeated_name
-from pinsetter.web.schemas import GameView, HintView, NewGame
+from pinsetter.web.schemas import GameView, HintView, LessonView, NewGame
 
 __all__ = ["Conflict", "GameService", "NotFound", "Refused", "game_view", "game_view_data"]
 
@@ -55,6 +56,7 @@ class GameService:
         self._guard = threading.Lock()
         # The table a game is played at and its status (TableStore.table_of_game), when online tables are served.
         self.table_of: Callable[[int], tuple[int, str] | None] | None = None
+        self._tutors: weakref.WeakKeyDictionary[Match, Tutor] = weakref.WeakKeyDictionary()
 
     # --- finding games --------------------------------------------------------------------
     def lock(self, game_id: int) -> threading.Lock:
@@ -127,6 +129,10 @@ class GameService:
             match = Match.new(request.game, specs, request.seed, dict[str, object](request.options))
         except (GameError, ValueError) as exc:
             raise Refused(str(exc)) from None
+        if request.learn:
+            if not any(spec.is_human for spec in specs):
+                raise Refused(_("learn mode needs a human player to teach"))
+            match.record.extra[LEARN_MARK] = True
         match.storage = self.storage
         match.store()
         assert match.game_id is not None
@@ -256,7 +262,40 @@ class GameService:
 
     def view(self, match: Match) -> GameView:
         hide = not match.state.is_terminal() and match.game_id is not None and self.secret(match.game_id)
-        return game_view(match, self.next_of(match), hide_seed=hide)
+        view = game_view(match, self.next_of(match), hide_seed=hide)
+        if view.learn:
+            view.lesson = [LessonView(**vars(item)) for item in self.tutor(match).now()]
+        return view
+
+    def tutor(self, match: Match) -> Tutor:
+        """The lessons of a game in learn mode, kept with its live match and caught up with its record."""
+        with self._guard:
+            tutor = self._tutors.get(match)
+            if tutor is None:
+                learner = next(i for i, spec in enumerate(match.players) if spec.is_human)
+                tutor = self._tutors[match] = Tutor(match.game, len(match.players), learner)
+        tutor.update([(step.actor, step.text) for step in match.record.steps], [p.name for p in match.players])
+        return tutor
+
+    def resumable(self, game: str | None, player: str | None, limit: int) -> list[StoredGame]:
+        """The history's games that the page can resume, newest first: at most `limit`.
+
+        Unfinished; not of an online table (played there, or abandoned when it closed); of seeded
+        chance (the page rolls from the seed, while a game of dice entered by hand goes on where
+        they are entered); and whose record still replays with today's rules.
+        """
+        found: list[StoredGame] = []
+        for stored in self.storage.history(game, player):
+            if len(found) >= limit:
+                break
+            if stored.finished or stored.record.chance != "seeded" or self.at_table(stored.id):
+                continue
+            try:
+                self.match(stored.id, keep=False)
+            except Conflict:
+                continue
+            found.append(stored)
+        return found
 
     def at_table(self, game_id: int) -> bool:
         """Whether the game is (or was) played at an online table: only its seats move it, never the open API."""
@@ -342,4 +381,7 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
         "undo": match.can_undo(),
         "result": result_of(state, match.players) if terminal else None,
         "ending": match.ending_lines() if terminal else [],
+        "ending_notes": score_notes(match.game, match.record.options) if terminal else [],
+        "learn": bool(match.record.extra.get(LEARN_MARK)),
+        "lesson": [],  # learn mode's lessons come with the game service's view (`GameService.view`)
     }

@@ -1,21 +1,57 @@
 import { api, getCatalog } from "./api.js";
-import { drawEnding, drawLog, drawSheets, selectionContext } from "./board.js";
+import { drawLog, drawSheets, selectionContext } from "./board.js";
 import { app, append, clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { focusMain, page } from "./page.js";
 import { drawBoards } from "./players.js";
-import { stored } from "./tables.js";
 
-// pinsetter's web pages: the game page.
+// pinsetter's web pages: the game page. It draws the server's view (the table, the sheets, the
+// log), in learn mode a lesson at each new situation with the hint shown at every decision, and
+// at the end what the score means and where to go next. After every action the keyboard focus
+// moves to the next likely control; every action has a key, shown on its button.
 export const PACE_KEY = "pinsetter.pace";
 export function pace() {
   const stored = Number(localStorage.getItem(PACE_KEY));
   return Number.isFinite(stored) && localStorage.getItem(PACE_KEY) !== null ? stored : 600;
 }
 
+// Keys for the buttons a view offers (piles first, then the choices), in order; the letters the
+// page uses itself (R roll, U undo, H hint, P play) are left out.
+const CHOICE_KEYS = "ASDFGJKLQWETYIOZXCVBNM".split("");
+
+// What to do for each kind of act a lesson asks for (pinsetter.lessons: Lesson.control), with this page's controls.
+function lessonDo(control) {
+  if (control === "roll") return t("Press Roll (R).");
+  if (control === "pick") {
+    return t("Click the pins to cross out (or press their numbers, 0 for pin 10), then Play the picked pins (P); the pick panel adds them up.");
+  }
+  if (control === "pile") return t("Click a pile, then its pins, then Play the picked pins (P); a button stops the ball.");
+  if (control === "choose") return t("Choose with the buttons under the table; each shows its key.");
+  if (control === "mark") return t("Click the area to mark among the choices; the track shows each ability and what it does.");
+  return "";
+}
+
+// The seats of a new game like this one: the same names and kinds.
+function samePlayers(game) {
+  return game.players.map((p) => ({ name: p.name, kind: p.kind === "human" ? "human" : `bot:${p.kind}` }));
+}
+
 export async function gamePage(id) {
   const gen = page.generation;
-  const st = { id, game: null, picked: new Set(), pile: null, error: "", hint: null, busy: false, timer: null };
+  const st = {
+    id,
+    game: null,
+    picked: new Set(),
+    pile: null,
+    error: "",
+    hint: null,
+    hintStep: -1,
+    busy: false,
+    timer: null,
+    focus: null, // the control the player was using (a selector): kept while a redraw has taken focus away
+    engaged: false, // the player is using the game's controls: the page moves focus for them
+    parked: false, // focus held on the status line while the page waits for the server
+  };
   const root = h("div", { id: "game", dataset: { gameId: String(id), busy: "1", next: "" } });
   app.append(root);
 
@@ -28,16 +64,19 @@ export async function gamePage(id) {
     return gen !== page.generation;
   }
 
+  function stepOf(game) {
+    return game && game.log.length ? game.log[game.log.length - 1].step : 0;
+  }
+
   function accept(answer) {
     if (stale()) return false;
     if (!answer.ok) {
       st.error = answer.error;
       return false;
     }
-    const before = st.game ? st.game.log.length && st.game.log[st.game.log.length - 1].step : -1;
+    const before = st.game ? stepOf(st.game) : -1;
     st.game = answer.data;
-    const after = st.game.log.length ? st.game.log[st.game.log.length - 1].step : 0;
-    if (before !== after) {
+    if (before !== stepOf(st.game)) {
       st.picked.clear();
       st.pile = null;
       st.planned = 0;
@@ -85,20 +124,52 @@ export async function gamePage(id) {
     request("POST", `/api/games/${id}/undo`);
   }
 
-  async function hint() {
+  async function hint(quiet = false) {
     if (st.busy || !st.game || st.game.next !== "decision") return;
-    st.busy = true;
-    draw();
+    const step = stepOf(st.game);
+    st.hintStep = step;
+    if (!quiet) {
+      st.busy = true;
+      draw();
+    } else {
+      st.hinting = true; // the page will draw again when the hint comes: not settled yet (data-busy)
+      root.dataset.busy = "1";
+    }
     const answer = await api("GET", `/api/games/${id}/hint`);
     if (stale()) return;
-    st.busy = false;
+    if (!quiet) st.busy = false;
+    else st.hinting = false;
+    if (stepOf(st.game) !== step) {
+      if (quiet) draw(); // the game moved on meanwhile: this hint is for another position
+      return;
+    }
     if (answer.ok) {
       st.hint = answer.data;
-      st.error = "";
-    } else st.error = answer.error;
+      if (!quiet) st.error = "";
+    } else if (!quiet) st.error = answer.error;
     draw();
+    if (quiet) return;
     const panel = document.getElementById("hint");
-    if (panel) panel.focus();
+    if (panel) {
+      st.focus = "#hint"; // the player asked to read the hint: focus stays on it
+      panel.focus();
+    }
+  }
+
+  async function playAgain(button) {
+    const game = st.game;
+    button.disabled = true;
+    const body = { game: game.game, options: game.options, players: samePlayers(game) };
+    if (game.learn) body.learn = true;
+    const answer = await api("POST", "/api/games", body);
+    if (stale()) return;
+    button.disabled = false;
+    if (!answer.ok) {
+      st.error = answer.error;
+      draw();
+      return;
+    }
+    location.hash = `#/game/${answer.data.id}`;
   }
 
   function schedule() {
@@ -110,7 +181,9 @@ export async function gamePage(id) {
     if (game.next === "bot") delay = pace();
     else if (game.next === "roll" && game.has_decisions) delay = 0;
     if (delay === null) {
-      root.dataset.busy = "0";
+      root.dataset.busy = st.hinting ? "1" : "0";
+      // Learn mode shows the hint at every decision, without being asked.
+      if (game.learn && game.next === "decision" && st.hintStep !== stepOf(game)) hint(true);
       return;
     }
     root.dataset.busy = "1";
@@ -119,12 +192,146 @@ export async function gamePage(id) {
     }, delay);
   }
 
+  // Where focus is before a redraw: a control of this page (remembered), lost to the body by the
+  // last redraw (the remembered control stands), or elsewhere on the page (left alone).
+  function rememberFocus() {
+    const active = document.activeElement;
+    if (!active || active === document.body) return;
+    if (!root.contains(active) || active.tagName === "H1") {
+      st.engaged = false; // elsewhere on the page, or on the heading the page opened with
+      return;
+    }
+    st.engaged = true;
+    if (st.parked && active.id === "status") return;
+    st.parked = false;
+    if (active.dataset && active.dataset.key) st.focus = `[data-key="${CSS.escape(active.dataset.key)}"]`;
+    else st.focus = active.id ? `#${CSS.escape(active.id)}` : null;
+  }
+
+  function usable(element) {
+    return element && !element.disabled && element.getClientRects().length > 0 ? element : null;
+  }
+
+  // The next likely control after an action: the one used if it still applies, else what the
+  // position asks for (play again, roll, play the pick, a pile, a pin, a choice).
+  function nextControl() {
+    const game = st.game;
+    const kept = st.focus ? usable(root.querySelector(st.focus)) : null;
+    if (kept) return kept;
+    if (game.terminal) return usable(root.querySelector("#play-again"));
+    const candidates = [root.querySelector("#roll"), root.querySelector("#play-selection")];
+    if (game.view.selection) {
+      if (game.view.selection.needs_pile && st.pile === null) candidates.push(...root.querySelectorAll("[data-pile]"));
+      candidates.push(...root.querySelectorAll("[data-pin]"));
+    }
+    candidates.push(...root.querySelectorAll("#choices button"));
+    for (const element of candidates) if (usable(element)) return element;
+    return null;
+  }
+
+  function placeFocus() {
+    if (!st.engaged) return; // the player is not using the game's controls: focus stays where it is
+    let target = st.busy ? null : nextControl();
+    if (!target) {
+      // Waiting for the server (or nothing to press): hold focus on the status line, not the page body.
+      target = root.querySelector("#status");
+      target.setAttribute("tabindex", "-1");
+      st.parked = true;
+    } else st.parked = false;
+    target.focus({ preventScroll: true });
+  }
+
+  // Keys for the piles and choices the board drew, shown on each button.
+  function assignKeys() {
+    const keys = new Map();
+    const buttons = [...root.querySelectorAll("#table [data-pile]"), ...root.querySelectorAll("#choices button")];
+    buttons.forEach((button, index) => {
+      const key = CHOICE_KEYS[index];
+      if (!key) return;
+      keys.set(key, button);
+      button.setAttribute("aria-keyshortcuts", key);
+      button.dataset.keyhint = key; // drawn by pages.css after the label, outside its words
+    });
+    for (const [id, key] of [
+      ["token-plus", "+"],
+      ["token-minus", "-"],
+    ]) {
+      const button = root.querySelector(`#${id}`);
+      if (!button) continue;
+      keys.set(key, button);
+      button.setAttribute("aria-keyshortcuts", key);
+      button.dataset.keyhint = key;
+    }
+    st.keys = keys;
+  }
+
+  function drawLesson(game) {
+    const told = new Set();
+    const items = [];
+    for (const lesson of game.lesson) {
+      items.push(h("h3", { text: lesson.title }), h("p", { text: lesson.text }));
+      if (lesson.control && !told.has(lesson.control) && !game.terminal) {
+        told.add(lesson.control);
+        items.push(h("p", { class: "lesson-do", text: lessonDo(lesson.control) }));
+      }
+    }
+    if (!items.length) {
+      const quiet = game.terminal
+        ? t("That was the whole game: the end screen says what your score means.")
+        : t("Nothing new this turn: play on. The hint values every option.");
+      items.push(h("p", { class: "lesson-quiet", text: quiet }));
+    }
+    return h(
+      "section",
+      { class: "panel lesson", id: "lesson", "aria-labelledby": "lesson-h", "aria-live": "polite", dataset: { topics: game.lesson.map((l) => l.topic).join(" ") } },
+      h("h2", { id: "lesson-h", text: t("Lesson") }),
+      items,
+    );
+  }
+
+  function drawEnd(game) {
+    if (!game.terminal) return null;
+    const again = h("button", {
+      type: "button",
+      class: "primary",
+      id: "play-again",
+      text: t("Play again"),
+      dataset: { key: "play-again", keyhint: "N" },
+      "aria-keyshortcuts": "N",
+    });
+    again.addEventListener("click", () => playAgain(again));
+    return h(
+      "section",
+      { class: "panel ending game-end", id: "ending", "aria-labelledby": "ending-h" },
+      h("h2", { id: "ending-h", text: t("Game over") }),
+      h("ul", { class: "plain ending-lines" }, game.ending.map((line) => h("li", { text: line }))),
+      game.ending_notes && game.ending_notes.length
+        ? [h("h3", { text: t("What the score means") }), h("div", { class: "ending-notes", id: "ending-notes" }, game.ending_notes.map((line) => h("p", { text: line })))]
+        : null,
+      h(
+        "div",
+        { class: "row" },
+        again,
+        h("a", {
+          href: `#/history/${id}`,
+          class: "button",
+          id: "review",
+          text: t("Review this game"),
+          dataset: { key: "review", keyhint: "V" },
+          "aria-keyshortcuts": "V",
+        }),
+        h("a", { href: "#/", class: "button", id: "front-page", text: t("Front page"), dataset: { key: "front-page", keyhint: "B" }, "aria-keyshortcuts": "B" }),
+      ),
+      h("p", { class: "help", text: t("Play again: the same players and options, new dice and cards.") }),
+    );
+  }
+
   function draw() {
     if (stale()) return;
-    const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+    rememberFocus();
     clear(root);
     const game = st.game;
-    root.dataset.busy = st.busy || st.timer ? "1" : "0";
+    root.dataset.busy = st.busy || st.timer || st.hinting ? "1" : "0";
     if (!game) {
       root.append(h("h1", { text: t("Game {id}", { id }) }), h("p", { class: "error", role: "alert", text: st.error }));
       return;
@@ -132,7 +339,7 @@ export async function gamePage(id) {
     root.dataset.next = game.next;
     // The first table drawn on this page load, for the first-render benchmark.
     if (!performance.getEntriesByName("pinsetter:drawn").length) performance.mark("pinsetter:drawn");
-    root.dataset.steps = String(game.log.length ? game.log[game.log.length - 1].step : 0);
+    root.dataset.steps = String(stepOf(game));
     document.title = `${game.title} · ${t("game {id}", { id })} · pinsetter`;
 
     // A game with decisions rolls by itself after the player's choice: no Roll button to flash in.
@@ -196,7 +403,7 @@ export async function gamePage(id) {
             ? t("hints are for decisions: there is none to take now")
             : t("every option now, valued by the solvers"),
         dataset: { key: "hint" },
-        onclick: hint,
+        onclick: () => hint(),
       }),
       h("label", { class: "pace", for: "pace" }, t("Bot pace"), paceInput, paceText),
     );
@@ -207,9 +414,7 @@ export async function gamePage(id) {
           { class: "panel", id: "hint", tabindex: -1, "aria-labelledby": "hint-h" },
           h("h2", { id: "hint-h", text: t("Hint") }),
           h("p", { class: "help", text: st.hint.meaning }),
-          st.hint.words.length
-            ? h("ol", { class: "hint-words" }, st.hint.words.map((w) => h("li", { text: w })))
-            : null,
+          st.hint.words.length ? h("ol", { class: "hint-words" }, st.hint.words.map((w) => h("li", { text: w }))) : null,
         )
       : null;
 
@@ -222,14 +427,15 @@ export async function gamePage(id) {
       // Its line is kept while there is no reason to give, so that nothing below it moves.
       game.has_decisions ? h("p", { class: "reason", id: "undo-reason", text: undoReason ? t("Undo: {reason}", { reason: undoReason }) : "" }) : null,
       h("p", { class: "error", role: "alert", id: "game-error", text: st.error }),
-      drawEnding(game),
+      drawEnd(game),
       h(
         "div",
-        { class: "game-grid" },
+        { class: `game-grid${game.learn ? " learning" : ""}` },
         drawBoards(game, ctx),
+        game.learn ? drawLesson(game) : null,
         h(
           "div",
-          {},
+          { class: "game-side" },
           hintPanel,
           h("section", { class: "panel", "aria-labelledby": "sheets-h" }, h("h2", { id: "sheets-h", text: t("Scoresheets") }), drawSheets(game)),
           h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: t("Log") }), drawLog(game)),
@@ -245,32 +451,31 @@ export async function gamePage(id) {
         ),
       ),
     ]);
-    if (game.terminal) root.append(h("p", {}, h("a", { href: "#/", class: "button primary", text: t("New game") })));
+    assignKeys();
     const log = root.querySelector("#log");
     if (log) log.scrollTop = log.scrollHeight; // the newest moves in view
-
-    // Keep keyboard focus where it was, or move it to the next likely action.
-    let target = focused ? root.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;
-    if (target && target.disabled) target = null;
-    if (!target && focused && !st.busy) {
-      target =
-        root.querySelector("#roll") ||
-        root.querySelector("#play-selection:not(:disabled)") ||
-        root.querySelector("#choices button") ||
-        root.querySelector(".pin:not(:disabled)") ||
-        root.querySelector("#status");
-      if (target && target.id === "status") target.setAttribute("tabindex", "-1");
-    }
-    if (target) target.focus({ preventScroll: true });
+    placeFocus();
   }
 
   page.keys = (event) => {
     if (!st.game) return;
     const key = event.key;
-    if (key === "r" || key === "R") roll();
-    else if (key === "u" || key === "U") undo();
-    else if (key === "h" || key === "H") hint();
-    else if (key === "p" || key === "P") {
+    const upper = key.length === 1 ? key.toUpperCase() : key;
+    if (st.game.terminal) {
+      const target = { N: "#play-again", V: "#review", B: "#front-page" }[upper];
+      const element = target ? root.querySelector(target) : null;
+      if (!element) return;
+      element.click();
+      event.preventDefault();
+      return;
+    }
+    const ours = "RUHP".includes(upper) || key === "Escape" || /^[0-9]$/.test(key) || (st.keys && st.keys.has(upper === "=" ? "+" : upper));
+    if (!ours) return;
+    st.engaged = true; // a key of the game: focus follows the game from now on
+    if (upper === "R") roll();
+    else if (upper === "U") undo();
+    else if (upper === "H") hint();
+    else if (upper === "P") {
       const play = document.getElementById("play-selection");
       if (play && !play.disabled) ctx.playSelection();
     } else if (key === "Escape") ctx.clearSelection();
@@ -278,10 +483,18 @@ export async function gamePage(id) {
       const number = key === "0" ? 10 : Number(key);
       const pin = st.game.view.pins.find((p) => p.number === number);
       if (pin && pin.selectable && !st.busy) {
+        st.engaged = true;
+        st.focus = `[data-pin="${number}"]`;
         ctx.togglePin(number);
         const button = root.querySelector(`[data-pin="${number}"]`);
-        if (button) button.focus();
+        if (button) button.focus({ preventScroll: true });
       }
+    } else if (st.keys && st.keys.has(upper === "=" ? "+" : upper)) {
+      const button = st.keys.get(upper === "=" ? "+" : upper);
+      if (button.disabled || st.busy) return;
+      st.engaged = true;
+      button.focus({ preventScroll: true });
+      button.click();
     } else return;
     event.preventDefault();
   };

@@ -2,18 +2,52 @@ import { api, getCatalog } from "./api.js";
 import { app, clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { focusMain, page } from "./page.js";
+import { gamePicture } from "./pictures.js";
 import { TABLE_TEXT, hostKey, store, stored } from "./tables.js";
 import { botInfo, botSeatName, gameName, playerNames, when } from "./words.js";
 
-// pinsetter's web pages: lobby.
-export const lobby = { game: null, players: null, values: {}, seed: "" };
+// pinsetter's web pages: the front page. The four games as pictures, each started in one click
+// (Play now: you against a bot where the game has one, else alone; Learn: the game with a lesson
+// at each new situation), a table hosted in one click or joined by its code; every choice of
+// players, options and seed, the games to resume and a record to upload under "More options".
+export const lobby = { game: null, players: null, values: {}, seed: "", more: false };
+const NAME_KEY = "pinsetter.name"; // the name this browser's player last played under
+
+// A name, not "you": the log tells every player's moves in the third person ("Player 1 rolls 3 and 4").
+export function playerName() {
+  const name = (stored(NAME_KEY) || "").trim();
+  return name || t("Player {number}", { number: 1 });
+}
+
+// The seats of a one-click game: this browser's player, and a bot where the game takes two players and has one.
+export function quickPlayers(game) {
+  const you = playerName();
+  const players = [{ name: you, kind: "human" }];
+  if (game.players[1] >= 2 && game.bots.length) {
+    const bot = `bot:${game.bots.find((b) => b !== "random") || game.bots[0]}`;
+    players.push({ name: botSeatName(bot, [you]), kind: bot });
+  }
+  return players;
+}
+
+// What Play now does, in words: "You against Greedy bot", or "Alone".
+function quickWords(game) {
+  const players = quickPlayers(game);
+  if (players.length === 1) return t("Play now: alone");
+  return t("Play now: you against {bot}", { bot: botInfo(players[1].kind).title });
+}
+
+// Games with decisions first (a newcomer learns most from them), then those for more players.
+function frontOrder(games) {
+  return [...games].sort((a, b) => Number(b.decisions) - Number(a.decisions) || b.players[1] - a.players[1]);
+}
 
 export async function lobbyPage() {
   const gen = page.generation;
   const games = await getCatalog();
   if (gen !== page.generation) return;
-  if (!lobby.game || !games.some((g) => g.id === lobby.game)) lobby.game = (games[0] || {}).id;
-  if (!lobby.players) lobby.players = [{ name: t("Player {number}", { number: 1 }), kind: "human" }];
+  if (!lobby.game || !games.some((g) => g.id === lobby.game)) lobby.game = (frontOrder(games)[0] || {}).id; // a game with decisions first
+  if (!lobby.players) lobby.players = [{ name: playerName(), kind: "human" }];
 
   const error = h("p", { class: "error", role: "alert", id: "lobby-error" });
   const optionsBox = h("div", { id: "options" });
@@ -276,7 +310,7 @@ export async function lobbyPage() {
   const gameList = h(
     "div",
     { class: "games", role: "radiogroup", "aria-label": t("Game") },
-    games.map((game) =>
+    frontOrder(games).map((game) =>
       h(
         "label",
         { class: "game-pick" },
@@ -304,7 +338,7 @@ export async function lobbyPage() {
 
   const form = h(
     "form",
-    { class: "panel", "aria-labelledby": "new-game" },
+    { class: "panel", id: "new-game-form", "aria-labelledby": "new-game" },
     h("h2", { id: "new-game", text: t("New game") }),
     h("fieldset", {}, h("legend", { text: t("Game") }), gameList, gameInfo),
     h("fieldset", {}, h("legend", { text: t("Options") }), optionsBox),
@@ -376,6 +410,8 @@ export async function lobbyPage() {
     event.preventDefault();
     const body = chosenOptions();
     body.players = lobby.players.map((p) => ({ name: p.name, kind: p.kind }));
+    const first = lobby.players.find((p) => p.kind === "human");
+    if (first && first.name.trim()) store(NAME_KEY, first.name.trim());
     start.disabled = true;
     const answer = await api("POST", "/api/games", body);
     start.disabled = false;
@@ -406,8 +442,135 @@ export async function lobbyPage() {
     location.hash = `#/history/${answer.data.id}`;
   });
 
-  app.append(
-    h("h1", { text: t("Play") }),
+  // --- the front: the games as pictures, one click to play, learn, host or join ------------------
+  const frontError = h("p", { class: "error", role: "alert", id: "front-error" });
+  async function quickStart(button, body) {
+    frontError.textContent = "";
+    button.disabled = true;
+    const answer = await api("POST", "/api/games", body);
+    if (gen !== page.generation) return;
+    button.disabled = false;
+    if (!answer.ok) {
+      frontError.textContent = answer.error;
+      return;
+    }
+    location.hash = `#/game/${answer.data.id}`;
+  }
+
+  const cards = h(
+    "ul",
+    { class: "game-cards", id: "game-cards" },
+    frontOrder(games).map((game) => {
+      const headingId = `card-${game.id}`;
+      const play = h("button", {
+        type: "button",
+        class: "primary",
+        id: `play-${game.id}`,
+        text: t("Play now"),
+        "aria-describedby": `${headingId}-who`,
+        dataset: { game: game.id },
+      });
+      play.addEventListener("click", () => quickStart(play, { game: game.id, players: quickPlayers(game) }));
+      const learn = h("button", {
+        type: "button",
+        id: `learn-${game.id}`,
+        text: t("Learn"),
+        "aria-describedby": `${headingId}-learn`,
+        dataset: { game: game.id },
+      });
+      learn.addEventListener("click", () =>
+        quickStart(learn, { game: game.id, players: [{ name: playerName(), kind: "human" }], learn: true }),
+      );
+      return h(
+        "li",
+        { class: "game-card", dataset: { game: game.id } },
+        gamePicture(game.id),
+        h(
+          "div",
+          { class: "game-card-text" },
+          h("h2", { id: headingId, text: game.name }),
+          h("p", { class: "game-sentence", text: game.summary }),
+          h("p", { class: "help", id: `${headingId}-who`, text: `${quickWords(game)} · ${game.players_text}` }),
+          h("p", { class: "visually-hidden", id: `${headingId}-learn`, text: t("a game alone with a short lesson at each new situation") }),
+          h("div", { class: "row" }, play, learn, h("a", { href: `#/rules/${game.id}`, class: "rules-link", text: t("Rules") })),
+        ),
+      );
+    }),
+  );
+
+  // Host a table in one click: the game's humans' seats (two where it takes two) open for friends.
+  const hostGame = h(
+    "select",
+    { id: "host-game", "aria-label": t("Game for the table") },
+    frontOrder(games).map((game) => h("option", { value: game.id, text: game.name })),
+  );
+  const hostQuick = h("button", { type: "button", id: "host-quick", text: t("Host a table"), "aria-describedby": "host-quick-help" });
+  hostQuick.addEventListener("click", async () => {
+    frontError.textContent = "";
+    const game = games.find((g) => g.id === hostGame.value);
+    const seats = Array.from({ length: Math.min(2, game.players[1]) }, () => ({ kind: "human" }));
+    hostQuick.disabled = true;
+    const answer = await api("POST", "/api/tables", { game: game.id, seats });
+    if (gen !== page.generation) return;
+    hostQuick.disabled = false;
+    if (!answer.ok) {
+      frontError.textContent = answer.error;
+      return;
+    }
+    store(hostKey(answer.data.id), answer.data.host_token);
+    location.hash = `#/table/${answer.data.id}`;
+  });
+  const joinCode = h("input", {
+    type: "text",
+    id: "join-code-input",
+    autocomplete: "off",
+    autocapitalize: "characters",
+    spellcheck: "false",
+    maxlength: 16,
+    "aria-describedby": "join-help",
+  });
+  const joinError = h("p", { class: "error", role: "alert", id: "join-error" });
+  const joinForm = h(
+    "form",
+    { class: "join-form", id: "join-form" },
+    h("label", { for: "join-code-input", text: t("Table code") }),
+    h("div", { class: "row" }, joinCode, h("button", { type: "submit", id: "join-button", text: t("Join") })),
+    h("p", { class: "help", id: "join-help", text: t("the code your host gives you, or open the link they send") }),
+    joinError,
+  );
+  joinForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const code = joinCode.value.trim();
+    if (!code) {
+      joinError.textContent = t("type the table's code first");
+      joinCode.focus();
+      return;
+    }
+    location.hash = `#/join/${encodeURIComponent(code)}`;
+  });
+
+  const friends = h(
+    "section",
+    { class: "panel friends", "aria-labelledby": "friends-h", id: "friends" },
+    h("h2", { id: "friends-h", text: t("Play with friends") }),
+    h(
+      "div",
+      { class: "friends-grid" },
+      h(
+        "div",
+        {},
+        h("div", { class: "row" }, hostGame, hostQuick),
+        h("p", { class: "help", id: "host-quick-help", text: t("Your friends take the open seats with the table's code or link.") }),
+      ),
+      joinForm,
+    ),
+  );
+
+  const moreSummary = h("summary", { id: "more-summary" }, h("span", { text: t("More options") }), h("span", { class: "help", id: "resume-count" }));
+  const more = h(
+    "details",
+    { class: "more-options", id: "more-options", open: lobby.more },
+    moreSummary,
     h(
       "div",
       { class: "lobby-grid" },
@@ -432,22 +595,36 @@ export async function lobbyPage() {
       ),
     ),
   );
+  more.addEventListener("toggle", () => (lobby.more = more.open));
+
+  app.append(
+    h("div", { class: "front" },
+      h("h1", { text: t("Four bowling games") }),
+      h("p", { class: "lead", text: t("Dice, pencil and cards: play one now, learn it step by step, or host a table for friends.") }),
+    ),
+    frontError,
+    cards,
+    friends,
+    more,
+  );
   drawOptions();
   drawPlayers();
   focusMain(t("Play"));
 
-  const history = await api("GET", "/api/history?limit=200");
+  // Only the games this page can resume (the server checks each: not a table's, seeded, still replays).
+  const history = await api("GET", "/api/history?resumable=true&limit=20");
   if (gen !== page.generation) return;
   clear(resumeList);
-  // Only games to resume here: not those of an online table (played there, or abandoned when it closed).
-  const open = history.ok ? history.data.filter((g) => g.status === "unfinished") : [];
+  const open = history.ok ? history.data : [];
   if (!open.length) resumeList.append(h("li", { class: "muted", text: t("No unfinished games.") }));
-  for (const entry of open.slice(0, 20)) {
+  else document.getElementById("resume-count").textContent = ` · ${t("{count} unfinished", { count: open.length })}`;
+  for (const entry of open) {
+    const title = t("Game {id}: {game}", { id: entry.id, game: entry.title || gameName(entry.game, games) });
     resumeList.append(
       h(
         "li",
         {},
-        h("a", { href: `#/game/${entry.id}`, text: t("Game {id}: {game}", { id: entry.id, game: entry.title || gameName(entry.game, games) }) }),
+        h("a", { href: `#/game/${entry.id}`, text: entry.learn ? t("{game} (learning)", { game: title }) : title }),
         h("br"),
         h("span", { class: "help", text: `${playerNames(entry.players)} · ${when(entry.date)}` }),
       ),

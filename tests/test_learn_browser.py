@@ -1,0 +1,130 @@
+"""Learn mode in real Chromium (issue 25, item 5): each game's seeded lesson game played by clicking.
+
+At every turn of the learner the lesson panel shows exactly the lessons the server sends (the words of
+`pinsetter.lessons`, shared with the terminal), each situation listed in `test_lessons.LEARNED` shows up
+in it at some turn, and at every decision the hint is shown without being asked for.
+
+Screenshots (`$PINSETTER_ARTIFACTS`): `learn-<game>-<width>-<theme>.png` at the first turn with a lesson
+about the game's own situations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from browser_support import artifacts_folder, chrome, full_screenshot, require_browser, served, set_theme, wait
+from test_lessons import LEARNED
+
+require_browser()
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+
+from test_web_browser import after_click, pick, settle  # noqa: E402
+
+# The turn to take pictures of: a situation of the game's own.
+PICTURED = {
+    "tenpins": "tenpins-ball-2",
+    "bowling-dice": "faces",
+    "bowling-solitaire": "first-play",
+    "rolling-pins": "mark",
+}
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with served(tmp_path_factory.mktemp("learn") / "learn.sqlite") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return artifacts_folder(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def driver(base: str) -> Iterator[WebDriver]:
+    browser: WebDriver = chrome()
+    browser.get(base + "/#/")
+    browser.execute_script("localStorage.setItem('pinsetter.pace', '0')")
+    yield browser
+    browser.quit()
+
+
+def shown_lesson(driver: WebDriver) -> tuple[list[str], str]:
+    """The topics the lesson panel says it shows, and its text."""
+    panel = wait(driver, lambda d: d.find_element(By.ID, "lesson"), "no lesson panel")
+    topics = (panel.get_attribute("data-topics") or "").split()
+    return topics, panel.text
+
+
+def click_move(driver: WebDriver, api: httpx.Client, view: dict[str, Any], how: str) -> None:
+    """The learner's decision by clicking: `how` as in test_lessons.LEARNED."""
+    choices = view["view"]["choices"]
+    if how == "hint":
+        action = api.get(f"/api/games/{view['id']}/hint").json()["options"][0]["action"]
+        chosen = next(c for c in choices if c["action"] == action)
+    else:
+        picks = [c for c in choices if c["by_selection"]]
+        buttons = [c for c in choices if not c["by_selection"]]
+        chosen = picks[0] if picks else next((c for c in buttons if c["action"] == "dice 2"), buttons[0])
+    if chosen["by_selection"]:
+        pick(driver, list(chosen["pins"]), chosen["pile"])
+        after_click(driver, driver.find_element(By.ID, "play-selection"))
+    else:
+        button = driver.find_element(By.CSS_SELECTOR, f"#choices button[data-action='{chosen['action']}']")
+        after_click(driver, button)
+
+
+@pytest.mark.parametrize(("game", "options", "seed", "how", "wanted"), LEARNED, ids=[f"{g[0]}-{g[2]}" for g in LEARNED])
+def test_the_lesson_panel_tells_each_situation_at_its_turn(
+    driver: WebDriver,
+    base: str,
+    artifacts: Path,
+    game: str,
+    options: dict[str, Any],
+    seed: int,
+    how: str,
+    wanted: list[str],
+) -> None:
+    with httpx.Client(base_url=base) as api:
+        body = {"game": game, "options": options, "players": [{"name": "Ann", "kind": "human"}], "learn": True}
+        created = api.post("/api/games", json={**body, "seed": seed}).json()
+        driver.get(f"{base}/#/game/{created['id']}")
+        driver.refresh()
+        seen: list[str] = []
+        pictured = False
+        for _ in range(400):
+            state = settle(driver)
+            view = api.get(f"/api/games/{created['id']}").json()
+            topics, text = shown_lesson(driver)
+            assert topics == [lesson["topic"] for lesson in view["lesson"]]
+            for lesson in view["lesson"]:
+                assert lesson["title"] in text and lesson["text"] in text, lesson["topic"]
+            seen += [topic for topic in topics if topic not in seen]
+            if state["next"] == "decision":
+                hint = wait(driver, lambda d: d.find_elements(By.ID, "hint"), "learn mode shows the hint by itself")
+                assert hint[0].text
+            if not pictured and PICTURED[game] in topics:
+                pictured = True
+                for width in (1280, 390):
+                    driver.set_window_size(width, 900)
+                    for theme in ("light", "dark"):
+                        set_theme(driver, theme)
+                        wait(driver, lambda d: d.find_elements(By.ID, "lesson"))
+                        full_screenshot(driver, artifacts / f"learn-{game}-{width}-{theme}.png")
+                driver.set_window_size(1280, 900)
+                set_theme(driver, "light")
+                settle(driver)
+            if set(wanted) <= set(seen) or state["next"] == "over":
+                break
+            if state["next"] == "roll":
+                after_click(driver, driver.find_element(By.ID, "roll"))
+            else:
+                click_move(driver, api, view, how)
+        assert set(wanted) <= set(seen), sorted(set(wanted) - set(seen))
