@@ -49,28 +49,32 @@ def history(
     if not rows:
         typer.echo(_("no games yet"))
         return
+    this_year = datetime.now().strftime("%Y")
+    table = [[visible(c) for c in history_row(r, this_year)] for r in rows]
+    typer.echo(fitted_table(history_headers(), table, terminal_width()))
+
+
+def history_headers() -> list[str]:
+    return [_("id"), _("date"), _("game"), _("players and scores"), _("result")]
+
+
+def history_row(r: dict[str, Any], this_year: str) -> list[str]:
+    """A stored game's summary as the history's columns: id, short date, game in words, players, result."""
     from pinsetter.catalog import game_title
 
-    this_year = datetime.now().strftime("%Y")
-    table = []
-    for r in rows:
-        entered = _(" (entered)") if r.get("chance") == "entered" else ""
-        scores = list(r["scores"]) + [None] * len(r["players"])
-        seats = [
-            _("{name} {score}").format(name=p["name"], score="-" if s is None else s)
-            for p, s in zip(r["players"], scores, strict=False)
-        ]
-        table.append(
-            [
-                str(r["id"]),
-                short_date(r["date"], this_year),
-                game_title(r["game"], r["options"]) + entered,  # the game and its options in words
-                _(", ").join(seats),
-                _winner_words(r["winner"] or "") if r["finished"] else _("unfinished"),
-            ]
-        )
-    headers = [_("id"), _("date"), _("game"), _("players and scores"), _("result")]
-    typer.echo(fitted_table(headers, [[visible(c) for c in row] for row in table], terminal_width()))
+    entered = _(" (entered)") if r.get("chance") == "entered" else ""
+    scores = list(r["scores"]) + [None] * len(r["players"])
+    seats = [
+        _("{name} {score}").format(name=p["name"], score="-" if s is None else s)
+        for p, s in zip(r["players"], scores, strict=False)
+    ]
+    return [
+        str(r["id"]),
+        short_date(r["date"], this_year),
+        game_title(r["game"], r["options"]) + entered,  # the game and its options in words
+        _(", ").join(seats),
+        _winner_words(r["winner"] or "") if r["finished"] else _("unfinished"),
+    ]
 
 
 def terminal_width() -> int:
@@ -149,6 +153,71 @@ def fitted_widths(natural: list[int], least: list[int], shares: list[int], room:
         if not given:
             break
     return widths
+
+
+@app.command()
+def delete(
+    game_ids: Annotated[
+        list[int] | None,
+        typer.Argument(help=N_("ids from `pinsetter history`"), parser=whole_number(1, 2**63 - 1), metavar="ID..."),
+    ] = None,
+    empty: Annotated[
+        bool, typer.Option("--not-begun", help=N_("every unfinished game with no pin down yet (0 in frame 1)"))
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help=N_("do not ask first"))] = False,
+    db: DbOpt = None,
+) -> None:
+    """Delete games from the history (asks first); a finished game's scores leave the statistics too.
+
+    Give ids from `pinsetter history`, or --not-begun for every game started and left before a
+    pin fell. A game at an online table still being played is not deleted.
+    """
+    from pinsetter.storage import StorageError
+
+    if not game_ids and not empty:
+        fail(_("name the games to delete: their ids from `pinsetter history`, or --not-begun"))
+    storage = open_storage(db, read_only=True)  # nothing is made for a history that is not there
+    chosen = []
+    for game_id in game_ids or []:
+        stored = storage.get(game_id)
+        if stored is None:
+            fail(_("no game {id} in the history").format(id=game_id))
+        chosen.append(stored)
+    if empty:
+        known = {g.id for g in chosen}
+        chosen += [g for g in storage.history() if g.not_begun() and g.id not in known]
+    if not chosen:
+        typer.echo(_("no game was started and left before a pin fell: nothing to delete"))
+        return
+    rows = [history_row(g.summary(), datetime.now().strftime("%Y")) for g in chosen]
+    typer.echo(fitted_table(history_headers(), [[visible(c) for c in row] for row in rows], terminal_width()))
+    if not yes:
+        finished = sum(g.finished for g in chosen)
+        question = ngettext(
+            "Delete this game from the history?", "Delete these {count} games from the history?", len(chosen)
+        )
+        if finished:
+            question += " " + ngettext(
+                "The finished one's scores leave the statistics.",
+                "The {count} finished ones' scores leave the statistics.",
+                finished,
+            ).format(count=finished)
+        try:
+            confirmed = typer.confirm(question.format(count=len(chosen)))
+        except typer.Abort:
+            fail(_("delete: no answer was given (add --yes to delete without asking)"))
+        if not confirmed:
+            typer.echo(_("nothing deleted"))
+            raise typer.Exit(1)
+    try:
+        deleted = open_storage(db).delete([g.id for g in chosen])
+    except StorageError as exc:
+        fail(str(exc))
+    typer.echo(
+        ngettext("{count} game deleted ({ids})", "{count} games deleted ({ids})", len(deleted)).format(
+            count=len(deleted), ids=", ".join(f"#{i}" for i in deleted)
+        )
+    )
 
 
 def short_date(stamp: str, this_year: str) -> str:
