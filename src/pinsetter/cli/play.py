@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 HELP = N_("""\
 Type a move as listed (the shortcut in brackets), or:
   hint     the value of every option (where a solver knows it)
-  undo     take back your last move (not once a roll or a card was seen after it)
+  undo     take back your last move (not once a roll or a card was seen since)
   sheet    show the scoresheets
   rules    show the rules of this game
   quit     stop here (the game is kept: pinsetter play --resume)""")
@@ -110,9 +110,26 @@ def show_sheets(match: Match) -> None:
 
 
 def show_hint(match: Match) -> None:
-    from pinsetter.bots.hints import hint_lines
+    """The value of every option, best first, each wrapped on words under the one before."""
+    from pinsetter.bots.hints import hint_words, option_values
 
-    typer.echo(hint_lines(match.state))
+    found = option_values(match.state)
+    if found is None:
+        say(_("no hints for this position"), 2)
+        return
+    name, label, values = found
+    say(label, 2)
+    for line in hint_words(match.state, name, values):
+        say(line, 4, 6)
+
+
+def say_help(text: str) -> None:
+    """A help block (`  word     what it does`): each line wrapped under its description."""
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        word, gap, rest = line.strip().partition("  ")
+        hang = indent + len(word) + len(gap) + len(rest) - len(rest.lstrip()) if gap else indent + 2
+        say(line.strip(), indent, hang)
 
 
 def wrap_whole(text: str, width: int) -> list[str]:
@@ -188,7 +205,7 @@ def _roll_prompt(match: Match) -> bool:
         if text.casefold() in QUIT_WORDS:
             return False
         if text.casefold() in HELP_WORDS:
-            typer.echo(_(ROLL_HELP))
+            say_help(_(ROLL_HELP))
         elif not _common_word(match, text):
             say(
                 _("{text} is not a word this prompt knows: press Enter to roll, or type help").format(
@@ -273,7 +290,7 @@ def _human_turn(match: Match) -> Turn:
         if text.casefold() in QUIT_WORDS:
             return Turn.QUIT
         if text.casefold() in HELP_WORDS:
-            typer.echo(_(HELP))
+            say_help(_(HELP))
             continue
         steps = match.steps_done
         if _common_word(match, text):
