@@ -161,6 +161,7 @@ class HistoryScreen(EnterGuard, Screen[None]):
     DEFAULT_CSS = """
     HistoryScreen #history-list { height: 1fr; min-height: 3; }
     HistoryScreen #history-notes { height: auto; max-height: 4; }
+    HistoryScreen #history-heading { width: 1fr; height: auto; }
     """
 
     def __init__(self, storage: Any, game: str | None = None, player: str = "") -> None:
@@ -186,7 +187,7 @@ class HistoryScreen(EnterGuard, Screen[None]):
             )
             yield Label(_("Player"))
             yield Input(self.player, placeholder=_("any player"), id="history-player", compact=True)
-        yield Label(_("Past games, newest first (Enter or a click replays one; d deletes it)"))
+        yield Label(_("Past games, newest first (Enter or a click replays one; d deletes it)"), id="history-heading")
         yield OptionList(id="history-list")
         yield Static(id="history-notes")
         with Horizontal(classes="row"):
