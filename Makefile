@@ -1,21 +1,39 @@
 # Two commands do all set-up on a fresh machine (Python 3.11 + pip):
-#   make play   - create .venv if missing, install, start the game
-#   make test   - create .venv with dev tools if missing, run ruff, mypy --strict, pytest
+#   make play   - create .venv if missing, install what playing needs, start the game
+#   make test   - add the dev, RL, cluster and plot extras to the same .venv, run ruff, mypy --strict, pytest
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# Two stamps, one environment: `make play` installs the package and its own dependencies only
+# (no test tools, RL libraries, Dask or matplotlib: docs/cli.md, "Installing"); `make test`
+# adds the extras to the same .venv. A full install serves playing too, so it sets both stamps.
+PLAY_STAMP := $(VENV)/.play-$(SUM)
+STAMP := $(VENV)/.installed-$(SUM)
+EXTRAS := dev,rl,cluster,plot
 
 .PHONY: play test lint typecheck unit bench clean browser messages-extract messages-update messages-compile
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl,cluster]'
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+$(VENV)/bin/python:
+	@echo "pinsetter: making a virtual environment in $(VENV)"
+	$(PYTHON) -m venv $(VENV)
 
-play: $(STAMP)
+$(PLAY_STAMP): pyproject.toml | $(VENV)/bin/python
+	@if [ -f $(STAMP) ]; then echo "pinsetter: $(VENV) already holds everything playing needs"; else \
+		echo "pinsetter: installing pinsetter and what playing needs (pip names each package as it comes)"; \
+		$(BIN)/python -m pip install --progress-bar on -e . || exit 1; fi
+	@rm -f $(VENV)/.play-*
+	@touch $@
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	@echo "pinsetter: installing pinsetter with its test tools and extras ($(EXTRAS))"
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --progress-bar on -e '.[$(EXTRAS)]'
+	@rm -f $(VENV)/.installed-* $(VENV)/.play-*
+	@touch $(STAMP) $(PLAY_STAMP)
+
+play: $(PLAY_STAMP)
+	@echo "pinsetter: starting the game ($(BIN)/pinsetter; q or Ctrl+C quits)"
 	$(BIN)/pinsetter
 
 test: $(STAMP) lint typecheck unit

@@ -22,6 +22,7 @@ from pinsetter.cli.common import (
     open_storage,
     output_path,
     parse_options,
+    plot_path,
     try_storage,
     whole_number,
     write_file,
@@ -35,8 +36,6 @@ from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
-
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 @app.command("score", context_settings={"ignore_unknown_options": True})
@@ -81,7 +80,7 @@ def analyze(
     from pinsetter.games.pure_chance import PureChanceGame
     from pinsetter.solvers.distribution import analyze as exact_distribution
 
-    output_path(plot, "--plot", PLOT_SUFFIXES)
+    plot_path(plot)
     pairs = list(option or [])
     if dice is not None:
         if any(pair.split("=", 1)[0].strip() == "dice" for pair in pairs):

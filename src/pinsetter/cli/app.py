@@ -29,7 +29,7 @@ __all__ = ["app", "main", "run"]  # noqa: F822  (`app` comes from __getattr__)
 COMMANDS = {
     "pinsetter.cli.game_commands": ("games", "rules", "replay", "play", "hint"),
     "pinsetter.cli.analysis_commands": ("score", "analyze", "simulate", "solve", "perft", "tournament"),
-    "pinsetter.cli.history_commands": ("history", "show", "stats", "export", "import"),
+    "pinsetter.cli.history_commands": ("history", "show", "delete", "stats", "export", "import"),
     "pinsetter.cli.web_command": ("serve",),
 }
 DEBUG_ENV = "PINSETTER_DEBUG"

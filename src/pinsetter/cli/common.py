@@ -36,6 +36,7 @@ app = typer.Typer(
 )
 
 MAX_GAMES = 10**9
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def fail(message: str) -> NoReturn:
@@ -92,6 +93,20 @@ def output_path(path: Path | None, option: str, suffixes: Sequence[str] = ()) ->
     except OSError as exc:
         fail(f"{option} {shown}: {exc.strerror}")
     return path
+
+
+def plot_path(path: Path | None, option: str = "--plot") -> Path | None:
+    """A plot's output file, checked before any work; plots need matplotlib, an extra (`pinsetter[plot]`)."""
+    import importlib.util
+
+    checked = output_path(path, option, PLOT_SUFFIXES)
+    if checked is not None and importlib.util.find_spec("matplotlib") is None:
+        fail(
+            _("{option}: drawing a plot needs matplotlib, which is not installed: {command}").format(
+                option=option, command="pip install 'pinsetter[plot]'"
+            )
+        )
+    return checked
 
 
 def write_file(path: Path, data: str | bytes, option: str) -> None:

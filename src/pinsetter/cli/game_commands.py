@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.cells import cell_len
 
 from pinsetter.cli.common import (
     DbOpt,
@@ -35,21 +36,59 @@ if TYPE_CHECKING:
 @app.command()
 def games(as_json: JsonOpt = False) -> None:
     """List the games with their players and options."""
+    import shutil
+
     from pinsetter.catalog import catalog
+    from pinsetter.ui.wrap import wrap_lines
 
     rows = catalog()
     if as_json:
         emit_json(rows)
         return
+    width = max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+    indent = 20 if width >= 70 else 4  # a narrow terminal: the description under the id, not beside it
+
+    def block(text: str, first: str, rest: int) -> None:
+        """`text` wrapped on words after `first` (or on a line of its own when `first` is too long)."""
+        if cell_len(first) > rest:
+            typer.echo(first.rstrip())
+            first = " " * rest
+        lines = wrap_lines(text, width - rest) or [""]
+        typer.echo(first + lines[0])
+        for line in lines[1:]:
+            typer.echo(" " * rest + line)
+
     for row in rows:
-        typer.echo(f"{row['id']:<18} {row['name']} - {row['summary']} ({row['players_text']})")
+        block(f"{row['name']} - {row['summary']} ({row['players_text']})", f"{row['id']:<{indent - 1}} ", indent)
         files = {spec.name for spec in game_class(row["id"]).option_specs if spec.reads_file}
         for o in row["options"]:
-            default = _("(default: {value})").format(value=o["default"])
-            typer.echo(f"{'':<20}--option {o['name']}=...  {o['help']} {default}")
+            typer.echo(f"{'':<{indent}}--option {o['name']}={option_values_text(o)}")
+            default = _("(default: {value})").format(value=option_default_words(o))
+            block(f"{o['help']} {default}", " " * (indent + 2), indent + 2)
             if o["name"] in files:  # how to add one is for the command line only: the help in forms is for players
                 added = _("a JSON or TOML file, or the same inline: --option {name}=FILE").format(name=o["name"])
-                typer.echo(f"{'':<22}{added}")
+                block(added, " " * (indent + 2), indent + 2)
+
+
+def option_default_words(option: dict[str, Any]) -> str:
+    """An option's default as a player says it: `off`, `Standard dice`, `connected pin groups`, `10`."""
+    default = option["default"]
+    if isinstance(default, bool):
+        return _("on") if default else _("off")
+    for preset in option["presets"]:  # a data option: the set by its name, not its data
+        return str(preset["label"])
+    if default in option["choices"] and option["choice_labels"]:
+        return str(option["choice_labels"][option["choices"].index(default)])
+    return str(default)
+
+
+def option_values_text(option: dict[str, Any]) -> str:
+    """What `--option NAME=` takes: `true|false`, `connected|mutual`, else `...` (the help says)."""
+    if isinstance(option["default"], bool):
+        return "true|false"
+    if option["choices"]:
+        return "|".join(str(c) for c in option["choices"])
+    return "..."
 
 
 @app.command()

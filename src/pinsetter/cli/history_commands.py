@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +18,7 @@ from pinsetter.cli.common import (
     known_game,
     open_storage,
     output_path,
+    plot_path,
     utf8_text,
     whole_number,
     write_file,
@@ -46,26 +49,183 @@ def history(
     if not rows:
         typer.echo(_("no games yet"))
         return
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
+    this_year = datetime.now().strftime("%Y")
+    table = [[visible(c) for c in history_row(r, this_year)] for r in rows]
+    typer.echo(fitted_table(history_headers(), table, terminal_width()))
 
+
+def history_headers() -> list[str]:
+    return [_("id"), _("date"), _("game"), _("players and scores"), _("result")]
+
+
+def history_row(r: dict[str, Any], this_year: str) -> list[str]:
+    """A stored game's summary as the history's columns: id, short date, game in words, players, result."""
     from pinsetter.catalog import game_title
 
-    table = Table(_("id"), _("date"), _("game"), _("players"), _("scores"), _("winner"), _("finished"))
-    for r in rows:
-        entered = _(" (entered)") if r.get("chance") == "entered" else ""
-        cells = [
-            str(r["id"]),
-            r["date"][:16].replace("T", " "),
-            game_title(r["game"], r["options"]) + entered,  # the game and its options in words
-            ", ".join(p["name"] for p in r["players"]),
-            ", ".join("-" if s is None else str(s) for s in r["scores"]),
-            _winner_words(r["winner"] or ""),
-            _("yes") if r["finished"] else _("no"),
-        ]
-        table.add_row(*(Text(visible(str(c))) for c in cells))  # user text is never markup
-    Console().print(table)
+    entered = _(" (entered)") if r.get("chance") == "entered" else ""
+    scores = list(r["scores"]) + [None] * len(r["players"])
+    seats = [
+        _("{name} {score}").format(name=p["name"], score="-" if s is None else s)
+        for p, s in zip(r["players"], scores, strict=False)
+    ]
+    return [
+        str(r["id"]),
+        short_date(r["date"], this_year),
+        game_title(r["game"], r["options"]) + entered,  # the game and its options in words
+        _(", ").join(seats),
+        _winner_words(r["winner"] or "") if r["finished"] else _("unfinished"),
+    ]
+
+
+def terminal_width() -> int:
+    """The terminal's width less one (a full line wraps early in some terminals); 79 when not a terminal."""
+    return max(40, shutil.get_terminal_size((80, 24)).columns - 1)
+
+
+GAP = "  "
+
+
+def fitted_table(headers: list[str], rows: list[list[str]], width: int) -> str:
+    """A table in `width` cells: the first two columns whole, the others wrapped on words (Japanese too).
+
+    Rich's tables cut every column to a few characters with an ellipsis when a long one does not
+    fit; here the last three share what the first two leave, each at most as wide as it needs.
+    """
+    from rich.cells import cell_len
+
+    from pinsetter.ui.wrap import wrap_lines
+
+    columns = len(headers)
+
+    def longest_word(text: str) -> int:
+        return max((cell_len(word) for word in text.split()), default=0)
+
+    natural = [max(cell_len(c) for c in [headers[i]] + [r[i] for r in rows]) for i in range(columns)]
+    least = [max(longest_word(c) for c in [headers[i]] + [r[i] for r in rows]) for i in range(columns)]
+    fixed = natural[:2]
+    room = width - cell_len(GAP) * (columns - 1) - sum(fixed)
+    flexible = fitted_widths(natural[2:], least[2:], [3, 4, 2], room)
+    sizes = fixed + flexible
+
+    def cell_lines(text: str, size: int) -> list[str]:
+        return wrap_lines(text, size) or [""]
+
+    def block(cells: list[str]) -> list[str]:
+        parts = [cell_lines(c, size) for c, size in zip(cells, sizes, strict=True)]
+        height = max(len(p) for p in parts)
+        lines = []
+        for n in range(height):
+            pieces = []
+            for i, part in enumerate(parts):
+                text = part[n] if n < len(part) else ""
+                pad = " " * (sizes[i] - cell_len(text))
+                pieces.append(pad + text if i == 0 else text + pad)  # ids to the right
+            lines.append(GAP.join(pieces).rstrip())
+        return lines
+
+    out = block(headers)
+    out.append(GAP.join("─" * size for size in sizes))
+    for row in rows:
+        out += block(row)
+    return "\n".join(out)
+
+
+def fitted_widths(natural: list[int], least: list[int], shares: list[int], room: int) -> list[int]:
+    """Column widths in `room` cells: each at least its longest word where they all fit, at most its
+    natural width, the rest shared out by `shares`; too little room folds words (shares of it all)."""
+    if sum(natural) <= room:
+        return natural
+    if sum(least) > room:
+        return [max(4, room * share // sum(shares)) for share in shares]
+    widths = list(least)
+    left = room - sum(widths)
+    while left > 0:
+        growing = [i for i in range(len(widths)) if widths[i] < natural[i]]
+        if not growing:
+            break
+        total = sum(shares[i] for i in growing)
+        given = 0
+        for i in growing:
+            more = min(natural[i] - widths[i], max(1, left * shares[i] // total), left - given)
+            widths[i] += more
+            given += more
+        left -= given
+        if not given:
+            break
+    return widths
+
+
+@app.command()
+def delete(
+    game_ids: Annotated[
+        list[int] | None,
+        typer.Argument(help=N_("ids from `pinsetter history`"), parser=whole_number(1, 2**63 - 1), metavar="ID..."),
+    ] = None,
+    empty: Annotated[
+        bool, typer.Option("--not-begun", help=N_("every unfinished game with no pin down yet (0 in frame 1)"))
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help=N_("do not ask first"))] = False,
+    db: DbOpt = None,
+) -> None:
+    """Delete games from the history (asks first); a finished game's scores leave the statistics too.
+
+    Give ids from `pinsetter history`, or --not-begun for every game started and left before a
+    pin fell. A game at an online table still being played is not deleted.
+    """
+    from pinsetter.storage import StorageError
+
+    if not game_ids and not empty:
+        fail(_("name the games to delete: their ids from `pinsetter history`, or --not-begun"))
+    storage = open_storage(db, read_only=True)  # nothing is made for a history that is not there
+    chosen = []
+    for game_id in game_ids or []:
+        stored = storage.get(game_id)
+        if stored is None:
+            fail(_("no game {id} in the history").format(id=game_id))
+        chosen.append(stored)
+    if empty:
+        known = {g.id for g in chosen}
+        chosen += [g for g in storage.history() if g.not_begun() and g.id not in known]
+    if not chosen:
+        typer.echo(_("no game was started and left before a pin fell: nothing to delete"))
+        return
+    rows = [history_row(g.summary(), datetime.now().strftime("%Y")) for g in chosen]
+    typer.echo(fitted_table(history_headers(), [[visible(c) for c in row] for row in rows], terminal_width()))
+    if not yes:
+        finished = sum(g.finished for g in chosen)
+        question = ngettext(
+            "Delete this game from the history?", "Delete these {count} games from the history?", len(chosen)
+        )
+        if finished:
+            question += " " + ngettext(
+                "The finished one's scores leave the statistics.",
+                "The {count} finished ones' scores leave the statistics.",
+                finished,
+            ).format(count=finished)
+        try:
+            confirmed = typer.confirm(question.format(count=len(chosen)))
+        except typer.Abort:
+            fail(_("delete: no answer was given (add --yes to delete without asking)"))
+        if not confirmed:
+            typer.echo(_("nothing deleted"))
+            raise typer.Exit(1)
+    try:
+        deleted = open_storage(db).delete([g.id for g in chosen])
+    except StorageError as exc:
+        fail(str(exc))
+    typer.echo(
+        ngettext("{count} game deleted ({ids})", "{count} games deleted ({ids})", len(deleted)).format(
+            count=len(deleted), ids=", ".join(f"#{i}" for i in deleted)
+        )
+    )
+
+
+def short_date(stamp: str, this_year: str) -> str:
+    """`12-01 10:02` for this year's games, `2025-12-01` for older ones: the history fits 80 columns."""
+    day, _t, time = stamp[:16].partition("T")
+    if not day.startswith(this_year + "-"):
+        return day
+    return f"{day[5:]} {time}".strip()
 
 
 def _winner_words(winner: str) -> str:
@@ -121,7 +281,7 @@ def stats(
     """
     from pinsetter.storage.stats import player_stats
 
-    output_path(plot, "--plot", (".png", ".svg", ".pdf"))
+    plot_path(plot)
     storage = open_storage(db, read_only=not reset)
     who = visible(player) if player else _("everyone")
     if reset:

@@ -1,14 +1,21 @@
-"""The line-by-line game loop: prompts list the legal actions, bots play themselves."""
+"""The line-by-line game loop: prompts list the legal actions, bots play themselves.
+
+Every line typed is either applied or answered: the words below (help, hint, sheet, rules, undo,
+quit) work at every prompt, a refused move says why, and text is wrapped on words to the
+terminal's width (never cut mid-word at 80 columns).
+"""
 
 from __future__ import annotations
 
+import shutil
+from enum import Enum
 from typing import TYPE_CHECKING
 
 import typer
 from rich.cells import cell_len
 
 from pinsetter.cli.common import echo_rules, fail
-from pinsetter.core.game import GameError
+from pinsetter.core.game import GameError, IllegalActionError
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.i18n import N_, _, ngettext
@@ -16,17 +23,49 @@ from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.ui.table_text import draw_table
+from pinsetter.ui.wrap import wrap_lines
 from pinsetter.usertext import visible
 
 if TYPE_CHECKING:
     from pinsetter.storage import Storage
 
 HELP = N_("""\
-Type an action as listed, or:
+Type a move as listed (the shortcut in brackets), or:
   hint     the value of every option (where a solver knows it)
+  undo     take back your last move (not once a roll or a card was seen since)
   sheet    show the scoresheets
   rules    show the rules of this game
-  quit     stop here (the record keeps the game for --resume)""")
+  quit     stop here (the game is kept: pinsetter play --resume)""")
+ROLL_HELP = N_("""\
+Press Enter to roll, or type:
+  sheet    show the scoresheets
+  rules    show the rules of this game
+  quit     stop here (the game is kept: pinsetter play --resume)""")
+QUIT_WORDS = frozenset({"quit", "q", "exit"})
+HELP_WORDS = frozenset({"help", "?", "h"})
+NBSP = "\u00a0"
+KEPT = "\ue000"  # stands for a non-breaking space while a line is wrapped
+MAX_WIDTH = 100  # wider terminals still read best in lines of about this length
+
+
+class Turn(Enum):
+    """How a human's turn at the prompt ended."""
+
+    PLAYED = "played"
+    UNDONE = "undone"
+    QUIT = "quit"
+
+
+def line_width() -> int:
+    """The width to wrap to: the terminal's, less one (a full line wraps early in some terminals)."""
+    return max(30, min(shutil.get_terminal_size((80, 24)).columns, MAX_WIDTH) - 1)
+
+
+def say(text: str, indent: int = 0, hang: int | None = None) -> None:
+    """`text` wrapped on words to the terminal: the first line indented by `indent`, the rest by `hang`."""
+    hang = indent + 2 if hang is None else hang
+    lines = wrap_whole(text, line_width() - max(indent, hang)) or [""]
+    typer.echo("\n".join(" " * (indent if i == 0 else hang) + line for i, line in enumerate(lines)))
 
 
 def pick_game() -> str:
@@ -71,22 +110,47 @@ def show_sheets(match: Match) -> None:
 
 
 def show_hint(match: Match) -> None:
-    from pinsetter.bots.hints import hint_lines
+    """The value of every option, best first, each wrapped on words under the one before."""
+    from pinsetter.bots.hints import hint_words, option_values
 
-    typer.echo(hint_lines(match.state))
+    found = option_values(match.state)
+    if found is None:
+        say(_("no hints for this position"), 2)
+        return
+    name, label, values = found
+    say(label, 2)
+    for line in hint_words(match.state, name, values):
+        say(line, 4, 6)
+
+
+def say_help(text: str) -> None:
+    """A help block (`  word     what it does`): each line wrapped under its description."""
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        word, gap, rest = line.strip().partition("  ")
+        hang = indent + len(word) + len(gap) + len(rest) - len(rest.lstrip()) if gap else indent + 2
+        say(line.strip(), indent, hang)
+
+
+def wrap_whole(text: str, width: int) -> list[str]:
+    """`wrap_lines`, never breaking at a non-breaking space (a shortcut like `cross 2+5` stays on one line)."""
+    kept = text.replace(NBSP, KEPT)  # a one-cell character that is no space: no line breaks there
+    return [line.replace(KEPT, " ") for line in wrap_lines(kept, width)]
 
 
 def columns(items: list[str], width: int = 78, gap: int = 3) -> str:
-    """Items in aligned columns, read down each column; never an item cut between two lines."""
+    """Items in aligned columns, read down each column; one a line, wrapped on words, when one is too wide."""
     if not items:
         return ""
     widest = max(cell_len(i) for i in items) + gap  # terminal cells: a Japanese character takes two
+    if widest - gap > width:  # one a line; a line that is still too long breaks between words
+        return "\n".join("\n  ".join(wrap_whole(item, width - 2)) for item in items)
     per_line = max(1, min(len(items), width // widest))
     rows = -(-len(items) // per_line)
     lines = []
     for row in range(rows):
         cells = [items[i] for i in range(row, len(items), rows)]
-        lines.append("".join(c + " " * (widest - cell_len(c)) for c in cells).rstrip())
+        lines.append("".join(c + " " * (widest - cell_len(c)) for c in cells).rstrip().replace(NBSP, " "))
     return "\n".join(lines)
 
 
@@ -96,10 +160,10 @@ def table_view(match: Match) -> TableView:
 
 
 def play_lines(match: Match) -> None:
-    state = match.state
-    typer.echo(_("{game}, seed {seed}").format(game=_(state.game.name), seed=match.seed))
+    typer.echo(_("{game}, seed {seed}").format(game=_(match.game.name), seed=match.seed))
     last_frames: dict[int, int] = {}
-    while not state.is_terminal():
+    while not match.state.is_terminal():
+        state = match.state  # a new state after an undo
         player = state.turn()
         ctx = state.ball_context(player)
         if ctx and last_frames.get(player) != ctx.frame and ctx.ball == 1:
@@ -109,31 +173,75 @@ def play_lines(match: Match) -> None:
             )
         if state.is_chance_node():
             human = match.players[player].is_human
-            if human and not state.game.has_decisions:
-                try:
-                    answer = str(
-                        typer.prompt("  " + _("[Enter] to roll, or sheet/quit"), default="", show_default=False)
-                    )
-                except typer.Abort:
-                    return _quit(match)
-                if answer.strip() == "quit":
-                    return _quit(match)
-                if answer.strip() == "sheet":
-                    show_sheets(match)
-                    continue
+            if human and not state.game.has_decisions and not _roll_prompt(match):
+                return _quit(match)
             match.apply(match.draw_chance())
-            typer.echo(f"  {visible(match.log_words()[-1])}")
+            say(visible(match.log_words()[-1]), 2, 4)
             continue
         if match.is_bot_turn():
             match.apply(match.bot_action())
-            typer.echo(f"  {visible(match.log_words()[-1])}")
+            say(visible(match.log_words()[-1]), 2, 4)
             continue
-        if not _human_turn(match):
+        turn = _human_turn(match)
+        if turn is Turn.QUIT:
             return _quit(match)
-        typer.echo(f"  {visible(match.log_words()[-1])}")
+        if turn is Turn.PLAYED:
+            say(visible(match.log_words()[-1]), 2, 4)
     show_sheets(match)
     for line in match.ending_lines():  # the same end screen as the full-screen and web games
-        typer.echo(visible(line))
+        say(visible(line), 0, 2)
+
+
+def _roll_prompt(match: Match) -> bool:
+    """A human's roll in a game of chance alone: Enter rolls, a word is answered; False to stop."""
+    while True:
+        try:
+            answer = str(typer.prompt("  " + _("Enter rolls (or help, sheet, quit)"), default="", show_default=False))
+        except typer.Abort:
+            return False
+        text = answer.strip()
+        if not text or text.casefold() == "roll":
+            return True
+        if text.casefold() in QUIT_WORDS:
+            return False
+        if text.casefold() in HELP_WORDS:
+            say_help(_(ROLL_HELP))
+        elif not _common_word(match, text):
+            say(
+                _("{text} is not a word this prompt knows: press Enter to roll, or type help").format(
+                    text=repr(visible(text))
+                ),
+                2,
+            )
+
+
+def _common_word(match: Match, text: str) -> bool:
+    """Answer a word every prompt takes (sheet, rules, hint, undo); False if `text` is none of them."""
+    word = text.casefold()
+    if word == "sheet":
+        show_sheets(match)
+    elif word == "rules":
+        echo_rules(match.game.rules())
+    elif word == "hint":
+        if match.game.has_decisions:
+            show_hint(match)
+        else:
+            say(
+                _("{game} has no decisions: chance decides every ball, so there is no hint to give").format(
+                    game=_(match.game.name)
+                ),
+                2,
+            )
+    elif word == "undo":
+        try:
+            taken = match.undo()
+        except GameError as exc:
+            say(_("undo: {reason}").format(reason=exc), 2)
+            return True
+        say(ngettext("undo: {count} step taken back", "undo: {count} steps taken back", taken).format(count=taken), 2)
+    else:
+        return False
+    return True
 
 
 def _quit(match: Match) -> None:
@@ -141,7 +249,9 @@ def _quit(match: Match) -> None:
     line = stopped.format(count=match.steps_done)
     if match.record_path:
         line += " " + _("Resume with: pinsetter play --resume {file}").format(file=match.record_path)
-    typer.echo(line)
+    elif match.game_id is not None:
+        line += " " + _("Resume with: pinsetter play --resume {file}").format(file=match.game_id)
+    say(line, 0, 2)
 
 
 def decision_header(match: Match, view: TableView) -> str:
@@ -158,10 +268,10 @@ def decision_header(match: Match, view: TableView) -> str:
     return _("{name} to play - {where}: {doing}").format(name=match.players[player].name, where=where, doing=doing)
 
 
-def _human_turn(match: Match) -> bool:
+def _human_turn(match: Match) -> Turn:
     state = match.state
     view = table_view(match)
-    typer.echo(f"== {visible(decision_header(match, view))}")
+    say(f"== {visible(decision_header(match, view))}", 0, 3)
     picture = draw_table(view).plain.rstrip()
     if picture:
         typer.echo("\n".join("  " + line for line in picture.split("\n")))
@@ -169,31 +279,52 @@ def _human_turn(match: Match) -> bool:
     items = []
     for action in (str(a) for a in state.legal_actions()):
         label = labels.get(action) or state.game.action_words(state, action)
-        items.append(_("{move}  [type: {shortcut}]").format(move=label, shortcut=action))
-    typer.echo("  " + _("your moves (type the shortcut in brackets):"))
-    typer.echo("\n".join("    " + line for line in columns(items, 74).split("\n")))
+        items.append(move_item(label, action))
+    say(_("your moves (type the shortcut in brackets; help lists the other words):"), 2, 4)
+    typer.echo("\n".join("    " + line for line in columns(items, line_width() - 4).split("\n")))
     while True:
         try:
             text = str(typer.prompt("  " + _("your move"))).strip()
         except typer.Abort:
-            return False
-        if text in {"quit", "q"}:
-            return False
-        if text in {"help", "?"}:
-            typer.echo(_(HELP))
+            return Turn.QUIT
+        if text.casefold() in QUIT_WORDS:
+            return Turn.QUIT
+        if text.casefold() in HELP_WORDS:
+            say_help(_(HELP))
             continue
-        if text == "sheet":
-            show_sheets(match)
-            continue
-        if text == "rules":
-            echo_rules(state.game.rules())
-            continue
-        if text == "hint":
-            show_hint(match)
+        steps = match.steps_done
+        if _common_word(match, text):
+            if match.steps_done < steps:
+                return Turn.UNDONE  # the position is shown again as it now is
             continue
         try:
-            step = state.game.parse_action(text)
-            match.apply(step)
-            return True
+            match.apply(state.game.parse_action(text))
+            return Turn.PLAYED
         except GameError as exc:
-            typer.echo(f"  {exc}")
+            say(refusal(match, view, exc), 2)
+
+
+def move_item(label: str, shortcut: str) -> str:
+    """`Cross out 4 and 6  [type: cross 4+6]`: the bracket after the words is never broken between lines."""
+    pattern = _("{move}  [type: {shortcut}]")
+    before, found, after = pattern.partition("{move}")
+    if not found or "{shortcut}" not in after:  # a translation that orders the two otherwise
+        return pattern.format(move=label, shortcut=shortcut.replace(" ", NBSP))
+    gap = after[: len(after) - len(after.lstrip())]
+    bracket = after.lstrip().replace(" ", NBSP).format(shortcut=shortcut.replace(" ", NBSP))
+    return before + label + gap + bracket
+
+
+def refusal(match: Match, view: TableView, exc: GameError) -> str:
+    """Why a typed move is refused: the game's reason, or else what this moment of the game is for."""
+    if not isinstance(exc, IllegalActionError) or exc.reason:
+        return str(exc)
+    doing = view.status.split(": ", 1)[1] if ": " in view.status else view.status
+    legal = [str(a).replace(" ", NBSP) for a in match.state.legal_actions()]  # each kept on one line
+    if len(legal) <= 4:
+        moves = _(" or ").join(legal)
+    else:
+        moves = ngettext(
+            "one of the {count} move listed above", "one of the {count} moves listed above", len(legal)
+        ).format(count=len(legal))
+    return _("{error}: now you {doing}; type {moves}").format(error=exc, doing=doing, moves=moves)

@@ -109,6 +109,10 @@ stats_since = sa.Table(
 )
 
 
+# The online tables' columns that deleting a game looks at (the table itself: storage/tables.py).
+_online_tables = sa.table("tables", sa.column("game_id", sa.Integer), sa.column("status", sa.String))
+
+
 class StorageError(Exception):
     """The history cannot be opened or used; the message is one line, fit for the user."""
 
@@ -255,6 +259,13 @@ class StoredGame:
     steps: int
     record: Record
     chance: str = "seeded"  # "entered": the chance steps did not come from the seed
+
+    def not_begun(self) -> bool:
+        """Unfinished with no pin down and every player still in frame 1 (`0 in frame 1`): nothing to keep."""
+        if self.finished:
+            return False
+        entries = (self.record.result or {}).get("players") or []
+        return all(sum(e.get("pinfalls") or []) == 0 and len(e.get("pinfalls") or []) < 2 for e in entries)
 
     def summary(self) -> dict[str, Any]:
         result = self.record.result or {}
@@ -616,6 +627,28 @@ class Storage:
         with self.transaction() as connection:
             connection.execute(stats_since.delete().where(stats_since.c.name == name))
             connection.execute(stats_since.insert().values(name=name, since=now))
+
+    def delete(self, game_ids: list[int]) -> list[int]:
+        """Remove games from the history with their results (their scores leave the statistics), in one
+        transaction; returns the ids that were there. A game at an online table still open or being
+        played is refused (StorageError), and then nothing is deleted: its players are still at it."""
+        wanted = sorted({g for g in game_ids if is_row_id(g)})
+        if not wanted:
+            return []
+        with self.transaction() as connection:
+            live = connection.execute(
+                sa.select(_online_tables.c.game_id)
+                .where(_online_tables.c.game_id.in_(wanted), _online_tables.c.status.in_(("open", "playing")))
+                .order_by(_online_tables.c.game_id)
+            ).first()
+            if live is not None:
+                message = _("game {id} is being played at an online table; it can be deleted once the table is over")
+                raise StorageError(message.format(id=live[0]))
+            found = [int(r[0]) for r in connection.execute(sa.select(games.c.id).where(games.c.id.in_(wanted)))]
+            connection.execute(results.delete().where(results.c.game_id.in_(found)))
+            connection.execute(_online_tables.update().where(_online_tables.c.game_id.in_(found)).values(game_id=None))
+            connection.execute(games.delete().where(games.c.id.in_(found)))
+        return sorted(found)
 
     # --- reading -----------------------------------------------------------------------
     def get(self, game_id: int) -> StoredGame | None:

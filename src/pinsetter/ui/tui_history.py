@@ -7,6 +7,7 @@ Statistics are always of one game: different games' scores are never averaged to
 
 from __future__ import annotations
 
+import bisect
 from typing import Any, ClassVar
 
 import sqlalchemy as sa
@@ -14,20 +15,21 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from pinsetter.catalog import game_title
 from pinsetter.games.registry import GAMES, game_class
-from pinsetter.i18n import N_, _
+from pinsetter.i18n import N_, _, current_language, ngettext, using_language
 from pinsetter.records import game_played
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
 from pinsetter.ui.table_text import draw_table
 from pinsetter.ui.tui import GUARD_BINDING, EnterGuard, replay_lines, resume_summary, translate_bindings
+from pinsetter.ui.wrap import wrap_text
 from pinsetter.usertext import visible
 
-__all__ = ["HistoryScreen", "ReplayScreen", "StatsScreen", "readable_history", "sparkline"]
+__all__ = ["ConfirmDelete", "HistoryScreen", "ReplayScreen", "StatsScreen", "readable_history", "sparkline"]
 
 ALL = "all"
 BARS = "▁▂▃▄▅▆▇█"
@@ -83,20 +85,84 @@ def history_label(stored: Any) -> Text:
             for i, spec in enumerate(stored.record.players)
         )
         where = _("{scores} (finished)").format(scores=scores)
+    elif stored.not_begun():  # started and left before a pin fell: said so, to be deleted at a glance
+        names = _(", ").join(spec.name for spec in stored.record.players)
+        where = _("{names} (not begun)").format(names=names)
     else:
         where = _("{summary} (unfinished)").format(summary=resume_summary(stored.record))
     game = game_title(stored.game, stored.record.options)
     return Text(f"#{stored.id} {stored.created[:16].replace('T', ' ')} {game}: {where}")
 
 
+class ConfirmDelete(EnterGuard, ModalScreen[bool]):
+    """The games about to be deleted, each in one line, and a question: Delete (y) or Cancel (n, Escape).
+
+    Cancel has the focus: an Enter pressed without reading deletes nothing.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        GUARD_BINDING,
+        Binding("y", "answer(True)", N_("Delete")),
+        Binding("escape,n", "answer(False)", N_("Cancel")),
+    ]
+
+    def __init__(self, stored_games: list[Any]) -> None:
+        super().__init__()
+        translate_bindings(self)
+        self.stored_games = stored_games
+
+    def compose(self) -> ComposeResult:
+        count = len(self.stored_games)
+        question = ngettext(
+            "Delete this game from the history?", "Delete these {count} games from the history?", count
+        ).format(count=count)
+        finished = sum(g.finished for g in self.stored_games)
+        if finished:
+            question += " " + ngettext(
+                "The finished one's scores leave the statistics.",
+                "The {count} finished ones' scores leave the statistics.",
+                finished,
+            ).format(count=finished)
+        listed = Text("\n").join(history_label(g) for g in self.stored_games[:12])
+        if count > 12:
+            listed.append("\n" + _("and {count} more").format(count=count - 12))
+        with VerticalScroll(id="help"):
+            yield Static(listed, id="delete-games")
+            yield Label(Text(question, style="bold"), id="delete-question")
+            with Horizontal(classes="row"):
+                yield Button(_("Delete"), id="delete-yes", variant="error", compact=True)
+                yield Button(_("Cancel"), id="delete-no", compact=True)
+
+    def on_mount(self) -> None:
+        self.guard_from_now()
+        self.query_one("#delete-no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "delete-yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 class HistoryScreen(EnterGuard, Screen[None]):
-    """Past games, filtered by game and by player; Enter (or a click) opens one to replay."""
+    """Past games, filtered by game and by player; Enter (or a click) opens one to replay.
+
+    A game can be deleted (Delete or d), and every game started and left before a pin fell at once
+    (x): each after a confirmation. The launcher's Resume list reads the same history.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         GUARD_BINDING,
         Binding("escape", "back", N_("Back")),
+        Binding("delete,d", "delete", N_("Delete")),
+        Binding("x", "delete_not_begun", N_("Delete not begun")),
         Binding("f3", "statistics", N_("Statistics")),
     ]
+    DEFAULT_CSS = """
+    HistoryScreen #history-list { height: 1fr; min-height: 3; }
+    HistoryScreen #history-notes { height: auto; max-height: 4; }
+    HistoryScreen #history-heading { width: 1fr; height: auto; }
+    """
 
     def __init__(self, storage: Any, game: str | None = None, player: str = "") -> None:
         super().__init__()
@@ -104,6 +170,8 @@ class HistoryScreen(EnterGuard, Screen[None]):
         self.storage = storage
         self.game = game
         self.player = player
+        self.shown: list[Any] = []  # the games listed, in order
+        self.said = Text()  # what the last deletion did, shown under the list until the next one
 
     def compose(self) -> ComposeResult:
         game_class("tenpins")
@@ -119,10 +187,12 @@ class HistoryScreen(EnterGuard, Screen[None]):
             )
             yield Label(_("Player"))
             yield Input(self.player, placeholder=_("any player"), id="history-player", compact=True)
-        yield Label(_("Past games, newest first (Enter or a click replays one)"))
+        yield Label(_("Past games, newest first (Enter or a click replays one; d deletes it)"), id="history-heading")
         yield OptionList(id="history-list")
         yield Static(id="history-notes")
         with Horizontal(classes="row"):
+            yield Button(_("Delete"), id="history-delete", compact=True)
+            yield Button(_("Delete not begun"), id="history-delete-empty", compact=True)
             yield Button(_("Statistics"), id="history-stats", compact=True)
             yield Button(_("Back"), id="history-back", compact=True)
         yield Footer()
@@ -136,22 +206,31 @@ class HistoryScreen(EnterGuard, Screen[None]):
     def on_screen_resume(self) -> None:
         self.guard_from_now()
 
-    def refresh_list(self) -> None:
+    def refresh_list(self, highlight: int = 0) -> None:
         listing = self.query_one("#history-list", OptionList)
         notes = self.query_one("#history-notes", Static)
         listing.clear_options()
+        self.shown = []
         if self.storage is None:
             notes.update(Text(_("games are not kept in the history (it could not be opened)"), style="yellow"))
             return
         found, problems = readable_history(self.storage, self.game, self.player or None)
+        self.shown = found
         for stored in found:
             listing.add_option(Option(history_label(stored), id=str(stored.id)))
         if listing.option_count:
-            listing.highlighted = 0
+            listing.highlighted = min(highlight, listing.option_count - 1)
         lines = [Text(p, style="red") for p in problems]
         if not found:
             lines.insert(0, Text(_("no game found")))
+        if self.said:
+            lines.insert(0, self.said)
         notes.update(Text("\n").join(lines))
+
+    def highlighted_game(self) -> Any:
+        listing = self.query_one("#history-list", OptionList)
+        index = listing.highlighted
+        return self.shown[index] if index is not None and index < len(self.shown) else None
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "history-game":
@@ -175,10 +254,54 @@ class HistoryScreen(EnterGuard, Screen[None]):
             self.app.push_screen(ReplayScreen(stored))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "history-stats":
-            self.action_statistics()
-        elif event.button.id == "history-back":
-            self.action_back()
+        actions = {
+            "history-stats": self.action_statistics,
+            "history-back": self.action_back,
+            "history-delete": self.action_delete,
+            "history-delete-empty": self.action_delete_not_begun,
+        }
+        if event.button.id in actions:
+            actions[event.button.id]()
+
+    def action_delete(self) -> None:
+        """The highlighted game, after a confirmation."""
+        stored = self.highlighted_game()
+        if stored is None:
+            self.tell(Text(_("no game to delete"), style="yellow"))
+            return
+        self.confirm_delete([stored])
+
+    def action_delete_not_begun(self) -> None:
+        """Every game (of the games listed) started and left before a pin fell, after a confirmation."""
+        empty = [g for g in self.shown if g.not_begun()]
+        if not empty:
+            self.tell(Text(_("no game here was started and left before a pin fell")))
+            return
+        self.confirm_delete(empty)
+
+    def confirm_delete(self, stored_games: list[Any]) -> None:
+        listing = self.query_one("#history-list", OptionList)
+        where = listing.highlighted or 0
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                self.tell(Text(_("nothing deleted")))
+                return
+            try:
+                deleted = self.storage.delete([g.id for g in stored_games])
+            except Exception as exc:  # a game at an online table still in play, or the database failed
+                self.tell(Text(first_line(exc), style="red"))
+                return
+            said = ngettext("game {ids} deleted", "{count} games deleted: {ids}", len(deleted))
+            self.said = Text(said.format(count=len(deleted), ids=", ".join(f"#{i}" for i in deleted)), style="green")
+            self.refresh_list(where)
+            listing.focus()
+
+        self.app.push_screen(ConfirmDelete(stored_games), answered)
+
+    def tell(self, text: Text) -> None:
+        self.said = text
+        self.refresh_list(self.query_one("#history-list", OptionList).highlighted or 0)
 
     def action_statistics(self) -> None:
         self.app.push_screen(StatsScreen(self.storage, self.game, self.player))
@@ -187,19 +310,78 @@ class HistoryScreen(EnterGuard, Screen[None]):
         self.app.pop_screen()
 
 
+AUTOPLAY_SECONDS = 0.6  # a step a little faster than a bot's in a game, slow enough to follow
+
+
+def frame_starts(states: list[Any]) -> list[int]:
+    """The positions where a frame begins: the first at which the player to play is in a later frame."""
+    starts = [0]
+    latest = 0
+    for index, state in enumerate(states):
+        if state.is_terminal():
+            continue
+        ctx = state.ball_context(state.turn())
+        if ctx is not None and ctx.frame > latest:
+            if latest:
+                starts.append(index)
+            latest = ctx.frame
+    return starts
+
+
+def decision_points(steps: list[Any], players: list[Any], reached: int) -> list[int]:
+    """The positions at which a player decided (the step taken there is a player's, not chance's).
+
+    The humans' decisions where the game had a human; every player's in a game of bots.
+    """
+    decided = [i for i in range(min(reached, len(steps))) if steps[i].actor is not None]
+    humans = [i for i in decided if players[steps[i].actor].is_human]
+    return humans if any(p.is_human for p in players) else decided
+
+
 class ReplayScreen(EnterGuard, Screen[None]):
-    """A past game: its sheets, table and log at any step; it opens at the end, stepped with the arrows."""
+    """A past game: its sheets, table and log at any step; it opens at the end.
+
+    A game is some 500 steps: besides a step at a time (arrows), it jumps a frame (`[` `]`,
+    PageUp/PageDown) or to the players' decisions (`,` `.`), and plays itself (`a`). At a decision
+    the hint panel shows each option valued as the hints valued it then, and the one chosen (`h`
+    hides it); the table is headed with whose it is.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         GUARD_BINDING,
-        Binding("left,p", "step(-1)", N_("Back a step")),
-        Binding("right,n,space", "step(1)", N_("Next step")),
-        Binding("home", "go(0)", N_("Start")),
-        Binding("end", "go(-1)", N_("End")),
+        # Priority: a focused scrolling panel (the table, the log) would take these keys to scroll.
+        Binding("left,p", "step(-1)", N_("Back a step"), show=False, priority=True),
+        Binding("right,n,space", "step(1)", N_("Next step"), priority=True),
+        Binding("left_square_bracket,pageup", "frame(-1)", N_("Frame back"), show=False, priority=True),
+        Binding("right_square_bracket,pagedown", "frame(1)", N_("Next frame"), priority=True),
+        Binding("comma", "decision(-1)", N_("Decision back"), show=False, priority=True),
+        Binding("full_stop", "decision(1)", N_("Next decision"), priority=True),
+        Binding("a", "autoplay", N_("Autoplay")),
+        Binding("h", "hints", N_("Hints")),
+        Binding("home", "go(0)", N_("Start"), show=False, priority=True),
+        Binding("end", "go(-1)", N_("End"), show=False, priority=True),
         Binding("escape,q", "back", N_("Back")),
     ]
+    DEFAULT_CSS = """
+    ReplayScreen #replay-sheet { height: auto; }
+    ReplayScreen #replay-bar { height: auto; }
+    ReplayScreen #replay-bar Button.-textual-compact { min-width: 3; margin-right: 0; }
+    ReplayScreen.narrow .wide-only { display: none; }
+    ReplayScreen.short.narrow.hinting #replay-sheet { display: none; }
+    ReplayScreen #replay-whose { height: auto; text-style: bold; }
+    ReplayScreen #replay-status { height: auto; }
+    ReplayScreen #replay-hint { height: auto; max-height: 50%; border-top: solid $accent; }
+    ReplayScreen #log { min-height: 2; }
+    ReplayScreen.short Header { display: none; }
+    ReplayScreen.short #log { border: none; border-top: solid $secondary; }
+    ReplayScreen.short.hinting #log { display: none; }
+    ReplayScreen.short.hinting #replay-hint { height: 1fr; max-height: 100%; }
+    ReplayScreen.narrow #main { layout: vertical; }
+    ReplayScreen.narrow #left { width: 1fr; height: auto; max-height: 50%; }
+    ReplayScreen.narrow #right { padding: 0; }
+    """
 
-    def __init__(self, stored: Any) -> None:
+    def __init__(self, stored: Any, autoplay_seconds: float = AUTOPLAY_SECONDS) -> None:
         super().__init__()
         translate_bindings(self)
         self.stored = stored
@@ -209,32 +391,54 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.states, self.lines = replay_lines(self.game, record.players, record.steps)
         self.steps = record.steps
         self.at = len(self.states) - 1  # opens on the game as it was stored
+        self.frames = frame_starts(self.states)
+        self.decisions = decision_points(self.steps, record.players, len(self.states) - 1)
+        self.autoplay_seconds = autoplay_seconds
+        self.autoplay_timer: Any = None
+        self.show_hints = True
+        self.hints: dict[int, Text] = {}  # position -> its hint panel, worked out once
+        self.thinking: int | None = None
+
+    @property
+    def tick_pending(self) -> bool:
+        """Autoplay has a step to come (tests wait for it: tests/tui_support.py)."""
+        return self.autoplay_timer is not None
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="replay-sheet")
+        with Horizontal(id="replay-bar"):
+            yield Button("|<", id="replay-first", tooltip=_("Start"), compact=True)
+            yield Button(_("< frame"), id="replay-frame-back", compact=True)
+            yield Button(_("< decision"), id="replay-decision-back", classes="wide-only", compact=True)
+            yield Button("<", id="replay-back", tooltip=_("Back a step"), compact=True)
+            yield Button(">", id="replay-next", tooltip=_("Next step"), compact=True)
+            yield Button(_("decision >"), id="replay-decision-next", classes="wide-only", compact=True)
+            yield Button(_("frame >"), id="replay-frame-next", compact=True)
+            yield Button(">|", id="replay-last", tooltip=_("End"), compact=True)
+            yield Button(_("Autoplay"), id="replay-autoplay", compact=True)
+            yield Button(_("Back"), id="replay-close", compact=True)
         with Horizontal(id="main"):
             with VerticalScroll(id="left"):
+                yield Static(id="replay-whose")
                 yield Static(id="replay-table")
             with Vertical(id="right"):
                 yield Static(id="replay-status")
-                with Horizontal(classes="row", id="replay-buttons"):
-                    yield Button("|<", id="replay-first", compact=True)
-                    yield Button("<", id="replay-back", compact=True)
-                    yield Button(">", id="replay-next", compact=True)
-                    yield Button(">|", id="replay-last", compact=True)
-                    yield Button(_("Back"), id="replay-close", compact=True)
+                yield Static(id="replay-hint")
                 with VerticalScroll(id="log"):
                     yield Static(id="replay-log")
         yield Footer()
 
     def on_mount(self) -> None:
         self.guard_from_now()
-        self.title = _("pinsetter - game #{id}, {game}").format(id=self.stored.id, game=_(self.game.name))
+        self.title = _("pinsetter - game #{id}, {game}").format(
+            id=self.stored.id, game=game_title(self.stored.game, self.stored.record.options)
+        )
         self.sub_title = _("seed {seed}").format(seed=self.stored.record.seed)
         self.set_class(self.app.size.height < 32, "short")
         self.set_class(self.app.size.width < 76, "narrow")
         self.show()
+        self.call_after_refresh(self.show)  # again once laid out: the status is wrapped to its column's width
         self.query_one("#replay-back", Button).focus()
 
     def on_resize(self, event: Any) -> None:
@@ -242,8 +446,14 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.set_class(event.size.width < 76, "narrow")
         self.show()
 
+    def on_unmount(self) -> None:
+        self.stop_autoplay()
+
+    def whose(self, player: int | None) -> str:
+        return self.names[player] if player is not None and 0 <= player < len(self.names) else ""
+
     def show(self) -> None:
-        """The position after `self.at` steps: sheets, table, where it stands, and the log so far."""
+        """The position after `self.at` steps: sheets, whose table, the table, where it stands, the hint, the log."""
         state = self.states[self.at]
         frames = self.game.lane.frames
         current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
@@ -255,22 +465,110 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.query_one("#replay-sheet", Static).update(Text(sheet, no_wrap=True))
         last_chance = next((s.text for s in reversed(self.steps[: self.at]) if s.actor is None), "")
         view = self.game.table(state, self.names, last_chance)
+        owner = self.whose(view.player)
+        self.query_one("#replay-whose", Static).update(
+            Text(_("{name}'s table").format(name=owner) if owner else _("the table"))
+        )
         self.query_one("#replay-table", Static).update(draw_table(view))
-        status = Text(_("step {at} of {total}").format(at=self.at, total=len(self.states) - 1), style="bold")
+        self.query_one("#replay-status", Static).update(wrap_text(self.status_text(state, view), self.column_width()))
+        self.update_hint()
+        self.query_one("#replay-log", Static).update(Text("\n").join(Text(line) for line in self.lines[: self.at]))
+        self.query_one("#replay-autoplay", Button).label = _("Pause") if self.autoplay_timer else _("Autoplay")
+        self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end, animate=False)
+
+    def column_width(self) -> int:
+        """The width of the column the status and the hint are in: they are wrapped to it here, Japanese
+        too (`pinsetter.ui.wrap`), so that nothing wraps them again at a worse place."""
+        right = self.query_one("#right", Vertical)
+        width = right.content_region.width if right.content_region.width > 0 else self.app.size.width
+        return max(20, width - 1)
+
+    def status_text(self, state: Any, view: Any) -> Text:
+        """Where the replay stands: step, frame, decision, the last step in words, and the keys."""
+        total = len(self.states) - 1
+        status = Text(_("step {at} of {total}").format(at=self.at, total=total), style="bold")
+        frame = bisect.bisect_right(self.frames, self.at)
+        status.append("  " + _("frame {frame}").format(frame=frame))
+        if self.decisions:
+            done = bisect.bisect_left(self.decisions, self.at)
+            if self.at in self.decisions:
+                status.append("  " + _("decision {n} of {count}").format(n=done + 1, count=len(self.decisions)))
         if self.at:
             status.append("\n" + self.lines[self.at - 1])
         if state.is_terminal():
             scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, state.scores(), strict=True))
             status.append("\n" + _("game over: {scores}").format(scores=scores))
-        elif len(self.states) - 1 < len(self.steps) and self.at == len(self.states) - 1:
+        elif total < len(self.steps) and self.at == total:
             status.append("\n" + self.lines[-1], style="red")
         else:
             status.append("\n" + view.status)
-        status.append("\n" + _("left/right a step, Home/End the start/end, Escape back"), style="dim")
-        self.query_one("#replay-status", Static).update(status)
-        self.query_one("#replay-log", Static).update(Text("\n").join(Text(line) for line in self.lines[: self.at]))
-        self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end, animate=False)
+        if self.autoplay_timer is not None:
+            status.append("\n" + _("playing by itself: a stops it"), style="italic")
+        if not self.has_class("short"):  # in a short window the footer and the buttons say it
+            keys = _("left/right a step, [ ] a frame, , . a decision, a autoplay, h hints, Home/End, Escape back")
+            status.append("\n" + keys, style="dim")
+        return status
 
+    # --- the hint at a decision ----------------------------------------------------------------
+    def update_hint(self) -> None:
+        """At a decision: each option valued and the one chosen (worked out in a thread, once each)."""
+        panel = self.query_one("#replay-hint", Static)
+        at_decision = self.at < len(self.states) - 1 and self.steps[self.at].actor is not None
+        panel.display = self.show_hints and at_decision
+        self.set_class(bool(panel.display), "hinting")  # a short window gives the log's room to the hint
+        if not panel.display:
+            return
+        if self.at in self.hints:
+            panel.update(wrap_text(self.hints[self.at], self.column_width()))
+            return
+        if self.autoplay_timer is not None:
+            panel.update(Text(_("hints: shown when the replay is paused"), style="italic"))
+            return
+        panel.update(Text(_("thinking... (the first hint of a game can take a few seconds)"), style="italic"))
+        if self.thinking != self.at:
+            self.thinking = at = self.at
+            state = self.states[at].clone()
+            step = self.steps[at]
+            language = current_language()
+            self.run_worker(lambda: self.work_out_hint(at, state, step, language), thread=True, exclusive=True)
+
+    def work_out_hint(self, at: int, state: Any, step: Any, language: str) -> None:
+        """In the worker's thread, which starts in the default language: the screen's is passed in."""
+        with using_language(language):
+            text = self.hint_text(state, step)
+        self.app.call_from_thread(self.hint_ready, at, text)
+
+    def hint_ready(self, at: int, text: Text) -> None:
+        self.hints[at] = text
+        if self.thinking == at:
+            self.thinking = None
+        if self.is_mounted and self.at == at:
+            self.update_hint()
+
+    def hint_text(self, state: Any, step: Any) -> Text:
+        """`ann chose: Cross out 4: expected final score 143.0 (2.1 less than the best)`, first, in view
+        however small the panel; then the options as the hints value them, best first, the chosen marked."""
+        from pinsetter.bots.hints import hint_words, option_values
+
+        deciding = self.whose(step.actor)
+        chosen = state.game.action_words(state, step.text)
+        found = option_values(state)
+        if found is None:
+            text = Text(_("{name} chose: {move}").format(name=deciding, move=chosen) + "\n", style="bold")
+            return text.append(_("no hints for this position"))
+        name, label, values = found
+        words = hint_words(state, name, values)
+        picked = next((i for i, (action, _value) in enumerate(values) if str(action) == step.text), None)
+        said = words[picked] if picked is not None else chosen
+        text = Text(_("{name} chose: {move}").format(name=deciding, move=said) + "\n", style="bold")
+        for index in range(min(8, len(words))):
+            mark = "▸ " if index == picked else "  "
+            line = mark + words[index] + (_(" (chosen)") if index == picked else "")
+            text.append(line + "\n", style="bold" if index == picked else "")
+        text.append(label, style="italic")
+        return text
+
+    # --- moving through the game ---------------------------------------------------------------
     def action_step(self, delta: int) -> None:
         self.at = min(max(self.at + delta, 0), len(self.states) - 1)
         self.show()
@@ -279,20 +577,71 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.at = len(self.states) - 1 if where < 0 else where
         self.show()
 
+    def action_frame(self, delta: int) -> None:
+        """To the start of the next frame, or of this one (then the one before) going back."""
+        self.at = self.jump(self.frames, delta)
+        self.show()
+
+    def action_decision(self, delta: int) -> None:
+        """To the next (or previous) position at which a player decided."""
+        if not self.decisions:
+            self.notify(_("nobody decided anything in this game: chance played every step"))
+            return
+        self.at = self.jump(self.decisions, delta)
+        self.show()
+
+    def jump(self, marks: list[int], delta: int) -> int:
+        last = len(self.states) - 1
+        if delta > 0:
+            later = [m for m in marks if m > self.at]
+            return later[0] if later else last
+        earlier = [m for m in marks if m < self.at]
+        return earlier[-1] if earlier else 0
+
+    def action_autoplay(self) -> None:
+        """Play the game on by itself, a step at a time; again to stop. From the end it starts over."""
+        if self.autoplay_timer is not None:
+            self.stop_autoplay()
+        else:
+            if self.at >= len(self.states) - 1:
+                self.at = 0
+            self.autoplay_timer = self.set_interval(self.autoplay_seconds, self.autoplay_step)
+        self.show()
+
+    def autoplay_step(self) -> None:
+        if self.at >= len(self.states) - 1:
+            self.stop_autoplay()
+        else:
+            self.at += 1
+        self.show()
+
+    def stop_autoplay(self) -> None:
+        if self.autoplay_timer is not None:
+            self.autoplay_timer.stop()
+            self.autoplay_timer = None
+
+    def action_hints(self) -> None:
+        self.show_hints = not self.show_hints
+        self.update_hint()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         moves = {
-            "replay-first": ("go", 0),
-            "replay-back": ("step", -1),
-            "replay-next": ("step", 1),
-            "replay-last": ("go", -1),
+            "replay-first": lambda: self.action_go(0),
+            "replay-frame-back": lambda: self.action_frame(-1),
+            "replay-decision-back": lambda: self.action_decision(-1),
+            "replay-back": lambda: self.action_step(-1),
+            "replay-next": lambda: self.action_step(1),
+            "replay-decision-next": lambda: self.action_decision(1),
+            "replay-frame-next": lambda: self.action_frame(1),
+            "replay-last": lambda: self.action_go(-1),
+            "replay-autoplay": self.action_autoplay,
+            "replay-close": self.action_back,
         }
-        if event.button.id == "replay-close":
-            self.action_back()
-        elif event.button.id in moves:
-            kind, value = moves[event.button.id]
-            (self.action_go if kind == "go" else self.action_step)(value)
+        if event.button.id in moves:
+            moves[event.button.id]()
 
     def action_back(self) -> None:
+        self.stop_autoplay()
         self.app.pop_screen()
 
 
