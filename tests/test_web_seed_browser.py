@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from browser_support import chrome, require_browser, served, wait
+from browser_support import chrome, open_more_options, require_browser, served, wait
 from pinsetter.records import Record
 
 require_browser()
@@ -41,7 +41,7 @@ def driver(base: str) -> Iterator[WebDriver]:
 def test_a_seed_typed_in_the_lobby_is_the_games_seed_to_the_last_digit(driver: WebDriver, base: str) -> None:
     driver.get(base + "/#/")
     driver.refresh()
-    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=game][value='tenpins']"), "no lobby")
+    open_more_options(driver)
     driver.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
     frames = driver.find_element(By.ID, "opt-frames")
     frames.clear()

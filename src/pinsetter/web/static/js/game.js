@@ -209,7 +209,8 @@ export async function gamePage(id) {
   }
 
   function usable(element) {
-    return element && !element.disabled && element.getClientRects().length > 0 ? element : null;
+    const focusable = element && element.matches("button, input, select, a[href], [tabindex]");
+    return focusable && !element.disabled && element.getClientRects().length > 0 ? element : null;
   }
 
   // The next likely control after an action: the one used if it still applies, else what the
@@ -221,8 +222,8 @@ export async function gamePage(id) {
     if (game.terminal) return usable(root.querySelector("#play-again"));
     const candidates = [root.querySelector("#roll"), root.querySelector("#play-selection")];
     if (game.view.selection) {
-      if (game.view.selection.needs_pile && st.pile === null) candidates.push(...root.querySelectorAll("[data-pile]"));
-      candidates.push(...root.querySelectorAll("[data-pin]"));
+      if (game.view.selection.needs_pile && st.pile === null) candidates.push(...root.querySelectorAll("button[data-pile]"));
+      candidates.push(...root.querySelectorAll("button[data-pin]")); // the small boards' pins are pictures
     }
     candidates.push(...root.querySelectorAll("#choices button"));
     for (const element of candidates) if (usable(element)) return element;
