@@ -177,6 +177,12 @@ def click_and_settle(driver: WebDriver, css: str) -> dict[str, str]:
 
 
 PIN_FACTS = """
+// How opaque a part of a pin is drawn: its opacity and that of every group it lies in, up to the pin.
+const seen = (part, pin) => {
+  let alpha = 1;
+  for (let at = part; at && at !== pin; at = at.parentElement) alpha *= Number(getComputedStyle(at).opacity);
+  return part ? alpha : 1;
+};
 const pins = [...document.querySelectorAll('#table .triangle .pin-row')].map((row) =>
   [...row.children].map((el) => {
     const r = el.getBoundingClientRect();
@@ -188,7 +194,8 @@ const pins = [...document.querySelectorAll('#table .triangle .pin-row')].map((ro
       outline: (el.querySelector('.body') || {getAttribute: () => ''}).getAttribute('d') || '',
       marks: {upright: has('.upright'), fallen: has('.fallen'), hatch: has('.hatch'), diamond: has('.grey-mark'),
               tick: has('.tick-badge'), spot: has('.spot'), barred: has('.blocked-sign')},
-      faded: el.querySelector('.upright') ? Number(getComputedStyle(el.querySelector('.upright')).opacity) : 1,
+      faded: seen(el.querySelector('.upright .pin-shape'), el),
+      print: Math.min(1, ...[...el.querySelectorAll('.upright text')].map((t) => seen(t, el))),
     };
   }));
 return pins;
@@ -323,6 +330,7 @@ def test_every_pin_state_has_its_own_mark_and_words(fresh: WebDriver, base: str,
         assert pin["disabled"] == ("blocked" in states or "down" in states), (number, pin)
         if "blocked" in states:
             assert pin["faded"] < 0.6  # and faded: it does not look playable
+            assert pin["print"] == 1  # its body only: what is printed on it keeps its contrast
         if "picked" in states:
             assert pin["pressed"] == "true"
     assert seen == set(marks)
@@ -360,6 +368,38 @@ def test_solitaire_pins_that_cannot_be_played_look_and_behave_so(
     assert all("cannot be picked now" in p["words"] for p in back_row.values())
     fresh.find_element(By.CSS_SELECTOR, "[data-pin='8'] .hit").click()  # where a player would click it
     assert fresh.find_element(By.ID, "selection-sum").text == "No pins picked"
+
+
+def test_solitaire_pins_and_piles_are_named_first_by_what_they_show(
+    fresh: WebDriver, base: str, api: httpx.Client
+) -> None:
+    """A button's name starts with the text it shows, in order (speech input; axe's label-content-name-mismatch).
+
+    A card on a pin shows its value and position; a pile its top card (once: the corner index is a
+    copy, not text), its name and its count.
+    """
+    view = new_game(api, "bowling-solitaire", seed=8)
+    view = api.post(f"/api/games/{view['id']}/advance", json={"until": "rolls"}).json()
+    open_game(fresh, base, view["id"])
+    buttons = fresh.execute_script(
+        "return [...document.querySelectorAll('#table button.pin, #table button.pile')].map((b) => ({"
+        " pin: b.dataset.pin || null, pile: b.dataset.pile || null, name: b.getAttribute('aria-label'),"
+        " texts: [...b.querySelectorAll('text, span')].map((t) => t.textContent)}))"
+    )
+    pins = {str(p["number"]): p for p in view["view"]["pins"]}
+    piles = {str(p["number"]): p for p in view["view"]["piles"]}
+    assert sorted(b["pin"] for b in buttons if b["pin"]) == sorted(pins)
+    assert sorted(b["pile"] for b in buttons if b["pile"]) == sorted(piles)
+    for button in buttons:
+        if button["pin"]:
+            pin = pins[button["pin"]]
+            assert button["texts"] == [pin["label"], f"#{pin['number']}"]
+            assert button["name"].startswith(f"{pin['label']} #{pin['number']}, pin {pin['number']}, "), button
+        else:
+            pile = piles[button["pile"]]
+            count = f"{pile['cards']} cards left"
+            assert button["texts"] == [pile["top"], f"Pile {pile['number']}", count]
+            assert button["name"].startswith(f"{pile['top']}, Pile {pile['number']}, {count}, top card {pile['top']}")
 
 
 def test_bowling_dice_faces_are_told_apart_at_a_glance(fresh: WebDriver, base: str, api: httpx.Client) -> None:

@@ -28,11 +28,18 @@ function card(x, y, value, { back = false } = {}) {
       s("rect", { class: "card-back", x: x + 4, y: y + 4, width: 34, height: 52, rx: 3, fill: `url(#${id})` }),
     );
   } else {
-    g.append(s("text", { class: "card-value", x: x + 21, y: y + 39, "text-anchor": "middle", text: value }));
-    g.append(s("text", { class: "card-corner", x: x + 4, y: y + 11, text: value }));
+    // The value is written once: the corner index is a copy of it (`<use>`, scaled to 9/25 and
+    // moved to the corner), so the card's text, and a button's name, hold it once, not "6 6".
+    const id = nextId("value");
+    g.append(s("g", { class: "card-big" }, s("text", { id, class: "card-value", x: x + 21, y: y + 39, text: value })));
+    const scale = 9 / 25;
+    const move = `translate(${round(x + 4 - scale * (x + 21))} ${round(y + 11 - scale * (y + 39))}) scale(${round(scale)})`;
+    g.append(s("use", { class: "card-corner", href: `#${id}`, transform: move }));
   }
   return g;
 }
+
+const round = (n) => Math.round(n * 1000) / 1000;
 
 export function pileSvg(pile, state) {
   const depth = Math.min(Math.max(pile.cards - 1, 0), DEPTH);
@@ -50,11 +57,14 @@ export function pileSvg(pile, state) {
   return svg;
 }
 
+// A pile's name starts with what it shows, in order: its top card's value, its name and its
+// count (`6, Pile 1, 5 cards left`), then the top card in words and its state.
 function pileWords(pile, state) {
   return [
-    t("pile {number}", { number: pile.number }),
+    pile.top,
+    t("Pile {number}", { number: pile.number }),
+    tn("{n} card left", "{n} cards left", pile.cards),
     pile.top ? t("top card {card}", { card: pile.top }) : t("no face-up card"),
-    tn("{n} card", "{n} cards", pile.cards),
     state.picked ? t("picked") : state.playable ? t("can be picked") : state.blocked ? t("cannot be picked now") : null,
   ]
     .filter(Boolean)
@@ -72,9 +82,12 @@ export function drawPiles(view, ctx, motion) {
       const state = { picked, playable: picking && pile.selectable, blocked: picking && !pile.selectable && pile.cards > 0 };
       const classes = ["pile", ...Object.entries(state).filter(([, on]) => on).map(([k]) => k)].join(" ");
       const words = pileWords(pile, state);
+      // Spaces between the parts (a flex box does not draw them): its text reads "6 Pile 1 5 cards left".
       const inner = [
         pileSvg(pile, state),
+        " ",
         h("span", { class: "pile-name", text: t("Pile {number}", { number: pile.number }) }),
+        " ",
         h("span", { class: "pile-count", text: tn("{n} card left", "{n} cards left", pile.cards) }),
       ];
       const el = ctx.readonly

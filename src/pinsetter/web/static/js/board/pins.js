@@ -21,23 +21,33 @@ export function pinState(pin, picked, picking) {
   };
 }
 
-// `numbered`: the pin shows its position too (#7), where its label is a card's value.
+// What is printed on a pin: its label (standing, or down where the label is its number) and,
+// where its label is a card's value (`numbered`), its position (#7). A pin's button is named
+// starting with these words, so that what it shows is what it is called (docs/web.md, the audit).
+export function pinPrint(pin, state, numbered) {
+  return {
+    label: state.down && numbered ? "" : pin.label || "",
+    number: numbered ? `#${pin.number}` : "",
+  };
+}
+
 export function pinSvg(pin, state, numbered) {
   const svg = s("svg", { viewBox: "0 0 40 80", "aria-hidden": "true", focusable: "false" });
+  const print = pinPrint(pin, state, numbered);
   if (state.down) {
     // Lying on its side where it stood: a smaller, dashed pin, its number above it.
     const lying = s("g", { transform: "translate(20 66) rotate(-78) scale(0.55) translate(-20 -37)" }, pinBody(state.grey, { stripes: false }));
     svg.append(s("g", { class: "fallen" }, lying));
-    const text = numbered ? `#${pin.number}` : pin.label;
+    const text = print.number || print.label;
     if (text) svg.append(s("text", { class: numbered ? "number" : "label", x: 20, y: 50, "text-anchor": "middle", text }));
     return svg;
   }
   if (state.playable || state.picked) svg.append(s("ellipse", { class: "spot", cx: 20, cy: 73, rx: 15, ry: 5 }));
   const upright = s("g", { class: "upright", transform: state.picked ? "translate(0 -4)" : null }, pinBody(state.grey));
-  if (pin.label) {
-    upright.append(s("text", { class: "label", x: 20, y: numbered ? 52 : 56, "text-anchor": "middle", text: pin.label }));
+  if (print.label) {
+    upright.append(s("text", { class: "label", x: 20, y: numbered ? 52 : 56, "text-anchor": "middle", text: print.label }));
   }
-  if (numbered) upright.append(s("text", { class: "number", x: 20, y: 64, "text-anchor": "middle", text: `#${pin.number}` }));
+  if (print.number) upright.append(s("text", { class: "number", x: 20, y: 64, "text-anchor": "middle", text: print.number }));
   if (state.picked) upright.append(tickBadge(31, 9));
   svg.append(upright);
   if (state.blocked) svg.append(blockedSign(31, 70, 4.5));
@@ -46,8 +56,13 @@ export function pinSvg(pin, state, numbered) {
   return svg;
 }
 
-export function pinWords(pin, state) {
-  const parts = [t("pin {number}", { number: pin.number })];
+// A pin's name: what it shows first where that is a card's value (`8 #3, pin 3, value 8, ...`;
+// a pin printed with its number alone is named `pin 3, ...`), then what it is and its state.
+export function pinWords(pin, state, numbered = false) {
+  const print = pinPrint(pin, state, numbered);
+  const shown = [print.label, print.number].filter(Boolean).join(" ");
+  const parts = numbered && shown ? [shown] : [];
+  parts.push(t("pin {number}", { number: pin.number }));
   if (pin.value !== null && pin.value !== undefined) parts.push(t("value {value}", { value: pin.value }));
   else if (pin.label) parts.push(t("card {card}", { card: pin.label }));
   parts.push(state.down ? t("down") : t("standing"));
@@ -85,7 +100,7 @@ function triangle(view, ctx, motion) {
       if (!pin) continue;
       const picked = !ctx.readonly && ctx.picked.has(number);
       const state = pinState(pin, picked, picking);
-      const words = pinWords(pin, state);
+      const words = pinWords(pin, state, numbered);
       const attrs = { class: `pin ${stateClasses(state)}`, dataset: { pin: String(number), state: pin.down ? "down" : "standing" } };
       let el;
       if (ctx.readonly) el = h("span", { ...attrs, role: "img", "aria-label": words }, pinSvg(pin, state, numbered));

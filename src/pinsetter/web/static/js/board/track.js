@@ -74,7 +74,8 @@ export function drawTrack(view, ctx) {
     const rows = ["upper", "lower"].map((row) => view.track.map((area, i) => [area, i]).filter(([area]) => area.row === row));
     const closed = rows[1].length && rows[1].every(([area]) => !area.open);
     parts.push(
-      h("h3", { text: t("Ability track") }),
+      // The page's sections are h2 (the board's own section is named, not headed): so are the board's.
+      h("h2", { class: "board-heading", text: t("Ability track") }),
       h(
         "div",
         { class: "track sheet-track", id: "track" },
@@ -109,7 +110,7 @@ export function drawTrack(view, ctx) {
   }
   if (view.abilities.length) {
     parts.push(
-      h("h3", { text: t("Abilities held") }),
+      h("h2", { class: "board-heading", text: t("Abilities held") }),
       h(
         "ul",
         { class: "plain held-abilities", id: "abilities" },
