@@ -14,7 +14,7 @@ import pytest
 
 from pinsetter.core.narration import Narration, narrate, pins_list
 from pinsetter.games.registry import get_game
-from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
+from pinsetter.i18n import DEFAULT_LANGUAGE, set_language, using_language
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 
@@ -205,3 +205,20 @@ def test_the_web_log_and_hints_use_the_words(tmp_path: object) -> None:
     assert any("less than the best" in w for w in words[1:])
     narration = Narration(match.game, 1)
     assert narration.update([(s.actor, s.text) for s in match.record.steps], ["Ann"]) == match.log_words()
+
+
+def test_the_log_is_told_in_the_language_asked_even_after_another() -> None:
+    """A log asked for in English, then in Japanese, then in English again is each time all in that
+    language: a narration keeps the words it told, so each language keeps its own."""
+    match = Match.new("tenpins", [PlayerSpec("ann", "human")], seed=4, options={"frames": "1"})
+    while not match.state.is_terminal():
+        match.apply(match.draw_chance())
+    with using_language("en"):
+        english = match.log_words()
+    with using_language("ja"):
+        japanese = match.log_words()
+    with using_language("en"):
+        again = match.log_words()
+    assert english == again and len(japanese) == len(english)
+    assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line) for line in japanese), japanese
+    assert not any(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line) for line in english), english

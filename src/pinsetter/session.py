@@ -26,7 +26,7 @@ from pinsetter.core.game import CHANCE, Game, GameError, State, Step
 from pinsetter.core.narration import Narration
 from pinsetter.core.seeds import BOT_STREAM, SEED_MAX, DrawScheme, check_seed, lazy_step_rng, step_rng
 from pinsetter.games.registry import get_game
-from pinsetter.i18n import _
+from pinsetter.i18n import _, current_language
 from pinsetter.records import PlayerSpec, Record, RecordStep, apply_step, replay_with_draws, result_of
 
 if TYPE_CHECKING:
@@ -66,14 +66,17 @@ class Match:
         self.bots: dict[int, Bot] = {i: make_bot(p.bot, game) for i, p in enumerate(players) if p.bot is not None}
         # Undo is on by default when one human plays (alone or against bots), off among several.
         self.undo_allowed = sum(p.is_human for p in players) == 1 if undo_allowed is None else undo_allowed
-        self._narration: Narration | None = None  # made when an interface first asks for the log
+        # One narration per language, made when an interface first asks for the log in it: a
+        # narration keeps the words it has told, so one shared by two languages would mix them.
+        self._narrations: dict[str, Narration] = {}
 
     def log_words(self) -> list[str]:
         """Every step so far as the log tells it (pinsetter.core.narration), the same in every interface."""
-        if self._narration is None:
-            self._narration = Narration(self.game, len(self.players))
+        narration = self._narrations.get(current_language())
+        if narration is None:
+            narration = self._narrations[current_language()] = Narration(self.game, len(self.players))
         steps = [(step.actor, step.text) for step in self.record.steps]
-        return self._narration.update(steps, [p.name for p in self.players])
+        return narration.update(steps, [p.name for p in self.players])
 
     @property
     def chance_script(self) -> ChanceScript | None:
