@@ -355,7 +355,7 @@ export async function gamePage(id) {
             dataset: { key: "roll" },
             onclick: roll,
           })
-        : game.has_decisions
+        : game.has_decisions || game.terminal
           ? null
           : // Its place is kept while it is not wanted: the buttons after it never move (board.css).
             h("button", { type: "button", class: "primary roll-placeholder", "aria-hidden": "true", tabindex: -1, disabled: true, text: `${game.view.roll_label || t("Roll")} (R)` });
