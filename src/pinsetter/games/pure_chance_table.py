@@ -138,9 +138,9 @@ def last_player(state: State) -> int | None:
 
 def _left_standing(state: State, player: int) -> int:
     """Pins the player's last ball left standing (the rack is set anew after a strike or a spare)."""
-    frames = state.scoresheet(player).frames_data
+    frames = state.scoresheet(player).frames
     rack = 10
-    for pinfall in frames[-1]["pinfalls"] if frames else ():
+    for pinfall in frames[-1].pinfalls if frames else ():
         rack = (10 if rack == 0 else rack) - pinfall
     return rack
 
