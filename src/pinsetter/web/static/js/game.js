@@ -248,7 +248,8 @@ export async function gamePage(id) {
     const buttons = [...root.querySelectorAll("#table [data-pile]"), ...root.querySelectorAll("#choices button")];
     buttons.forEach((button, index) => {
       const key = CHOICE_KEYS[index];
-      if (!key) return;
+      // A pile keeps its key's place (A is always pile 1) but shows it only while it can be picked.
+      if (!key || button.dataset.usable === "0") return;
       keys.set(key, button);
       button.setAttribute("aria-keyshortcuts", key);
       button.dataset.keyhint = key; // drawn by pages.css after the label, outside its words
