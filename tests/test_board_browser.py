@@ -368,6 +368,13 @@ def test_solitaire_pins_that_cannot_be_played_look_and_behave_so(
     assert all("cannot be picked now" in p["words"] for p in back_row.values())
     fresh.find_element(By.CSS_SELECTOR, "[data-pin='8'] .hit").click()  # where a player would click it
     assert fresh.find_element(By.ID, "selection-sum").text == "No pins picked"
+    # A pick says the cards it adds up and where they lie, not pin numbers beside a sum of cards.
+    pins = api.get(f"/api/games/{view['id']}").json()["view"]["pins"]
+    playable = next(p for p in pins if p["selectable"])
+    fresh.find_element(By.CSS_SELECTOR, f"[data-pin='{playable['number']}'] .hit").click()
+    said = wait(fresh, lambda d: d.find_element(By.ID, "selection-sum").text.startswith("Picked") and d, "no pick")
+    card, number = playable["label"], playable["number"]
+    assert said.find_element(By.ID, "selection-sum").text.startswith(f"Picked {card} (pin {number}): sum {card}")
 
 
 def test_solitaire_pins_and_piles_are_named_first_by_what_they_show(
