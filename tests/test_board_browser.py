@@ -368,6 +368,13 @@ def test_solitaire_pins_that_cannot_be_played_look_and_behave_so(
     assert all("cannot be picked now" in p["words"] for p in back_row.values())
     fresh.find_element(By.CSS_SELECTOR, "[data-pin='8'] .hit").click()  # where a player would click it
     assert fresh.find_element(By.ID, "selection-sum").text == "No pins picked"
+    # A pick says the cards it adds up and where they lie, not pin numbers beside a sum of cards.
+    pins = api.get(f"/api/games/{view['id']}").json()["view"]["pins"]
+    playable = next(p for p in pins if p["selectable"])
+    fresh.find_element(By.CSS_SELECTOR, f"[data-pin='{playable['number']}'] .hit").click()
+    said = wait(fresh, lambda d: d.find_element(By.ID, "selection-sum").text.startswith("Picked") and d, "no pick")
+    card, number = playable["label"], playable["number"]
+    assert said.find_element(By.ID, "selection-sum").text.startswith(f"Picked {card} (pin {number}): sum {card}")
 
 
 def test_solitaire_pins_and_piles_are_named_first_by_what_they_show(
@@ -735,3 +742,39 @@ def test_every_board_fits_a_phone_and_a_laptop_in_both_themes(
                 )
                 assert 150 < lane <= width, (game, width, lane)
                 screenshot(fresh, artifacts / f"board-{game}-{stage}-{width}-{theme}.png")
+
+
+# --- the end of a game (issue 25's gallery) ----------------------------------------------------------
+
+END_FACTS = """
+const table = document.getElementById('table');
+return {
+  gap: Boolean(document.querySelector('.roll-placeholder')),
+  lane: Boolean(table.querySelector('.lane')),
+  owner: (document.getElementById('board-owner') || {}).textContent || '',
+  keys: [...table.querySelectorAll('[data-keyhint]')].map((el) => el.dataset.keyhint),
+  tray: (table.querySelector('.tray-empty') || {}).textContent || '',
+  caption: (table.querySelector('.dice-caption') || {}).textContent || '',
+};
+"""
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("tenpins", {}), ("bowling-dice", {}), ("rolling-pins", {}), ("bowling-solitaire", {})],
+)
+def test_the_end_keeps_a_named_lane_and_offers_no_key_or_gap(
+    fresh: WebDriver, base: str, api: httpx.Client, artifacts: Path, game: str, options: dict[str, Any]
+) -> None:
+    """The end: no gap for Roll, the lane drawn and named, no key on a pile, no "No roll yet" beside a roll."""
+    players = ANN if game == "bowling-solitaire" else [*ANN, {"name": "Bot", "kind": "bot:random"}]
+    view = new_game(api, game, {"frames": 2, **options}, seed=5, players=players)
+    view = play_until(api, view, lambda v: v["next"] == "over", prefer=("dice 2",))
+    fresh.set_window_size(1280, 900)
+    open_game(fresh, base, view["id"])
+    facts = fresh.execute_script(END_FACTS)
+    assert not facts["gap"] and facts["lane"] and facts["keys"] == [], facts
+    assert not (facts["tray"] and facts["caption"]), facts
+    if len(players) > 1:  # whose lane or sheet it is, in words
+        assert facts["owner"].endswith(": finished") and facts["owner"].split(":")[0] in ("Ann", "Bot"), facts
+    screenshot(fresh, artifacts / f"board-{game}-end-1280-light.png")

@@ -199,3 +199,32 @@ def test_the_schema_documents_every_players_board(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()["components"]["schemas"]["GameView"]["properties"]["boards"]
     assert schema["items"] == {"$ref": "#/components/schemas/TableView"}
     assert "every player's own board" in schema["description"]
+
+
+@pytest.mark.parametrize("game_id", ["rolling-pins", "tenpins", "bowling-dice"])
+def test_a_dice_tray_never_says_no_roll_yet_beside_a_roll_and_the_end_keeps_a_named_lane(game_id: str) -> None:
+    """Issue 25's gallery: "No roll yet" above "rolled 3 and 4", and an end's board without its lane or owner."""
+    game = get_game(game_id, {"frames": 3})
+    state = game.new_state(2)
+    rng = random.Random(7)
+    names = ["Ann", "Bob"]
+    last = ""
+    rolled = [False, False]
+    while not state.is_terminal():
+        for view in [game.table(state, names, last), *(game.board(state, p, names, last) for p in range(2))]:
+            if view.dice_tray and not view.dice:  # an empty tray: words of a roll only where they are its dice
+                assert view.chance_words == "" or game_id != "rolling-pins"
+                assert not (view.no_roll_yet and view.player is not None and rolled[view.player])
+        if state.is_chance_node():
+            for player in [state.turn(), *state.deciders()]:  # the roller (or all, rolling for everybody)
+                rolled[player] = True
+            outcome = state.sample_chance(rng)
+            last = str(outcome)
+            state.apply(outcome)
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    end = game.table(state, names, last)
+    assert end.player is not None  # the end names whose lane or sheet it draws
+    assert end.pins or end.standing is not None  # and keeps the lane
+    if game_id == "rolling-pins":
+        assert not end.dice and end.chance_words == "" and not end.no_roll_yet

@@ -292,6 +292,8 @@ def test_rolling_pins_refusal_hint_undo_and_reload(
     # A legal pick, taken back with Undo.
     choice = legal[0]
     pick(driver, choice["pins"])
+    if sum(choice["pins"]) == target:  # a pick that makes the roll needs no token, and says so
+        assert driver.find_element(By.ID, "selection-tokens").text.endswith("this pick needs no token")
     label = driver.find_element(By.CSS_SELECTOR, f"button[data-pin='{choice['pins'][0]}']").get_attribute("aria-label")
     assert label is not None and label.startswith(f"pin {choice['pins'][0]}, value ") and label.endswith("picked")
     after_click(driver, driver.find_element(By.ID, "play-selection"))

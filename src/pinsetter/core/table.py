@@ -129,6 +129,11 @@ class TableView(_Model):
         description="the dice show a roll already played, kept in view: whose, in words ('Ann's last roll'); "
         "empty when they are the roll to decide on",
     )
+    no_roll_yet: bool = Field(
+        default=True,
+        description="an empty dice tray means this player has not rolled yet (False: their dice are between rolls, "
+        "and the tray says nothing)",
+    )
     piles: tuple[Pile, ...] = ()
     seen: tuple[str, ...] = Field(default=(), description="cards already turned up in this frame")
     unseen: dict[str, int] = Field(default_factory=dict, description="cards of each value not yet seen")

@@ -136,6 +136,15 @@ def last_player(state: State) -> int | None:
     return (player - 1) % state.num_players
 
 
+def _left_standing(state: State, player: int) -> int:
+    """Pins the player's last ball left standing (the rack is set anew after a strike or a spare)."""
+    frames = state.scoresheet(player).frames
+    rack = 10
+    for pinfall in frames[-1].pinfalls if frames else ():
+        rack = (10 if rack == 0 else rack) - pinfall
+    return rack
+
+
 def dice_table(
     state: State,
     names: list[str] | None,
@@ -152,12 +161,16 @@ def dice_table(
     view = state.view(player if player is not None else 0)
     # Every roll shown is already played (there is nothing to decide on it): say whose it was.
     previous = _("{name}'s last roll").format(name=who(names or [], last_player(state))) if last_roll else ""
+    standing = view.get("standing")
+    if state.is_terminal():  # the end keeps the lane: the last bowler's, as their last ball left it
+        player = last_player(state)
+        standing = _left_standing(state, player) if player is not None else None
     return TableView(
         game=state.game.id,
         title=_(state.game.name),
         player=player,
         status=status_line(state, names, _("roll the dice")),
-        standing=view.get("standing"),
+        standing=standing,
         dice=draw(last_roll) if last_roll else (),
         dice_caption=words(last_roll) if last_roll else "",
         dice_previous=previous,

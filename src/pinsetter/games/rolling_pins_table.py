@@ -246,6 +246,15 @@ def rolling_pins_table(
     # Dice kept from a roll already crossed out (the next one is still to choose): a past roll, so said.
     previous = _("{name}'s last roll").format(name=who(names or [], me_index)) if dice and not rolled else ""
     roll = sum(me["dice"]) if me["dice"] else None
+    # An empty tray says "No roll yet" only before this player's first roll (all pins up, frame 1,
+    # ball 1); later it is between rolls, and the last chance (maybe another player's) is not theirs.
+    ctx = state.ball_context(me_index)
+    no_roll_yet = (
+        not state.is_terminal()
+        and ctx is not None
+        and (ctx.frame, ctx.ball) == (1, 1)
+        and len(standing) == pins_in_rack
+    )
     notes = []
     if me.get("pending_marks"):
         count = me["pending_marks"]
@@ -262,7 +271,8 @@ def rolling_pins_table(
     return TableView(
         game=state.game.id,
         title=_(state.game.name),
-        player=player,
+        # At the end the sheet drawn is still somebody's: the first player's, named as its owner.
+        player=me_index if state.is_terminal() else player,
         status=status_line(state, names, doing),
         rows=rows_for(pins_in_rack),
         pins=pins,
@@ -283,7 +293,8 @@ def rolling_pins_table(
         if rolled
         else None,
         roll_label=_("Roll"),
-        chance_words=pip_words(last_chance) if last_chance else "",
+        no_roll_yet=no_roll_yet,
+        chance_words=pip_words(last_chance) if last_chance and dice else "",
     )
 
 

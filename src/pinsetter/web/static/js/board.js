@@ -75,6 +75,21 @@ export function drawLog(game) {
   return list;
 }
 
+// The pick in words. Pins worth their number (Rolling Pins) are named by it: "Picked pins 1 + 3: sum 4".
+// Pins that carry a card (Solitaire) say the card and where it lies, since the sum adds the cards:
+// "Picked 7 (pin 2) + 5 (pin 3): sum 12, last digit 2".
+function pickedWords(picked, byNumber, raw, digit) {
+  if (!picked.length) return t("No pins picked");
+  const cards = [...byNumber.values()].some((p) => p.value !== null && p.value !== undefined && Number(p.value) !== p.number);
+  const words = cards
+    ? t("Picked {cards}: sum {sum}", {
+        cards: picked.map((n) => t("{card} (pin {number})", { card: (byNumber.get(n) || {}).label, number: n })).join(" + "),
+        sum: raw,
+      })
+    : t("Picked pins {pins}: sum {sum}", { pins: picked.join(" + "), sum: raw });
+  return digit === null ? words : words + t(", last digit {digit}", { digit });
+}
+
 export function selectionPanel(view, ctx) {
   const sel = view.selection;
   if (!sel || ctx.readonly) return null;
@@ -94,24 +109,24 @@ export function selectionPanel(view, ctx) {
     h(
       "p",
       { class: "sum", id: "selection-sum" },
-      picked.length ? t("Picked pins {pins}: sum {sum}", { pins: picked.join(" + "), sum: raw }) : t("No pins picked"),
-      picked.length && sel.modulo ? t(", last digit {digit}", { digit: sum }) : "",
+      pickedWords(picked, byNumber, raw, sel.modulo ? sum : null),
       aimed !== null && aimed !== undefined ? t(" · target {target}", { target: aimed }) : "",
     ),
   );
   if (sel.tokens !== null && sel.tokens !== undefined) {
     const diff = picked.length && target !== null ? raw - target : 0;
-    lines.push(
-      h("p", {
-        id: "selection-tokens",
-        text: tn(
-          "Tokens: {held} held · this pick moves the total by {diff} ({n} token)",
-          "Tokens: {held} held · this pick moves the total by {diff} ({n} tokens)",
-          Math.abs(diff),
-          { held: sel.tokens, diff: `${diff > 0 ? "+" : ""}${diff}` },
-        ),
-      }),
-    );
+    // A pick that needs no token says so, rather than "moves the total by 0 (0 tokens)".
+    const text = !picked.length
+      ? t("Tokens: {held} held", { held: sel.tokens })
+      : diff === 0
+        ? t("Tokens: {held} held · this pick needs no token", { held: sel.tokens })
+        : tn(
+            "Tokens: {held} held · this pick moves the total by {diff} ({n} token)",
+            "Tokens: {held} held · this pick moves the total by {diff} ({n} tokens)",
+            Math.abs(diff),
+            { held: sel.tokens, diff: `${diff > 0 ? "+" : ""}${diff}` },
+          );
+    lines.push(h("p", { id: "selection-tokens", text }));
     if (ctx.setPlanned && target !== null && target !== undefined) {
       // Tokens as on paper: move the dice total first, then pick pins adding up to it. The plan
       // only guides the pick; the engine counts the tokens from the pick and judges it.

@@ -248,7 +248,8 @@ export async function gamePage(id) {
     const buttons = [...root.querySelectorAll("#table [data-pile]"), ...root.querySelectorAll("#choices button")];
     buttons.forEach((button, index) => {
       const key = CHOICE_KEYS[index];
-      if (!key) return;
+      // A pile keeps its key's place (A is always pile 1) but shows it only while it can be picked.
+      if (!key || button.dataset.usable === "0") return;
       keys.set(key, button);
       button.setAttribute("aria-keyshortcuts", key);
       button.dataset.keyhint = key; // drawn by pages.css after the label, outside its words
@@ -355,7 +356,7 @@ export async function gamePage(id) {
             dataset: { key: "roll" },
             onclick: roll,
           })
-        : game.has_decisions
+        : game.has_decisions || game.terminal
           ? null
           : // Its place is kept while it is not wanted: the buttons after it never move (board.css).
             h("button", { type: "button", class: "primary roll-placeholder", "aria-hidden": "true", tabindex: -1, disabled: true, text: `${game.view.roll_label || t("Roll")} (R)` });

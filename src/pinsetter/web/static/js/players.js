@@ -76,7 +76,7 @@ function playerCard(game, index, large, viewer) {
 // `viewer`: the seat this browser plays at a table (null on the game page and for a spectator).
 export function drawBoards(game, ctx, { viewer = null } = {}) {
   const many = game.sheets.length > 1;
-  const large = game.view.player; // null once the game is over: the table of the end, nobody's own
+  const large = game.view.player; // at the end: whose lane or sheet the end's table draws
   const owner = many && large !== null ? playerState(game, large) : null;
   const heading = owner
     ? h(

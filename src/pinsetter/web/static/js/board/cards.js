@@ -100,7 +100,8 @@ export function drawPiles(view, ctx, motion) {
               "aria-label": words,
               "aria-pressed": pile.selectable ? String(picked) : null,
               disabled: !pile.selectable || ctx.busy,
-              dataset: { key: `pile-${pile.number}`, pile: String(pile.number) },
+              // `usable`: a pile that cannot be picked now (or at the end) shows no key (game.js).
+              dataset: { key: `pile-${pile.number}`, pile: String(pile.number), usable: pile.selectable ? "1" : "0" },
               onclick: () => ctx.togglePile(pile.number),
             },
             inner,

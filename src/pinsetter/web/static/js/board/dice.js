@@ -57,7 +57,10 @@ export function drawDice(view, motion) {
     h(
       "div",
       { class: "dice tray", role: "group", "aria-label": previous ? view.dice_previous : t("Dice") },
-      view.dice.length ? null : h("span", { class: "tray-empty", text: t("No roll yet") }),
+      // An empty tray between a player's rolls says nothing; "No roll yet" only before their first.
+      view.dice.length || caption || view.no_roll_yet === false
+        ? null
+        : h("span", { class: "tray-empty", text: t("No roll yet") }),
       view.dice.map((die, i) =>
         motion.apply(
           h(
