@@ -16,7 +16,7 @@ from textual.widgets import Input, OptionList
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui import tui
+from pinsetter.ui import tui, tui_game
 from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp
 from test_tui import check_golden, screen_text
 from tui_support import quiet, until
@@ -157,7 +157,7 @@ async def test_the_first_hint_says_it_is_thinking(monkeypatch: pytest.MonkeyPatc
         release.wait(10)
         return ("bot", "expected final score if you play on optimally", [("stop", 1.5)])
 
-    monkeypatch.setattr(tui, "option_values", slow)
+    monkeypatch.setattr(tui_game, "option_values", slow)
     app = PinsetterApp(storage=None, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(app, pilot, seeded_match("bowling-solitaire"))
@@ -185,7 +185,7 @@ async def test_a_forty_character_name_is_cut_so_the_sheet_keeps_its_lines_at_80x
 async def test_hints_show_at_80x24_however_many_actions_there_are(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hint panel takes most of the log's room and the actions give it some: the best options are on screen."""
     values = [(f"option-{n}", 150.0 - n) for n in range(30)]
-    monkeypatch.setattr(tui, "option_values", lambda state: ("optimal", "expected final score", values))
+    monkeypatch.setattr(tui_game, "option_values", lambda state: ("optimal", "expected final score", values))
     app = PinsetterApp(storage=None, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
         match = Match.new("rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob")], seed=7, options={"advanced": "true"})
