@@ -16,7 +16,7 @@ from rich.text import Text
 from pinsetter.core.table import TableView, TrackArea
 from pinsetter.i18n import _
 
-__all__ = ["DIE_FACES", "abilities_help", "draw_table", "draw_track", "selection_line", "track_width"]
+__all__ = ["DIE_FACES", "abilities_help", "draw_pins", "draw_table", "draw_track", "selection_line", "track_width"]
 
 DIE_FACES = {"1": "⚀", "2": "⚁", "3": "⚂", "4": "⚃", "5": "⚄", "6": "⚅"}
 BOWLING_FACES = {

@@ -17,6 +17,7 @@ import contextlib
 import types
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -34,7 +35,7 @@ from pinsetter.i18n import N_, _, current_language, using_language
 from pinsetter.session import Match
 from pinsetter.ui.rules_view import rules_rich
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
-from pinsetter.ui.table_text import abilities_help, draw_table, track_width
+from pinsetter.ui.table_text import abilities_help, draw_pins, draw_table, track_width
 from pinsetter.ui.tui_common import GUARD_BINDING, EnterGuard, WrappedText, highlight_frame, translate_bindings
 
 __all__ = ["SPEEDS", "GameScreen", "HelpScreen", "draw_seed", "layout_for"]
@@ -260,7 +261,7 @@ class GameScreen(EnterGuard, Screen[None]):
         yield Static(id="sheet")
         with Horizontal(id="main"):
             with Vertical(id="left"), VerticalScroll(id="table-box"):
-                yield Static(id="table")
+                yield WrappedText(id="table")
             with Vertical(id="right"):
                 yield WrappedText(id="status")
                 yield Label(_("actions (Enter or click):"), id="actions-label")
@@ -413,7 +414,9 @@ class GameScreen(EnterGuard, Screen[None]):
     def draw_table_box(self, view: TableView) -> None:
         """The table at the width of its column, which is as wide as the table likes where the screen allows."""
         roll_by = self.roll_owner(view)
-        natural = track_width(view)  # the widest part that must not fold (Japanese titles take up to 16 cells)
+        # The widest parts that must not fold: the track (Japanese titles take up to 16 cells), the pins.
+        pins = draw_pins(view, self.selected).plain.split("\n") if view.pins else []
+        natural = max([track_width(view), *(cell_len(line) for line in pins)])
         width, height = self.screen_size
         gutter = 0 if height < SHORT else 4  # the border and its padding
         if self.layout_name == "narrow":
@@ -428,7 +431,7 @@ class GameScreen(EnterGuard, Screen[None]):
         table = draw_table(view, self.selected, self.pile, inner, roll_by)
         if self.show_abilities and view.track:
             table.append("\n" + abilities_help(view) + "\n", style="italic")
-        self.query_one("#table", Static).update(table)
+        self.query_one("#table", WrappedText).show(table)
 
     def roll_owner(self, view: TableView) -> str:
         """Whose dice the table shows, when they are not the roll being played now: the last roll stays."""

@@ -219,6 +219,7 @@ class Launcher(EnterGuard, Screen[None]):
         for seat in self.seats:
             view.append(ListItem(Label(Text("  " + self.seat_words(seat)))))
         if self.seats:
+            view.index = None  # so that the new items get the highlight (an unchanged index would not)
             view.index = min(index or 0, len(self.seats) - 1)
         self.call_after_refresh(self.mark_seat)
 
