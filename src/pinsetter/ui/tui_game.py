@@ -93,7 +93,8 @@ GameScreen.short Header { display: none; }
 GameScreen.short #actions-label { display: none; }
 GameScreen.short #table-box { border: none; padding: 0; }
 GameScreen.short #hint-box { border: none; border-top: solid $accent; min-height: 2; }
-GameScreen.short #log { border: none; border-top: solid $secondary; min-height: 2; }
+GameScreen.short #log { border: none; border-top: solid $secondary; min-height: 4; }
+GameScreen.short #actions { max-height: 7; }
 GameScreen.short #command { margin: 0; }
 GameScreen.short.hinting #actions { max-height: 5; }
 GameScreen.short.hinting.medium #log, GameScreen.short.hinting.narrow #log { display: none; }
@@ -102,6 +103,7 @@ GameScreen.narrow #left { width: 1fr; height: auto; max-height: 40%; }
 GameScreen.narrow.hinting #left { display: none; }
 GameScreen.narrow #right { padding: 0; }
 GameScreen.narrow #actions { max-height: 4; }
+GameScreen.narrow #log { min-height: 2; }
 """
 
 
@@ -430,7 +432,8 @@ class GameScreen(EnterGuard, Screen[None]):
         inner = (width if self.layout_name == "narrow" else self.table_width) - gutter - 1
         table = draw_table(view, self.selected, self.pile, inner, roll_by)
         if self.show_abilities and view.track:
-            table.append("\n" + abilities_help(view) + "\n", style="italic")
+            table.append("\n" + abilities_help(view), style="italic")
+        table.rstrip()  # no empty line under the table
         self.query_one("#table", WrappedText).show(table)
 
     def roll_owner(self, view: TableView) -> str:

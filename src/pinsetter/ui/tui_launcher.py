@@ -219,7 +219,6 @@ class Launcher(EnterGuard, Screen[None]):
         for seat in self.seats:
             view.append(ListItem(Label(Text("  " + self.seat_words(seat)))))
         if self.seats:
-            view.index = None  # so that the new items get the highlight (an unchanged index would not)
             view.index = min(index or 0, len(self.seats) - 1)
         self.call_after_refresh(self.mark_seat)
 
@@ -240,6 +239,7 @@ class Launcher(EnterGuard, Screen[None]):
         for index, item in enumerate(view.query(ListItem).results(ListItem)):
             if index < len(self.seats):
                 mark = "▶ " if index == view.index else "  "
+                item.highlighted = index == view.index  # the new items too (the index may not have changed)
                 with contextlib.suppress(Exception):  # an item being replaced
                     item.query_one(Label).update(Text(mark + self.seat_words(self.seats[index])))
 
