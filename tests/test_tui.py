@@ -16,8 +16,9 @@ from textual.widgets import Button, Input, OptionList, Static
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui import tui
+from pinsetter.ui import tui, tui_common, tui_launcher
 from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, ResumeConfirm
+from pinsetter.ui.tui_common import WrappedText
 from tui_support import quiet, until
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -57,7 +58,7 @@ async def type_into(pilot: object, selector: str, text: str) -> None:
 
 async def past_guard(pilot: object, screen: object) -> None:
     """Wait out the Enter guard of a screen just opened (an Enter right after it opens is ignored)."""
-    left = getattr(screen, "opened_at", 0.0) + tui.ENTER_GUARD - time.monotonic()
+    left = getattr(screen, "opened_at", 0.0) + tui_common.ENTER_GUARD - time.monotonic()
     if left > 0:
         await pilot.pause(left + 0.02)  # type: ignore[attr-defined]
 
@@ -140,7 +141,7 @@ async def test_play_every_game_from_the_launcher(app: PinsetterApp, game: str) -
         state = screen.match.state
         text = screen_text(app)
         assert "Game over" in text
-        status = str(screen.query_one("#status", Static).render())
+        status = status_line(screen)
         assert status.split("\n")[1:] == screen.match.ending_lines()  # a line each, never run together
         total = state.scores()[0]
         assert f"{total:>6} " in text  # the sheet's total box
@@ -192,7 +193,7 @@ async def test_rolling_pins_pins_by_keys_and_a_refused_set(app: PinsetterApp) ->
         assert "selected: 8+9+10 = 27" in screen_text(app)
         await pilot.press("enter")
         await quiet(pilot)
-        status = screen.query_one("#status", Static).render().plain  # type: ignore[union-attr]
+        status = status_line(screen)
         refused = [line for line in status.splitlines() if "8, 9 and 10" in line]
         assert refused == ["! pins 8, 9 and 10: the pins sum to 27, the roll makes 3 to 5 with 1 token"]  # not "cross"
         assert screen.match.state.players[0].standing == 1023  # type: ignore[attr-defined]
@@ -224,7 +225,7 @@ async def test_resume_after_quitting(app: PinsetterApp, monkeypatch: pytest.Monk
         assert isinstance(confirm, ResumeConfirm)
         # An Enter just after the question opens is taken for the one that opened it (a guard of
         # ENTER_GUARD seconds, lengthened here so that a loaded machine cannot outlast it).
-        monkeypatch.setattr(tui, "ENTER_GUARD", 60.0)
+        monkeypatch.setattr(tui_common, "ENTER_GUARD", 60.0)
         await pilot.press("enter")
         await quiet(pilot)
         assert app.screen is confirm
@@ -248,7 +249,8 @@ async def wait_for_hint(pilot: object, screen: GameScreen) -> None:
 
 
 def status_line(screen: GameScreen) -> str:
-    return screen.query_one("#status", Static).render().plain  # type: ignore[union-attr,no-any-return]
+    """The status as written (the widget shows it wrapped at its width)."""
+    return screen.query_one("#status", WrappedText).source.plain
 
 
 async def test_undo_hint_and_help(app: PinsetterApp) -> None:
@@ -319,7 +321,7 @@ async def test_undo_is_off_with_others_by_default(app: PinsetterApp) -> None:
 
 async def test_each_game_from_the_launcher_gets_a_new_seed(app: PinsetterApp, monkeypatch: pytest.MonkeyPatch) -> None:
     seeds = iter(range(101, 1000, 101))
-    monkeypatch.setattr(tui, "draw_seed", lambda: next(seeds))
+    monkeypatch.setattr(tui_launcher, "draw_seed", lambda: next(seeds))
     async with app.run_test(size=SIZE) as pilot:
         launcher = app.screen
         assert isinstance(launcher, Launcher)
@@ -351,7 +353,8 @@ async def test_an_unopenable_history_warns_and_the_game_plays_on(
         await choose_game(pilot, app, "tenpins")
         screen = await finish(pilot, app)
         assert "Game over" in screen_text(app)
-        assert "warning: games are not kept in the history" in screen_text(app)  # in the game's log
+        log = " ".join(line.plain for line in screen.log_lines)
+        assert "warning: games are not kept in the history" in log  # in the game's log
         assert screen.match.storage is None
         await pilot.press("q")
         await quiet(pilot)

@@ -20,7 +20,7 @@ from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.stats import player_stats
-from pinsetter.ui import tui
+from pinsetter.ui import tui_common
 from pinsetter.ui.tui import Launcher, PinsetterApp, ResumeConfirm
 from pinsetter.ui.tui_history import HistoryScreen, ReplayScreen, StatsScreen
 from pinsetter.ui.tui_learn import LearnScreen
@@ -290,7 +290,7 @@ async def test_an_enter_just_after_a_game_opens_is_not_a_move(monkeypatch: pytes
     async with app.run_test(size=(80, 24)) as pilot:
         match = Match.new("rolling-pins", [PlayerSpec("ann")], seed=4)
         # The guard is ENTER_GUARD seconds; lengthened here so that a loaded machine cannot outlast it.
-        monkeypatch.setattr(tui, "ENTER_GUARD", 60.0)
+        monkeypatch.setattr(tui_common, "ENTER_GUARD", 60.0)
         screen = await open_game(app, pilot, match)
         assert screen.human_to_act()
         await pilot.press("enter")  # e.g. the Enter that started the game, repeated

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 from textual.widgets import Input, Label, OptionList, Select, Static, Switch
 from typer.testing import CliRunner
 
@@ -70,7 +71,9 @@ def check_japanese_log(lines: list[str]) -> None:
 
 
 def plain(widget: Static) -> str:
-    return widget.render().plain  # type: ignore[union-attr]
+    """A widget's text as written (a `WrappedText`, such as the status, shows it wrapped at its width)."""
+    source = getattr(widget, "source", None)
+    return source.plain if isinstance(source, Text) else widget.render().plain  # type: ignore[union-attr]
 
 
 def action_words(actions: OptionList) -> list[str]:

@@ -14,7 +14,7 @@ from pinsetter.core.scoring import Scoresheet
 from pinsetter.i18n import _
 from pinsetter.usertext import visible
 
-__all__ = ["frame_columns", "render_sheets", "sheet_width"]
+__all__ = ["fit_names", "frame_columns", "render_sheets", "sheet_rows", "sheet_width"]
 
 
 def _widths(frames: int, compact: bool) -> list[int]:
@@ -98,11 +98,14 @@ def render_sheets(
     current: Sequence[int | None] | None = None,
     compact: bool = False,
     turn: int | None = None,
+    ruled: bool = True,
 ) -> str:
     """Paper-style sheets, one block per player, sharing a header of frame numbers.
 
     Names are printed literally, control characters spelled out (`usertext.visible`).
     `turn`: the player to act, marked `▶` after the name so that it reads without colour.
+    `ruled=False` leaves out the rules above, between and under the players (a short terminal):
+    each player then takes two lines, marks and totals (`sheet_rows`).
     """
     names = [visible(n) for n in names]
     if turn is not None:
@@ -116,7 +119,7 @@ def render_sheets(
     top = " " * name_width + " ┌" + "┬".join("─" * w for w in widths) + "┬" + "─" * total_width + "┐"
     mid = " " * name_width + " ├" + "┼".join("─" * w for w in widths) + "┼" + "─" * total_width + "┤"
     bottom = " " * name_width + " └" + "┴".join("─" * w for w in widths) + "┴" + "─" * total_width + "┘"
-    lines = [header, top]
+    lines = [header, top] if ruled else [header]
     for index, (name, sheet) in enumerate(zip(names, sheets, strict=True)):
         cur = current[index] if current else None
         marks_row, totals_row = _cells(sheet, frames, cur, compact)
@@ -124,5 +127,12 @@ def render_sheets(
         padded = name + " " * (name_width - cell_len(name))
         lines.append(f"{padded} │" + "│".join(marks_row) + "│" + " " * total_width + "│")
         lines.append(" " * name_width + " │" + "│".join(totals_row) + f"│{total}│")
-        lines.append(mid if index < len(names) - 1 else bottom)
+        if ruled:
+            lines.append(mid if index < len(names) - 1 else bottom)
     return "\n".join(lines)
+
+
+def sheet_rows(player: int, ruled: bool = True) -> tuple[int, int]:
+    """The lines of a `render_sheets` sheet that hold `player`'s marks and totals."""
+    first = 2 + 3 * player if ruled else 1 + 2 * player
+    return first, first + 1

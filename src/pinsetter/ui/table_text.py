@@ -16,7 +16,7 @@ from rich.text import Text
 from pinsetter.core.table import TableView, TrackArea
 from pinsetter.i18n import _
 
-__all__ = ["DIE_FACES", "abilities_help", "draw_table", "draw_track", "selection_line"]
+__all__ = ["DIE_FACES", "abilities_help", "draw_pins", "draw_table", "draw_track", "selection_line", "track_width"]
 
 DIE_FACES = {"1": "⚀", "2": "⚁", "3": "⚂", "4": "⚃", "5": "⚄", "6": "⚅"}
 BOWLING_FACES = {
@@ -38,37 +38,45 @@ def _pin_cell(label: str, down: bool, grey: bool, picked: bool) -> tuple[str, st
     return f" {label:>2}", "bold white on blue"
 
 
-def draw_pins(view: TableView, picked: Collection[int]) -> Text:
-    """The triangle, back row on top, each pin with its label (and its key, where that differs)."""
+def draw_pins(view: TableView, picked: Collection[int], width: int = 0) -> Text:
+    """The triangle, back row on top, each pin with its label (and its key before it, where that differs).
+
+    The symbols' legend goes beside the rows, one a row, where `width` (cells, 0: any) leaves room,
+    else under the triangle; a keyed table (cards on the pins) says in words what the key is.
+    """
     text = Text()
     widest = max((len(row) for row in view.rows), default=0)
     keyed = any(spot.key for spot in view.pins)
-    width = 8 if keyed else 6  # columns per pin; a missing pin of a row shifts it by half of that
+    step = 8 if keyed else 6  # columns per pin; a missing pin of a row shifts it by half of that
     legend = []
-    if keyed:
-        legend.append(_("key:card"))
     if any(spot.grey and not spot.down for spot in view.pins):
         legend.append(_("◆ grey"))
     if any(spot.down for spot in view.pins):
         legend.append(_("x down"))
     if picked:
         legend.append(_("✓ picked"))
+    triangle = widest * step
+    beside = not width or triangle + max((cell_len(w) for w in legend), default=0) <= width
     for index, row in enumerate(view.rows):
-        text.append(" " * ((widest - len(row)) * width // 2))
+        text.append(" " * ((widest - len(row)) * step // 2))
         for number in row:
             spot = view.pin(number)
             if spot is None:
-                text.append(" " * width)
+                text.append(" " * step)
                 continue
             if keyed:
-                text.append(f"{spot.key:>1}:", style="dim" if spot.down else "")
+                text.append(f"{spot.key:>1} ", style="dim")
             cell, style = _pin_cell(spot.label, spot.down, spot.grey, number in picked)
             text.append(f"{cell} ", style=style)
             text.append("  ")
         # The legend beside the triangle, one symbol a row: it costs no line of its own.
-        if index < len(legend):
-            text.append(" " * ((widest - len(row)) * width // 2) + legend[index], style="dim")
+        if beside and index < len(legend):
+            text.append(" " * ((widest - len(row)) * step // 2) + legend[index], style="dim")
         text.append("\n")
+    if legend and not beside:
+        text.append("  ".join(legend) + "\n", style="dim")
+    if keyed:
+        text.append(_("The number before a card is its key.") + "\n", style="dim")
     return text
 
 
@@ -99,32 +107,46 @@ def selection_line(view: TableView, picked: Collection[int], pile: int | None) -
     return line
 
 
-def draw_table(view: TableView, picked: Collection[int] = (), pile: int | None = None) -> Text:
-    """Everything on the table: pins, dice, piles, cards, tokens and the ability track."""
+def draw_table(
+    view: TableView, picked: Collection[int] = (), pile: int | None = None, width: int = 0, roll_by: str = ""
+) -> Text:
+    """Everything on the table: pins, dice, piles, cards, tokens and the ability track.
+
+    `width`: the cells the table is shown in (0: as wide as it likes); a part that would not fit
+    beside another goes under it (the legend, the tokens, the track's lower row), so that no line
+    is folded by the terminal. `roll_by`: whose dice these are, in words, when the screen knows
+    ("ann"): the dice of the last roll stay on the table after it is played.
+    """
     text = Text()
     if view.pins:
-        text.append(draw_pins(view, picked))
+        text.append(draw_pins(view, picked, width))
     if view.standing is not None:
         text.append(_("pins standing: "))
         text.append("▮ " * view.standing, style="bold white")
         text.append(f" {view.standing}\n")
+    tokens = _("tokens: {dots} {count}").format(dots="●" * (view.tokens or 0) or "-", count=view.tokens)
     if view.dice:
-        text.append(_("dice: "))
+        line = Text(_("last roll ({name}): ").format(name=roll_by) if roll_by else _("dice: "))
         for die in view.dice:
             if die.kind == "pips":
-                text.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
+                line.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
             else:
                 symbol, style = BOWLING_FACES.get(die.face, (die.face, ""))
-                text.append(f"[{symbol}]", style=style)
-                text.append(" ")
+                line.append(f"[{symbol}]", style=style)
+                line.append(" ")
         if view.dice_caption:
-            text.append(f"  {view.dice_caption}")
-        if view.tokens is not None:  # on the dice's line, to keep the table short
-            text.append("   " + _("tokens: {dots} {count}").format(dots="●" * view.tokens or "-", count=view.tokens))
+            line.append(f"  {view.dice_caption}")
+        text.append(line)
+        if view.tokens is not None:  # on the dice's line where it fits, to keep the table short
+            if not width or cell_len(line.plain.rstrip()) + 3 + cell_len(tokens) <= width:
+                text.rstrip()
+                text.append("   " + tokens)
+            else:
+                text.append("\n" + tokens)
         text.append("\n")
-    line = selection_line(view, picked, pile)
-    if line:
-        text.append(line + "\n", style="yellow")
+    selected = selection_line(view, picked, pile)
+    if selected:
+        text.append(selected + "\n", style="yellow")
     for p in view.piles:
         chosen = p.number == pile
         marker = "▶" if chosen else " "
@@ -135,12 +157,13 @@ def draw_table(view: TableView, picked: Collection[int] = (), pile: int | None =
     if view.seen:
         text.append(_("seen this frame: {cards}").format(cards=" ".join(view.seen)) + "\n")
     if view.unseen:
-        unseen = " ".join(f"{value}:{count}" for value, count in view.unseen.items())
-        text.append(_("unseen (card:left) {cards}").format(cards=unseen) + "\n")
+        left = [value for value, count in view.unseen.items() for _copy in range(count)]
+        cards = " ".join(left) if left else _("none")
+        text.append(_("not seen yet: {cards}").format(cards=cards) + "\n")
     if view.tokens is not None and not view.dice:
-        text.append(_("tokens: {dots} {count}").format(dots="●" * view.tokens or "-", count=view.tokens) + "\n")
+        text.append(tokens + "\n")
     if view.track:
-        text.append(draw_track(view))
+        text.append(draw_track(view, width))
     if view.abilities and not view.track:  # the track circles the abilities held
         held = ", ".join(f"{a.title} x{a.held}" for a in view.abilities)
         text.append(_("abilities held: {held}").format(held=held) + "\n")
@@ -149,12 +172,12 @@ def draw_table(view: TableView, picked: Collection[int] = (), pile: int | None =
     return text
 
 
-def _area_cell(number: int, area: TrackArea) -> tuple[str, str]:
+def _area_cell(number: int, area: TrackArea, title_cells: int) -> tuple[str, str]:
     """`2 Flip       ■□ ◉`: the area's number (as in `mark N`), its ability, its boxes and its state."""
     boxes = "■" * area.marked + "□" * (area.boxes - area.marked)
     state = "◉" if area.held else "✗" if area.used else " "
     style = "bold" if area.held else "dim" if (area.used or not area.open) else ""
-    return f"{number:>2} {_cells(area.title, 12)}{boxes:<3}{state}", style
+    return f"{number:>2} {_cells(area.title, title_cells)} {boxes:<3}{state}", style
 
 
 def _cells(text: str, width: int) -> str:
@@ -164,23 +187,53 @@ def _cells(text: str, width: int) -> str:
     return set_cell_size(text, width)
 
 
-def draw_track(view: TableView) -> Text:
-    """The ability track as on the paper sheet: the upper row beside the lower, each area numbered."""
+AREA_EXTRA = 2 + 1 + 1 + 3 + 1  # an area's cells besides its title: number, space, space, boxes, state
+
+
+def track_width(view: TableView) -> int:
+    """The cells the track takes with its two rows side by side and no title cut (0: no track)."""
+    if not view.track:
+        return 0
+    return 2 * (max(cell_len(a.title) for a in view.track) + AREA_EXTRA) + 1
+
+
+def draw_track(view: TableView, width: int = 0) -> Text:
+    """The ability track as on the paper sheet: the upper row beside the lower, each area numbered.
+
+    The titles are never cut where the width allows (Japanese ones take up to 16 cells); when the
+    two rows do not fit side by side in `width`, the lower row goes under the upper one.
+    """
     text = Text()
     upper = [(n, a) for n, a in enumerate(view.track, start=1) if a.row == "upper"]
     lower = [(n, a) for n, a in enumerate(view.track, start=1) if a.row == "lower"]
+    longest = max(cell_len(a.title) for a in view.track)
+    side_by_side = not width or track_width(view) <= width
+    room = longest if side_by_side or not width else min(longest, width - AREA_EXTRA)
+    room = max(room, 4)
     lower_open = bool(lower) and lower[0][1].open
     upper_state = _("track  upper: full") if lower_open else _("track  upper: open")
-    text.append(upper_state + " " * max(1, 21 - cell_len(upper_state)), style="bold")
-    text.append((_("lower: open") if lower_open else _("lower: closed")) + "\n", style="bold")
-    for index in range(max(len(upper), len(lower))):
-        for column, side in enumerate((upper, lower)):
-            if index < len(side):
-                cell, style = _area_cell(*side[index])
-                text.append(cell, style=style)
-            if column == 0:
-                text.append(" ")
-        text.append("\n")
+    lower_state = _("lower: open") if lower_open else _("lower: closed")
+    column = room + AREA_EXTRA + 1
+    if side_by_side:
+        text.append(upper_state + " " * max(1, column - cell_len(upper_state)), style="bold")
+        text.append(lower_state + "\n", style="bold")
+        for index in range(max(len(upper), len(lower))):
+            for side_number, side in enumerate((upper, lower)):
+                if index < len(side):
+                    cell, style = _area_cell(*side[index], room)
+                    text.append(cell, style=style)
+                elif side_number == 0:
+                    text.append(" " * (column - 1))
+                if side_number == 0:
+                    text.append(" ")
+            text.rstrip()
+            text.append("\n")
+    else:
+        for state_words, side in ((upper_state, upper), ("        " + lower_state, lower)):
+            text.append(state_words.strip() + "\n", style="bold")
+            for number, area in side:
+                cell, style = _area_cell(number, area, room)
+                text.append(cell.rstrip() + "\n", style=style)
     if any(a.held or a.used for a in view.track):
         text.append(_(" ◉ held  ✗ used"), style="dim")
         if view.abilities:
@@ -190,7 +243,7 @@ def draw_track(view: TableView) -> Text:
 
 
 def abilities_help(view: TableView) -> str:
-    """What each ability on the track does (the `?` panel)."""
+    """What each ability on the track does (the `a` panel)."""
     seen: dict[str, str] = {}
     for area in view.track:
         seen.setdefault(area.title, area.help)
