@@ -17,7 +17,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import sqlalchemy as sa
@@ -101,3 +101,45 @@ def client(db: str) -> Iterator[TestClient]:
 
     with TestClient(create_app(db)) as test_client:
         yield test_client
+
+
+# --- the browser pages: one server, one Chromium and one API client per test module ----------------
+# A browser test module gets these by naming them; a module that needs another set-up defines its own
+# fixture of the same name, which wins over these.
+
+
+@pytest.fixture(scope="module")
+def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app under uvicorn in a background thread, over a temporary history of this module's own."""
+    from browser_support import served
+
+    name = request.module.__name__.rsplit(".", 1)[-1]
+    with served(tmp_path_factory.mktemp(name) / f"{name}.sqlite") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from browser_support import artifacts_folder
+
+    return artifacts_folder(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def driver(base: str) -> Iterator[Any]:
+    """Headless Chromium on the front page, bots moving at once."""
+    from browser_support import chrome
+
+    browser = chrome()
+    browser.get(base + "/#/")
+    browser.execute_script("localStorage.setItem('pinsetter.pace', '0')")
+    yield browser
+    browser.quit()
+
+
+@pytest.fixture
+def api(base: str) -> Iterator[Any]:
+    import httpx
+
+    with httpx.Client(base_url=base) as client:
+        yield client

@@ -12,20 +12,15 @@ Screenshots of the front page and an end screen at 1280 and 390 px, light and da
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from browser_support import (
-    artifacts_folder,
-    chrome,
     full_screenshot,
     open_more_options,
     require_browser,
-    served,
     set_theme,
     wait,
 )
@@ -37,32 +32,6 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 from test_web_browser import after_click, game_state, pick, settle  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("front") / "front.sqlite") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return artifacts_folder(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def driver(base: str) -> Iterator[WebDriver]:
-    browser: WebDriver = chrome()
-    browser.get(base + "/#/")
-    browser.execute_script("localStorage.setItem('pinsetter.pace', '0')")  # bots move at once
-    yield browser
-    browser.quit()
-
-
-@pytest.fixture
-def api(base: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=base) as client:
-        yield client
 
 
 def front(driver: WebDriver, base: str) -> None:

@@ -10,14 +10,13 @@ about the game's own situations.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from browser_support import artifacts_folder, chrome, full_screenshot, require_browser, served, set_theme, wait
+from browser_support import full_screenshot, require_browser, set_theme, wait
 from test_lessons import LEARNED
 
 require_browser()
@@ -34,26 +33,6 @@ PICTURED = {
     "bowling-solitaire": "first-play",
     "rolling-pins": "mark",
 }
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("learn") / "learn.sqlite") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return artifacts_folder(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def driver(base: str) -> Iterator[WebDriver]:
-    browser: WebDriver = chrome()
-    browser.get(base + "/#/")
-    browser.execute_script("localStorage.setItem('pinsetter.pace', '0')")
-    yield browser
-    browser.quit()
 
 
 def shown_lesson(driver: WebDriver) -> tuple[list[str], str]:

@@ -29,7 +29,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import artifacts_folder, chrome, full_screenshot, open_more_options, require_browser, served, wait
+from browser_support import chrome, full_screenshot, open_more_options, require_browser, wait
 
 require_browser()
 
@@ -85,17 +85,6 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("clicking") / "clicking.sqlite") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return artifacts_folder(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
 def driver(base: str) -> Iterator[WebDriver]:
     browser: WebDriver = chrome()
     browser.get(base + "/#/")
@@ -105,12 +94,6 @@ def driver(base: str) -> Iterator[WebDriver]:
     )
     yield browser
     browser.quit()
-
-
-@pytest.fixture
-def api(base: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=base) as client:
-        yield client
 
 
 # --- the page's state, and clicks a player can make ---------------------------------------------------

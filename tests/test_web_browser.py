@@ -17,14 +17,12 @@ reason, except under `CI=true`, where it fails loudly instead.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from browser_support import artifacts_folder, chrome, open_more_options, require_browser, served, wait
+from browser_support import open_more_options, require_browser, wait
 from pinsetter.core.narration import pins_list
 from pinsetter.records import Record, replay
 
@@ -39,34 +37,6 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app under uvicorn in a background thread, over a temporary history."""
-    with served(tmp_path_factory.mktemp("web") / "browser.sqlite") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return artifacts_folder(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def driver(base: str) -> Iterator[WebDriver]:
-    browser: WebDriver = chrome()
-    browser.get(base + "/#/")
-    browser.execute_script("localStorage.setItem('pinsetter.pace', '0')")  # bots move at once
-    yield browser
-    browser.quit()
-
-
-@pytest.fixture
-def api(base: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=base) as client:
-        yield client
-
 
 # --- helpers ----------------------------------------------------------------------------------------------
 

@@ -7,12 +7,9 @@ The API carries seeds as decimal strings to the page, and the page sends the dig
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
-import pytest
 
-from browser_support import chrome, open_more_options, require_browser, served, wait
+from browser_support import open_more_options, require_browser, wait
 from pinsetter.records import Record
 
 require_browser()
@@ -21,21 +18,6 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 SEED = "4339359763893902901"  # over 2^53: a JavaScript number would show it as 4339359763893903000
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("seeds") / "seeds.sqlite") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def driver(base: str) -> Iterator[WebDriver]:
-    browser: WebDriver = chrome()
-    browser.get(base + "/#/")
-    browser.execute_script("localStorage.setItem('pinsetter.pace', '0')")  # bots move at once
-    yield browser
-    browser.quit()
 
 
 def test_a_seed_typed_in_the_lobby_is_the_games_seed_to_the_last_digit(driver: WebDriver, base: str) -> None:
