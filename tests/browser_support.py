@@ -142,3 +142,24 @@ def set_theme(driver: Any, theme: str) -> None:
     """Light or dark, as the header's toggle remembers it; the page is reloaded to draw it."""
     driver.execute_script("localStorage.setItem('pinsetter.theme', arguments[0])", theme)
     driver.refresh()
+
+
+def game_state(driver: Any) -> dict[str, str]:
+    """The game page's state as its data attributes say it: busy, who acts next, steps played, the error shown."""
+    state: dict[str, str] = driver.execute_script(
+        "const g = document.getElementById('game');"
+        "return g ? {busy: g.dataset.busy || '', next: g.dataset.next || '', steps: g.dataset.steps || '',"
+        " error: (document.getElementById('game-error') || {}).textContent || ''} : {busy: '1'};"
+    )
+    return state
+
+
+def settle(driver: Any) -> dict[str, str]:
+    """Wait until the game page waits for a human (or the game is over)."""
+
+    def idle(d: Any) -> dict[str, str] | None:
+        state = game_state(d)
+        return state if state.get("busy") == "0" and state.get("next") in ("decision", "roll", "over") else None
+
+    result: dict[str, str] = wait(driver, idle, "the game page did not settle")
+    return result

@@ -29,7 +29,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import chrome, full_screenshot, open_more_options, require_browser, wait
+from browser_support import chrome, full_screenshot, game_state, open_more_options, require_browser, settle, wait
 
 require_browser()
 
@@ -97,26 +97,6 @@ def driver(base: str) -> Iterator[WebDriver]:
 
 
 # --- the page's state, and clicks a player can make ---------------------------------------------------
-
-
-def game_state(driver: WebDriver) -> dict[str, str]:
-    state: dict[str, str] = driver.execute_script(
-        "const g = document.getElementById('game');"
-        "return g ? {busy: g.dataset.busy || '', next: g.dataset.next || '', steps: g.dataset.steps || '',"
-        " error: (document.getElementById('game-error') || {}).textContent || ''} : {busy: '1'};"
-    )
-    return state
-
-
-def settle(driver: WebDriver) -> dict[str, str]:
-    """Wait until the game page waits for the human (or the game is over)."""
-
-    def idle(d: WebDriver) -> dict[str, str] | None:
-        state = game_state(d)
-        return state if state.get("busy") == "0" and state.get("next") in ("decision", "roll", "over") else None
-
-    found: dict[str, str] = wait(driver, idle, "the game page did not settle")
-    return found
 
 
 AT_REST = "return document.getAnimations().every((a) => !['running', 'pending'].includes(a.playState))"

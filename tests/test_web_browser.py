@@ -22,7 +22,8 @@ from typing import Any
 
 import httpx
 
-from browser_support import open_more_options, require_browser, wait
+from browser_support import full_screenshot as screenshot
+from browser_support import game_state, open_more_options, require_browser, settle, wait
 from pinsetter.core.narration import pins_list
 from pinsetter.records import Record, replay
 
@@ -39,26 +40,6 @@ from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
 # --- helpers ----------------------------------------------------------------------------------------------
-
-
-def game_state(driver: WebDriver) -> dict[str, str]:
-    state: dict[str, str] = driver.execute_script(
-        "const g = document.getElementById('game');"
-        "return g ? {busy: g.dataset.busy || '', next: g.dataset.next || '', steps: g.dataset.steps || '',"
-        " error: (document.getElementById('game-error') || {}).textContent || ''} : {busy: '1'};"
-    )
-    return state
-
-
-def settle(driver: WebDriver) -> dict[str, str]:
-    """Wait until the game page waits for a human (or the game is over)."""
-
-    def idle(d: WebDriver) -> dict[str, str] | None:
-        state = game_state(d)
-        return state if state.get("busy") == "0" and state.get("next") in ("decision", "roll", "over") else None
-
-    result: dict[str, str] = wait(driver, idle, "the game page did not settle")
-    return result
 
 
 def after_click(driver: WebDriver, element: WebElement) -> dict[str, str]:
@@ -146,16 +127,6 @@ def finish(driver: WebDriver, api: httpx.Client, game_id: int, artifacts: Path, 
     assert replay(record).is_terminal()
     screenshot(driver, artifacts / f"{name}.png")
     return lines
-
-
-def screenshot(driver: WebDriver, path: Path) -> None:
-    """The whole page from its top, at the window's width."""
-    width, height = driver.get_window_size()["width"], driver.get_window_size()["height"]
-    driver.execute_script("window.scrollTo(0, 0)")
-    full = int(driver.execute_script("return document.documentElement.scrollHeight"))
-    driver.set_window_size(width, min(max(full, height), 4000))
-    driver.save_screenshot(str(path))
-    driver.set_window_size(width, height)
 
 
 def no_alert(driver: WebDriver) -> bool:

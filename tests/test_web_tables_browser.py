@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from browser_support import artifacts_folder, chrome_sessions, open_more_options, require_browser, served, wait
+from browser_support import full_screenshot as screenshot
 from pinsetter.records import Record, replay
 
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -69,15 +70,6 @@ def live_at(driver: WebDriver, **expected: str) -> dict[str, str]:
 
     result: dict[str, str] = wait(driver, ready, f"the table page never showed {expected}")
     return result
-
-
-def screenshot(driver: WebDriver, path: Path) -> None:
-    width, height = driver.get_window_size()["width"], driver.get_window_size()["height"]
-    driver.execute_script("window.scrollTo(0, 0)")
-    full = int(driver.execute_script("return document.documentElement.scrollHeight"))
-    driver.set_window_size(width, min(max(full, height), 4000))
-    driver.save_screenshot(str(path))
-    driver.set_window_size(width, height)
 
 
 def sit(driver: WebDriver, name: str, seat: int) -> None:
