@@ -28,13 +28,9 @@ import base64
 import io
 import json
 import os
-import socket
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +42,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
+from serving import server
 from websockets.sync.client import ClientConnection, connect
 
 CHROMIUM = os.environ.get("PINSETTER_CHROMIUM", "/usr/bin/chromium")
@@ -80,36 +77,6 @@ MIDDLE_FRAME = 5
 
 
 # --- the server -----------------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def server() -> Iterator[str]:
-    """`pinsetter serve` over a temporary history and solver cache; yields its base URL."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory(prefix="pinsetter-gallery-") as tmp:
-        env = {**os.environ, "PINSETTER_CACHE_DIR": f"{tmp}/cache", "PYTHONPATH": str(ROOT / "src")}
-        command = [sys.executable, "-m", "pinsetter.cli.app", "serve", "--port", str(port), "--db", f"{tmp}/h.sqlite"]
-        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-        try:
-            for _ in range(400):
-                try:
-                    httpx.get(base + "/api/catalog", timeout=1)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.05)
-            else:
-                raise SystemExit("the server did not start")
-            yield base
-        finally:
-            process.terminate()
-            process.wait(10)
 
 
 # --- games through the API -------------------------------------------------------------------------------
@@ -406,7 +373,7 @@ def main() -> None:
     args = parser.parse_args()
     wanted = set(args.only or [spec.name for spec in GAMES] + ["table"])
     written = 0
-    with server() as base, client(base, "en") as api:
+    with server(own_cache=True) as base, client(base, "en") as api:
         driver = chrome()
         try:
             for spec in GAMES:

@@ -11,32 +11,13 @@ table; and sums the bytes of the static assets the page loads.
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from importlib.resources import files
 from pathlib import Path
 
 import httpx
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_up(base: str) -> None:
-    for _ in range(200):
-        try:
-            httpx.get(base + "/api/catalog", timeout=1)
-            return
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    raise SystemExit("the server did not start")
+from serving import server
 
 
 def round_trips(base: str, count: int) -> list[float]:
@@ -100,39 +81,35 @@ def first_render(base: str, game_id: int) -> float | None:
 
 
 def asset_bytes() -> dict[str, int]:
-    static = files("pinsetter.web") / "static"
-    return {p.name: len(p.read_bytes()) for p in static.iterdir() if p.is_file()}
+    """Bytes of the page's own files by kind (the ES modules under js/ included; vendored files apart)."""
+    static = Path(str(files("pinsetter.web") / "static"))
+    sizes: dict[str, int] = {}
+    for path in static.rglob("*"):
+        if path.is_file():
+            kind = path.suffix.lstrip(".") or path.name
+            sizes[kind] = sizes.get(kind, 0) + path.stat().st_size
+    return sizes
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--actions", type=int, default=300)
     args = parser.parse_args()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "pinsetter.cli.app", "serve", "--port", str(port), "--db", f"{tmp}/h.sqlite"],
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            wait_up(base)
-            timings = round_trips(base, args.actions)
-            ms = sorted(t * 1000 for t in timings)
-            p50 = ms[len(ms) // 2]
-            p95 = ms[int(len(ms) * 0.95) - 1]
-            print(f"round trip over {len(ms)} requests: p50 {p50:.2f} ms, p95 {p95:.2f} ms, max {ms[-1]:.2f} ms")
-            game = httpx.post(
-                base + "/api/games",
-                json={"game": "rolling-pins", "players": [{"name": "ann", "kind": "human"}], "seed": 1},
-            ).json()["id"]
-            render = first_render(base, game)
-            print("first render:", "chromium not available" if render is None else f"{render:.0f} ms (median of 5)")
-        finally:
-            server.terminate()
-            server.wait(10)
+    with server() as base:
+        timings = round_trips(base, args.actions)
+        ms = sorted(t * 1000 for t in timings)
+        p50 = ms[len(ms) // 2]
+        p95 = ms[int(len(ms) * 0.95) - 1]
+        print(f"round trip over {len(ms)} requests: p50 {p50:.2f} ms, p95 {p95:.2f} ms, max {ms[-1]:.2f} ms")
+        game = httpx.post(
+            base + "/api/games",
+            json={"game": "rolling-pins", "players": [{"name": "ann", "kind": "human"}], "seed": 1},
+        ).json()["id"]
+        render = first_render(base, game)
+        print("first render:", "chromium not available" if render is None else f"{render:.0f} ms (median of 5)")
     sizes = asset_bytes()
-    print(f"static assets: {sum(sizes.values())} bytes ({', '.join(f'{k} {v}' for k, v in sorted(sizes.items()))})")
+    kinds = ", ".join(f"{kind} {size}" for kind, size in sorted(sizes.items()))
+    print(f"static files: {sum(sizes.values())} bytes, not compressed ({kinds})")
 
 
 if __name__ == "__main__":

@@ -20,17 +20,14 @@ board drawn under 200 ms.
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
+from serving import server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -66,22 +63,6 @@ class Load:
     again: int
     drawn_cold: float | None
     drawn_warm: float | None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_up(base: str) -> None:
-    for _ in range(400):
-        try:
-            httpx.get(base + "/api/catalog", timeout=1)
-            return
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    raise SystemExit("the server did not start")
 
 
 def start_games(base: str) -> dict[str, int]:
@@ -204,27 +185,18 @@ def main() -> None:
     args = parser.parse_args()
     if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
         raise SystemExit(f"needs {CHROMIUM} and {CHROMEDRIVER}: apt-get install chromium chromium-driver")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "pinsetter.cli.app", "serve", "--port", str(port), "--db", f"{tmp}/h.sqlite"]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    with server() as base:
+        games = start_games(base)
+        pages = [("/#/", "#app h1, #app h2")] + [(f"/#/game/{gid}", "#game .game-grid") for gid in games.values()]
+        driver = browser()
         try:
-            wait_up(base)
-            games = start_games(base)
-            pages = [("/#/", "#app h1, #app h2")] + [(f"/#/game/{gid}", "#game .game-grid") for gid in games.values()]
-            driver = browser()
-            try:
-                rows = [
-                    measure(driver, base, page, language, ready, args.loads)
-                    for language in ("en", "ja")
-                    for page, ready in pages
-                ]
-            finally:
-                driver.quit()
+            rows = [
+                measure(driver, base, page, language, ready, args.loads)
+                for language in ("en", "ja")
+                for page, ready in pages
+            ]
         finally:
-            server.terminate()
-            server.wait(10)
+            driver.quit()
     names = {f"/#/game/{gid}": f"game: {game}" for game, gid in games.items()} | {"/#/": "front page"}
     for row in rows:
         row.page = names[row.page]
