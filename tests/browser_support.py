@@ -163,3 +163,26 @@ def settle(driver: Any) -> dict[str, str]:
 
     result: dict[str, str] = wait(driver, idle, "the game page did not settle")
     return result
+
+
+def lobby_form(driver: Any, base: str, game: str) -> None:
+    """The front page reloaded, More options open and `game` chosen: the lobby form, ready to fill in."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(base + "/#/")
+    driver.refresh()
+    open_more_options(driver)
+    driver.find_element(By.CSS_SELECTOR, f"input[name=game][value='{game}']").click()
+
+
+def pictures_at_both_widths(driver: Any, folder: Path, name: str, ready: Any) -> None:
+    """`name`-{1280,390}-{light,dark}.png of the whole page, redrawn per theme; then 1280 px, light, redrawn."""
+    for width in (1280, 390):
+        driver.set_window_size(width, 900)
+        for theme in ("light", "dark"):
+            set_theme(driver, theme)
+            wait(driver, ready, f"the page never drew again in the {theme} theme")
+            full_screenshot(driver, folder / f"{name}-{width}-{theme}.png")
+    driver.set_window_size(1280, 900)
+    set_theme(driver, "light")
+    wait(driver, ready, "the page never drew again in the light theme")

@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import artifacts_folder, chrome, require_browser, served, wait
+from browser_support import chrome, require_browser, wait
 
 require_browser()
 
@@ -37,23 +37,6 @@ from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 ANN = [{"name": "Ann", "kind": "human"}]
 TRIANGLE = [[7, 8, 9, 10], [4, 5, 6], [2, 3], [1]]
 PIN_OUTLINE = "M20 2C24.6 2"  # how js/board/shapes.js's PIN_PATH begins: a bowling pin, not a circle
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("board") / "browser.sqlite") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return artifacts_folder(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
-def api(base: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=base) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ import httpx
 from browser_support import (
     full_screenshot,
     open_more_options,
+    pictures_at_both_widths,
     require_browser,
     set_theme,
     wait,
@@ -172,15 +173,7 @@ def test_the_end_explains_the_score_and_offers_play_again_review_and_the_front_p
     for button, key in (("play-again", "N"), ("review", "V"), ("front-page", "B")):
         element = driver.find_element(By.ID, button)
         assert element.get_attribute("aria-keyshortcuts") == key and element.get_attribute("data-keyhint") == key
-    for width in (1280, 390):
-        driver.set_window_size(width, 900)
-        for theme in ("light", "dark"):
-            set_theme(driver, theme)
-            wait(driver, lambda d: d.find_elements(By.ID, "ending-notes"))
-            full_screenshot(driver, artifacts / f"end-{width}-{theme}.png")
-    driver.set_window_size(1280, 900)
-    set_theme(driver, "light")
-    wait(driver, lambda d: d.find_elements(By.ID, "play-again"))
+    pictures_at_both_widths(driver, artifacts, "end", lambda d: d.find_elements(By.ID, "play-again"))
 
     driver.find_element(By.ID, "review").click()
     wait(driver, lambda d: d.current_url.endswith(f"#/history/{first['id']}"), "not the step-through")

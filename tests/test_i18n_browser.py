@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import CHROMEDRIVER, CHROMIUM, artifacts_folder, open_more_options, require_browser, served, wait
+from browser_support import CHROMEDRIVER, CHROMIUM, artifacts_folder, open_more_options, require_browser, wait
 
 require_browser()
 
@@ -38,12 +38,6 @@ def japanese_chrome() -> Any:
     options.add_argument("--lang=ja")
     options.add_experimental_option("prefs", {"intl.accept_languages": "ja,en"})
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("web") / "i18n.sqlite") as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import full_screenshot, require_browser, set_theme, wait
+from browser_support import pictures_at_both_widths, require_browser, wait
 from test_lessons import LEARNED
 
 require_browser()
@@ -91,14 +91,7 @@ def test_the_lesson_panel_tells_each_situation_at_its_turn(
                 assert hint[0].text
             if not pictured and PICTURED[game] in topics:
                 pictured = True
-                for width in (1280, 390):
-                    driver.set_window_size(width, 900)
-                    for theme in ("light", "dark"):
-                        set_theme(driver, theme)
-                        wait(driver, lambda d: d.find_elements(By.ID, "lesson"))
-                        full_screenshot(driver, artifacts / f"learn-{game}-{width}-{theme}.png")
-                driver.set_window_size(1280, 900)
-                set_theme(driver, "light")
+                pictures_at_both_widths(driver, artifacts, f"learn-{game}", lambda d: d.find_elements(By.ID, "lesson"))
                 settle(driver)
             if set(wanted) <= set(seen) or state["next"] == "over":
                 break

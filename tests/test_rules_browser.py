@@ -12,19 +12,13 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from browser_support import artifacts_folder, chrome, require_browser, served, wait
+from browser_support import artifacts_folder, chrome, require_browser, wait
 from test_rules_text import GAME_IDS, LANGS, check_players_words
 
 require_browser()
 
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("web") / "rules.sqlite") as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

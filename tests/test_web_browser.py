@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 
 from browser_support import full_screenshot as screenshot
-from browser_support import game_state, open_more_options, require_browser, settle, wait
+from browser_support import game_state, lobby_form, open_more_options, require_browser, settle, wait
 from pinsetter.core.narration import pins_list
 from pinsetter.records import Record, replay
 
@@ -59,10 +59,7 @@ def after_click(driver: WebDriver, element: WebElement) -> dict[str, str]:
 
 def start_game(driver: WebDriver, base: str, game: str, players: list[tuple[str, str]], **options: Any) -> int:
     """Fill in the lobby and start: players are (name, 'human' or 'bot:NAME')."""
-    driver.get(base + "/#/")
-    driver.refresh()
-    open_more_options(driver)
-    driver.find_element(By.CSS_SELECTOR, f"input[name=game][value='{game}']").click()
+    lobby_form(driver, base, game)
     for name, value in options.items():
         field = driver.find_element(By.ID, f"opt-{name}")
         if field.get_attribute("type") == "checkbox":
@@ -371,10 +368,7 @@ def test_a_two_player_game_shows_both_boards_the_one_to_play_large(
 
 
 def test_lobby_shows_the_engines_refusal(driver: WebDriver, base: str) -> None:
-    driver.get(base + "/#/")
-    driver.refresh()
-    open_more_options(driver)
-    driver.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
+    lobby_form(driver, base, "tenpins")
     frames = driver.find_element(By.ID, "opt-frames")
     frames.clear()
     frames.send_keys("11")
@@ -385,10 +379,7 @@ def test_lobby_shows_the_engines_refusal(driver: WebDriver, base: str) -> None:
 
 
 def test_the_lobby_offers_no_seat_a_game_does_not_have(driver: WebDriver, base: str) -> None:
-    driver.get(base + "/#/")
-    driver.refresh()
-    open_more_options(driver)
-    driver.find_element(By.CSS_SELECTOR, "input[name=game][value='bowling-solitaire']").click()
+    lobby_form(driver, base, "bowling-solitaire")
     while len(driver.find_elements(By.CSS_SELECTOR, ".player-row")) > 1:  # one seat: Solitaire's only one
         driver.find_element(By.CSS_SELECTOR, ".player-row button[aria-label^='Remove']").click()
     add = wait(driver, lambda d: d.find_element(By.ID, "add-human"), "no add button")

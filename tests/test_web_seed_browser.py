@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import httpx
 
-from browser_support import open_more_options, require_browser, wait
+from browser_support import lobby_form, require_browser, wait
 from pinsetter.records import Record
 
 require_browser()
@@ -21,10 +21,7 @@ SEED = "4339359763893902901"  # over 2^53: a JavaScript number would show it as 
 
 
 def test_a_seed_typed_in_the_lobby_is_the_games_seed_to_the_last_digit(driver: WebDriver, base: str) -> None:
-    driver.get(base + "/#/")
-    driver.refresh()
-    open_more_options(driver)
-    driver.find_element(By.CSS_SELECTOR, "input[name=game][value='tenpins']").click()
+    lobby_form(driver, base, "tenpins")
     frames = driver.find_element(By.ID, "opt-frames")
     frames.clear()
     frames.send_keys("1")

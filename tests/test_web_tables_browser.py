@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from browser_support import artifacts_folder, chrome_sessions, open_more_options, require_browser, served, wait
+from browser_support import chrome_sessions, open_more_options, require_browser, wait
 from browser_support import full_screenshot as screenshot
 from pinsetter.records import Record, replay
 
@@ -31,18 +31,6 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 from test_web_browser import board_owner, player_cards  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app under uvicorn in a background thread, over a temporary history."""
-    with served(tmp_path_factory.mktemp("tables") / "browser.sqlite") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return artifacts_folder(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from browser_support import artifacts_folder, chrome_sessions, require_browser, served, wait
+from browser_support import artifacts_folder, chrome_sessions, require_browser, wait
 from pinsetter.records import Record, replay
 
 require_browser()
@@ -37,12 +37,6 @@ from test_web_browser import player_cards, screenshots_in_both_themes  # noqa: E
 from test_web_tables_browser import live_at, page, screenshot, sit  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cy")
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("shared") / "browser.sqlite") as url:
-        yield url
 
 
 @pytest.fixture(scope="module")
