@@ -30,6 +30,7 @@ COMMANDS = {
     "pinsetter.cli.game_commands": ("games", "rules", "replay", "play", "hint"),
     "pinsetter.cli.analysis_commands": ("score", "analyze", "simulate", "solve", "perft", "tournament"),
     "pinsetter.cli.history_commands": ("history", "show", "delete", "stats", "export", "import"),
+    "pinsetter.cli.review_command": ("review",),
     "pinsetter.cli.web_command": ("serve",),
 }
 DEBUG_ENV = "PINSETTER_DEBUG"

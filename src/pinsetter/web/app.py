@@ -51,6 +51,7 @@ from pinsetter.web.schemas import (
     NewGame,
     NewTable,
     Number,
+    ReviewView,
     RulesBlockView,
     RulesView,
     SitRequest,
@@ -440,6 +441,15 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     def get_hint(game_id: Number) -> HintView:
         with service.lock(game_id):
             return service.hint(game_id)
+
+    @app.get("/api/games/{game_id}/review", tags=["records"], responses=ERRORS)
+    def get_review(game_id: Number, player: str | None = None) -> ReviewView:
+        """Each decision of the game's humans (or of `player`) against the best move, the loss, an accuracy
+        figure, the three costliest decisions and the expected final score over the game (docs/review.md).
+
+        404: no such game or player; 409: a game that cannot be reviewed (no decisions, advanced Rolling
+        Pins, a record that no longer replays) or one still played at an online table."""
+        return service.review(game_id, player)
 
     @app.get("/api/games/{game_id}/record", tags=["records"], responses=ERRORS)
     def get_record(game_id: Number) -> JSONResponse:

@@ -19,6 +19,7 @@ __all__ = [
     "LessonView",
     "NewGame",
     "Number",
+    "ReviewView",
     "RulesBlockView",
     "RulesView",
     "SeatRequest",
@@ -210,6 +211,65 @@ class HintView(BaseModel):
     meaning: str
     options: list[dict[str, Any]]
     words: list[str] = Field(description="each option's value in plain words, best first")
+
+
+class ReviewedDecision(BaseModel):
+    """One decision of a reviewed seat (pinsetter.review.Decision)."""
+
+    step: int = Field(description="the decision's place in the record, from 1")
+    frame: int
+    ball: int
+    situation: str = Field(description="the position in words: frame, ball, what was standing or showing")
+    action: str = Field(description="the move chosen, in notation (for programs; players read `words`)")
+    words: str = Field(description="the move chosen, as players read it: 'Cross out 4 and 6'")
+    best_action: str = Field(description="the best move, in notation (the chosen one where it was as good)")
+    best_words: str = Field(description="the best move, as players read it")
+    value: float = Field(description="the chosen move's value (expected final score)")
+    best_value: float
+    loss: float = Field(description="best_value - value, never below 0")
+    options: int = Field(description="legal moves at the decision")
+    mattered: bool = Field(description="a real choice: some move was at least `near_best` below the best")
+    best: bool = Field(description="the move chosen was the best, or within `near_best` of it")
+    own: bool = Field(description="false for a decision a bot made for the seat: not counted in its figures")
+    by: str | None = Field(description="the bot that decided, where one did")
+
+
+class ReviewPoint(BaseModel):
+    step: int = Field(description="steps of the record played (0: the start)")
+    kind: Literal["start", "decision", "chance"]
+    frame: int
+    value: float = Field(description="the seat's expected final score after this step")
+
+
+class ReviewedPlayer(BaseModel):
+    seat: int
+    name: str
+    kind: str
+    score: float = Field(description="the seat's total so far (its final score once its game is over)")
+    finished: bool
+    start: float = Field(description="expected final score before the first step")
+    end: float = Field(description="expected final score after the last step (the final score when finished)")
+    total_loss: float = Field(description="expected points the seat's own decisions gave away")
+    luck: float = Field(description="what chance gave or took: end - start + the losses of every decision")
+    accuracy: float | None = Field(description="per cent of the seat's real choices where it chose the best move")
+    counted: int = Field(description="the seat's own real choices (what accuracy is a share of)")
+    best_choices: int
+    decisions: list[ReviewedDecision]
+    costliest: list[ReviewedDecision] = Field(description="the (at most three) decisions that lost the most")
+    path: list[ReviewPoint] = Field(description="expected final score over the game, for a chart")
+
+
+class ReviewView(BaseModel):
+    """A game's review (GET /api/games/{id}/review; docs/review.md)."""
+
+    game: str
+    title: str = Field(description="the game and its options in words")
+    complete: bool
+    exact: bool = Field(description="exact values (basic Rolling Pins), or the Expert bot's estimates (Solitaire)")
+    meaning: str = Field(description="what a value is, in words")
+    near_best: float = Field(description="a move within this many points of the best counts as the best")
+    steps: int
+    players: list[ReviewedPlayer]
 
 
 class TableSeat(_Request):

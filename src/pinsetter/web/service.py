@@ -9,6 +9,7 @@ tab or a restarted server continue the same game.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import weakref
 from collections import OrderedDict
@@ -27,12 +28,13 @@ from pinsetter.session import Match
 from pinsetter.storage import Storage, StoredGame
 from pinsetter.storage.tables import LIVE
 from pinsetter.usertext import check_new_name, repeated_name
-from pinsetter.web.schemas import GameView, HintView, LessonView, NewGame
+from pinsetter.web.schemas import GameView, HintView, LessonView, NewGame, ReviewView
 
 __all__ = ["Conflict", "GameService", "NotFound", "Refused", "game_view", "game_view_data"]
 
 LOG_LENGTH = 40
 CACHE_SIZE = 256
+REVIEWS_KEPT = 32  # reviews made (a Solitaire game's takes seconds): the latest, by record, seats and language
 
 
 class Refused(Exception):
@@ -57,6 +59,7 @@ class GameService:
         # The table a game is played at and its status (TableStore.table_of_game), when online tables are served.
         self.table_of: Callable[[int], tuple[int, str] | None] | None = None
         self._tutors: weakref.WeakKeyDictionary[Match, Tutor] = weakref.WeakKeyDictionary()
+        self._reviews: OrderedDict[tuple[int, str, tuple[int, ...] | None, str], ReviewView] = OrderedDict()
 
     # --- finding games --------------------------------------------------------------------
     def lock(self, game_id: int) -> threading.Lock:
@@ -210,6 +213,41 @@ class GameService:
             options=[{"action": str(a), "value": v} for a, v in values],
             words=words,
         )
+
+    def review(self, game_id: int, player: str | None) -> ReviewView:
+        """The game's review (pinsetter.review): every human's decisions, or the named player's.
+
+        Played at an online table, a game is reviewed once its record is out (it ended, or the table
+        closed), as the record itself. Reviews are kept per record, seats and language: a finished
+        game's is made once.
+        """
+        from pinsetter.i18n import current_language
+        from pinsetter.review import ReviewError, review, seat_named
+
+        stored = self.storage.get(game_id)
+        if stored is None:
+            raise NotFound(_("no game {id}").format(id=game_id))
+        if not stored.finished and self.secret(game_id):
+            message = _("game {id} is played at an online table: its review comes when it ends or the table closes")
+            raise Conflict(message.format(id=game_id))
+        record = stored.record
+        try:
+            seats = None if player is None else (seat_named(record, player),)
+        except ReviewError as exc:
+            raise NotFound(str(exc)) from None
+        key = (game_id, hashlib.sha256(record.to_text().encode()).hexdigest(), seats, current_language())
+        with self._guard:
+            found = self._reviews.get(key)
+        if found is None:
+            try:
+                found = ReviewView.model_validate(review(record, seats).to_json())
+            except (ReviewError, RecordError) as exc:
+                raise Conflict(_("game {id}: {error}").format(id=game_id, error=exc)) from None
+            with self._guard:
+                self._reviews[key] = found
+                while len(self._reviews) > REVIEWS_KEPT:
+                    self._reviews.popitem(last=False)
+        return found
 
     def at_step(self, game_id: int, step: int) -> GameView:
         """The game as it stood after `step` steps (0 = the start), to step through a past game."""
