@@ -181,6 +181,17 @@ def test_a_decision_a_bot_made_for_a_human_is_shown_but_not_counted() -> None:
     check_path(timed_out, complete=True)  # the path still drops at it
 
 
+def test_a_seat_handed_to_a_bot_is_reviewed_up_to_the_hand_over() -> None:
+    record = played("rolling-pins", SMALL, ["greedy"], 1)
+    half = len(record.steps) // 2
+    handed = replace(record, players=[PlayerSpec("Ann", replaced_by="greedy", from_step=half)])
+    seat = review(handed).players[0]  # still a human's seat: reviewed by default
+    assert all(d.own == (d.step <= half) for d in seat.decisions)
+    assert {d.by for d in seat.decisions if not d.own} == {"greedy"}
+    assert seat.total_loss == pytest.approx(sum(d.loss for d in seat.decisions if d.step <= half), abs=1e-9)
+    check_path(seat, complete=True)
+
+
 def test_an_unfinished_game_is_reviewed_so_far() -> None:
     record = played("rolling-pins", SMALL, ["greedy"], 2)
     partial = replace(record, steps=record.steps[: len(record.steps) // 2], result=None)
@@ -254,7 +265,8 @@ def test_words_follow_the_language() -> None:
     record = played("rolling-pins", SMALL, ["greedy"], 3)
     with using_language("ja"):
         data = review(record).to_json()
-    assert data["meaning"] != review(record).meaning
+    with using_language("en"):
+        assert data["meaning"] != review(record).meaning
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", data["players"][0]["costliest"][0]["words"])
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,11 +16,21 @@ import pytest
 from typer.testing import CliRunner
 
 from pinsetter.cli.app import app, main
+from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
 from pinsetter.records import PlayerSpec, Record
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 
 runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """`main(["--lang", "ja", ...])` sets the process's language: English again for whatever runs next."""
+    yield
+    set_language(DEFAULT_LANGUAGE)
+
+
 NOTATION = re.compile(r"\b(cross \d|dice \d|tokens [+-])")
 
 

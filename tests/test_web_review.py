@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from pinsetter.i18n import DEFAULT_LANGUAGE, using_language
 from pinsetter.review import review
 from pinsetter.storage import Storage
 
@@ -57,7 +58,8 @@ def test_a_finished_game_is_reviewed_for_its_human(client: TestClient, db: str) 
     record = Storage(db).get(view["id"])
     assert record is not None
     assert [d["step"] for d in ann["decisions"]] == [i + 1 for i, s in enumerate(record.record.steps) if s.actor == 0]
-    assert data == review(record.record).to_json()  # the core's review, as it is
+    with using_language(DEFAULT_LANGUAGE):  # the request's language: none asked for
+        assert data == review(record.record).to_json()  # the core's review, as it is
     robo = client.get(f"/api/games/{view['id']}/review", params={"player": "robo"}).json()["players"]
     assert [p["name"] for p in robo] == ["Robo"] and robo[0]["total_loss"] <= 1e-9
 
