@@ -11,7 +11,8 @@ selenium, as the browser tests drive it), in English and in Japanese. For each p
 - again: bytes transferred when the same page is opened again with the cache kept (the versioned
   modules come from the cache; the page and the API answers are asked for anew);
 - drawn: on a game page, milliseconds from navigation start to its first table drawn (the
-  `pinsetter:drawn` mark in js/game.js): with an empty cache, and the median of `--loads` warm loads.
+  `pinsetter:drawn` mark in js/game.js; on the review page of a whole game of basic Rolling Pins,
+  its charts drawn, js/review.js): with an empty cache, and the median of `--loads` warm loads.
 
 The budget (docs/web.md): a first load under 150 kB transferred, language catalog included; the
 board drawn under 200 ms.
@@ -39,6 +40,9 @@ GAMES = {  # a game of each kind, a few steps in: (options, players, steps to pl
     "bowling-dice": ({}, [("Ann", "human"), ("Robo", "bot:random")], 6),
     "bowling-solitaire": ({}, [("Ann", "human")], 6),
 }
+# The review page (js/review.js, loaded on first use) of a whole game of basic Rolling Pins, Ann
+# playing the first legal move against the greedy bot: its modules and the review's JSON.
+REVIEWED = ({}, [("Ann", "human"), ("Robo", "bot:greedy")])
 
 # Every response of this page load (the page itself first), from the Performance API.
 ENTRIES = """
@@ -85,6 +89,26 @@ def start_games(base: str) -> dict[str, int]:
                 data = answer.json()
             ids[game] = int(data["id"])
     return ids
+
+
+def reviewed_game(base: str) -> int:
+    """A whole game of basic Rolling Pins, reviewed once so that the page reads the server's kept review."""
+    options, players = REVIEWED
+    with httpx.Client(base_url=base, timeout=600) as client:
+        seats = [{"name": name, "kind": kind} for name, kind in players]
+        view = client.post("/api/games", json={"game": "rolling-pins", "options": options, "players": seats, "seed": 7})
+        view.raise_for_status()
+        data = view.json()
+        while data["next"] != "over":
+            if data["next"] == "decision":
+                answer = client.post(f"/api/games/{data['id']}/actions", json={"action": data["legal_actions"][0]})
+            else:
+                answer = client.post(f"/api/games/{data['id']}/advance", json={"until": "human"})
+            answer.raise_for_status()
+            data = answer.json()
+        for language in ("en", "ja"):  # a review is kept per language: both made before the page is timed
+            client.get(f"/api/games/{data['id']}/review", headers={"accept-language": language}).raise_for_status()
+        return int(data["id"])
 
 
 def browser() -> Any:
@@ -187,7 +211,9 @@ def main() -> None:
         raise SystemExit(f"needs {CHROMIUM} and {CHROMEDRIVER}: apt-get install chromium chromium-driver")
     with server() as base:
         games = start_games(base)
+        review = reviewed_game(base)
         pages = [("/#/", "#app h1, #app h2")] + [(f"/#/game/{gid}", "#game .game-grid") for gid in games.values()]
+        pages.append((f"/#/review/{review}", "#review[data-ready='1']"))
         driver = browser()
         try:
             rows = [
@@ -198,6 +224,7 @@ def main() -> None:
         finally:
             driver.quit()
     names = {f"/#/game/{gid}": f"game: {game}" for game, gid in games.items()} | {"/#/": "front page"}
+    names[f"/#/review/{review}"] = "review: rolling-pins"
     for row in rows:
         row.page = names[row.page]
     print(table(rows))

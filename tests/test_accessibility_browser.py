@@ -5,7 +5,8 @@ into each page as the page stands (data loaded, nothing busy) and run with its d
 no violation of impact "serious" or "critical" may remain on any page, in the light or the dark
 theme: the front page, each game in the middle and at its end (Rolling Pins plain and advanced),
 a table seen by its host before and during its game, the join page, the history, stepping
-through a game, the statistics and the rules.
+through a game, a game's review (with no violation of any impact, its folded tables open), the
+statistics and the rules.
 
 Every violation found (of any impact) is printed as a table per page (impact, rule, nodes) and
 written to `$PINSETTER_ARTIFACTS/axe-violations.md`, for notes; each page audited is kept there as
@@ -33,6 +34,7 @@ from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 FAILING = ("critical", "serious")
+STRICT = ("review a game",)  # pages that must have no violation at all, of any impact
 IMPACTS = ("critical", "serious", "moderate", "minor")
 THEMES = ("light", "dark")
 GAMES: dict[str, tuple[str, dict[str, Any], list[tuple[str, str]], int]] = {
@@ -161,6 +163,14 @@ def pages_of(client: httpx.Client) -> list[Page]:
             " && !!document.querySelector('#replay .game-grid');",
         ),
         Page(
+            "review a game",
+            f"/#/review/{ended['Rolling Pins']}",
+            # Audited with its folded tables open: what a reader unfolds is audited too.
+            "const r = document.getElementById('review'); if (!r || r.dataset.ready !== '1') return false;"
+            " r.querySelectorAll('details').forEach((d) => { d.open = true; });"
+            " return !!r.querySelector('svg.review-chart');",
+        ),
+        Page(
             "statistics",
             "/#/stats",
             "return !!document.querySelector('#stats-results > *');",
@@ -243,6 +253,7 @@ PAGE_NAMES = [
     "join a table",
     "history",
     "step through a game",
+    "review a game",
     "statistics",
     "rules",
 ]
@@ -258,7 +269,7 @@ def test_no_serious_or_critical_axe_violation(audit: Audit, name: str, theme: st
     failing = [
         f"{v['impact']} {v['id']} ({v['help']}): " + "; ".join(n["target"] for n in v["nodes"][:5])
         for v in violations
-        if v["impact"] in FAILING
+        if v["impact"] in FAILING or name in STRICT
     ]
     screenshots(audit, name, theme)
     assert not failing, f"{name} ({theme}):\n" + "\n".join(failing)

@@ -175,8 +175,10 @@ def test_the_end_explains_the_score_and_offers_play_again_review_and_the_front_p
         assert element.get_attribute("aria-keyshortcuts") == key and element.get_attribute("data-keyhint") == key
     pictures_at_both_widths(driver, artifacts, "end", lambda d: d.find_elements(By.ID, "play-again"))
 
-    driver.find_element(By.ID, "review").click()
-    wait(driver, lambda d: d.current_url.endswith(f"#/history/{first['id']}"), "not the step-through")
+    driver.find_element(By.ID, "review").click()  # basic Rolling Pins is reviewed: its review page
+    wait(driver, lambda d: d.current_url.endswith(f"#/review/{first['id']}"), "not the review page")
+    ready = "const r = document.getElementById('review'); return !!r && r.dataset.ready === '1';"
+    wait(driver, lambda d: d.execute_script(ready), "the review page did not draw")
     driver.back()
     wait(driver, lambda d: d.find_elements(By.ID, "play-again"))
     driver.find_element(By.ID, "front-page").click()

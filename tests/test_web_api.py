@@ -431,6 +431,24 @@ def test_history_filters_and_unfinished_games(client: TestClient) -> None:
     assert client.get("/api/history?game=&player=").json() == rows
 
 
+def test_the_view_and_the_history_say_which_games_can_be_reviewed(client: TestClient) -> None:
+    """The pages link to a review only where GET /api/games/{id}/review can make one (pinsetter.review)."""
+    games = [
+        ("rolling-pins", {"frames": 1}, True),
+        ("rolling-pins", {"frames": 1, "advanced": True}, False),  # no exact solver yet
+        ("bowling-solitaire", {"frames": 1}, True),
+        ("tenpins", {"frames": 1}, False),  # no decisions
+        ("bowling-dice", {"frames": 1}, False),
+    ]
+    for game, options, expected in games:
+        view = new_game(client, game, [("ann", "human")], options=options, seed=1)
+        assert view["reviewable"] is expected, (game, options)
+        row = next(r for r in client.get("/api/history").json() if r["id"] == view["id"])
+        assert row["reviewable"] is expected, (game, options)
+        review = client.get(f"/api/games/{view['id']}/review")
+        assert review.status_code == (200 if expected else 409), (game, options, review.text)
+
+
 def test_stats_over_finished_games(client: TestClient) -> None:
     scores = []
     for seed in (1, 2, 3):

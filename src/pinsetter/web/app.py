@@ -298,6 +298,21 @@ def _validation_line(exc: RequestValidationError) -> str:
     return _one_line(f"{where}: {message}" if where else message)
 
 
+def can_review(game_id: str, options: dict[str, Any]) -> bool:
+    """The history's link to a review: the game's decisions have values (pinsetter.review.reviewable).
+
+    A record whose options no longer make a game (older rules) has none to review.
+    """
+    from pinsetter.core.game import GameError
+    from pinsetter.records import game_played
+    from pinsetter.review import reviewable
+
+    try:
+        return reviewable(game_played(game_id, options)) is None
+    except GameError:
+        return False
+
+
 def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     """The app over one game history (a SQLite path or SQLAlchemy URL; default as the CLI).
 
@@ -481,7 +496,8 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         game: str | None = None, player: str | None = None, limit: int = 200, resumable: bool = False
     ) -> list[dict[str, Any]]:
         """Past games, newest first, each with its `status`: finished, unfinished (to be resumed), `table` (being
-        played at the online table `table`) or abandoned (its table closed before the end).
+        played at the online table `table`) or abandoned (its table closed before the end), and `reviewable`
+        (its decisions can be reviewed: GET /api/games/{id}/review).
 
         `resumable=true`: only the games the page can resume (unfinished, not a table's, seeded chance,
         a record that replays), the newest `limit` of them."""
@@ -499,6 +515,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
                 "title": game_title(g.game, g.record.options),
                 "status": game_status(g, at.get(g.id)),
                 "learn": bool(g.record.extra.get(LEARN_MARK)),
+                "reviewable": can_review(g.game, g.record.options),
                 "table": at[g.id][0] if g.id in at else None,
             }
             for g in found

@@ -200,6 +200,11 @@ class GameView(BaseModel):
         description="at the end: what a score means in this game and length (the sheet's ranks, the odds)",
     )
     learn: bool = Field(default=False, description="the game was started in learn mode")
+    reviewable: bool = Field(
+        default=False,
+        description="its decisions can be reviewed against the best ones (GET /api/games/{id}/review): "
+        "basic Rolling Pins and Bowling Solitaire",
+    )
     lesson: list[LessonView] = Field(
         default_factory=list,
         description="learn mode: the lessons of the situations first met since the learner's previous turn",

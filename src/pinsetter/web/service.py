@@ -24,6 +24,7 @@ from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import _
 from pinsetter.lessons import LEARN_MARK, Tutor, score_notes
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
+from pinsetter.review import reviewable
 from pinsetter.session import Match
 from pinsetter.storage import Storage, StoredGame
 from pinsetter.storage.tables import LIVE
@@ -421,5 +422,6 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
         "ending": match.ending_lines() if terminal else [],
         "ending_notes": score_notes(match.game, match.record.options) if terminal else [],
         "learn": bool(match.record.extra.get(LEARN_MARK)),
+        "reviewable": reviewable(match.game) is None,
         "lesson": [],  # learn mode's lessons come with the game service's view (`GameService.view`)
     }

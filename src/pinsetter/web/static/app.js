@@ -39,12 +39,20 @@ function route() {
   if (screen === "game" && /^\d+$/.test(arg || "")) return gamePage(Number(arg));
   if (screen === "history" && !arg) return historyPage();
   if (screen === "history" && /^\d+$/.test(arg)) return replayPage(Number(arg));
+  if (screen === "review" && /^\d+$/.test(arg || "")) return reviewPage(Number(arg));
   if (screen === "table" && /^\d+$/.test(arg || "")) return tablePage(Number(arg));
   if (screen === "join" && arg) return joinPage(arg);
   if (screen === "stats") return statsPage();
   if (screen === "rules") return rulesPage(arg);
   app.append(h("h1", { text: t("Not found") }), h("p", {}, h("a", { href: "#/", text: t("Back to the lobby") })));
   return undefined;
+}
+
+// The review page's modules load when it is first opened: no other page pays for them.
+async function reviewPage(id) {
+  const gen = page.generation;
+  const { reviewPage: draw } = await import("./js/review.js");
+  if (gen === page.generation) await draw(id);
 }
 
 // --- start --------------------------------------------------------------------------------------------

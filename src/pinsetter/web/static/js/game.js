@@ -314,8 +314,9 @@ export async function gamePage(id) {
         "div",
         { class: "row" },
         again,
+        // The review where the game's decisions have values (basic Rolling Pins, Solitaire), else the step-through.
         h("a", {
-          href: `#/history/${id}`,
+          href: game.reviewable ? `#/review/${id}` : `#/history/${id}`,
           class: "button",
           id: "review",
           text: t("Review this game"),

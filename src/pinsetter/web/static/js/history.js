@@ -57,6 +57,7 @@ export async function historyPage() {
                     {},
                     entry.status === "unfinished" ? [h("a", { href: `#/game/${entry.id}`, text: t("Resume") }), " · "] : null,
                     entry.status === "table" ? [h("a", { href: `#/table/${entry.table}`, text: t("Watch") }), " · "] : null,
+                    entry.reviewable && entry.status !== "table" ? [h("a", { href: `#/review/${entry.id}`, class: "review-link", text: t("Review") }), " · "] : null,
                     h("a", { href: `/api/games/${entry.id}/record`, download: `pinsetter-${entry.id}.json`, text: t("Record") }),
                   ),
                 ),
@@ -96,6 +97,7 @@ export async function replayPage(id) {
   const variantLine = h("p", { id: "variant", class: "muted" });
   const aboutLine = h("p", { id: "replay-about", class: "muted" });
   const body = h("div", {});
+  const reviewLink = h("span", { id: "review-link" }); // filled once a step's view says the game can be reviewed
   const error = h("p", { class: "error", role: "alert" });
   const button = (text, label, to) =>
     h("button", { type: "button", text, "aria-label": label, onclick: () => go(to()) });
@@ -115,6 +117,9 @@ export async function replayPage(id) {
     const last = game.log.length ? game.log[game.log.length - 1] : null;
     const describe = at === 0 || !last ? t("the start") : last.words;
     variantLine.textContent = game.variant;
+    if (game.reviewable && !reviewLink.firstChild) {
+      append(reviewLink, [" · ", h("a", { href: `#/review/${id}`, text: t("Review this game") })]);
+    }
     // The seed from the view, where it is a string: the record's JSON number would round past 2^53.
     const seed = game.seed !== null ? ` · ${t("seed {seed}", { seed: game.seed })}` : "";
     aboutLine.textContent = `${playerNames(players)}${seed} · ${tn("{n} step", "{n} steps", total)}`;
@@ -161,6 +166,7 @@ export async function replayPage(id) {
       h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: t("Download the record") }),
       " · ",
       h("a", { href: `#/game/${id}`, text: record.data.result ? t("Open the game page") : t("Resume this game") }),
+      reviewLink,
     ),
     body,
   );

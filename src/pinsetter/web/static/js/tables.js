@@ -564,6 +564,7 @@ export async function tablePage(id) {
                     h("a", { href: `/api/games/${table.game_id}/record`, download: `pinsetter-${table.game_id}.json`, text: t("Download the record") }),
                     " · ",
                     h("a", { href: `#/history/${table.game_id}`, text: t("Step through") }),
+                    v.reviewable ? [" · ", h("a", { href: `#/review/${table.game_id}`, text: t("Review this game") })] : null,
                   ]
                 : null,
             ),
