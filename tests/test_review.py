@@ -21,7 +21,7 @@ from pinsetter.session import Match
 
 SMALL = {"pins": 4, "frames": 3}  # a Rolling Pins game of a few dozen decisions
 SHORT_SOLITAIRE = {"frames": 2}
-NOTATION = re.compile(r"\b(cross \d|dice \d|tokens [+-]|\d+:\d)")
+NOTATION = re.compile(r"\b(cross \d|dice \d|tokens [+-]|\d+:\d)|\d[+=]|standing \d")
 
 
 def played(game: str, options: dict[str, object], kinds: list[str], seed: int) -> Record:
