@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -196,6 +197,9 @@ def test_solitaire_hint_command() -> None:
         runner.invoke(app, ["hint", "bowling-solitaire", "--deal", DEAL_0, "--objective", "strike", "--json"]).output
     )
     assert 0 <= strike["value"] <= 1
+    plain = runner.invoke(app, ["hint", "bowling-solitaire", "--deal", DEAL_0, "--objective", "pins"]).output
+    assert {row.split(None, 1)[1] for row in plain.splitlines()[1:]} == {o["words"] for o in data["options"]}
+    assert re.search(r"\d:\d", plain) is None, plain
     bad = runner.invoke(app, ["hint", "bowling-solitaire", "--deal", DEAL_0, "--objective", "fun"])
     assert bad.exit_code == 2
 
@@ -240,6 +244,12 @@ def test_rolling_pins_solve_and_hint(tmp_path: Path) -> None:
     options = json.loads(hint.output)["options"]
     assert options[0]["value"] >= options[-1]["value"]
     assert any(o["action"] == "miss" for o in options)
+    # A player reads the plain output: the position and every option in words, never the record's notation.
+    plain = runner.invoke(app, ["hint", "rolling-pins", "--record", str(path)])
+    assert plain.exit_code == 0, plain.output
+    assert plain.output.startswith("frame 1 ball 1: all pins standing, 1 token, rolled ")
+    assert "Miss" in plain.output and "Values: expected final score" in plain.output
+    assert re.search(r"\bmiss\b|cross \d|tokens [+-]|\d\+\d|standing \d", plain.output) is None, plain.output
 
 
 def test_serve_on_a_port_in_use_or_an_unknown_host_says_why_in_one_line() -> None:

@@ -37,7 +37,7 @@ from pinsetter.bots.hints import PLAIN_LABELS
 from pinsetter.core.game import Game, GameError, State, Step
 from pinsetter.core.narration import pins_list
 from pinsetter.core.scoring import bonus_weights
-from pinsetter.i18n import N_, _, ngettext
+from pinsetter.i18n import N_, _
 from pinsetter.records import Record, game_played, new_state_for, replay
 from pinsetter.usertext import name_key
 
@@ -314,30 +314,7 @@ class RollingPinsValuer(Valuer):
         return None  # pragma: no cover  (a player between rolls is always deciding)
 
     def situation(self, state: State, seat: int) -> str:
-        """`frame 2 ball 1: pins 4, 5 and 7 standing, 1 token, rolled 3 and 4 (7)`: words, not the record's notation."""
-        from pinsetter.core.pins import pins_of
-        from pinsetter.games.rolling_pins import ROLLED, RollingPinsState
-
-        assert isinstance(state, RollingPinsState)
-        player = state.players[seat]
-        standing = pins_of(player.standing)
-        if player.standing == state.game.full:
-            pins = _("all pins standing")
-        elif standing:
-            pins = ngettext("pin {pins} standing", "pins {pins} standing", len(standing)).format(
-                pins=pins_list(standing)
-            )
-        else:
-            pins = _("no pin standing")
-        parts = [pins, ngettext("{count} token", "{count} tokens", player.tokens).format(count=player.tokens)]
-        if player.phase == ROLLED:
-            dice = player.dice
-            parts.append(
-                _("rolled {dice} ({total})").format(dice=pins_list(dice), total=sum(dice))
-                if len(dice) > 1
-                else _("rolled {total}").format(total=sum(dice))
-            )
-        return _("{place}: {details}").format(place=super().situation(state, seat), details=_(", ").join(parts))
+        return _as_seat(state, seat).describe()  # in words (the engine's own description of a position)
 
 
 class SolitaireValuer(Valuer):

@@ -276,7 +276,8 @@ def _solitaire_hint(deal_text: str, groups: str, objective: str) -> dict[str, An
     if state.pinfalls[0]:
         return {"value": 0.0, "options": [], "note": _("no legal play: ball 1 ends at once")}
     values = ExpectimaxBot(game, objective).evaluate(state) or []
-    return {"value": values[0][1], "options": [{"action": str(a), "value": v} for a, v in values]}
+    options = [{"action": str(a), "words": game.action_words(state, str(a)), "value": v} for a, v in values]
+    return {"value": values[0][1], "options": options}
 
 
 @app.command()
@@ -300,7 +301,7 @@ def hint(
         else:
             typer.echo(_("value ({objective}): {value}").format(objective=objective, value=f"{result['value']:.6f}"))
             for row in result["options"]:
-                typer.echo(f"  {row['value']:10.6f}  {row['action']}")
+                typer.echo(f"  {row['value']:10.6f}  {row['words']}")
         return
     if record is None:
         fail(_("give the position: --record FILE (or --deal for bowling-solitaire)"))
@@ -328,13 +329,12 @@ def hint(
         "estimate": estimate,
         "meaning": label,
         "value": values[0][1],
-        "options": [{"action": str(a), "value": v} for a, v in values],
+        "options": [{"action": str(a), "words": state.game.action_words(state, str(a)), "value": v} for a, v in values],
     }
     if as_json:
         emit_json(data)
         return
     typer.echo(state.describe())
-    note = _(" (estimate from the basic policy)") if estimate else ""
-    typer.echo(f"{bot}: {label}{note}")
+    typer.echo(_("Values: {meaning}").format(meaning=label))
     for option_row in data["options"]:
-        typer.echo(f"  {option_row['value']:9.4f}  {option_row['action']}")
+        typer.echo(f"  {option_row['value']:9.4f}  {option_row['words']}")

@@ -1169,22 +1169,40 @@ class RollingPinsState(State):
         return (tuple(tuple(p) for p in self.pinfalls), tuple(p.key() for p in self.players))
 
     def describe(self) -> str:
+        """The position in words: `frame 2 ball 1: pins 4, 5 and 7 standing, 1 token, rolled 3 and 4 (7)`."""
+        from pinsetter.core.narration import pins_list
+        from pinsetter.games.rolling_pins_table import ability_title
+
         index, p = self._me()
         ctx = self.ball_context(index)
         assert ctx is not None
-        standing = " ".join(str(x) for x in pins_of(p.standing)) or _("none")
-        text = _("frame {frame} ball {ball}: standing {standing}; tokens {tokens}").format(
-            frame=ctx.frame, ball=ctx.ball, standing=standing, tokens=p.tokens
-        )
+        standing = pins_of(p.standing)
+        if p.standing == self.game.full:
+            pins = _("all pins standing")
+        elif standing:
+            pins = ngettext("pin {pins} standing", "pins {pins} standing", len(standing))
+            pins = pins.format(pins=pins_list(standing))
+        else:
+            pins = _("no pin standing")
+        parts = [pins, ngettext("{count} token", "{count} tokens", p.tokens).format(count=p.tokens)]
         if p.phase == ROLLED:
-            text += _("; rolled {dice} = {total}").format(dice="+".join(str(d) for d in p.dice), total=sum(p.dice))
+            dice = p.dice
+            rolled = _("rolled {dice} ({total})") if len(dice) > 1 else _("rolled {total}")
+            parts.append(rolled.format(dice=pins_list(dice), total=sum(dice)))
         if self.game.advanced:
-            held = ", ".join(f"{k} x{v}" for k, v in sorted(p.held.items()))
-            text += _("; abilities: {held}").format(held=held or _("none"))
+            several = _("{ability} ({count})")
+            held = [
+                several.format(ability=ability_title(name), count=count) if count > 1 else ability_title(name)
+                for name, count in sorted(p.held.items())
+            ]
             if p.ten_pin:
-                text += "; ten-pin"
+                held.append(ability_title("ten-pin"))
+            parts.append(_("abilities: {held}").format(held=pins_list(held) if held else _("none")))
             if p.pending_marks:
-                text += ngettext("; {count} box to mark", "; {count} boxes to mark", p.pending_marks).format(
-                    count=p.pending_marks
+                parts.append(
+                    ngettext("{count} box to mark", "{count} boxes to mark", p.pending_marks).format(
+                        count=p.pending_marks
+                    )
                 )
-        return text
+        place = _("frame {frame} ball {ball}").format(frame=ctx.frame, ball=ctx.ball)
+        return _("{place}: {details}").format(place=place, details=_(", ").join(parts))
