@@ -12,6 +12,8 @@ review at the four sizes, in both languages, are kept beside the other screens' 
 from __future__ import annotations
 
 import re
+import types
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from textual.widgets import Button, OptionList
 from pinsetter.bots.base import make_bot
 from pinsetter.core.seeds import step_rng
 from pinsetter.i18n import set_language, using_language
-from pinsetter.records import PlayerSpec, game_played
+from pinsetter.records import PlayerSpec, RecordStep, game_played
 from pinsetter.review import PlayerReview, Review, review, reviewable
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -34,6 +36,7 @@ from pinsetter.ui.tui_launcher import Launcher
 from pinsetter.ui.tui_review import BLOCKS, DecisionList, ReviewScreen, chart_range, path_chart
 from test_tui import screen_text
 from test_tui_goldens import check_screen, fits
+from test_tui_screens import tab_through
 from tui_support import quiet, until
 
 SIZES = [(60, 20), (80, 24), (120, 40), (200, 60)]
@@ -215,6 +218,8 @@ async def test_a_solitaire_review_from_the_history_button_and_a_decision_to_the_
         # Beside the summary from 110 columns; Enter on a decision that lost points opens the replay there.
         listing = screen.query_one("#review-decisions", DecisionList)
         assert app.focused is listing
+        await tab_through(pilot, app)  # the summary, the decisions, the buttons: each once, in reading order
+        listing.focus()
         worst = seat.costliest[0]
         listing.highlighted = seat.decisions.index(worst)
         screen.opened_at -= 120.0  # past the Enter guard (an Enter just after a screen opens is ignored)
@@ -299,6 +304,29 @@ async def test_without_a_history_the_end_of_a_game_reviews_the_game_in_memory() 
         assert "Review of this game: Rolling Pins, 2 frames" in flat(screen_text(app))
         await pilot.press("s")  # the replay of a game kept nowhere
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+
+
+async def test_a_record_that_does_not_replay_and_a_game_not_begun() -> None:
+    """A record whose dice are not the seed's: the step named in one line. A game with no decision yet: said so."""
+    record = greedy_game(None, "rolling-pins", ["ann"]).record
+    steps = list(record.steps)
+    steps[1] = RecordStep(None, "6+6" if steps[1].text != "6+6" else "1+1")
+    broken = types.SimpleNamespace(id=7, game=record.game, record=replace(record, steps=steps))
+    fresh = Match.new("rolling-pins", [PlayerSpec("ann")], seed=4, options=SHORT["rolling-pins"])
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(broken))
+        screen = await opened_review(pilot, app)
+        await quiet(pilot)
+        assert screen.result is None and screen.refusal.startswith("game 7: ") and "step 2" in screen.refusal
+        assert "\n" not in screen.refusal and flat(screen.refusal) in flat(screen_text(app))
+        await pilot.press("escape")
+        app.push_screen(ReviewScreen(types.SimpleNamespace(id=0, game="rolling-pins", record=fresh.record)))
+        screen = await opened_review(pilot, app)
+        await quiet(pilot)
+        text = flat(screen_text(app))
+        assert "Review of this game: Rolling Pins, 2 frames (unfinished)" in text and "ann: no decisions yet" in text
+        assert not screen.query_one("#review-chart").display
 
 
 # --- every size, both languages ----------------------------------------------------------------------

@@ -15,6 +15,7 @@ records (`reviewed`), so opening it again is instant.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import math
 import threading
 import types
@@ -509,7 +510,12 @@ class ReviewScreen(EnterGuard, Screen[None]):
                 result = _("{what}: {reason}").format(what=self.heading(), reason=exc)
             except GameError as exc:
                 result = str(exc)
-        self.app.call_from_thread(self.ready, result, language)
+            except Exception as exc:  # a solver or its cache failed: said in one line, the app goes on
+                result = _("the review failed: {reason}").format(
+                    reason=str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                )
+        with contextlib.suppress(RuntimeError):  # the app closed while the review was worked out
+            self.app.call_from_thread(self.ready, result, language)
 
     def ready(self, result: Review | str, language: str) -> None:
         """Called from the worker's thread, in its context: the screen's language is passed in again."""
