@@ -153,7 +153,11 @@ async def test_the_end_of_a_game_offers_review_play_again_and_back(tmp_path: Pat
     app = PinsetterApp(storage=storage, speed=0)
     async with app.run_test(size=size) as pilot:
         screen = await open_game(app, pilot, match)
-        await press(pilot, "v")  # a Solitaire game: its review (tests/test_tui_review.py)
+        await press(pilot, "v")  # a Solitaire game: its review (tests/test_tui_review.py), and from it the replay
+        await wait_for(pilot, app, ReviewScreen)
+        await press(pilot, "s")
+        await wait_for(pilot, app, ReplayScreen)
+        await press(pilot, "escape")
         await wait_for(pilot, app, ReviewScreen)
         await press(pilot, "escape")
         await wait_for(pilot, app, GameScreen)
