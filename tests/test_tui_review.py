@@ -84,11 +84,16 @@ def cut(line: str, start: int, end: int) -> str:
     return out
 
 
-def region_text(app: PinsetterApp, widget: Any) -> str:
-    """What the screen shows inside `widget`'s region, line by line (the panes beside it left out)."""
-    region = widget.region
+def region_text(app: PinsetterApp, widget: Any, columns: Any = None) -> str:
+    """What the screen shows inside `widget`'s region (or only in `columns`' columns), line by line."""
+    rows, across = widget.region, (columns or widget).region
     lines = screen_text(app).split("\n")
-    return "\n".join(cut(line, region.x, region.right) for line in lines[region.y : region.bottom])
+    return "\n".join(cut(line, across.x, across.right) for line in lines[rows.y : rows.bottom])
+
+
+def left_text(app: PinsetterApp, screen: ReviewScreen) -> str:
+    """The summary's pane as shown, without its scroll bar."""
+    return region_text(app, screen.query_one("#review-left"), screen.query_one("#review-summary"))
 
 
 async def opened_review(pilot: Any, app: PinsetterApp) -> ReviewScreen:
@@ -164,7 +169,7 @@ async def test_a_rolling_pins_review_from_the_history_shows_reviews_numbers(tmp_
         screen = await opened_review(pilot, app)
         for number, seat in enumerate(expected.players):
             await quiet(pilot)
-            left = flat(region_text(app, screen.query_one("#review-left")))
+            left = flat(left_text(app, screen))
             for line in summary_lines(seat):
                 assert flat(line) in left, line
             check_the_chart(screen, seat)
@@ -206,7 +211,7 @@ async def test_a_solitaire_review_from_the_history_button_and_a_decision_to_the_
         app.screen.query_one("#history-review", Button).press()
         screen = await opened_review(pilot, app)
         await quiet(pilot)
-        left = flat(region_text(app, screen.query_one("#review-left")))
+        left = flat(left_text(app, screen))
         for line in summary_lines(seat):
             assert flat(line) in left, line
         assert flat(f"Values: {expected.meaning}") in left  # the Expert bot's estimates, said so
@@ -250,7 +255,7 @@ async def test_the_end_of_a_game_opens_its_review(tmp_path: Path, game: str) -> 
         screen = await opened_review(pilot, app)
         assert screen.result is not None and screen.result.to_json() == expected.to_json()
         await quiet(pilot)
-        left = flat(region_text(app, screen.query_one("#review-left")))
+        left = flat(left_text(app, screen))
         for line in summary_lines(expected.players[0])[:3]:
             assert flat(line) in left, line
         await pilot.press("escape")
@@ -372,9 +377,11 @@ async def test_every_size_shows_the_accuracy_and_the_costliest_decisions_whole(
         await quiet(pilot)
         text = screen_text(app)
         fits(text, *size)
-        left = shown(region_text(app, screen.query_one("#review-left")), language)
+        left = shown(left_text(app, screen), language)
         accuracy = f"{seat.accuracy:.0f}%"
         assert accuracy in left
+        summary = screen.query_one("#review-summary").render().plain  # type: ignore[attr-defined]
+        assert shown(summary, language) in left  # the whole summary in view, the last costliest decision's end too
         for d in seat.costliest:  # each whole: its place, the move played, the best move and its cost
             for words in (d.situation, d.words, d.best_words, f"{d.loss:.2f}"):
                 assert shown(words, language) in left, words

@@ -304,7 +304,8 @@ def review_title(result: Review, heading: str) -> str:
 def summary_paragraphs(result: Review, seat: PlayerReview, heading: str, titled: bool = True) -> list[Paragraph]:
     """The heading, the player's figures (the command line's words) and the costliest decisions.
 
-    `titled=False` (a window under TINY rows): no heading, the figures in one paragraph.
+    `titled=False` (a window under TINY rows): no heading; the figures in one paragraph, and each
+    costliest decision's move played and best move in one.
     """
     out = [Paragraph(Text(review_title(result, heading), style="bold"))] if titled else []
     if len(result.players) > 1:
@@ -340,7 +341,7 @@ def summary_paragraphs(result: Review, seat: PlayerReview, heading: str, titled:
     if titled:
         out += [Paragraph(Text(lost), 2), Paragraph(Text(figures), 2)]
     else:  # a tiny window: one paragraph (a line saved for the costliest decisions)
-        out.append(Paragraph(Text(_("{lost}; {figures}").format(lost=lost, figures=figures)), 2))
+        out.append(Paragraph(Text(_("{first}; {second}").format(first=lost, second=figures)), 2))
     costliest = seat.costliest
     if not costliest:
         out.append(Paragraph(Text(_("every decision was the best move"), style="green"), 2))
@@ -348,9 +349,15 @@ def summary_paragraphs(result: Review, seat: PlayerReview, heading: str, titled:
     out.append(Paragraph(Text(_("The costliest decisions:"), style="bold")))
     for rank, d in enumerate(costliest, start=1):
         out.append(Paragraph(Text(d.situation), 3, f"{rank}. "))
-        out.append(Paragraph(Text(_("you chose: {move}").format(move=d.words)), 3))
+        chosen = _("you chose: {move}").format(move=d.words)
         best = _("best: {move}, worth {loss} points more").format(move=d.best_words, loss=f"{d.loss:.2f}")
-        out.append(Paragraph(Text(best, style="red"), 3))
+        if titled:
+            out += [Paragraph(Text(chosen), 3), Paragraph(Text(best, style="red"), 3)]
+        else:  # a tiny window: the two in one paragraph, the best move still red
+            both = Text(_("{first}; {second}").format(first=chosen, second=best))
+            start = both.plain.find(best)
+            both.stylize("red", start, start + len(best))
+            out.append(Paragraph(both, 3))
     return out
 
 
