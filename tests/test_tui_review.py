@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from rich.cells import cell_len
+from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Button, OptionList
 
@@ -33,7 +34,7 @@ from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_game import GameScreen
 from pinsetter.ui.tui_history import HistoryScreen, ReplayScreen
 from pinsetter.ui.tui_launcher import Launcher
-from pinsetter.ui.tui_review import BLOCKS, DecisionList, ReviewScreen, chart_range, path_chart
+from pinsetter.ui.tui_review import BLOCKS, DecisionList, ReviewScreen, chart_range, frame_starts, path_chart
 from test_tui import screen_text
 from test_tui_goldens import check_screen, fits
 from test_tui_screens import tab_through
@@ -402,33 +403,52 @@ async def test_every_size_shows_the_accuracy_and_the_costliest_decisions_whole(
 # --- the chart on its own ------------------------------------------------------------------------------
 
 
-def test_the_chart_fits_every_width_with_its_range_and_frames_labelled() -> None:
-    match = greedy_game(None, "rolling-pins", ["ann"])
-    seat = review(match.record).players[0]
-    values = [p.value for p in seat.path]
-    for width in range(24, 201, 11):
-        for rows in (2, 5, 12):
-            chart = path_chart(seat, len(match.record.steps), width, rows)
-            lines = chart.plain.split("\n")
-            assert len(lines) == rows + 2 and max(cell_len(line) for line in lines) <= width
-            bottom, top = chart_range(values, rows)
-            assert lines[0].split("┤")[0].strip() == f"{top:.0f}" and bottom <= min(values) <= max(values) <= top
-            assert lines[rows - 1].split("┤")[0].strip() == f"{bottom:.0f}"
-            assert lines[-1].split()[:2] == ["frame", "1"]  # the x axis: the frames
-            axis = lines[rows]
-            assert [axis.count(str(rank)) for rank in (1, 2)] == [1, 1]  # the costliest two, numbered
-            # A column whose decision lost points is red; the others are not.
-            red = {span.start for span in chart.spans if "red" in str(span.style)}
-            assert red
-    # The last column stands at the final score, in eighths of a row.
-    rows = 8
-    chart = path_chart(seat, len(match.record.steps), 80, rows)
+def bars(chart: Text, rows: int) -> list[int]:
+    """Each column's height in eighths of a row, read back from the chart's text."""
     body = [re.split("[┤│]", line, maxsplit=1)[1] for line in chart.plain.split("\n")[:rows]]
     assert all(re.fullmatch(r"[ ▁▂▃▄▅▆▇█]+", line) and len(line) == len(body[0]) for line in body)
-    bottom, top = chart_range(values, rows)
-    height = sum(BLOCKS.index(line[-1]) for line in body)
-    assert height == round((seat.end - bottom) / (top - bottom) * rows * 8)
-    assert seat.end == seat.score
+    return [sum(BLOCKS.index(line[column]) for line in body) for column in range(len(body[0]))]
+
+
+def test_the_chart_fits_every_width_with_its_range_and_frames_labelled() -> None:
+    match = greedy_game(None, "rolling-pins", ["ann", "bob"])
+    steps = len(match.record.steps)
+    for seat in review(match.record).players:
+        starts = frame_starts(match.record, seat.seat)
+        # Each frame begins at the seat's first step in it: here its first decision (roll one die or two).
+        assert starts == {f: min(d.step for d in seat.decisions if d.frame == f) - 1 for f in (1, 2)}
+        values = [p.value for p in seat.path]
+        for width in range(24, 201, 11):
+            for rows in (2, 5, 12):
+                chart = path_chart(seat, steps, width, rows, starts)
+                lines = chart.plain.split("\n")
+                assert len(lines) == rows + 2 and max(cell_len(line) for line in lines) <= width
+                bottom, top = chart_range(values, rows)
+                assert bottom <= min(values) <= max(values) <= top
+                assert lines[0].split("┤")[0].strip() == f"{top:.0f}"
+                assert lines[rows - 1].split("┤")[0].strip() == f"{bottom:.0f}"
+                assert lines[-1].split() == ["frame", "1", "2"]  # the x axis: the frames
+                assert [lines[rows].count(str(rank)) for rank in range(1, len(seat.costliest) + 1)] == [1] * len(
+                    seat.costliest
+                )  # the costliest decisions, numbered on the axis
+        # Wide enough for a column per step: a red column is a decision that lost points, where the bar
+        # drops by its loss; frame 2's tick and number stand where the seat's frame 2 begins.
+        rows = 12
+        chart = path_chart(seat, steps, 200, rows, starts)
+        bottom, top = chart_range(values, rows)
+        heights = bars(chart, rows)
+        gutter = chart.plain.split("\n")[0].index("┤") + 1
+        red = sorted({span.start - gutter for span in chart.spans if span.style == "red" and span.start < 200})
+        lost = [d for d in seat.decisions if not d.best]
+        assert len(red) == len(lost)
+        for column, d in zip(red, lost, strict=True):
+            assert heights[column - 1] - heights[column] == pytest.approx(d.loss / (top - bottom) * rows * 8, abs=1)
+        axis, numbers = chart.plain.split("\n")[rows], chart.plain.split("\n")[-1]
+        columns = len(heights)
+        tick = gutter + starts[2] * columns // steps
+        assert numbers[tick] == "2" and axis[tick] in "┬123"
+        # The last column stands at the seat's final score.
+        assert heights[-1] == round((seat.end - bottom) / (top - bottom) * rows * 8) and seat.end == seat.score
 
 
 def test_unreviewable_labels_follow_the_game() -> None:

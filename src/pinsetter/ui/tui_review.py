@@ -20,7 +20,7 @@ import math
 import threading
 import types
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -37,7 +37,7 @@ from textual.widgets.option_list import Option
 from pinsetter.catalog import game_title
 from pinsetter.core.game import Game, GameError
 from pinsetter.i18n import N_, _, current_language, ngettext, using_language
-from pinsetter.records import Record, game_played
+from pinsetter.records import Record, game_played, new_state_for
 from pinsetter.review import Decision, PlayerReview, Review, review, reviewable
 from pinsetter.ui.tui_common import GUARD_BINDING, EnterGuard, WrappedText, translate_bindings
 from pinsetter.ui.wrap import wrap_text
@@ -49,6 +49,7 @@ __all__ = [
     "DecisionList",
     "ReviewScreen",
     "chart_range",
+    "frame_starts",
     "path_chart",
     "review_label",
     "review_or_replay",
@@ -129,13 +130,32 @@ def _number(value: float, bottom: float, top: float) -> str:
     return f"{value:.0f}" if top - bottom >= 5 else f"{value:.1f}"
 
 
-def path_chart(seat: PlayerReview, steps: int, width: int, rows: int) -> Text:
+def frame_starts(record: Record, seat: int) -> dict[int, int]:
+    """Where each of the seat's frames begins: the steps played before the seat's first step in it.
+
+    The path cannot say it: its point after a frame's last ball is already in the next frame, which
+    (with other players, or a deal of cards) begins many steps later.
+    """
+    state = new_state_for(record)
+    starts: dict[int, int] = {}
+    for index, step in enumerate(record.steps):
+        if state.is_terminal():
+            break
+        context = state.ball_context(seat)
+        if context is not None and state.turn() == seat:
+            starts.setdefault(context.frame, index)
+        state.apply_by(step.actor, step.text)
+    return starts
+
+
+def path_chart(seat: PlayerReview, steps: int, width: int, rows: int, starts: Mapping[int, int]) -> Text:
     """The seat's expected final score over the game as columns of blocks, `width` cells by `rows` + 2 lines.
 
-    x: the steps of the record, so the frames (ticks under the axis, numbered where there is room)
-    fall where they were played; y: from a round number under the lowest value to one over the
-    highest, both labelled. A column where the seat's decision lost points is red; the costliest
-    three are numbered on the axis, as in the list beside.
+    x: the steps of the record, so that each frame (a tick on the axis where `starts`, from
+    `frame_starts`, says it begins; numbered under it where there is room) falls where it was
+    played; y: from a round number under the lowest value to one over the highest, both labelled.
+    A column where the seat's decision lost points is red; the costliest three are numbered on the
+    axis, as in the list beside.
     """
     frame_word = _("frame")
     points = seat.path
@@ -167,10 +187,7 @@ def path_chart(seat: PlayerReview, steps: int, width: int, rows: int) -> Text:
             text.append(block, style="red" if column in lost else "cyan")
         text.append("\n")
     # The axis: a tick where each frame begins, the costliest decisions' numbers where they were made.
-    starts = {1: 0}
-    for point in points:
-        starts.setdefault(point.frame, point.step)
-    ticks = {column_of(step) if frame > 1 else 0: frame for frame, step in sorted(starts.items())}
+    ticks = {min(columns - 1, step * columns // steps): frame for frame, step in sorted(starts.items())}
     text.append(" " * (gutter + 1) + "└", style="dim")
     for column in range(columns):
         if column in marks:
@@ -194,10 +211,12 @@ class PathChart(Static):
         super().__init__(id=id)
         self.seat: PlayerReview | None = None
         self.steps = 0
+        self.starts: Mapping[int, int] = {}
 
-    def plot(self, seat: PlayerReview | None, steps: int) -> None:
+    def plot(self, seat: PlayerReview | None, steps: int, starts: Mapping[int, int]) -> None:
         self.seat = seat
         self.steps = steps
+        self.starts = starts
         self.redraw()
 
     def redraw(self) -> None:
@@ -206,7 +225,7 @@ class PathChart(Static):
             self.update("")
             return
         chart = Text(_("Expected final score over the game") + "\n", style="bold")
-        chart.append_text(path_chart(self.seat, self.steps, width, max(2, height - 3)))
+        chart.append_text(path_chart(self.seat, self.steps, width, max(2, height - 3), self.starts))
         chart.no_wrap = True
         self.update(chart)
 
@@ -436,6 +455,7 @@ class ReviewScreen(EnterGuard, Screen[None]):
         self.stored = stored
         self.record: Record = stored.record
         self.result: Review | None = None
+        self.starts: dict[int, dict[int, int]] = {}  # by seat, where each of its frames begins (`frame_starts`)
         self.refusal = ""  # why the game is not reviewed, in one line
         self.player = 0  # which of the reviewed players is shown
         self.listing = False  # below WIDE columns: the decisions shown in the summary's place
@@ -513,6 +533,8 @@ class ReviewScreen(EnterGuard, Screen[None]):
         with using_language(language):
             try:
                 result: Review | str = reviewed(self.record)
+                assert isinstance(result, Review)
+                self.starts = {seat.seat: frame_starts(self.record, seat.seat) for seat in result.players}
             except RecordError as exc:
                 result = _("{what}: {reason}").format(what=self.heading(), reason=exc)
             except GameError as exc:
@@ -571,7 +593,7 @@ class ReviewScreen(EnterGuard, Screen[None]):
         self.query_one("#review-meaning", WrappedText).show(meaning)
         chart = self.query_one("#review-chart", PathChart)
         chart.display = bool(seat.decisions)
-        chart.plot(seat, self.result.steps)
+        chart.plot(seat, self.result.steps, self.starts.get(seat.seat, {}))
         self.query_one("#review-heading", WrappedText).show(decisions_heading(seat))
         self.query_one("#review-decisions", DecisionList).show([decision_entry(d) for d in seat.decisions])
         self.call_after_refresh(self.query_one("#review-decisions", DecisionList).relay)  # at its laid-out width
