@@ -120,9 +120,7 @@ def chart_range(values: Sequence[float], rows: int) -> tuple[float, float]:
     bottom = math.floor(low / step) * step
     if bottom >= low:
         bottom = max(0.0, bottom - step)
-    top = math.ceil(high / step) * step
-    if top <= max(bottom, high):
-        top = max(bottom, high) + step
+    top = max(math.ceil(high / step) * step, bottom + step)
     return bottom, top
 
 
