@@ -24,6 +24,7 @@ from pinsetter.storage import Storage
 from pinsetter.ui.tui import GameScreen, HelpScreen, Launcher, PinsetterApp, ResumeConfirm
 from pinsetter.ui.tui_history import HistoryScreen, ReplayScreen, StatsScreen
 from pinsetter.ui.tui_learn import LearnScreen
+from pinsetter.ui.tui_review import ReviewScreen
 from test_tui import past_guard
 from test_tui_goldens import GAMES, SIZES, size_id
 from test_tui_sizes import open_game, seeded_match
@@ -152,8 +153,12 @@ async def test_the_end_of_a_game_offers_review_play_again_and_back(tmp_path: Pat
     app = PinsetterApp(storage=storage, speed=0)
     async with app.run_test(size=size) as pilot:
         screen = await open_game(app, pilot, match)
-        await press(pilot, "v")
+        await press(pilot, "v")  # a Solitaire game: its review (tests/test_tui_review.py), and from it the replay
+        await wait_for(pilot, app, ReviewScreen)
+        await press(pilot, "s")
         await wait_for(pilot, app, ReplayScreen)
+        await press(pilot, "escape")
+        await wait_for(pilot, app, ReviewScreen)
         await press(pilot, "escape")
         await wait_for(pilot, app, GameScreen)
         await past_guard(pilot, screen)

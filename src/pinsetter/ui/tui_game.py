@@ -154,7 +154,10 @@ KEYS_HELP = (
         "slower and faster automatic steps, a abilities (advanced Rolling Pins), ctrl+t high-contrast "
         "colours, ? or F1 this help, q back to the launcher."
     ),
-    N_("• When the game is over: r plays it again, v reviews it step by step, q goes back."),
+    N_(
+        "• When the game is over: r plays it again, v reviews it (each decision against the best move, or "
+        "step by step where no solver values the game), q goes back."
+    ),
     N_(
         "Without colour: ✓ picked, ◆ grey pin, x down, ▶ the player up and the chosen pile, ◉ an ability "
         "held, ✗ an ability used, ■ a marked box."
@@ -460,7 +463,12 @@ class GameScreen(EnterGuard, Screen[None]):
         state = self.match.state
         options: list[Option] = []
         if state.is_terminal():
-            options = [Option(_(label), id=f"end-{key}") for key, label in END_CHOICES]
+            from pinsetter.ui.tui_review import review_label
+
+            options = [
+                Option(review_label(self.match.game) if key == "review" else _(label), id=f"end-{key}")
+                for key, label in END_CHOICES
+            ]
         elif self.human_to_act():
             labels = {c.action: c.label for c in view.choices}
             options = [
@@ -811,18 +819,20 @@ class GameScreen(EnterGuard, Screen[None]):
         self.app.switch_screen(type(self)(match, speed=self.speed))
 
     def action_review(self) -> None:
-        """The finished game step by step, on the history's replay screen."""
+        """The finished game's review where a solver values it, else step by step (`tui_review.review_or_replay`)."""
         if not self.match.state.is_terminal():
             return
-        from pinsetter.ui.tui_history import ReplayScreen
+        from pinsetter.ui.tui_review import review_or_replay
 
         stored: Any = None
         if self.match.storage is not None and self.match.game_id is not None:
             with contextlib.suppress(Exception):  # the history failed: the record in memory serves
                 stored = self.match.storage.get(self.match.game_id)
         if stored is None:
-            stored = types.SimpleNamespace(id=self.match.game_id or 0, record=self.match.record)
-        self.app.push_screen(ReplayScreen(stored))
+            stored = types.SimpleNamespace(
+                id=self.match.game_id or 0, game=self.match.game.id, record=self.match.record
+            )
+        self.app.push_screen(review_or_replay(stored))
 
     def action_leave(self) -> None:
         self.match.store()

@@ -154,6 +154,7 @@ class HistoryScreen(EnterGuard, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         GUARD_BINDING,
         Binding("escape", "back", N_("Back")),
+        Binding("v", "review", N_("Review")),
         Binding("delete,d", "delete", N_("Delete")),
         Binding("x", "delete_not_begun", N_("Delete not begun")),
         Binding("f3", "statistics", N_("Statistics")),
@@ -187,10 +188,14 @@ class HistoryScreen(EnterGuard, Screen[None]):
             )
             yield Label(_("Player"))
             yield Input(self.player, placeholder=_("any player"), id="history-player", compact=True)
-        yield Label(_("Past games, newest first (Enter or a click replays one; d deletes it)"), id="history-heading")
+        yield Label(
+            _("Past games, newest first (Enter or a click replays one; v reviews it; d deletes it)"),
+            id="history-heading",
+        )
         yield OptionList(id="history-list")
         yield Static(id="history-notes")
         with Horizontal(classes="row"):
+            yield Button(_("Review"), id="history-review", compact=True)
             yield Button(_("Delete"), id="history-delete", compact=True)
             yield Button(_("Delete not begun"), id="history-delete-empty", compact=True)
             yield Button(_("Statistics"), id="history-stats", compact=True)
@@ -259,9 +264,20 @@ class HistoryScreen(EnterGuard, Screen[None]):
             "history-back": self.action_back,
             "history-delete": self.action_delete,
             "history-delete-empty": self.action_delete_not_begun,
+            "history-review": self.action_review,
         }
         if event.button.id in actions:
             actions[event.button.id]()
+
+    def action_review(self) -> None:
+        """The highlighted game's review (pinsetter.ui.tui_review): its decisions against the best moves."""
+        from pinsetter.ui.tui_review import ReviewScreen
+
+        stored = self.highlighted_game()
+        if stored is None:
+            self.tell(Text(_("no game to review"), style="yellow"))
+            return
+        self.app.push_screen(ReviewScreen(stored))
 
     def action_delete(self) -> None:
         """The highlighted game, after a confirmation."""
