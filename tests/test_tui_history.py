@@ -22,8 +22,9 @@ from pinsetter.core.seeds import step_rng
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui.tui import Launcher, PinsetterApp
+from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_history import ConfirmDelete, HistoryScreen, ReplayScreen
+from pinsetter.ui.tui_launcher import Launcher
 from test_tui import screen_text
 from tui_support import quiet, until
 

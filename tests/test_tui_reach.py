@@ -21,8 +21,10 @@ from textual.widgets import Input, OptionList
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui.tui import GameScreen, HelpScreen, Launcher, PinsetterApp, ResumeConfirm
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_game import GameScreen, HelpScreen
 from pinsetter.ui.tui_history import HistoryScreen, ReplayScreen, StatsScreen
+from pinsetter.ui.tui_launcher import Launcher, ResumeConfirm
 from pinsetter.ui.tui_learn import LearnScreen
 from test_tui import past_guard
 from test_tui_goldens import GAMES, SIZES, size_id

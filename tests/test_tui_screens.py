@@ -21,8 +21,9 @@ from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.stats import player_stats
 from pinsetter.ui import tui_common
-from pinsetter.ui.tui import Launcher, PinsetterApp, ResumeConfirm
+from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_history import HistoryScreen, ReplayScreen, StatsScreen
+from pinsetter.ui.tui_launcher import Launcher, ResumeConfirm
 from pinsetter.ui.tui_learn import LearnScreen
 from test_tui import highlight_game, past_guard, screen_text, settle, status_line, type_into
 from test_tui_sizes import open_game

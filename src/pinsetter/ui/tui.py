@@ -5,7 +5,8 @@ The screens live a module each: `tui_launcher` (the launcher and the resume ques
 `tui_learn` (learn mode); the pieces they share are in `tui_common`. This module is the app
 that holds them, and its way out: the program ends cleanly however its terminal goes (on SIGHUP
 or SIGTERM, or when the terminal is found hung up, the game is kept and the program exits,
-`TerminalWatch`). The names the screens used to be imported by from here still are.
+`TerminalWatch`). `pinsetter` (cli/app.py) starts it with `run_tui`; everything else is imported
+from the module it lives in.
 """
 
 from __future__ import annotations
@@ -23,40 +24,13 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.theme import Theme
 
-from pinsetter.bots.hints import option_values
 from pinsetter.i18n import N_, _
-from pinsetter.ui.tui_common import (
-    ENTER_GUARD,
-    GUARD_BINDING,
-    EnterGuard,
-    highlight_frame,
-    replay_lines,
-    resume_summary,
-    translate_bindings,
-)
-from pinsetter.ui.tui_game import GAME_CSS, SPEEDS, GameScreen, HelpScreen, draw_seed
-from pinsetter.ui.tui_launcher import LAUNCHER_CSS, Launcher, ResumeConfirm
+from pinsetter.ui.tui_common import translate_bindings
+from pinsetter.ui.tui_game import GAME_CSS, GameScreen
+from pinsetter.ui.tui_launcher import LAUNCHER_CSS, Launcher
 from pinsetter.usertext import visible
 
-__all__ = [
-    "ENTER_GUARD",
-    "GUARD_BINDING",
-    "HIGH_CONTRAST",
-    "SPEEDS",
-    "EnterGuard",
-    "GameScreen",
-    "HelpScreen",
-    "Launcher",
-    "PinsetterApp",
-    "ResumeConfirm",
-    "draw_seed",
-    "highlight_frame",
-    "option_values",
-    "replay_lines",
-    "resume_summary",
-    "run_tui",
-    "translate_bindings",
-]
+__all__ = ["HIGH_CONTRAST", "PinsetterApp", "TerminalWatch", "run_tui"]
 
 HANGUP_STATUS = 128 + 1  # the exit status when the terminal is gone, as if killed by SIGHUP
 

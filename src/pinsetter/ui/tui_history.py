@@ -25,7 +25,7 @@ from pinsetter.i18n import N_, _, current_language, ngettext, using_language
 from pinsetter.records import game_played
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
 from pinsetter.ui.table_text import draw_table
-from pinsetter.ui.tui import GUARD_BINDING, EnterGuard, replay_lines, resume_summary, translate_bindings
+from pinsetter.ui.tui_common import GUARD_BINDING, EnterGuard, replay_lines, resume_summary, translate_bindings
 from pinsetter.ui.wrap import wrap_text
 from pinsetter.usertext import visible
 

@@ -19,7 +19,7 @@ from pinsetter.core.table import TableView
 from pinsetter.i18n import _
 from pinsetter.lessons import CHOOSE, MARK, PICK, PILE, ROLL, Lesson, explain, sentences
 from pinsetter.session import Match
-from pinsetter.ui.tui import GameScreen
+from pinsetter.ui.tui_game import GameScreen
 from pinsetter.ui.wrap import wrap_text
 
 __all__ = ["LearnScreen", "lesson"]
