@@ -161,9 +161,13 @@ class WrappedText(Static):
     alone). Here the text is laid out once, at the width it is shown in, and never wrapped again.
     """
 
-    def __init__(self, text: Text | str = "", id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, text: Text | str = "", id: str | None = None, classes: str | None = None, hang: bool = False
+    ) -> None:
+        """`hang`: a line that starts with an indent or a mark goes on under its words (a list of options)."""
         super().__init__(id=id, classes=classes)
         self.source = Text(text) if isinstance(text, str) else text
+        self.hang = hang
         self.wrapped_at = 0
 
     def show(self, text: Text | str) -> None:
@@ -176,7 +180,7 @@ class WrappedText(Static):
     def rewrap(self) -> None:
         self.wrapped_at = self.size.width
         if self.wrapped_at > 0:
-            shown = wrap_text(self.source, self.wrapped_at)
+            shown = wrap_text(self.source, self.wrapped_at, hang=self.hang)
             shown.no_wrap = True  # already laid out: Textual must not fold it again
             self.update(shown)
         else:

@@ -278,7 +278,7 @@ class GameScreen(EnterGuard, Screen[None]):
                 yield OptionList(id="actions", compact=True)
                 yield CommandInput(placeholder=_("or type an action (Tab)"), id="command", compact=True)
                 with VerticalScroll(id="hint-box"):
-                    yield Static(id="hint")
+                    yield WrappedText(id="hint", hang=True)  # each option's value under its words
                 with VerticalScroll(id="log"):
                     yield Static(id="log-text")
             yield Vertical(id="far")
@@ -536,15 +536,15 @@ class GameScreen(EnterGuard, Screen[None]):
         self.set_class(self.show_hint, "hinting")  # the hints take the log's room, or the table's when narrow
         if not self.show_hint:
             return
-        hint = self.query_one("#hint", Static)
+        hint = self.query_one("#hint", WrappedText)
         key = self.match.steps_done
         if not self.human_to_act():
-            hint.update(Text(_("(no decision now)"), style="italic"))
+            hint.show(Text(_("(no decision now)"), style="italic"))
         elif key in self.hints:
-            hint.update(self.hints[key])
+            hint.show(self.hints[key])
         else:
             thinking = _("thinking... (the first hint of a game can take a few seconds)")
-            hint.update(Text(thinking, style="italic"))
+            hint.show(Text(thinking, style="italic"))
             if self.thinking != key:
                 self.thinking = key
                 state = self.match.state.clone()

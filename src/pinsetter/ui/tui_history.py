@@ -370,7 +370,10 @@ class HistoryScreen(EnterGuard, Screen[None]):
         self.refresh_list(self.query_one("#history-list", OptionList).highlighted or 0)
 
     def action_statistics(self) -> None:
-        self.app.push_screen(StatsScreen(self.storage, self.game, self.player))
+        """The statistics of the game shown (all games: the highlighted game's), never an empty first game."""
+        highlighted = self.highlighted_game()
+        game = self.game or (highlighted.game if highlighted is not None else None)
+        self.app.push_screen(StatsScreen(self.storage, game, self.player))
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -795,6 +798,10 @@ class StatsScreen(EnterGuard, Screen[None]):
         self.player = player
         self.bots = False  # bots' scores count only when asked for
 
+    def bots_words(self) -> str:
+        """`Count the bots' scores: off`: the box's state in words (its mark differs only by colour)."""
+        return _("{title}: {state}").format(title=_("Count the bots' scores"), state=_("on") if self.bots else _("off"))
+
     def players(self) -> list[str]:
         """The names with results in this game (bots' only when their scores count)."""
         from pinsetter.storage.stats import HUMAN
@@ -822,7 +829,7 @@ class StatsScreen(EnterGuard, Screen[None]):
             with Horizontal(classes="filter"):
                 yield Label(_("Player"))
                 yield Select([], prompt=_("every player"), id="stats-player", allow_blank=True, compact=True)
-        yield Checkbox(_("Count the bots' scores"), self.bots, id="stats-bots", compact=True)  # a line of its own
+        yield Checkbox(self.bots_words(), self.bots, id="stats-bots", compact=True)  # a line of its own
         with VerticalScroll(id="stats-body"):
             yield WrappedText(id="stats-text")  # Japanese wrapped by its rules, at the screen's width
         with Horizontal(classes="row"):
@@ -872,6 +879,7 @@ class StatsScreen(EnterGuard, Screen[None]):
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox.id == "stats-bots":
             self.bots = event.value
+            event.checkbox.label = self.bots_words()
             self.refresh_players()
             self.refresh_stats()
 

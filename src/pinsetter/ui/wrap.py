@@ -77,8 +77,8 @@ def wrap_lines(text: str, width: int) -> list[str]:
 def wrap_text(text: Text, width: int, hang: bool = False) -> Text:
     """A styled `Text` wrapped as `wrap_lines` does, its styles kept: show it and nothing wraps again.
 
-    `hang`: a line that starts with an indent or a mark and a space (`  Cross out 6`, `▸ Miss`)
-    goes on under its words, not under the mark, so that a list of options reads as a list.
+    `hang`: each line goes on two cells in from where its words start (after an indent, or a mark
+    and a space: `  Cross out 6`, `▸ Miss`), so that a list of options reads as a list.
     """
     lines: list[Text] = []
     for paragraph in text.split("\n", allow_blank=True):
@@ -99,10 +99,9 @@ def wrap_text(text: Text, width: int, hang: bool = False) -> Text:
 
 
 def _hanging_indent(line: str) -> int:
-    """The cells a wrapped line's continuation is indented by: its leading spaces, or a mark and a space."""
+    """The cells a wrapped line goes on at: two past where its words start (after its indent, or a mark
+    and a space), so that where one item ends and the next begins shows at a glance."""
     spaces = len(line) - len(line.lstrip(" "))
-    if spaces:
-        return spaces
-    if len(line) > 2 and line[1] == " " and not line[0].isalnum() and cell_len(line[0]) == 1:
-        return 2
-    return 0
+    if not spaces and len(line) > 2 and line[1] == " " and not line[0].isalnum() and cell_len(line[0]) == 1:
+        spaces = 2  # `▸ Miss`: the words start after the mark
+    return spaces + 2
