@@ -20,7 +20,10 @@ from textual.geometry import Region
 from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
-from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, replay_lines
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_common import replay_lines
+from pinsetter.ui.tui_game import GameScreen
+from pinsetter.ui.tui_launcher import Launcher
 from pinsetter.ui.tui_learn import LearnScreen
 from pinsetter.ui.wrap import NO_LINE_START
 from test_tui import screen_text

@@ -20,7 +20,8 @@ from pinsetter.games.registry import GAMES, game_class, get_game
 from pinsetter.games.rolling_pins import DEFAULT_SHEET, RollingPins
 from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
 from pinsetter.ui.rules_view import wrapped_rules
-from pinsetter.ui.tui import HelpScreen, PinsetterApp
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_game import HelpScreen
 from pinsetter.ui.wrap import NO_LINE_START
 from test_tui_sizes import open_game, seeded_match
 from tui_support import quiet, until

@@ -16,9 +16,11 @@ from textual.widgets import Button, Input, OptionList, Static
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui import tui, tui_common, tui_launcher
-from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp, ResumeConfirm
+from pinsetter.ui import tui_common, tui_launcher
+from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_common import WrappedText
+from pinsetter.ui.tui_game import GameScreen
+from pinsetter.ui.tui_launcher import Launcher, ResumeConfirm
 from tui_support import quiet, until
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -231,7 +233,7 @@ async def test_resume_after_quitting(app: PinsetterApp, monkeypatch: pytest.Monk
         assert app.screen is confirm
         confirm.opened_at -= 120.0  # the guard is over
         # The saved game is shown (each player's score and frame, the sheets) and resuming is asked for.
-        assert tui.resume_summary(confirm.match.record) in screen_text(app)  # "you 4 in frame 2"
+        assert tui_common.resume_summary(confirm.match.record) in screen_text(app)  # "you 4 in frame 2"
         assert "total" in screen_text(app)  # its sheet
         assert "Resume this game?" in screen_text(app) and "steps)" not in screen_text(app)
         await past_guard(pilot, confirm)
@@ -524,5 +526,5 @@ def test_a_stored_game_says_the_frame_each_player_plays_next(tmp_path: Path) -> 
     assert stored is not None
     ann, bob = (match.state.ball_context(p) for p in (0, 1))
     assert ann is not None and bob is not None and (ann.frame, ann.ball, bob.frame, bob.ball) == (7, 1, 6, 1)
-    summary = tui.resume_summary(stored.record)
+    summary = tui_common.resume_summary(stored.record)
     assert "ann" in summary and "in frame 7" in summary and summary.endswith("in frame 6")

@@ -11,7 +11,9 @@ from textual.widgets import OptionList
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_game import GameScreen
+from pinsetter.ui.tui_launcher import Launcher
 from test_tui import past_guard, screen_text, status_line
 from test_tui_sizes import open_game, seeded_match
 from tui_support import quiet, until

@@ -25,7 +25,8 @@ from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.ui import tui_launcher
-from pinsetter.ui.tui import GameScreen, PinsetterApp
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_game import GameScreen
 from test_tui import screen_text
 from test_tui_sizes import open_game, seeded_match
 from tui_support import quiet, until

@@ -22,8 +22,9 @@ from pinsetter.core.seeds import step_rng
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui.tui import Launcher, PinsetterApp
+from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_history import ConfirmDelete, HistoryScreen, ReplayScreen
+from pinsetter.ui.tui_launcher import Launcher
 from test_tui import screen_text
 from tui_support import quiet, until
 
@@ -189,10 +190,10 @@ async def test_replay_jumps_by_frame_and_by_decision_with_the_hint_at_each(tmp_p
         # Hints hidden and shown again with h.
         await pilot.press("h")
         await quiet(pilot)
-        assert not replay.query_one("#replay-hint", Static).display
+        assert not replay.query_one("#replay-hint-box").display
         await pilot.press("h")
         await quiet(pilot)
-        assert replay.query_one("#replay-hint", Static).display
+        assert replay.query_one("#replay-hint-box").display
 
 
 async def test_replay_plays_itself_and_stops_when_asked(tmp_path: Path) -> None:
@@ -242,7 +243,7 @@ async def test_a_game_without_decisions_says_so_when_asked_for_one(tmp_path: Pat
         assert replay.at == 0
         said = [n.message for n in app._notifications]
         assert "nobody decided anything in this game: chance played every step" in said
-        assert not replay.query_one("#replay-hint", Static).display
+        assert not replay.query_one("#replay-hint-box").display
 
 
 def artifacts(tmp_path: Path) -> Path:
@@ -266,7 +267,7 @@ async def test_the_replay_at_a_decision_keeps_its_hint_and_buttons_in_view(
         text = flat(screen_text(app))
         app.save_screenshot(str(artifacts(tmp_path) / f"replay-decision-{size[0]}x{size[1]}.svg"))
         width, height = size
-        panel = replay.query_one("#replay-hint", Static)
+        panel = replay.query_one("#replay-hint-box")
         assert panel.region.bottom <= height - 1 and panel.region.height >= 4  # above the footer, not squeezed
         assert "ann chose: Cross out" in text and "less than the best" in text  # the choice and how good it was
         assert "ann's table" in text

@@ -18,7 +18,8 @@ from textual.timer import Timer
 
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
-from pinsetter.ui.tui import GameScreen, PinsetterApp
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_game import GameScreen
 from tui_support import until
 
 

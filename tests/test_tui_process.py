@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from pinsetter.storage import Storage
-from pinsetter.ui.tui import ENTER_GUARD
+from pinsetter.ui.tui_common import ENTER_GUARD
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals and /proc")
 

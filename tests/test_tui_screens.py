@@ -21,8 +21,10 @@ from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.stats import player_stats
 from pinsetter.ui import tui_common
-from pinsetter.ui.tui import Launcher, PinsetterApp, ResumeConfirm
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_common import WrappedText
 from pinsetter.ui.tui_history import HistoryScreen, ReplayScreen, StatsScreen
+from pinsetter.ui.tui_launcher import Launcher, ResumeConfirm
 from pinsetter.ui.tui_learn import LearnScreen
 from test_tui import highlight_game, past_guard, screen_text, settle, status_line, type_into
 from test_tui_sizes import open_game
@@ -376,5 +378,5 @@ async def test_words_a_player_understands() -> None:
         screen = await open_game(app, pilot, learner)
         await pilot.press("h")
         await until(pilot, lambda: learner.steps_done in screen.hints, "the hints")
-        hint = screen.query_one("#hint", Static).render().plain  # type: ignore[union-attr]
+        hint = screen.query_one("#hint", WrappedText).source.plain
         assert "estimated final score" in hint and "an estimate" in hint

@@ -17,7 +17,9 @@ from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.ui import tui, tui_game
-from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_game import GameScreen
+from pinsetter.ui.tui_launcher import Launcher
 from test_tui import screen_text
 from tui_support import quiet, until
 

@@ -17,7 +17,8 @@ import pytest
 
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
-from pinsetter.ui.tui import GameScreen, PinsetterApp
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_game import GameScreen
 from test_tui import past_guard
 from tui_support import quiet, until
 

@@ -26,8 +26,10 @@ from pinsetter.i18n import _ as translated
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui.tui import GameScreen, Launcher, PinsetterApp
+from pinsetter.ui.tui import PinsetterApp
+from pinsetter.ui.tui_game import GameScreen
 from pinsetter.ui.tui_history import HistoryScreen
+from pinsetter.ui.tui_launcher import Launcher
 from test_narration import syntax_in
 from test_tui import choose_game, highlight_game, past_guard, screen_text, settle
 from tui_support import quiet, until

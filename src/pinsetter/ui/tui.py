@@ -5,7 +5,8 @@ The screens live a module each: `tui_launcher` (the launcher and the resume ques
 `tui_learn` (learn mode); the pieces they share are in `tui_common`. This module is the app
 that holds them, and its way out: the program ends cleanly however its terminal goes (on SIGHUP
 or SIGTERM, or when the terminal is found hung up, the game is kept and the program exits,
-`TerminalWatch`). The names the screens used to be imported by from here still are.
+`TerminalWatch`). `pinsetter` (cli/app.py) starts it with `run_tui`; everything else is imported
+from the module it lives in.
 """
 
 from __future__ import annotations
@@ -23,40 +24,15 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.theme import Theme
 
-from pinsetter.bots.hints import option_values
 from pinsetter.i18n import N_, _
-from pinsetter.ui.tui_common import (
-    ENTER_GUARD,
-    GUARD_BINDING,
-    EnterGuard,
-    highlight_frame,
-    replay_lines,
-    resume_summary,
-    translate_bindings,
-)
-from pinsetter.ui.tui_game import GAME_CSS, SPEEDS, GameScreen, HelpScreen, draw_seed
-from pinsetter.ui.tui_launcher import LAUNCHER_CSS, Launcher, ResumeConfirm
+from pinsetter.ui.tui_common import translate_bindings
+from pinsetter.ui.tui_game import GAME_CSS, GameScreen
+from pinsetter.ui.tui_history import HISTORY_CSS
+from pinsetter.ui.tui_launcher import LAUNCHER_CSS, Launcher
+from pinsetter.ui.tui_learn import LEARN_CSS
 from pinsetter.usertext import visible
 
-__all__ = [
-    "ENTER_GUARD",
-    "GUARD_BINDING",
-    "HIGH_CONTRAST",
-    "SPEEDS",
-    "EnterGuard",
-    "GameScreen",
-    "HelpScreen",
-    "Launcher",
-    "PinsetterApp",
-    "ResumeConfirm",
-    "draw_seed",
-    "highlight_frame",
-    "option_values",
-    "replay_lines",
-    "resume_summary",
-    "run_tui",
-    "translate_bindings",
-]
+__all__ = ["HIGH_CONTRAST", "PinsetterApp", "TerminalWatch", "run_tui"]
 
 HANGUP_STATUS = 128 + 1  # the exit status when the terminal is gone, as if killed by SIGHUP
 
@@ -86,8 +62,8 @@ class PinsetterApp(App[None]):
 
     TITLE = "pinsetter"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+t", "contrast", N_("Contrast"), show=False)]
-    # The other screens' rules; the game's and the launcher's are in their modules (App CSS beats a
-    # widget's DEFAULT_CSS, so every rule is here, each screen's under its own type).
+    # The rules every screen shares; each screen's own are in its module, under its type (App CSS
+    # beats a widget's DEFAULT_CSS, so every rule is put here).
     CSS = (
         """
     #main { height: 1fr; }
@@ -96,15 +72,6 @@ class PinsetterApp(App[None]):
     .hidden { display: none; }
     #log { height: 1fr; min-height: 3; border: round $secondary; }
     #log-text { height: auto; }
-    #lesson { height: auto; max-height: 12; border: round $accent; }
-    #lesson-text { height: auto; }
-    #history-list { height: 1fr; min-height: 3; }
-    #history-notes { height: auto; }
-    #stats-body { height: 1fr; }
-    #history-filters Label, #stats-filters Label { margin: 0 1; }
-    #history-game, #stats-game, #stats-player { width: 24; }
-    #history-player { width: 20; }
-    #replay-buttons Button { min-width: 4; margin-right: 1; }
     .row { height: auto; }
     .row Button { margin-right: 1; min-width: 8; width: auto; }
     #help { padding: 1 2; background: $panel; border: round $primary; margin: 1 2; }
@@ -112,6 +79,8 @@ class PinsetterApp(App[None]):
     #rules-text, #keys-text { height: auto; }
     """
         + GAME_CSS
+        + LEARN_CSS
+        + HISTORY_CSS
         + LAUNCHER_CSS
     )
 

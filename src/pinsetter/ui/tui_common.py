@@ -15,8 +15,10 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.actions import SkipAction
+from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Static
+from textual.widgets import Footer, Static
+from textual.widgets._footer import FooterKey
 
 from pinsetter.core.game import GameError
 from pinsetter.core.narration import narrate
@@ -28,7 +30,13 @@ from pinsetter.ui.wrap import wrap_text
 __all__ = [
     "ENTER_GUARD",
     "GUARD_BINDING",
+    "HUGE",
+    "NARROW",
+    "SHORT",
+    "TINY",
+    "WIDE",
     "EnterGuard",
+    "KeyFooter",
     "WrappedText",
     "highlight_frame",
     "replay_lines",
@@ -37,6 +45,13 @@ __all__ = [
 ]
 
 ENTER_GUARD = 0.3  # seconds after a screen opens during which Enter is ignored (a held or doubled Enter)
+
+# The sizes every screen lays itself out by (docs/tui.md, "Sizes, colour and words").
+NARROW = 76  # columns: below, the columns of a screen stack
+WIDE = 110  # columns: from here the game's log goes under the table
+HUGE = 160  # columns: from here the game's log has a column of its own
+SHORT = 32  # rows: below, no title bar and no borders
+TINY = 22  # rows: below, the sheet has no rules between its players
 
 
 class EnterGuard:
@@ -83,6 +98,61 @@ def translate_bindings(node: Any) -> None:
         ]
 
 
+class KeyFooter(Footer):
+    """The footer's keys, as many as fit the terminal's width, never one cut mid-word.
+
+    Each screen lists its keys in the order a narrow footer keeps them (Help and Back first);
+    the ones that do not fit are left out from the end (their keys still work, and the help
+    says them), a pair such as Slower and Faster both or neither. Compact below `compact_below`
+    columns, and the command palette's key only from NARROW columns up (it takes room a narrow
+    footer needs).
+    """
+
+    def __init__(self, compact_below: int = WIDE, together: tuple[frozenset[str], ...] = ()) -> None:
+        """`together`: sets of actions shown all or none (Slower without Faster would read as a mistake)."""
+        super().__init__()
+        self.compact_below = compact_below
+        self.together = together
+        self.fitted_to = 0
+
+    def compose(self) -> ComposeResult:
+        width = self.app.size.width
+        self.fitted_to = width
+        self.set_reactive(Footer.compact, width < self.compact_below)
+        self.set_class(width < self.compact_below, "-compact")
+        self.set_reactive(Footer.show_command_palette, width >= NARROW)
+        widgets = list(super().compose())  # keys only: no screen here groups its bindings
+        keys = [w for w in widgets if isinstance(w, FooterKey)]
+        palette = [key for key in keys if "-command-palette" in key.classes]
+        room = width - 1 - sum(self.key_width(key) for key in palette)
+        left_out: set[FooterKey] = set()
+        for key in keys:
+            if key in palette:
+                continue
+            if left_out or self.key_width(key) > room:
+                left_out.add(key)  # and every key after it: the order is the order of importance
+            else:
+                room -= self.key_width(key)
+        for group in self.together:
+            members = [key for key in keys if key.action in group]
+            if any(key in left_out for key in members):
+                left_out.update(members)
+        yield from (w for w in widgets if w not in left_out)
+
+    def key_width(self, key: FooterKey) -> int:
+        """The cells a key takes in the footer: its key, its words, the padding and margin around them."""
+        words = cell_len(key.description)
+        if "-command-palette" in key.classes:
+            return cell_len(key.key_display) + words + 4  # its rule on the left and its padding
+        if self.compact:
+            return cell_len(key.key_display) + (1 + words if words else 0) + 1
+        return cell_len(key.key_display) + 2 + (words + 1 if words else 0)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.app.size.width != self.fitted_to:
+            self.refresh(recompose=True)
+
+
 class WrappedText(Static):
     """Text wrapped by `ui.wrap` at the widget's own width, and again whenever that width changes.
 
@@ -91,9 +161,13 @@ class WrappedText(Static):
     alone). Here the text is laid out once, at the width it is shown in, and never wrapped again.
     """
 
-    def __init__(self, text: Text | str = "", id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, text: Text | str = "", id: str | None = None, classes: str | None = None, hang: bool = False
+    ) -> None:
+        """`hang`: a line that starts with an indent or a mark goes on under its words (a list of options)."""
         super().__init__(id=id, classes=classes)
         self.source = Text(text) if isinstance(text, str) else text
+        self.hang = hang
         self.wrapped_at = 0
 
     def show(self, text: Text | str) -> None:
@@ -106,7 +180,7 @@ class WrappedText(Static):
     def rewrap(self) -> None:
         self.wrapped_at = self.size.width
         if self.wrapped_at > 0:
-            shown = wrap_text(self.source, self.wrapped_at)
+            shown = wrap_text(self.source, self.wrapped_at, hang=self.hang)
             shown.no_wrap = True  # already laid out: Textual must not fold it again
             self.update(shown)
         else:

@@ -25,7 +25,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Static
+from textual.widgets import Button, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from pinsetter.bots.hints import hint_words, option_values
@@ -37,16 +37,23 @@ from pinsetter.session import Match
 from pinsetter.ui.rules_view import rules_rich
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
 from pinsetter.ui.table_text import abilities_help, draw_pins, draw_table, track_width
-from pinsetter.ui.tui_common import GUARD_BINDING, EnterGuard, WrappedText, highlight_frame, translate_bindings
+from pinsetter.ui.tui_common import (
+    GUARD_BINDING,
+    HUGE,
+    NARROW,
+    SHORT,
+    TINY,
+    WIDE,
+    EnterGuard,
+    KeyFooter,
+    WrappedText,
+    highlight_frame,
+    translate_bindings,
+)
 
 __all__ = ["SPEEDS", "GameScreen", "HelpScreen", "draw_seed", "layout_for"]
 
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
-NARROW = 76  # columns: below, the table goes above the play column
-WIDE = 110  # columns: from here the log goes under the table
-HUGE = 160  # columns: from here the log has a column of its own
-SHORT = 32  # rows: below, no title bar and no borders
-TINY = 22  # rows: below, the sheet has no rules between its players
 PLAY_COLUMN = 29  # the narrowest the play column (status, actions, hints) gets beside the table
 TABLE_COLUMN = 42  # the table's column at least (the pins and the track of the English sheet)
 
@@ -187,7 +194,7 @@ class HelpScreen(ModalScreen[None]):
             yield RulesText(self.rules, id="rules-text")
             yield WrappedText(Text("\n").append_text(keys_help()), id="keys-text")
             yield Button(_("Close"), id="close-help")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#help", VerticalScroll).focus()  # the arrows and page keys scroll the rules at once
@@ -274,11 +281,11 @@ class GameScreen(EnterGuard, Screen[None]):
                 yield OptionList(id="actions", compact=True)
                 yield CommandInput(placeholder=_("or type an action (Tab)"), id="command", compact=True)
                 with VerticalScroll(id="hint-box"):
-                    yield Static(id="hint")
+                    yield WrappedText(id="hint", hang=True)  # each option's value under its words
                 with VerticalScroll(id="log"):
                     yield Static(id="log-text")
             yield Vertical(id="far")
-        yield Footer()
+        yield KeyFooter(together=(frozenset({"slower", "faster"}),))
 
     def on_screen_resume(self) -> None:
         self.guard_from_now()
@@ -317,9 +324,6 @@ class GameScreen(EnterGuard, Screen[None]):
             self.set_class(each == name, each)
         self.set_class(height < SHORT, "short")
         self.set_class(height < TINY, "tiny")
-        footer = self.query_one(Footer)
-        footer.compact = width < WIDE
-        footer.show_command_palette = width >= NARROW
         target = {"wide": "left", "huge": "far"}.get(name, "right")
         log = self.query_one("#log", VerticalScroll)
         if log.parent is not None and log.parent.id != target:
@@ -540,15 +544,15 @@ class GameScreen(EnterGuard, Screen[None]):
         self.set_class(self.show_hint, "hinting")  # the hints take the log's room, or the table's when narrow
         if not self.show_hint:
             return
-        hint = self.query_one("#hint", Static)
+        hint = self.query_one("#hint", WrappedText)
         key = self.match.steps_done
         if not self.human_to_act():
-            hint.update(Text(_("(no decision now)"), style="italic"))
+            hint.show(Text(_("(no decision now)"), style="italic"))
         elif key in self.hints:
-            hint.update(self.hints[key])
+            hint.show(self.hints[key])
         else:
             thinking = _("thinking... (the first hint of a game can take a few seconds)")
-            hint.update(Text(thinking, style="italic"))
+            hint.show(Text(thinking, style="italic"))
             if self.thinking != key:
                 self.thinking = key
                 state = self.match.state.clone()

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Checkbox, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from pinsetter.catalog import game_title
@@ -25,14 +25,79 @@ from pinsetter.i18n import N_, _, current_language, ngettext, using_language
 from pinsetter.records import game_played
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
 from pinsetter.ui.table_text import draw_table
-from pinsetter.ui.tui import GUARD_BINDING, EnterGuard, replay_lines, resume_summary, translate_bindings
+from pinsetter.ui.tui_common import (
+    GUARD_BINDING,
+    NARROW,
+    SHORT,
+    EnterGuard,
+    KeyFooter,
+    WrappedText,
+    replay_lines,
+    resume_summary,
+    translate_bindings,
+)
 from pinsetter.ui.wrap import wrap_text
 from pinsetter.usertext import visible
 
-__all__ = ["ConfirmDelete", "HistoryScreen", "ReplayScreen", "StatsScreen", "readable_history", "sparkline"]
+__all__ = [
+    "HISTORY_CSS",
+    "ConfirmDelete",
+    "HistoryScreen",
+    "ReplayScreen",
+    "StatsScreen",
+    "readable_history",
+    "sparkline",
+]
 
 ALL = "all"
 BARS = "▁▂▃▄▅▆▇█"
+
+
+# The history's, the replay's and the statistics' rules, each under its screen's type (the app puts them
+# in its CSS: App CSS beats DEFAULT_CSS, and the app's own `#left`, `#log` rules would win over them).
+HISTORY_CSS = """
+HistoryScreen #history-list { height: 1fr; min-height: 3; }
+HistoryScreen #history-notes { height: auto; max-height: 4; }
+HistoryScreen #history-heading { width: 1fr; height: auto; }
+#history-filters Label, #stats-filters Label { margin: 0 1; }
+#history-game { width: 24; }
+#history-player { width: 20; }
+HistoryScreen.short Header, StatsScreen.short Header { display: none; }
+StatsScreen .filter { width: auto; height: auto; }
+StatsScreen #stats-filters Select { width: 28; }
+StatsScreen.narrow #stats-filters { layout: vertical; }
+StatsScreen.narrow .filter { width: 1fr; }
+StatsScreen.narrow #stats-filters Label { width: 12; }
+StatsScreen.narrow #stats-filters Select { width: 1fr; max-width: 40; }
+StatsScreen #stats-bots { margin: 0 1; }
+StatsScreen #stats-body { height: 1fr; scrollbar-size-vertical: 1; }
+StatsScreen #stats-text { height: auto; }
+ReplayScreen #replay-sheet { height: auto; }
+ReplayScreen #replay-bar { height: auto; }
+ReplayScreen #replay-bar Button.-textual-compact { min-width: 3; margin-right: 0; }
+ReplayScreen.narrow .wide-only { display: none; }
+ReplayScreen.short.narrow.hinting #replay-sheet { display: none; }
+ReplayScreen #replay-table-box { height: auto; max-height: 100%; scrollbar-size-vertical: 1; }
+ReplayScreen #replay-whose { height: auto; text-style: bold; }
+ReplayScreen #replay-status { height: auto; }
+ReplayScreen #replay-hint-box { height: 1fr; border-top: solid $accent; scrollbar-size-vertical: 1; }
+ReplayScreen #replay-hint { height: auto; }
+ReplayScreen #log { height: 1fr; min-height: 2; scrollbar-size-vertical: 1; }
+ReplayScreen.short Header { display: none; }
+ReplayScreen.short #log { border: none; border-top: solid $secondary; }
+ReplayScreen.narrow #main { layout: vertical; }
+ReplayScreen.narrow #left { width: 1fr; height: auto; max-height: 50%; }
+ReplayScreen.narrow #right { padding: 0; }
+ReplayScreen.narrow #replay-hint-box { height: auto; max-height: 50%; }
+ReplayScreen.narrow.short.hinting #log { display: none; }
+ReplayScreen.narrow.short.hinting #replay-hint-box { height: 1fr; max-height: 100%; }
+"""
+
+
+def fit_screen(screen: Screen[Any], width: int, height: int) -> None:
+    """The classes a screen lays itself out by: `short` (no title bar), `narrow` (one column)."""
+    screen.set_class(height < SHORT, "short")
+    screen.set_class(width < NARROW, "narrow")
 
 
 def first_line(exc: BaseException) -> str:
@@ -159,11 +224,6 @@ class HistoryScreen(EnterGuard, Screen[None]):
         Binding("x", "delete_not_begun", N_("Delete not begun")),
         Binding("f3", "statistics", N_("Statistics")),
     ]
-    DEFAULT_CSS = """
-    HistoryScreen #history-list { height: 1fr; min-height: 3; }
-    HistoryScreen #history-notes { height: auto; max-height: 4; }
-    HistoryScreen #history-heading { width: 1fr; height: auto; }
-    """
 
     def __init__(self, storage: Any, game: str | None = None, player: str = "") -> None:
         super().__init__()
@@ -200,16 +260,20 @@ class HistoryScreen(EnterGuard, Screen[None]):
             yield Button(_("Delete not begun"), id="history-delete-empty", compact=True)
             yield Button(_("Statistics"), id="history-stats", compact=True)
             yield Button(_("Back"), id="history-back", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.guard_from_now()
+        fit_screen(self, *self.app.size)
         self.title = _("pinsetter - history")
         self.refresh_list()
         self.query_one("#history-list", OptionList).focus()
 
     def on_screen_resume(self) -> None:
         self.guard_from_now()
+
+    def on_resize(self, event: Any) -> None:
+        fit_screen(self, event.size.width, event.size.height)
 
     def refresh_list(self, highlight: int = 0) -> None:
         listing = self.query_one("#history-list", OptionList)
@@ -218,6 +282,7 @@ class HistoryScreen(EnterGuard, Screen[None]):
         self.shown = []
         if self.storage is None:
             notes.update(Text(_("games are not kept in the history (it could not be opened)"), style="yellow"))
+            notes.display = True
             return
         found, problems = readable_history(self.storage, self.game, self.player or None)
         self.shown = found
@@ -231,6 +296,7 @@ class HistoryScreen(EnterGuard, Screen[None]):
         if self.said:
             lines.insert(0, self.said)
         notes.update(Text("\n").join(lines))
+        notes.display = bool(lines)  # no empty line between the list and its buttons
 
     def highlighted_game(self) -> Any:
         listing = self.query_one("#history-list", OptionList)
@@ -320,7 +386,10 @@ class HistoryScreen(EnterGuard, Screen[None]):
         self.refresh_list(self.query_one("#history-list", OptionList).highlighted or 0)
 
     def action_statistics(self) -> None:
-        self.app.push_screen(StatsScreen(self.storage, self.game, self.player))
+        """The statistics of the game shown (all games: the highlighted game's), never an empty first game."""
+        highlighted = self.highlighted_game()
+        game = self.game or (highlighted.game if highlighted is not None else None)
+        self.app.push_screen(StatsScreen(self.storage, game, self.player))
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -365,6 +434,7 @@ class ReplayScreen(EnterGuard, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         GUARD_BINDING,
+        Binding("escape,q", "back", N_("Back")),  # first: the footer keeps it at any width
         # Priority: a focused scrolling panel (the table, the log) would take these keys to scroll.
         Binding("left,p", "step(-1)", N_("Back a step"), show=False, priority=True),
         Binding("right,n,space", "step(1)", N_("Next step"), priority=True),
@@ -372,30 +442,11 @@ class ReplayScreen(EnterGuard, Screen[None]):
         Binding("right_square_bracket,pagedown", "frame(1)", N_("Next frame"), priority=True),
         Binding("comma", "decision(-1)", N_("Decision back"), show=False, priority=True),
         Binding("full_stop", "decision(1)", N_("Next decision"), priority=True),
-        Binding("a", "autoplay", N_("Autoplay")),
         Binding("h", "hints", N_("Hints")),
+        Binding("a", "autoplay", N_("Autoplay")),
         Binding("home", "go(0)", N_("Start"), show=False, priority=True),
         Binding("end", "go(-1)", N_("End"), show=False, priority=True),
-        Binding("escape,q", "back", N_("Back")),
     ]
-    DEFAULT_CSS = """
-    ReplayScreen #replay-sheet { height: auto; }
-    ReplayScreen #replay-bar { height: auto; }
-    ReplayScreen #replay-bar Button.-textual-compact { min-width: 3; margin-right: 0; }
-    ReplayScreen.narrow .wide-only { display: none; }
-    ReplayScreen.short.narrow.hinting #replay-sheet { display: none; }
-    ReplayScreen #replay-whose { height: auto; text-style: bold; }
-    ReplayScreen #replay-status { height: auto; }
-    ReplayScreen #replay-hint { height: auto; max-height: 50%; border-top: solid $accent; }
-    ReplayScreen #log { min-height: 2; }
-    ReplayScreen.short Header { display: none; }
-    ReplayScreen.short #log { border: none; border-top: solid $secondary; }
-    ReplayScreen.short.hinting #log { display: none; }
-    ReplayScreen.short.hinting #replay-hint { height: 1fr; max-height: 100%; }
-    ReplayScreen.narrow #main { layout: vertical; }
-    ReplayScreen.narrow #left { width: 1fr; height: auto; max-height: 50%; }
-    ReplayScreen.narrow #right { padding: 0; }
-    """
 
     def __init__(self, stored: Any, autoplay_seconds: float = AUTOPLAY_SECONDS) -> None:
         super().__init__()
@@ -435,31 +486,39 @@ class ReplayScreen(EnterGuard, Screen[None]):
             yield Button(_("Autoplay"), id="replay-autoplay", compact=True)
             yield Button(_("Back"), id="replay-close", compact=True)
         with Horizontal(id="main"):
-            with VerticalScroll(id="left"):
+            with Vertical(id="left"), VerticalScroll(id="replay-table-box"):
                 yield Static(id="replay-whose")
                 yield Static(id="replay-table")
             with Vertical(id="right"):
                 yield Static(id="replay-status")
-                yield Static(id="replay-hint")
-                with VerticalScroll(id="log"):
+                with VerticalScroll(id="replay-hint-box"):
+                    yield Static(id="replay-hint")
+                with VerticalScroll(id="log"):  # under the table from NARROW columns up (`fit`)
                     yield Static(id="replay-log")
-        yield Footer()
+        yield KeyFooter()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.guard_from_now()
         self.title = _("pinsetter - game #{id}, {game}").format(
             id=self.stored.id, game=game_title(self.stored.game, self.stored.record.options)
         )
         self.sub_title = _("seed {seed}").format(seed=self.stored.record.seed)
-        self.set_class(self.app.size.height < 32, "short")
-        self.set_class(self.app.size.width < 76, "narrow")
-        self.show()
+        await self.fit(*self.app.size)
         self.call_after_refresh(self.show)  # again once laid out: the status is wrapped to its column's width
         self.query_one("#replay-back", Button).focus()
 
-    def on_resize(self, event: Any) -> None:
-        self.set_class(event.size.height < 32, "short")
-        self.set_class(event.size.width < 76, "narrow")
+    async def on_resize(self, event: Any) -> None:
+        await self.fit(event.size.width, event.size.height)
+
+    async def fit(self, width: int, height: int) -> None:
+        """The layout for the size: the log under the table (the hint has the play column to itself),
+        or below 76 columns, where everything is one column, at the bottom."""
+        fit_screen(self, width, height)
+        target = self.query_one("#right" if width < NARROW else "#left")
+        log = self.query_one("#log", VerticalScroll)
+        if log.parent is not target:
+            await log.remove()
+            await target.mount(VerticalScroll(Static(id="replay-log"), id="log"))
         self.show()
 
     def on_unmount(self) -> None:
@@ -485,12 +544,20 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.query_one("#replay-whose", Static).update(
             Text(_("{name}'s table").format(name=owner) if owner else _("the table"))
         )
-        self.query_one("#replay-table", Static).update(draw_table(view))
+        table = draw_table(view, width=self.table_width())
+        table.rstrip()  # no empty line under the table
+        self.query_one("#replay-table", Static).update(table)
         self.query_one("#replay-status", Static).update(wrap_text(self.status_text(state, view), self.column_width()))
         self.update_hint()
         self.query_one("#replay-log", Static).update(Text("\n").join(Text(line) for line in self.lines[: self.at]))
         self.query_one("#replay-autoplay", Button).label = _("Pause") if self.autoplay_timer else _("Autoplay")
         self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end, animate=False)
+
+    def table_width(self) -> int:
+        """The cells the table is laid out in: its column's (the whole width when narrow), less the scroll bar."""
+        box = self.query_one("#replay-table-box", VerticalScroll)
+        width = box.content_region.width if box.content_region.width > 0 else self.app.size.width
+        return max(20, width - 1)
 
     def column_width(self) -> int:
         """The width of the column the status and the hint are in: they are wrapped to it here, Japanese
@@ -529,13 +596,14 @@ class ReplayScreen(EnterGuard, Screen[None]):
     def update_hint(self) -> None:
         """At a decision: each option valued and the one chosen (worked out in a thread, once each)."""
         panel = self.query_one("#replay-hint", Static)
+        box = self.query_one("#replay-hint-box", VerticalScroll)
         at_decision = self.at < len(self.states) - 1 and self.steps[self.at].actor is not None
-        panel.display = self.show_hints and at_decision
-        self.set_class(bool(panel.display), "hinting")  # a short window gives the log's room to the hint
-        if not panel.display:
+        box.display = self.show_hints and at_decision
+        self.set_class(bool(box.display), "hinting")  # a short narrow window gives the log's room to the hint
+        if not box.display:
             return
         if self.at in self.hints:
-            panel.update(wrap_text(self.hints[self.at], self.column_width()))
+            panel.update(wrap_text(self.hints[self.at], self.column_width(), hang=True))
             return
         if self.autoplay_timer is not None:
             panel.update(Text(_("hints: shown when the replay is paused"), style="italic"))
@@ -746,6 +814,10 @@ class StatsScreen(EnterGuard, Screen[None]):
         self.player = player
         self.bots = False  # bots' scores count only when asked for
 
+    def bots_words(self) -> str:
+        """`Count the bots' scores: off`: the box's state in words (its mark differs only by colour)."""
+        return _("{title}: {state}").format(title=_("Count the bots' scores"), state=_("on") if self.bots else _("off"))
+
     def players(self) -> list[str]:
         """The names with results in this game (bots' only when their scores count)."""
         from pinsetter.storage.stats import HUMAN
@@ -760,30 +832,36 @@ class StatsScreen(EnterGuard, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(classes="row", id="stats-filters"):
-            yield Label(_("Game"))
-            yield Select(
-                [(_(GAMES[gid].name), gid) for gid in sorted(GAMES)],
-                value=self.game,
-                allow_blank=False,
-                id="stats-game",
-                compact=True,
-            )
-            yield Label(_("Player"))
-            yield Select([], prompt=_("every player"), id="stats-player", allow_blank=True, compact=True)
-            yield Checkbox(_("Count the bots' scores"), self.bots, id="stats-bots", compact=True)
+        with Horizontal(classes="row", id="stats-filters"):  # one under the other below NARROW columns
+            with Horizontal(classes="filter"):
+                yield Label(_("Game"))
+                yield Select(
+                    [(_(GAMES[gid].name), gid) for gid in sorted(GAMES)],
+                    value=self.game,
+                    allow_blank=False,
+                    id="stats-game",
+                    compact=True,
+                )
+            with Horizontal(classes="filter"):
+                yield Label(_("Player"))
+                yield Select([], prompt=_("every player"), id="stats-player", allow_blank=True, compact=True)
+        yield Checkbox(self.bots_words(), self.bots, id="stats-bots", compact=True)  # a line of its own
         with VerticalScroll(id="stats-body"):
-            yield Static(id="stats-text")
+            yield WrappedText(id="stats-text")  # Japanese wrapped by its rules, at the screen's width
         with Horizontal(classes="row"):
             yield Button(_("Back"), id="stats-back", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.guard_from_now()
+        fit_screen(self, *self.app.size)
         self.title = _("pinsetter - statistics")
         self.refresh_players()
         self.refresh_stats()
         self.query_one("#stats-game", Select).focus()
+
+    def on_resize(self, event: Any) -> None:
+        fit_screen(self, event.size.width, event.size.height)
 
     def refresh_players(self) -> None:
         select = self.query_one("#stats-player", Select)
@@ -793,14 +871,16 @@ class StatsScreen(EnterGuard, Screen[None]):
             select.value = self.player
 
     def refresh_stats(self) -> None:
-        body = self.query_one("#stats-text", Static)
+        body = self.query_one("#stats-text", WrappedText)
         if self.storage is None:
-            body.update(Text(_("games are not kept in the history (it could not be opened)"), style="yellow"))
+            body.show(Text(_("games are not kept in the history (it could not be opened)"), style="yellow"))
             return
         try:
-            body.update(stats_text(self.storage, self.game, self.player or None, self.bots))
+            text = stats_text(self.storage, self.game, self.player or None, self.bots)
+            text.rstrip()  # no empty line above the Back button
+            body.show(text)
         except Exception as exc:
-            body.update(Text(_("the statistics cannot be read: {reason}").format(reason=first_line(exc)), style="red"))
+            body.show(Text(_("the statistics cannot be read: {reason}").format(reason=first_line(exc)), style="red"))
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "stats-game" and event.value != self.game:
@@ -815,6 +895,7 @@ class StatsScreen(EnterGuard, Screen[None]):
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox.id == "stats-bots":
             self.bots = event.value
+            event.checkbox.label = self.bots_words()
             self.refresh_players()
             self.refresh_stats()
 

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Header, Input, Label, ListItem, ListView, OptionList, Select, Static, Switch
+from textual.widgets import Button, Header, Input, Label, ListItem, ListView, OptionList, Select, Static, Switch
 from textual.widgets.option_list import Option
 
 from pinsetter.bots.base import bot_names, bot_seat_name, bot_title
@@ -27,9 +27,19 @@ from pinsetter.games.registry import GAMES, game_class
 from pinsetter.i18n import N_, _
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
-from pinsetter.ui.sheet import render_sheets
-from pinsetter.ui.tui_common import GUARD_BINDING, EnterGuard, WrappedText, resume_summary, translate_bindings
-from pinsetter.ui.tui_game import NARROW, SHORT, GameScreen, draw_seed
+from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
+from pinsetter.ui.tui_common import (
+    GUARD_BINDING,
+    NARROW,
+    SHORT,
+    TINY,
+    EnterGuard,
+    KeyFooter,
+    WrappedText,
+    resume_summary,
+    translate_bindings,
+)
+from pinsetter.ui.tui_game import GameScreen, draw_seed
 from pinsetter.usertext import BIDI_CONTROLS, check_new_name, name_key, visible
 
 __all__ = ["GameList", "Launcher", "NameInput", "ResumeConfirm"]
@@ -59,6 +69,9 @@ class NameInput(Input):
             self.screen.query_one("#launch-message", Static).update(Text(_(CONTROL_REFUSED), style="red"))
 
 
+RESUME_BOX = 96  # columns: the widest the resume question gets (the sheet, with room for long names)
+
+
 class ResumeConfirm(EnterGuard, ModalScreen[bool]):
     """A saved game shown before it is resumed: its sheets, where each player stands, and a question."""
 
@@ -72,14 +85,22 @@ class ResumeConfirm(EnterGuard, ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         match = self.match
         state = match.state
-        names = [p.name for p in match.players]
+        width, height = self.app.size
+        small = width < NARROW or height < TINY  # the box keeps less margin, the sheet fits the box
+        self.set_class(small, "small")
+        room = min(width, RESUME_BOX) - (6 if small else 14)  # the box's margin, border, padding and scroll bar
+        frames = state.game.lane.frames
+        names = fit_names([p.name for p in match.players], frames, room)
         current = [ctx.frame if (ctx := state.ball_context(p)) else None for p in range(state.num_players)]
         sheets = [state.scoresheet(p) for p in range(state.num_players)]
+        compact = sheet_width(names, frames) > room
+        ruled = height >= TINY or len(names) <= 2  # a short screen: two lines a player, the question in view
+        sheet = render_sheets(names, sheets, frames, current, compact=compact, ruled=ruled)
         text = Text(_("{game}, seed {seed}").format(game=_(match.game.name), seed=match.seed) + "\n", style="bold")
         text.append(resume_summary(match.record) + "\n\n")
-        text.append(render_sheets(names, sheets, state.game.lane.frames, current, compact=True) + "\n")
+        text.append(sheet + "\n")  # laid out for the box's width: the summary wraps, the sheet need not
         with VerticalScroll(id="help"):
-            yield Static(text, id="resume-game")
+            yield WrappedText(text, id="resume-game")
             yield Label(_("Resume this game?"))
             with Horizontal(classes="row"):
                 yield Button(_("Resume"), id="resume-yes", variant="primary", compact=True)
@@ -172,7 +193,7 @@ class Launcher(EnterGuard, Screen[None]):
                 yield Button(_("Play"), id="play", variant="primary", compact=True)
                 yield Button(_("Learn"), id="learn", compact=True)
         yield Static(id="launch-message")
-        yield Footer()
+        yield KeyFooter(compact_below=NARROW)
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size.width, event.size.height)
@@ -180,9 +201,6 @@ class Launcher(EnterGuard, Screen[None]):
     def fit(self, width: int, height: int) -> None:
         self.set_class(height < SHORT, "short")
         self.set_class(width < NARROW, "narrow")
-        footer = self.query_one(Footer)
-        footer.compact = width < NARROW
-        footer.show_command_palette = width >= NARROW
         self.query_one("#games", OptionList).compact = height < SHORT  # its frame costs two rows
 
     async def on_mount(self) -> None:
@@ -207,8 +225,11 @@ class Launcher(EnterGuard, Screen[None]):
     def show_about(self) -> None:
         """The highlighted game's line and how many play it, under the list of games."""
         chosen = game_class(self.game_id)
-        about = Text(_(chosen.summary) + " ")
-        about.append(chosen.players_text() + ".", style="italic")
+        players = chosen.players_text()
+        # "Two dice: ... 1 to 12 players.": Japanese joins the two without a space and ends with "。".
+        line = _("{summary} {players}.").format(summary=_(chosen.summary), players=players)
+        about = Text(line)
+        about.highlight_words([players], style="italic")
         self.query_one("#game-about", WrappedText).show(about)
 
     def refresh_players(self, keep: int | None = None) -> None:
@@ -555,7 +576,7 @@ LAUNCHER_CSS = """
 Launcher #launcher-main { height: 1fr; layout: horizontal; scrollbar-size-vertical: 1; }
 Launcher.narrow #launcher-main { layout: vertical; }
 Launcher #games-pane { width: 1fr; max-width: 72; height: auto; padding: 0 1; }
-Launcher #setup { width: 1fr; height: auto; padding: 0 1; }
+Launcher #setup { width: 1fr; max-width: 72; height: auto; padding: 0 1; }
 Launcher.narrow #games-pane, Launcher.narrow #setup { width: 1fr; }
 Launcher .heading { text-style: bold; color: $accent; margin: 1 0 0 0; }
 Launcher.short .heading { margin: 0; }
@@ -587,4 +608,7 @@ Launcher #seed { width: 10; margin-right: 2; }
 Launcher #undo { width: 24; margin-right: 2; }
 Launcher #launch-buttons Button { margin-right: 1; min-width: 8; width: auto; }
 Launcher #launch-message { height: auto; padding: 0 1; }
+ResumeConfirm.small #help { margin: 0 1; padding: 0 1; }
+ResumeConfirm { align-horizontal: center; }
+ResumeConfirm #help { height: auto; max-height: 100%; max-width: 96; scrollbar-size-vertical: 1; }
 """

@@ -11,7 +11,7 @@ The engine alone decides what is legal (an illegal pick is refused with its reas
 from __future__ import annotations
 
 from rich.text import Text
-from textual import events, on
+from textual import events
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -19,10 +19,11 @@ from pinsetter.core.table import TableView
 from pinsetter.i18n import _
 from pinsetter.lessons import CHOOSE, MARK, PICK, PILE, ROLL, Lesson, explain, sentences
 from pinsetter.session import Match
-from pinsetter.ui.tui import GameScreen
+from pinsetter.ui.tui_common import SHORT
+from pinsetter.ui.tui_game import GameScreen
 from pinsetter.ui.wrap import wrap_text
 
-__all__ = ["LearnScreen", "lesson"]
+__all__ = ["LEARN_CSS", "LearnScreen", "lesson"]
 
 LEARNER = 0  # the one seat of a lesson
 # How the terminal draws what a lesson names (the web draws chips and pins instead).
@@ -52,8 +53,12 @@ def lesson_line(item: Lesson, keys: bool = True) -> str:
     return sentences(line, said)
 
 
-def lesson(match: Match, view: TableView) -> Text:
-    """The lesson for this position of the learner's game: what it shows, explained."""
+def lesson(match: Match, view: TableView, short: bool = False) -> Text:
+    """The lesson for this position of the learner's game: what it shows, explained.
+
+    `short`: a short window leaves out the closing line on undo, hints and rules (the footer shows
+    those keys), so that the lesson itself keeps the room.
+    """
     state = match.state
     ctx = state.ball_context(LEARNER)
     name = _(match.game.name)
@@ -69,6 +74,9 @@ def lesson(match: Match, view: TableView) -> Text:
         told.add(item.control)
     if state.is_terminal() or ctx is None or ctx.frame > 1:
         lines.append(_("Play on, or press q to go back to the launcher (a lesson is not kept in the history)."))
+        text.append("\n".join(lines))
+        return text
+    if short:
         text.append("\n".join(lines))
         return text
     text.append("\n".join(lines) + "\n")
@@ -104,6 +112,23 @@ class LessonText(Static):
             self.rewrap()
 
 
+# Learn's rules (the app puts them in its CSS: App CSS beats DEFAULT_CSS). The panel is in the play
+# column above the actions; from 76 to 109 columns that column is narrow, so the panel goes under the
+# table, where the left column has room. In a short window it keeps a small size and scrolls (Tab
+# reaches it), so that the table and the actions stay in view; below 76 columns the log gives it its room.
+LEARN_CSS = """
+LearnScreen #lesson { height: auto; max-height: 50%; border: round $accent; scrollbar-size-vertical: 1; }
+LearnScreen #lesson-text { height: auto; }
+LearnScreen.short #lesson { border: none; border-top: solid $accent; max-height: 8; }
+LearnScreen.medium #lesson { height: 1fr; max-height: 100%; min-height: 4; }
+LearnScreen.medium #table-box { max-height: 65%; }
+LearnScreen.narrow #lesson { height: 1fr; max-height: 100%; min-height: 3; }
+LearnScreen.narrow.short #log { display: none; }
+LearnScreen.narrow.short #lesson { min-height: 5; }
+LearnScreen.narrow.short #actions { max-height: 3; }
+"""
+
+
 class LearnScreen(GameScreen):
     """The game screen with a lesson panel that explains each position of the first frame."""
 
@@ -112,11 +137,21 @@ class LearnScreen(GameScreen):
         self.lesson_now = Text()
         self.lessons_seen: list[str] = []  # every lesson shown, in order (what the learner has read)
 
-    @on(events.Mount)
-    async def add_lesson(self) -> None:
-        """The lesson panel above the actions, where the eye goes before choosing."""
-        panel = VerticalScroll(LessonText(id="lesson-text"), id="lesson")
-        await self.query_one("#right").mount(panel, before="#actions-label")
+    async def fit(self, width: int, height: int) -> None:
+        """The game's layout for the size, then the lesson panel in its place for that layout."""
+        await super().fit(width, height)
+        under_table = self.layout_name == "medium"
+        panel = self.query("#lesson")
+        if panel and (panel.first().parent is self.query_one("#left" if under_table else "#right")):
+            return
+        await panel.remove()
+        fresh = VerticalScroll(LessonText(id="lesson-text"), id="lesson")
+        fresh.border_title = _("lesson")
+        if under_table:
+            await self.query_one("#left").mount(fresh)
+        else:
+            await self.query_one("#right").mount(fresh, before="#actions-label")
+        self.lesson_now = Text()  # shown again in the new panel
         self.refresh_lesson()
 
     def refresh_all(self) -> None:
@@ -128,8 +163,11 @@ class LearnScreen(GameScreen):
         found = self.query("#lesson-text")
         if not found:
             return
-        self.lesson_now = lesson(self.match, self.table_view())
-        if not self.lessons_seen or self.lessons_seen[-1] != self.lesson_now.plain:
-            self.lessons_seen.append(self.lesson_now.plain)
+        now = lesson(self.match, self.table_view(), short=self.screen_size[1] < SHORT)
+        if now.plain == self.lesson_now.plain and found.first(LessonText).source.plain == now.plain:
+            return
+        self.lesson_now = now
+        if not self.lessons_seen or self.lessons_seen[-1] != now.plain:
+            self.lessons_seen.append(now.plain)
             self.query_one("#lesson", VerticalScroll).scroll_home(animate=False)  # a new lesson from its first line
-        found.first(LessonText).show(self.lesson_now)
+        found.first(LessonText).show(now)

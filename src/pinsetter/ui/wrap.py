@@ -74,11 +74,34 @@ def wrap_lines(text: str, width: int) -> list[str]:
     return lines
 
 
-def wrap_text(text: Text, width: int) -> Text:
-    """A styled `Text` wrapped as `wrap_lines` does, its styles kept: show it and nothing wraps again."""
+def wrap_text(text: Text, width: int, hang: bool = False) -> Text:
+    """A styled `Text` wrapped as `wrap_lines` does, its styles kept: show it and nothing wraps again.
+
+    `hang`: each line goes on two cells in from where its words start (after an indent, or a mark
+    and a space: `  Cross out 6`, `▸ Miss`), so that a list of options reads as a list.
+    """
     lines: list[Text] = []
     for paragraph in text.split("\n", allow_blank=True):
-        for line in paragraph.divide(wrap_offsets(paragraph.plain, width)):
+        indent = _hanging_indent(paragraph.plain) if hang else 0
+        cuts = wrap_offsets(paragraph.plain, width)
+        pieces: list[Text]
+        if not cuts or not 0 < indent <= width // 2:
+            pieces = list(paragraph.divide(cuts))
+        else:
+            head, rest = paragraph.divide(cuts[:1])
+            pieces = [head] + [
+                Text(" " * indent) + piece for piece in rest.divide(wrap_offsets(rest.plain, width - indent))
+            ]
+        for line in pieces:
             line.rstrip()
             lines.append(line)
     return Text("\n").join(lines)
+
+
+def _hanging_indent(line: str) -> int:
+    """The cells a wrapped line goes on at: two past where its words start (after its indent, or a mark
+    and a space), so that where one item ends and the next begins shows at a glance."""
+    spaces = len(line) - len(line.lstrip(" "))
+    if not spaces and len(line) > 2 and line[1] == " " and not line[0].isalnum() and cell_len(line[0]) == 1:
+        spaces = 2  # `▸ Miss`: the words start after the mark
+    return spaces + 2
