@@ -8,12 +8,15 @@ to the engine by tests/test_advanced_reference.py.
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
 
-from advanced_reference import Reference, Rules
+from advanced_reference import Move, Pos, Reference, Rules
 from pinsetter.games.rolling_pins import Area
 from pinsetter.solvers import rolling_pins as basic
-from pinsetter.solvers.rolling_pins_advanced import Kits, Variant, solve
+from pinsetter.solvers.rolling_pins_advanced import Evaluator, Kits, Position, Variant, solve
 
 # name: (pins, frames, grey pins by frame, areas (ability, boxes, lower row), Auto Strike held, tokens)
 SMALL_GAMES = {
@@ -95,3 +98,83 @@ def test_kits_number_uses_before_and_marks_after() -> None:
     lower = [i for i, a in enumerate(kits.areas) if a.lower]
     assert all(sum(t[i] for i in lower) == 0 or sum(t) >= 10 for t in kits.tracks)
     assert isinstance(Kits.of(kits.areas), Kits)
+
+
+# --- every option's value at every position, against the reference ---------------------------
+
+
+def solver_position(variant: Variant, p: Pos) -> Position:
+    """The reference's position in the solver's terms."""
+    kit = variant.kits.index(p.marks, p.held)
+    last = p.frame == variant.frames
+    return Position(
+        frame=p.frame,
+        ball=p.ball,
+        fresh=p.fresh,
+        first_strike=last and p.ball == 2 and p.fresh,
+        w1=p.w1,
+        w2=p.w2,
+        standing=p.standing,
+        tokens=p.tokens,
+        kit=kit,
+        extra_dice=p.extra_dice,
+        pending=p.pending,
+        phase=p.phase,
+        dice_count=p.count,
+        dice=p.dice,
+        kept=p.kept,
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "two flips, extra dice, ten pin below",
+        "extra pin, lower auto strike and reroll",
+        "auto strike held",
+        "extra dice, flip, extra pin below",
+    ],
+)
+def test_every_option_is_valued_as_the_reference_values_it(name: str) -> None:
+    pins, frames, grey, areas, held, tokens = SMALL_GAMES[name]
+    reference = Reference(Rules(pins, frames, grey, areas, held, tokens))
+    variant = variant_of(*SMALL_GAMES[name])
+    evaluator = Evaluator(solve(variant, every_kit=True))
+    rng = random.Random(7)
+    # Half the games start with every area complete and its abilities held, so that each is met.
+    start = reference.start()
+    held = [0] * 5
+    for ability, _, _ in areas:
+        if ability != "ten-pin":
+            held[["reroll", "flip", "extra-pin", "extra-dice", "auto-strike"].index(ability)] += 1
+    stocked = start._replace(
+        marks=tuple(boxes for _, boxes, _ in areas), held=tuple(held), ten=any(a == "ten-pin" for a, _, _ in areas)
+    )
+
+    def check(p: Pos) -> list[Move]:
+        moves = reference.actions(p)
+        exact = [points + reference.value(after) for points, after in (reference.apply(p, mv) for mv in moves)]
+        here = solver_position(variant, p)
+        assert evaluator.values(here, moves) == pytest.approx(exact, abs=1e-9), (p, moves)
+        if p.phase == "choose":
+            assert evaluator.position_value(here) == pytest.approx(reference.value(p), abs=1e-9)
+        return moves
+
+    # Every first roll of the stocked game (Ten Pin, Flip, Reroll and keeping are all met there) ...
+    for extra in (False, True) if held[3] else (False,):
+        spent = (*held[:3], held[3] - extra, held[4])  # Extra Dice active: one was used
+        for count in (1, 2):
+            rolling = stocked._replace(phase="rolling", count=count, extra_dice=extra, held=spent)
+            for dice in itertools.product(range(1, 7), repeat=reference.dice_in_air(rolling)):
+                check(reference.land(rolling, dice))
+    # ... then random games, half of them stocked.
+    for game in range(6):
+        p: Pos | None = start if game % 2 else stocked
+        while p is not None:
+            if p.phase == "rolling" and not p.pending:
+                dice = tuple(rng.randint(1, 6) for _ in range(reference.dice_in_air(p)))
+                p = reference.land(p, dice)
+                continue
+            moves = check(p)
+            special = [mv for mv in moves if mv[0] not in ("dice", "cross", "miss", "pass")]
+            _, p = reference.apply(p, rng.choice(special if special and rng.random() < 0.7 else moves))

@@ -24,17 +24,26 @@ Values are exact expected points; marks are valued by the best choice of boxes
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
 import itertools
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from pinsetter.core.files import write_atomically
 from pinsetter.games.rolling_pins import DEFAULT_SHEET, Area
+
+if TYPE_CHECKING:
+    from pinsetter.games.rolling_pins import RollingPins
 
 __all__ = ["HELD_ABILITIES", "Kits", "Variant"]
 
@@ -68,6 +77,20 @@ class Variant:
             raise ValueError("a grey pin set is needed for every frame")
         if any(not 1 <= p <= self.pins for g in self.grey for p in g):
             raise ValueError("grey pins must be pins of the rack")
+
+    @classmethod
+    def of_game(cls, game: RollingPins) -> Variant:
+        """The advanced game a RollingPins game plays: its sheet, frames, Auto Strike and tokens."""
+        sheet = game.sheet
+        frames = game.lane.frames
+        return cls(
+            pins=game.lane.pins,
+            frames=frames,
+            grey=sheet.grey[:frames],
+            areas=sheet.areas,
+            auto_held=game.auto_strike_held,
+            token_gain=1 if game.options["tokens"] else 0,
+        )
 
     def grey_mask(self, frame: int) -> int:
         return sum(1 << (p - 1) for p in set(self.grey[frame - 1]))
@@ -181,6 +204,16 @@ class Kits:
 
     def marks(self, kit: int) -> int:
         return int(self.track_marks[self.kit_track[kit]])
+
+    def after_mark(self, kit: int, area: int) -> int:
+        """The kit after marking a box of `area` (completing it grants its ability)."""
+        marks = list(self.tracks[self.kit_track[kit]])
+        held = list(self.held[kit])
+        marks[area] += 1
+        spec = self.areas[area]
+        if marks[area] == spec.boxes and spec.ability != "ten-pin":
+            held[HELD_ABILITIES.index(spec.ability)] += 1
+        return self.index(marks, held)
 
     def prefix(self, marks: int) -> int:
         """How many kits have at most `marks` marks (they come first)."""
@@ -462,7 +495,6 @@ def _state(
     d_five: BoolArray,
     g: FloatArray,
     up: FloatArray,
-    dn1: FloatArray,
     dn2: FloatArray,
     a1: FloatArray,
     a2: FloatArray,
@@ -474,11 +506,18 @@ def _state(
 ) -> None:
     """U at one (standing, kit, Extra Dice) for every token count; `first` is the kit's track's first kit."""
     tt = u.shape[2]
-    top = 12 + tt - 1  # the largest sum a roll can reach: two sixes and every token
     row = kit if x == 0 else xrow[kit]
     lg = kit - first
+    # The largest sum a roll can reach (two sixes and every token), or the standing pins' sum.
+    top = 0
+    for p in range(pins):
+        if s_set >> p & 1:
+            top += p + 1
+    if top > 12 + tt - 1:
+        top = 12 + tt - 1
+    rows = top if top > 12 else 12
     # g[s, t]: the best crossing of pins summing to s, leaving t tokens (U of what is left).
-    for s in range(top + 1):
+    for s in range(rows + 1):
         for t in range(tt):
             g[s, t] = NEG
     for j in range(sub_start[s_set], sub_start[s_set + 1]):
@@ -526,23 +565,20 @@ def _state(
                         miss[t] = v
     for t in range(tt):
         miss[t] -= m * standing
-    # Answers to a kept total r with t tokens: sums r-d..r+d for d tokens (a die never below 1).
+    # Answers to a kept total r (1..12) with t tokens: sums r-d..r+d for d tokens, a die never
+    # below 1 (two dice never make 1). up: sums r+d; dn: sums r-d, 2 and above; sum 1 apart.
     for t in range(tt):
         up[top + 1, t] = NEG
-        dn1[0, t] = NEG
-        dn2[0, t] = NEG
         dn2[1, t] = NEG
     for s in range(top, 0, -1):
         up[s, 0] = g[s, 0]
         for t in range(1, tt):
             v = up[s + 1, t - 1]
             up[s, t] = v if v > g[s, t] else g[s, t]
-    for s in range(1, top + 1):
-        dn1[s, 0] = g[s, 0]
-        for t in range(1, tt):
-            v = dn1[s - 1, t - 1]
-            dn1[s, t] = v if v > g[s, t] else g[s, t]
-    for s in range(2, top + 1):
+    for s in range(top + 2, 13):
+        for t in range(tt):
+            up[s, t] = NEG
+    for s in range(2, 13):
         dn2[s, 0] = g[s, 0]
         for t in range(1, tt):
             v = dn2[s - 1, t - 1]
@@ -552,8 +588,10 @@ def _state(
             v = miss[t]
             if up[r, t] > v:
                 v = up[r, t]
-            if dn1[r, t] > v:
-                v = dn1[r, t]
+            if r >= 2 and dn2[r, t] > v:
+                v = dn2[r, t]
+            if t >= r - 1 and g[1, t - r + 1] > v:
+                v = g[1, t - r + 1]
             a1[r, t] = v
     for r in range(2, 13):
         for t in range(tt):
@@ -679,7 +717,6 @@ def _solve_level(
     for w in prange(workers):
         g = np.empty((top + 2, tt))
         up = np.empty((top + 2, tt))
-        dn1 = np.empty((top + 2, tt))
         dn2 = np.empty((top + 2, tt))
         a1 = np.empty((7, tt))
         a2 = np.empty((13, tt))
@@ -701,7 +738,7 @@ def _solve_level(
                             use, held, ten, xrow, sub_start, sub_mask, sub_sum, grey_count, popcount,
                             cm, mm0, mm1, mm_row, mm_s, mm_add, u, m1, m2,
                             d_count, d_prob, d_total, d_flip, d_keep, d_cost, d_five,
-                            g, up, dn1, dn2, a1, a2, miss, aft, nfl, roll, acc,
+                            g, up, dn2, a1, a2, miss, aft, nfl, roll, acc,
                         )  # fmt: skip
 
 
@@ -732,6 +769,80 @@ def _mark_level(
                         if src[r, s_set, t] > best:
                             best = src[r, s_set, t]
                     dst[row, s_set, t] = best
+
+
+@njit(cache=True)
+def _point(
+    s_set: int,
+    target: int,
+    x_target: int,
+    first: int,
+    full: int,
+    pins: int,
+    fresh: bool,
+    auto_next: bool,
+    pin_grey: int,
+    m: float,
+    use: IntArray,
+    held: IntArray,
+    ten: BoolArray,
+    xrow: IntArray,
+    sub_start: IntArray,
+    sub_mask: IntArray,
+    sub_sum: IntArray,
+    grey_count: IntArray,
+    popcount: IntArray,
+    cm: FloatArray,
+    mm0: FloatArray,
+    mm1: FloatArray,
+    mm_row: IntArray,
+    mm_s: int,
+    mm_add: float,
+    u: FloatArray,
+    m1: FloatArray,
+    m2: FloatArray,
+    d_count: IntArray,
+    d_prob: FloatArray,
+    d_total: IntArray,
+    d_flip: IntArray,
+    d_keep: IntArray,
+    d_cost: IntArray,
+    d_five: BoolArray,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The parts of one decision point's value, for hints: (aft, nfl, roll, miss) as `_state` makes them.
+
+    Its track's kits up to `target` are gone through at this set of standing pins (the
+    target last, with `x_target`), so that the kits a Flip or Reroll leads to are ready;
+    U is rewritten with the values it holds.
+    """
+    tt = u.shape[2]
+    top = 12 + tt - 1
+    hmax = target - first + 1
+    g = np.empty((top + 2, tt))
+    up = np.empty((top + 2, tt))
+    dn2 = np.empty((top + 2, tt))
+    a1 = np.empty((7, tt))
+    a2 = np.empty((13, tt))
+    miss = np.empty(tt)
+    aft = np.empty((2, MAX_MULTISETS, tt))
+    nfl = np.empty((hmax, 2, 2, MAX_MULTISETS, tt))
+    roll = np.empty((hmax, 2, 2, tt))
+    acc = np.empty(tt)
+    for kit in range(first, target + 1):
+        for step in range(2):
+            x = 1 - step
+            if kit == target:
+                x = 1 - x_target if step == 0 else x_target
+            if x == 1 and xrow[kit] < 0:
+                continue
+            _state(
+                s_set, kit, x, first, full, pins, fresh, auto_next, pin_grey, m,
+                use, held, ten, xrow, sub_start, sub_mask, sub_sum, grey_count, popcount,
+                cm, mm0, mm1, mm_row, mm_s, mm_add, u, m1, m2,
+                d_count, d_prob, d_total, d_flip, d_keep, d_cost, d_five,
+                g, up, dn2, a1, a2, miss, aft, nfl, roll, acc,
+            )  # fmt: skip
+    return aft, nfl, roll, miss
 
 
 # --- domains: the kits a ball problem is solved for -------------------------------------
@@ -769,28 +880,58 @@ class Domain:
 
     @classmethod
     def of(cls, kits: Kits, ids: IntArray) -> Domain:
-        ids = np.asarray(ids, dtype=np.int64)
-        local = np.full(kits.count, -1, dtype=np.int64)
+        """The domain of these kits (global numbers, sorted)."""
+        return cls.build(
+            np.asarray(ids, dtype=np.int64),
+            kits.use,
+            kits.succ,
+            kits.held,
+            kits.ten_pin[kits.kit_track],
+            kits.extra_dice_used,
+            kits.has_open,
+            kits.kit_track,
+        )
+
+    @classmethod
+    def build(
+        cls,
+        ids: IntArray,
+        use: IntArray,
+        succ: IntArray,
+        held: IntArray,
+        ten: BoolArray,
+        extra_dice_used: BoolArray,
+        has_open: BoolArray,
+        group: IntArray,
+    ) -> Domain:
+        """A domain from a system of kits (arrays by global number): local numbers, rows, groups."""
+        local = np.full(len(use), -1, dtype=np.int64)
         local[ids] = np.arange(len(ids))
-        use = np.where(kits.use[ids] >= 0, local[np.maximum(kits.use[ids], 0)], -1)
-        if ((kits.use[ids] >= 0) & (use < 0)).any():
+        use_here = np.where(use[ids] >= 0, local[np.maximum(use[ids], 0)], -1)
+        if ((use[ids] >= 0) & (use_here < 0)).any():
             raise ValueError("a domain must hold the kits its abilities lead to")
-        succ = np.where(kits.succ[ids] >= 0, local[np.maximum(kits.succ[ids], 0)], -1)
-        tracks = kits.kit_track[ids]
-        starts = np.flatnonzero(np.r_[True, tracks[1:] != tracks[:-1]])
+        succ_here = np.where(succ[ids] >= 0, local[np.maximum(succ[ids], 0)], -1)
+        groups = group[ids]
+        starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
         xrow = np.full(len(ids), -1, dtype=np.int64)
-        active = np.flatnonzero(kits.extra_dice_used[ids])
+        active = np.flatnonzero(extra_dice_used[ids])
         xrow[active] = len(ids) + np.arange(len(active))
         return cls(
             ids=ids,
-            use=use,
-            held=kits.held[ids],
-            ten=kits.ten_pin[tracks],
+            use=use_here,
+            held=held[ids],
+            ten=ten[ids],
             xrow=xrow,
-            succ=succ,
-            has_open=kits.has_open[ids],
+            succ=succ_here,
+            has_open=has_open[ids],
             group_start=np.r_[starts, len(ids)].astype(np.int64),
         )
+
+    def local(self, count: int) -> IntArray:
+        """Local numbers by global number (-1 outside), for a system of `count` kits."""
+        result = np.full(count, -1, dtype=np.int64)
+        result[self.ids] = np.arange(self.size)
+        return result
 
 
 @dataclass(frozen=True)
@@ -799,11 +940,18 @@ class Signatures:
 
     Nothing marked in the game's last ball can be used, so its values depend on the
     kit's held counts and Ten Pin flag alone: a few hundred signatures instead of
-    thousands of kits.
+    thousands of kits. Signatures form a system of kits of their own (no marks; any
+    of them may have Extra Dice active), numbered Ten Pin first, then held counts.
     """
 
-    domain: Domain
     of_kit: IntArray  # the signature of every kit
+    use: IntArray
+    held: IntArray
+    ten: BoolArray
+
+    @property
+    def count(self) -> int:
+        return len(self.use)
 
     @classmethod
     def of(cls, kits: Kits) -> Signatures:
@@ -815,18 +963,34 @@ class Signatures:
             held[index] = held[combos + index] = (index // stride) % radix
         base = np.arange(2 * combos, dtype=np.int64)
         use = np.where(held > 0, base[:, None] - stride[None, :], -1)
-        domain = Domain(
-            ids=base,
-            use=use,
-            held=held,
-            ten=np.r_[np.zeros(combos, dtype=np.bool_), np.ones(combos, dtype=np.bool_)],
-            xrow=base + 2 * combos,
-            succ=np.full((2 * combos, 1), -1, dtype=np.int64),
-            has_open=np.zeros(2 * combos, dtype=np.bool_),
-            group_start=np.array([0, combos, 2 * combos], dtype=np.int64),
-        )
+        ten = np.r_[np.zeros(combos, dtype=np.bool_), np.ones(combos, dtype=np.bool_)]
         of_kit = kits.ten_pin[kits.kit_track] * combos + kits.held @ stride
-        return cls(domain, of_kit.astype(np.int64))
+        return cls(of_kit.astype(np.int64), use, held, ten)
+
+    def domain(self, ids: IntArray | None = None) -> Domain:
+        """The signatures `ids` (all by default) and those their abilities lead to."""
+        if ids is None:
+            chosen = np.arange(self.count, dtype=np.int64)
+        else:
+            seen = set(int(i) for i in ids)
+            stack = list(seen)
+            while stack:
+                for u in self.use[stack.pop()]:
+                    if u >= 0 and int(u) not in seen:
+                        seen.add(int(u))
+                        stack.append(int(u))
+            chosen = np.array(sorted(seen), dtype=np.int64)
+        count = self.count
+        return Domain.build(
+            chosen,
+            self.use,
+            np.full((count, 1), -1, dtype=np.int64),
+            self.held,
+            self.ten,
+            np.ones(count, dtype=np.bool_),
+            np.zeros(count, dtype=np.bool_),
+            self.ten.astype(np.int64),
+        )
 
 
 @dataclass(frozen=True)
@@ -953,15 +1117,27 @@ def ball_work(variant: Variant, frame: int) -> float:
     return tokens * (later + len(pendings(frame)) * kits.prefix(2 * frame - 2))
 
 
-def solve(variant: Variant, progress: Callable[[float], None] | None = None, down_to: int = 1) -> Solution:
-    """Solve frames `variant.frames` down to `down_to` (1: the whole game), last frame first."""
+def solve(
+    variant: Variant,
+    progress: Callable[[float], None] | None = None,
+    down_to: int = 1,
+    resume: Solution | None = None,
+    checkpoint: Callable[[Solution], None] | None = None,
+    every_kit: bool = False,
+) -> Solution:
+    """Solve frames `variant.frames` down to `down_to` (1: the whole game), last frame first.
+
+    `resume`: a suffix already solved (frames k..last), to go on from; `checkpoint` is
+    called with the suffix solved so far after each frame (to keep it on disk). Each frame
+    is solved for the kits a player can hold in it (at most two marks a frame), or for
+    `every_kit` (positions no game reaches, such as a sheet filled in advance: for tests).
+    """
     start = time.perf_counter()
-    kits = variant.kits
-    n, gain = variant.pins, variant.token_gain
-    size = 1 << n
-    full = size - 1
-    solution = Solution(variant)
-    total_work = sum(ball_work(variant, k) for k in range(down_to, variant.frames + 1))
+    solution = resume if resume is not None else Solution(variant)
+    top_frame = resume.first_frame - 1 if resume is not None else variant.frames
+    if resume is not None:
+        solution.seconds = resume.seconds
+    total_work = sum(ball_work(variant, k) for k in range(down_to, top_frame + 1)) or 1.0
 
     def tick(share: float, frame: int, problems: float) -> Callable[[float], None] | None:
         if progress is None:
@@ -970,22 +1146,55 @@ def solve(variant: Variant, progress: Callable[[float], None] | None = None, dow
         return lambda part: progress(part * weight * share)
 
     f = variant.frames
+    if top_frame == f:
+        _solve_last_frame(variant, solution, tick, every_kit)
+        solution.first_frame = f
+        solution.seconds += time.perf_counter() - start
+        start = time.perf_counter()
+        if checkpoint is not None:
+            checkpoint(solution)
+    # Frames before the last, backwards.
+    for frame in range(min(top_frame, f - 1), down_to - 1, -1):
+        _solve_frame(variant, solution, frame, tick, every_kit)
+        solution.first_frame = frame
+        solution.seconds += time.perf_counter() - start
+        start = time.perf_counter()
+        if checkpoint is not None:
+            checkpoint(solution)
+    return solution
+
+
+Tick = Callable[[float, int, float], "Callable[[float], None] | None"]
+
+
+def _reach(kits: Kits, marks: int, every_kit: bool) -> Domain:
+    """The kits with at most `marks` marks (or every kit): a domain of the full solve."""
+    return Domain.of(kits, np.arange(kits.count if every_kit else kits.prefix(marks)))
+
+
+def _solve_last_frame(variant: Variant, solution: Solution, tick: Tick, every_kit: bool) -> None:
+    """The last frame and its bonus balls: frame_values of the last frame."""
+    kits = variant.kits
+    n, gain = variant.pins, variant.token_gain
+    full = (1 << n) - 1
+    f = variant.frames
     tokens = f * gain
     sig = Signatures.of(kits)
-    rows = sig.domain.size
+    last_domain = sig.domain()
+    rows = last_domain.size
     last_problems = 2 * (1 if f == 1 else 2) + len(pendings(f))
     zeros_cm = np.zeros((3, rows, tokens + 1))
     zeros_mm = np.zeros((1, 1, tokens + 1))
     none = np.zeros(rows, dtype=np.int64)
     # The game's last ball: a fresh bonus rack, or what the first bonus ball left.
     last = Ball(True, 0, 0, 1, zeros_cm, zeros_mm, zeros_mm, none, 0, 0.0)
-    u_last, _ = solve_ball(variant, sig.domain, last, tokens, None)
-    bonus_start = (n + u_last[: sig.domain.size, full, :])[sig.of_kit].T.copy()  # (tokens, kit)
+    u_last, _ = solve_ball(variant, last_domain, last, tokens, None)
+    bonus_start = (n + u_last[:rows, full, :])[sig.of_kit].T.copy()  # (tokens, kit)
     last = Ball(False, 0, 0, 1, zeros_cm, zeros_mm, zeros_mm, none, 0, 0.0)
-    u_last3, _ = solve_ball(variant, sig.domain, last, tokens, None)
+    u_last3, _ = solve_ball(variant, last_domain, last, tokens, None)
     grey = variant.grey_mask(f)
-    top = Domain.of(kits, np.arange(kits.prefix(2 * f)))
-    before = Domain.of(kits, np.arange(kits.prefix(2 * f - 2)))
+    top = _reach(kits, 2 * f, every_kit)
+    before = _reach(kits, 2 * f - 2, every_kit)
     clear_after_strike: dict[int, FloatArray] = {}
     second: dict[int, tuple[FloatArray, FloatArray]] = {}
     for w2 in sorted({w2 for _, w2 in pendings(f)}):
@@ -1008,32 +1217,429 @@ def solve(variant: Variant, progress: Callable[[float], None] | None = None, dow
         solution.frame_values[(f, w1, w2)] = by_kit(kits, before, (1 + w1) * n + u[: before.size, full, gain:])
         del u
     del second
-    # Frames before the last, backwards.
-    for frame in range(f - 1, down_to - 1, -1):
+
+
+def _solve_frame(variant: Variant, solution: Solution, frame: int, tick: Tick, every_kit: bool) -> None:
+    """A frame before the last, from the next frame's values: its ball 2 problems, then ball 1."""
+    kits = variant.kits
+    n, gain = variant.pins, variant.token_gain
+    full = (1 << n) - 1
+    tokens = frame * gain
+    grey = variant.grey_mask(frame)
+    after = _reach(kits, 2 * frame, every_kit)
+    before = _reach(kits, 2 * frame - 2, every_kit)
+    values = solution.frame_values
+    problems = (1 if frame == 1 else 2) + len(pendings(frame))
+    open_end = values[(frame + 1, 0, 0)]
+    mm = [mark_max(kits, open_end, j)[:, after.ids].T[:, None, :].copy() for j in range(2)]
+    cm = clear_values(kits, values[(frame + 1, 1, 0)], after)
+    second = {}
+    for m2 in (1,) if frame == 1 else (1, 2):
+        ball = Ball(False, grey, grey, m2, cm, mm[0], mm[1], np.arange(after.size), 0, 0.0)
+        u, m1 = solve_ball(variant, after, ball, tokens, tick(1 / problems, frame, 1))
+        assert m1 is not None
+        second[m2 - 1] = (u[: after.size].copy(), m1[: after.size].copy())
+        del u, m1
+    for w1, w2 in pendings(frame):
+        cm1 = clear_values(kits, values[(frame + 1, w2 + 1, 1)], before)
+        u2, m12 = second[w2]
+        ball = Ball(True, 0, grey, 1 + w1, cm1, u2, m12, np.arange(before.size), 1, float(1 + w2))
+        u, _ = solve_ball(variant, before, ball, tokens, tick(1 / problems, frame, 1))
+        values[(frame, w1, w2)] = by_kit(kits, before, (1 + w1) * n + u[: before.size, full, gain:])
+        del u
+
+
+# --- the on-disk cache -----------------------------------------------------------------------
+
+RULES_VERSION = "rolling-pins-advanced-1"
+
+
+def cache_key(variant: Variant) -> str:
+    """The rules version and everything solved: pins, frames, grey pins, track, Auto Strike, tokens."""
+    areas = ";".join(f"{a.ability}/{a.boxes}/{'lower' if a.lower else 'upper'}" for a in variant.areas)
+    grey = ";".join(",".join(map(str, g)) for g in variant.grey[: variant.frames])
+    held = "held" if variant.auto_held else "next"
+    return f"{RULES_VERSION}:{variant.pins}:{variant.frames}:{grey}:{areas}:{held}:{variant.token_gain}"
+
+
+def cache_path(variant: Variant) -> Path:
+    from pinsetter.solvers.rolling_pins import cache_dir
+
+    tag = hashlib.sha256(cache_key(variant).encode()).hexdigest()[:16]
+    return cache_dir() / f"rolling-pins-advanced-{tag}.npz"
+
+
+def save(solution: Solution, path: Path) -> None:
+    """Write atomically (a temporary file, then a rename): readers see a whole file or none."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays: dict[str, Any] = {
+        "key": np.array(cache_key(solution.variant)),
+        "first_frame": np.array(solution.first_frame),
+        "seconds": np.array(solution.seconds),
+    }
+    for (frame, w1, w2), values in solution.frame_values.items():
+        arrays[f"f{frame}_{w1}_{w2}"] = values
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    write_atomically(path, buffer.getvalue())
+
+
+def load(path: Path, variant: Variant) -> Solution | None:
+    """The cached solution (maybe of the last frames only), or None when missing, damaged or another game's."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["key"]) != cache_key(variant):
+                return None
+            solution = Solution(variant, first_frame=int(data["first_frame"]), seconds=float(data["seconds"]))
+            for name in data.files:
+                if name.startswith("f") and name != "first_frame":
+                    frame, w1, w2 = (int(x) for x in name[1:].split("_"))
+                    solution.frame_values[(frame, w1, w2)] = data[name]
+    except Exception:  # zip, zlib, numpy and parsing errors all mean a bad cache
+        return None
+    return solution if _complete(solution) else None
+
+
+def _complete(solution: Solution) -> bool:
+    """The frames it claims are all there, with the shapes a solve makes."""
+    variant = solution.variant
+    if not 1 <= solution.first_frame <= variant.frames:
+        return False
+    wanted = {(k, w1, w2) for k in range(solution.first_frame, variant.frames + 1) for w1, w2 in pendings(k)}
+    if set(solution.frame_values) != wanted:
+        return False
+    for (frame, _, _), values in solution.frame_values.items():
+        shape = ((frame - 1) * variant.token_gain + 1, variant.kits.count)
+        if values.shape != shape or np.isnan(values).any():
+            return False
+    return True
+
+
+_MEMORY: dict[str, Solution] = {}
+
+
+def cached(variant: Variant) -> Solution | None:
+    """The solution if it is at hand (in memory or in the disk cache), maybe of the last frames only."""
+    key = cache_key(variant)
+    found = _MEMORY.get(key)
+    if found is None:
+        found = load(cache_path(variant), variant)
+        if found is not None:
+            _MEMORY[key] = found
+    return found
+
+
+def solution_for(
+    variant: Variant, use_cache: bool = True, progress: Callable[[float], None] | None = None, down_to: int = 1
+) -> Solution:
+    """The solution from memory, the disk cache, or a solve (kept on disk frame by frame).
+
+    A cache holding only the last frames (an interrupted solve) is taken up where it stopped.
+    """
+    key = cache_key(variant)
+    found = _MEMORY.get(key) if use_cache else None
+    if found is not None and found.first_frame <= down_to:
+        return found
+    path = cache_path(variant)
+    found = load(path, variant) if use_cache else None
+    if found is None or found.first_frame > down_to:
+
+        def keep(partial: Solution) -> None:
+            with contextlib.suppress(OSError):  # a read-only cache only costs a solve next time
+                save(partial, path)
+
+        found = solve(variant, progress, down_to, resume=found, checkpoint=keep)
+    _MEMORY[key] = found
+    return found
+
+
+# --- values of positions: hints and the optimal bot ------------------------------------------
+#
+# Only frame-start values are kept. To value a position, the ball problems of its frame are
+# solved again over the kits the player can still reach in the frame (a few hundred at most,
+# a second or two), and kept for the rest of the frame.
+
+Move = tuple[str, tuple[int, ...], int]  # an action's kind, arguments and tokens (the engine's Action)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A player's position in the solver's terms (the engine's is read by `bots.rolling_pins`)."""
+
+    frame: int
+    ball: int
+    fresh: bool  # the ball began on a fresh rack
+    first_strike: bool  # the last frame's first ball was a strike (its ball 2 is a bonus rack)
+    w1: int  # bonuses owed to the frame's first ball ...
+    w2: int  # ... and to its second
+    standing: int
+    tokens: int
+    kit: int
+    extra_dice: bool
+    pending: int  # boxes to mark before anything else
+    phase: str  # "choose", "rolled" or "extra-pin"
+    dice_count: int = 0
+    dice: tuple[int, ...] = ()
+    kept: bool = True
+
+
+@dataclass
+class Solved:
+    """One ball problem solved over a domain, with what valuing its positions needs."""
+
+    frame: int
+    key: tuple[int | str, ...]
+    domain: Domain
+    local: IntArray  # local numbers by global number (of kits, or of signatures)
+    signatures: bool
+    ball: Ball
+    u: FloatArray
+    m1: FloatArray | None
+    m2: FloatArray | None
+
+
+def problem_of(variant: Variant, pos: Position) -> tuple[int | str, ...]:
+    """The ball problem a position belongs to."""
+    if pos.frame < variant.frames:
+        return ("B1", pos.w1, pos.w2) if pos.ball == 1 else ("B2", 1 + pos.w2)
+    if pos.ball == 1:
+        return ("B1L", pos.w1, pos.w2)
+    if pos.ball == 2:
+        return ("BB1", pos.w2) if pos.first_strike else ("B2L", pos.w2)
+    return ("LAST",) if pos.fresh else ("LAST3",)
+
+
+class Evaluator:
+    """Exact values of every option at advanced positions, from a solution's frame values."""
+
+    def __init__(self, solution: Solution, keep: int = 24) -> None:
+        self.solution = solution
+        self.variant = solution.variant
+        self.kits = solution.variant.kits
+        self.signatures = Signatures.of(self.kits)
+        self.keep = keep
+        self.solved: list[Solved] = []  # most recently used last
+
+    def covers(self, frame: int) -> bool:
+        """Whether positions of this frame can be valued (the frames after it are solved)."""
+        return frame == self.variant.frames or self.solution.first_frame <= frame + 1
+
+    # --- ball problems over the kits a position can reach -------------------------------------
+    def problem(self, frame: int, key: tuple[int | str, ...], kits: IntArray, marks: int = -1) -> Solved:
+        """`key` of `frame` solved over (at least) these kits and what `marks` more marks reach."""
+        signatures = key[0] in ("LAST", "LAST3")
+        if marks < 0:
+            marks = 2 if key[0] in ("B2", "B2L") else 0
+        needed = self.kits.closure((int(k) for k in kits), marks)
+        if signatures:
+            needed = np.unique(self.signatures.of_kit[needed])
+        for index, found in enumerate(self.solved):
+            if found.frame == frame and found.key == key and (found.local[needed] >= 0).all():
+                self.solved.append(self.solved.pop(index))
+                return found
+        domain = self.signatures.domain(needed) if signatures else Domain.of(self.kits, needed)
+        solved = self._solve(frame, key, domain, signatures)
+        self.solved.append(solved)
+        del self.solved[: -self.keep]
+        return solved
+
+    def _solve(self, frame: int, key: tuple[int | str, ...], domain: Domain, signatures: bool) -> Solved:
+        variant, kits = self.variant, self.kits
+        n, gain, f = variant.pins, variant.token_gain, variant.frames
+        full = (1 << n) - 1
         tokens = frame * gain
         grey = variant.grey_mask(frame)
-        after = Domain.of(kits, np.arange(kits.prefix(2 * frame)))
-        before = Domain.of(kits, np.arange(kits.prefix(2 * frame - 2)))
-        values = solution.frame_values
-        problems = (1 if frame == 1 else 2) + len(pendings(frame))
-        open_end = values[(frame + 1, 0, 0)]
-        mm = [mark_max(kits, open_end, j)[:, after.ids].T[:, None, :].copy() for j in range(2)]
-        cm = clear_values(kits, values[(frame + 1, 1, 0)], after)
-        second = {}
-        for m2 in (1,) if frame == 1 else (1, 2):
-            ball = Ball(False, grey, grey, m2, cm, mm[0], mm[1], np.arange(after.size), 0, 0.0)
-            u, m1 = solve_ball(variant, after, ball, tokens, tick(1 / problems, frame, 1))
-            assert m1 is not None
-            second[m2 - 1] = (u[: after.size].copy(), m1[: after.size].copy())
-            del u, m1
-        for w1, w2 in pendings(frame):
-            cm1 = clear_values(kits, values[(frame + 1, w2 + 1, 1)], before)
-            u2, m12 = second[w2]
-            ball = Ball(True, 0, grey, 1 + w1, cm1, u2, m12, np.arange(before.size), 1, float(1 + w2))
-            u, _ = solve_ball(variant, before, ball, tokens, tick(1 / problems, frame, 1))
-            values[(frame, w1, w2)] = by_kit(kits, before, (1 + w1) * n + u[: before.size, full, gain:])
-            del u
-        del second
-    solution.first_frame = down_to
-    solution.seconds = time.perf_counter() - start
-    return solution
+        values = self.solution.frame_values
+        ids = domain.ids
+        kind = key[0]
+        nothing = np.zeros((1, 1, tokens + 1))
+        zeros = np.zeros(domain.size, dtype=np.int64)
+        if kind in ("LAST", "LAST3"):
+            cm = np.zeros((3, domain.size, tokens + 1))
+            ball = Ball(kind == "LAST", 0, 0, 1, cm, nothing, nothing, zeros, 0, 0.0)
+        elif kind == "B2":
+            cm = clear_values(kits, values[(frame + 1, 1, 0)], domain)
+            open_end = values[(frame + 1, 0, 0)]
+            mm = [mark_max(kits, open_end, j)[:, ids].T[:, None, :].copy() for j in range(2)]
+            ball = Ball(False, grey, grey, int(key[1]), cm, mm[0], mm[1], np.arange(domain.size), 0, 0.0)
+        elif kind == "B1":
+            w1, w2 = int(key[1]), int(key[2])
+            cm = clear_values(kits, values[(frame + 1, w2 + 1, 1)], domain)
+            second = self.problem(frame, ("B2", 1 + w2), ids)
+            assert second.m1 is not None
+            mm_row = second.local[ids]
+            ball = Ball(True, 0, grey, 1 + w1, cm, second.u, second.m1, mm_row, 1, float(1 + w2))
+        elif kind in ("BB1", "B2L"):
+            w2 = int(key[1])
+            last = self.problem(frame, ("LAST",), kits.closure((int(k) for k in ids), 2))
+            start = np.full((tokens + 1, kits.count), NEG)
+            sig = self.signatures.of_kit
+            inside = last.local[sig] >= 0
+            start[:, inside] = (n + last.u[last.local[sig[inside]], full, :]).T
+            cm = clear_values(kits, start, domain)
+            if kind == "BB1":
+                rest = self.problem(frame, ("LAST3",), ids)
+                mm_row = rest.local[sig[ids]]
+                ball = Ball(True, 0, 0, 1 + w2, cm, rest.u, rest.u, mm_row, 1, 1.0)
+            else:
+                ball = Ball(False, grey, grey, 1 + w2, cm, nothing, nothing, zeros, 0, 0.0)
+        elif kind == "B1L":
+            w1, w2 = int(key[1]), int(key[2])
+            strike = self.problem(frame, ("BB1", w2), kits.closure((int(k) for k in ids), 2))
+            start = np.full((tokens + 1, kits.count), NEG)
+            start[:, strike.domain.ids] = ((1 + w2) * n + strike.u[: strike.domain.size, full, :]).T
+            cm = clear_values(kits, start, domain)
+            second = self.problem(frame, ("B2L", w2), ids)
+            assert second.m1 is not None
+            ball = Ball(True, 0, grey, 1 + w1, cm, second.u, second.m1, second.local[ids], 1, float(1 + w2))
+        else:
+            raise ValueError(f"no ball problem {key}")
+        assert frame <= f
+        u, m1, m2 = _solve_with_marks(variant, domain, ball, tokens)
+        count = self.signatures.count if signatures else kits.count
+        return Solved(frame, key, domain, domain.local(count), signatures, ball, u, m1, m2)
+
+    # --- option values ---------------------------------------------------------------------------
+    def values(self, pos: Position, moves: Sequence[Move]) -> list[float]:
+        """The expected points still to come (this ball's included) after each move, played on optimally.
+
+        A decision before marking the pending boxes is valued for each box; a roll's answers
+        (Reroll, Flip, keep, Ten Pin, miss, crossing) and the choices before a roll (dice, Extra
+        Dice, Auto Strike) and after a miss (Extra Pin, pass) as the solver sees them.
+        """
+        kits = self.kits
+        solved = self._problem_at(pos)
+        if pos.pending:
+            result = []
+            for kind, args, _ in moves:
+                assert kind == "mark"
+                after = kits.after_mark(pos.kit, args[0] - 1)
+                result.append(self._marked(solved, pos, after, pos.pending - 1))
+            return result
+        return [self._move(solved, pos, move) for move in moves]
+
+    def position_value(self, pos: Position) -> float:
+        """The expected points still to come at a decision before a roll (marks made first)."""
+        return self._marked(self._problem_at(pos), pos, pos.kit, pos.pending)
+
+    def _problem_at(self, pos: Position) -> Solved:
+        """The position's ball problem, over the kits the rest of its ball can reach.
+
+        Boxes still to mark, and in ball 2 one more for each grey pin standing.
+        """
+        key = problem_of(self.variant, pos)
+        marks = pos.pending
+        if key[0] in ("B2", "B2L"):
+            marks += bin(pos.standing & self.variant.grey_mask(pos.frame)).count("1")
+        return self.problem(pos.frame, key, np.array([pos.kit]), marks)
+
+    def _row(self, solved: Solved, kit: int, x: bool) -> int:
+        local = int(solved.local[self.signatures.of_kit[kit] if solved.signatures else kit])
+        assert local >= 0, "a kit outside the solved domain"
+        return int(solved.domain.xrow[local]) if x else local
+
+    def _marked(self, solved: Solved, pos: Position, kit: int, marks: int) -> float:
+        """Value before a roll at `kit` with `marks` boxes still to mark: the best boxes."""
+        kits = self.kits
+        if marks and kits.has_open[kit]:
+            return max(self._marked(solved, pos, int(s), marks - 1) for s in kits.succ[kit] if s >= 0)
+        standing = bin(pos.standing).count("1")
+        row = self._row(solved, kit, pos.extra_dice)
+        return float(solved.ball.multiplier * standing + solved.u[row, pos.standing, pos.tokens])
+
+    def _move(self, solved: Solved, pos: Position, move: Move) -> float:
+        kind, args, tokens = move
+        ball = solved.ball
+        m = ball.multiplier
+        s_set, t = pos.standing, pos.tokens
+        here = m * bin(s_set).count("1")
+        local = int(solved.local[self.signatures.of_kit[pos.kit] if solved.signatures else pos.kit])
+        dom = solved.domain
+        x = 1 if pos.extra_dice else 0
+        if kind == "extra-dice":
+            return float(here + solved.u[dom.xrow[dom.use[local, EXTRA_DICE]], s_set, t])
+        if kind == "auto-strike":
+            return float(here + ball.cm[1, dom.use[local, AUTO_STRIKE], t])
+        if kind in ("pass", "extra-pin"):
+            return self._after_miss(solved, pos, local, args[0] if kind == "extra-pin" else 0)
+        if kind == "cross":
+            crossed = sum(1 << (p - 1) for p in args)
+            grey = bin(crossed & ball.cross_grey).count("1")
+            table = solved.u if grey == 0 else solved.m1 if grey == 1 else solved.m2
+            assert table is not None
+            row = local if x == 0 else int(dom.xrow[local])
+            return float(here + table[row, s_set & ~crossed, t - abs(tokens)])
+        if kind == "ten-pin":
+            cost = sum(abs(d - 5) for d in pos.dice)
+            return float(here + ball.cm[1, local, t - cost])
+        aft, nfl, roll, miss = self._point(solved, pos, local)
+        first = int(dom.group_start[np.searchsorted(dom.group_start, local, side="right") - 1])
+        if kind == "dice":
+            return float(here + roll[local - first, x, args[0] - 1, t])
+        if kind == "miss":
+            return float(here + miss[t])
+        count = pos.dice_count
+        if kind == "reroll":
+            return float(here + roll[int(dom.use[local, REROLL]) - first, x, count - 1, t])
+        if kind == "flip":
+            dice = list(pos.dice)
+            dice[args[0] - 1] = 7 - dice[args[0] - 1]
+            index = DICE.faces[len(dice)].index(tuple(sorted(dice)))
+            return float(here + nfl[int(dom.use[local, FLIP]) - first, x, count - 1, index, t])
+        if kind == "keep":
+            kept = tuple(sorted(pos.dice[i - 1] for i in args))
+            return float(here + aft[count - 1, DICE.faces[count].index(kept), t])
+        raise ValueError(f"no value for {kind}")
+
+    def _after_miss(self, solved: Solved, pos: Position, local: int, pin: int) -> float:
+        """After a miss: pass (the ball ends) or Extra Pin on `pin` (it counts for this ball)."""
+        ball = solved.ball
+        s_set, t = pos.standing, pos.tokens
+        standing = bin(s_set).count("1")
+        dom = solved.domain
+        if not pin:
+            return float(ball.mm0[ball.mm_row[local], s_set * ball.mm_s, t] + ball.mm_add * standing)
+        spent = int(dom.use[local, EXTRA_PIN])
+        bit = 1 << (pin - 1)
+        rest = s_set & ~bit
+        grey = 1 if ball.pin_grey & bit else 0
+        if rest == 0:
+            return float(ball.multiplier + ball.cm[(1 if ball.fresh else 0) + grey, spent, t])
+        table = ball.mm1 if grey else ball.mm0
+        return float(ball.multiplier + table[ball.mm_row[spent], rest * ball.mm_s, t] + ball.mm_add * (standing - 1))
+
+    def _point(self, solved: Solved, pos: Position, local: int) -> tuple[FloatArray, ...]:
+        variant = self.variant
+        pins = pin_tables(variant.pins)
+        dom, ball = solved.domain, solved.ball
+        first = int(dom.group_start[np.searchsorted(dom.group_start, local, side="right") - 1])
+        size = 1 << variant.pins
+        empty = np.empty((1, 1, 1))
+        m1 = solved.m1 if solved.m1 is not None else empty
+        m2 = solved.m2 if solved.m2 is not None else empty
+        return _point(
+            pos.standing, local, 1 if pos.extra_dice else 0, first, size - 1, variant.pins, ball.fresh,
+            not variant.auto_held, ball.pin_grey, float(ball.multiplier),
+            dom.use, dom.held, dom.ten, dom.xrow,
+            pins.sub_start, pins.sub_mask, pins.sub_sum, pins.popcount[np.arange(size) & ball.cross_grey],
+            pins.popcount, ball.cm, ball.mm0, ball.mm1, ball.mm_row, ball.mm_s, ball.mm_add, solved.u, m1, m2,
+            DICE.count, DICE.prob, DICE.total, DICE.flip, DICE.keep, DICE.cost, DICE.double_five,
+        )  # fmt: skip
+
+
+def _solve_with_marks(
+    variant: Variant, domain: Domain, ball: Ball, tokens: int
+) -> tuple[FloatArray, FloatArray | None, FloatArray | None]:
+    """`solve_ball`, keeping M2 too (the value of crossing both grey pins at once)."""
+    u, m1 = solve_ball(variant, domain, ball, tokens)
+    if m1 is None:
+        return u, None, None
+    m2 = np.empty_like(m1)
+    size = 1 << variant.pins
+    m2[:, 0, :] = m1[:, 0, :]
+    for x in range(2):
+        kits = np.arange(domain.size) if x == 0 else np.flatnonzero(domain.xrow >= 0)
+        rows = kits if x == 0 else domain.xrow[kits]
+        m2[rows, 0, :] = ball.cm[2, kits, :]
+    _mark_level(np.arange(1, size, dtype=np.int64), domain.succ, domain.has_open, domain.xrow, m1, m2)
+    return u, m1, m2
