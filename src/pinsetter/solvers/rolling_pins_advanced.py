@@ -29,7 +29,7 @@ import hashlib
 import io
 import itertools
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -1073,9 +1073,23 @@ def mark_max(kits: Kits, values: FloatArray, times: int) -> FloatArray:
     return values
 
 
+def mark_max_at(kits: Kits, values: FloatArray, ids: IntArray, times: int) -> FloatArray:
+    """`mark_max(kits, values, times)[:, ids]`, looking only at the kits those marks reach."""
+    if times == 0:
+        return values[:, ids]
+    succ = kits.succ[ids]
+    reached = np.unique(succ[succ >= 0])
+    if not len(reached):  # no box open anywhere: marks are lost
+        return mark_max_at(kits, values, ids, times - 1)
+    after = mark_max_at(kits, values, reached, times - 1)
+    where = np.searchsorted(reached, np.maximum(succ, 0))
+    gathered = np.where(succ[None, :, :] >= 0, after[:, where], NEG)
+    return np.where(kits.has_open[ids][None, :], gathered.max(axis=-1), mark_max_at(kits, values, ids, times - 1))
+
+
 def clear_values(kits: Kits, next_clear: FloatArray, domain: Domain) -> FloatArray:
     """CM[j, kit, t]: the next position's value (tokens by kit) after 0, 1 or 2 more marks."""
-    return np.stack([mark_max(kits, next_clear, j)[:, domain.ids].T for j in range(3)]).copy()
+    return np.stack([mark_max_at(kits, next_clear, domain.ids, j).T for j in range(3)]).copy()
 
 
 def by_kit(kits: Kits, domain: Domain, values: FloatArray) -> FloatArray:
@@ -1115,6 +1129,27 @@ def ball_work(variant: Variant, frame: int) -> float:
         return tokens * (later + len(pendings(frame)) * kits.prefix(2 * frame - 2))
     later = (1 if frame == 1 else 2) * kits.prefix(2 * frame)
     return tokens * (later + len(pendings(frame)) * kits.prefix(2 * frame - 2))
+
+
+def solved_states(variant: Variant) -> int:
+    """The values a whole solve fills in: (kit and Extra Dice) x standing pins x tokens, every ball problem."""
+    kits = variant.kits
+    size = 1 << variant.pins
+    f, gain = variant.frames, variant.token_gain
+
+    def rows(marks: int) -> int:
+        count = kits.prefix(marks)
+        return count + int(kits.extra_dice_used[:count].sum())
+
+    tokens = f * gain + 1
+    total = 2 * 2 * Signatures.of(kits).count * size * tokens  # the last ball, fresh or not
+    total += 2 * len({w2 for _, w2 in pendings(f)}) * rows(2 * f) * size * tokens
+    total += len(pendings(f)) * rows(2 * f - 2) * size * tokens
+    for frame in range(1, f):
+        tokens = frame * gain + 1
+        total += (1 if frame == 1 else 2) * rows(2 * frame) * size * tokens
+        total += len(pendings(frame)) * rows(2 * frame - 2) * size * tokens
+    return total
 
 
 def solve(
@@ -1412,13 +1447,15 @@ def problem_of(variant: Variant, pos: Position) -> tuple[int | str, ...]:
 class Evaluator:
     """Exact values of every option at advanced positions, from a solution's frame values."""
 
-    def __init__(self, solution: Solution, keep: int = 24) -> None:
+    def __init__(self, solution: Solution, keep: int = 40, threads: int = 1) -> None:
         self.solution = solution
+        self.threads = threads  # small problems: a second thread costs more than it gives
         self.variant = solution.variant
         self.kits = solution.variant.kits
         self.signatures = Signatures.of(self.kits)
         self.keep = keep
         self.solved: list[Solved] = []  # most recently used last
+        self.last: dict[tuple[int | str, ...], Solved] = {}  # the last ball's, for every signature
 
     def covers(self, frame: int) -> bool:
         """Whether positions of this frame can be valued (the frames after it are solved)."""
@@ -1427,18 +1464,19 @@ class Evaluator:
     # --- ball problems over the kits a position can reach -------------------------------------
     def problem(self, frame: int, key: tuple[int | str, ...], kits: IntArray, marks: int = -1) -> Solved:
         """`key` of `frame` solved over (at least) these kits and what `marks` more marks reach."""
-        signatures = key[0] in ("LAST", "LAST3")
+        if key[0] in ("LAST", "LAST3"):  # every signature at once: a few hundred, met by every game
+            found = self.last.get(key)
+            if found is None:
+                found = self.last[key] = self._solve(frame, key, self.signatures.domain(), True)
+            return found
         if marks < 0:
             marks = 2 if key[0] in ("B2", "B2L") else 0
         needed = self.kits.closure((int(k) for k in kits), marks)
-        if signatures:
-            needed = np.unique(self.signatures.of_kit[needed])
         for index, found in enumerate(self.solved):
             if found.frame == frame and found.key == key and (found.local[needed] >= 0).all():
                 self.solved.append(self.solved.pop(index))
                 return found
-        domain = self.signatures.domain(needed) if signatures else Domain.of(self.kits, needed)
-        solved = self._solve(frame, key, domain, signatures)
+        solved = self._solve(frame, key, Domain.of(self.kits, needed), False)
         self.solved.append(solved)
         del self.solved[: -self.keep]
         return solved
@@ -1460,7 +1498,7 @@ class Evaluator:
         elif kind == "B2":
             cm = clear_values(kits, values[(frame + 1, 1, 0)], domain)
             open_end = values[(frame + 1, 0, 0)]
-            mm = [mark_max(kits, open_end, j)[:, ids].T[:, None, :].copy() for j in range(2)]
+            mm = [mark_max_at(kits, open_end, ids, j).T[:, None, :].copy() for j in range(2)]
             ball = Ball(False, grey, grey, int(key[1]), cm, mm[0], mm[1], np.arange(domain.size), 0, 0.0)
         elif kind == "B1":
             w1, w2 = int(key[1]), int(key[2])
@@ -1495,7 +1533,8 @@ class Evaluator:
         else:
             raise ValueError(f"no ball problem {key}")
         assert frame <= f
-        u, m1, m2 = _solve_with_marks(variant, domain, ball, tokens)
+        with _threads(self.threads):
+            u, m1, m2 = _solve_with_marks(variant, domain, ball, tokens)
         count = self.signatures.count if signatures else kits.count
         return Solved(frame, key, domain, domain.local(count), signatures, ball, u, m1, m2)
 
@@ -1508,6 +1547,14 @@ class Evaluator:
         Dice, Auto Strike) and after a miss (Extra Pin, pass) as the solver sees them.
         """
         kits = self.kits
+        start = self._frame_start(pos) if pos.pending else None
+        if start is not None:
+            result = []
+            for kind, args, _ in moves:
+                assert kind == "mark"
+                after = kits.after_mark(pos.kit, args[0] - 1)
+                result.append(float(mark_max_at(kits, start, np.array([after]), pos.pending - 1)[0, 0]))
+            return result
         solved = self._problem_at(pos)
         if pos.pending:
             result = []
@@ -1520,7 +1567,21 @@ class Evaluator:
 
     def position_value(self, pos: Position) -> float:
         """The expected points still to come at a decision before a roll (marks made first)."""
+        start = self._frame_start(pos)
+        if start is not None:
+            return float(mark_max_at(self.kits, start, np.array([pos.kit]), pos.pending)[0, 0])
         return self._marked(self._problem_at(pos), pos, pos.kit, pos.pending)
+
+    def _frame_start(self, pos: Position) -> FloatArray | None:
+        """At a frame's start (before its first roll), the solution's frame values: (1 token, kits)."""
+        full = (1 << self.variant.pins) - 1
+        if not (pos.ball == 1 and pos.standing == full and pos.phase == "choose" and not pos.extra_dice):
+            return None
+        values = self.solution.frame_values.get((pos.frame, pos.w1, pos.w2))
+        if values is None:
+            return None
+        start: FloatArray = values[pos.tokens - self.variant.token_gain][None, :]
+        return start
 
     def _problem_at(self, pos: Position) -> Solved:
         """The position's ball problem, over the kits the rest of its ball can reach.
@@ -1625,6 +1686,19 @@ class Evaluator:
             pins.popcount, ball.cm, ball.mm0, ball.mm1, ball.mm_row, ball.mm_s, ball.mm_add, solved.u, m1, m2,
             DICE.count, DICE.prob, DICE.total, DICE.flip, DICE.keep, DICE.cost, DICE.double_five,
         )  # fmt: skip
+
+
+@contextlib.contextmanager
+def _threads(count: int) -> Iterator[None]:
+    """Numba's threads for this thread, `count` at most, for a while."""
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(count, before))
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 def _solve_with_marks(
