@@ -31,7 +31,7 @@ import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,9 +95,15 @@ class Variant:
     def grey_mask(self, frame: int) -> int:
         return sum(1 << (p - 1) for p in set(self.grey[frame - 1]))
 
-    @cached_property
+    @property
     def kits(self) -> Kits:
-        return Kits.of(self.areas)
+        return _kits(self.areas)
+
+
+@lru_cache(maxsize=8)
+def _kits(areas: tuple[Area, ...]) -> Kits:
+    """The kits of a track, made once (a bot, a hint and a solve of the same sheet share them)."""
+    return Kits.of(areas)
 
 
 @dataclass(frozen=True)
