@@ -1071,16 +1071,12 @@ def pendings(frame: int) -> tuple[tuple[int, int], ...]:
     return PENDING[: pending_bonuses(frame)]
 
 
-def mark_max(kits: Kits, values: FloatArray, times: int) -> FloatArray:
-    """M^times over the last axis (kits): the best boxes for `times` more marks, one by one."""
-    for _ in range(times):
-        gathered = np.where(kits.succ >= 0, values[..., np.maximum(kits.succ, 0)], NEG)
-        values = np.where(kits.has_open, gathered.max(axis=-1), values)
-    return values
-
-
 def mark_max_at(kits: Kits, values: FloatArray, ids: IntArray, times: int) -> FloatArray:
-    """`mark_max(kits, values, times)[:, ids]`, looking only at the kits those marks reach."""
+    """M^times of values (tokens, kits) at the kits `ids`: the best boxes for `times` more marks.
+
+    One by one: a kit with an open area takes the best of its marks' kits; one with none
+    loses the marks. Only the kits those marks reach are looked at.
+    """
     if times == 0:
         return values[:, ids]
     succ = kits.succ[ids]
@@ -1176,8 +1172,6 @@ def solve(
     start = time.perf_counter()
     solution = resume if resume is not None else Solution(variant)
     top_frame = resume.first_frame - 1 if resume is not None else variant.frames
-    if resume is not None:
-        solution.seconds = resume.seconds
     total_work = sum(ball_work(variant, k) for k in range(down_to, top_frame + 1)) or 1.0
 
     def tick(share: float, frame: int, problems: float) -> Callable[[float], None] | None:
@@ -1272,7 +1266,7 @@ def _solve_frame(variant: Variant, solution: Solution, frame: int, tick: Tick, e
     values = solution.frame_values
     problems = (1 if frame == 1 else 2) + len(pendings(frame))
     open_end = values[(frame + 1, 0, 0)]
-    mm = [mark_max(kits, open_end, j)[:, after.ids].T[:, None, :].copy() for j in range(2)]
+    mm = [mark_max_at(kits, open_end, after.ids, j).T[:, None, :].copy() for j in range(2)]
     cm = clear_values(kits, values[(frame + 1, 1, 0)], after)
     second = {}
     for m2 in (1,) if frame == 1 else (1, 2):
