@@ -54,14 +54,6 @@ def _reference(game_id: str, options: tuple[tuple[str, object], ...]) -> Referen
 
         policy = policy_for(game.lane.pins, game.lane.frames, 1 if game.options["tokens"] else 0)
         return Reference(N_("optimal player"), policy.expected_score, True)
-    if game_id == "rolling-pins":  # the advanced game: only if already solved (a solve takes minutes)
-        from pinsetter.games.rolling_pins import RollingPins
-        from pinsetter.solvers.rolling_pins_advanced import Variant, cached
-
-        assert isinstance(game, RollingPins)
-        solution = cached(Variant.of_game(game))
-        if solution is not None and solution.first_frame == 1:
-            return Reference(N_("optimal player"), solution.expected_score, True)
     if game_id == "bowling-solitaire" and game.lane.frames == 10:
         return Reference(N_("Expert bot"), EXPECTIMAX_SOLITAIRE_MEAN, False)
     return None
