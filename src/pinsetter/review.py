@@ -21,7 +21,7 @@ Values are on the scale of the final score:
   value of a fresh frame. A deal's cards are dealt in one point: the path moves when the deal lies
   face up, by the deal's luck and the estimate's error together.
 
-Advanced Rolling Pins (no exact solver yet) and the games without decisions are refused with one
+Advanced Rolling Pins (the review does not use its solver yet) and the games without decisions are refused with one
 line (`ReviewError`). The review is pure: no I/O, words in the current language (`to_json`).
 """
 
@@ -384,10 +384,7 @@ def reviewable(game: Game) -> str | None:
         )
     if game.id == "rolling-pins":
         if game.options.get("advanced"):
-            return _(
-                "advanced Rolling Pins has no exact solver yet: its decisions are not reviewed, "
-                "rather than shown against estimates as if they were exact"
-            )
+            return _("advanced Rolling Pins is not reviewed yet: the review does not use its exact solver so far")
         return None
     if game.id == "bowling-solitaire":
         return None

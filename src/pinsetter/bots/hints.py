@@ -2,8 +2,8 @@
 
 The values are labelled in a player's words ("expected final score if you play on
 optimally"), not the solver's; where the bot's values are not exact for the game
-being played (advanced Rolling Pins, valued by the basic game's policy), the label
-says they are estimates, as docs/rolling-pins.md does.
+being played (advanced Rolling Pins before its exact solution is at hand, valued by
+the basic game's policy), the label says they are estimates, as docs/rolling-pins.md does.
 """
 
 from __future__ import annotations
@@ -41,8 +41,12 @@ def _evaluator(name: str, game: Game) -> Bot | None:
 
 
 def is_estimate(state: State) -> bool:
-    """Whether the hints of this game are estimates: advanced Rolling Pins is valued by the basic policy."""
-    return bool(state.game.options.get("advanced"))
+    """Whether the hints here are estimates: advanced Rolling Pins, until solved, is valued by the basic policy."""
+    if not state.game.options.get("advanced"):
+        return False
+    bot = _evaluator("optimal", state.game)
+    exact = getattr(bot, "is_exact", None)
+    return not (callable(exact) and exact(state))
 
 
 def plain_label(name: str, bot: Bot, state: State) -> str:

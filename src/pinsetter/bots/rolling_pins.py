@@ -1,5 +1,5 @@
-"""Rolling Pins bots: greedy, and optimal (the exact basic policy; documented
-heuristics for the advanced game's abilities and marks)."""
+"""Rolling Pins bots: greedy, and optimal (the exact policy of the basic game, and of the
+advanced game once it is solved; until then documented heuristics for its abilities and marks)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from functools import cache
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
 from pinsetter.core.pins import mask_of, pins_of
+from pinsetter.core.scoring import bonus_weights
 from pinsetter.games.rolling_pins import (
     CHOOSE,
     EXTRA_PIN,
@@ -23,9 +24,15 @@ from pinsetter.games.rolling_pins import (
 )
 from pinsetter.i18n import N_
 from pinsetter.solvers import rolling_pins as solver
+from pinsetter.solvers import rolling_pins_advanced as advanced
 
 # Positions whose option terms a ball problem's table keeps (a bounded memo: cleared when full).
 MEMO_LIMIT = 50_000
+
+# An advanced game of at most this many frames is solved the first time a bot or a hint needs
+# it (seconds); a longer one (the whole game: minutes) only by `pinsetter solve`, which keeps it
+# on disk. Until then its optimal bot plays the heuristics below and its hints say they are estimates.
+SOLVE_AT_ONCE_FRAMES = 3
 
 # Marks: areas closest to completion first, then this order of abilities.
 MARK_PREFERENCE = ("ten-pin", "extra-dice", "reroll", "flip", "extra-pin", "auto-strike")
@@ -84,14 +91,64 @@ class GreedyBot(Bot):
         return max(crosses, key=lambda a: (len(a.args), tuple(sorted(a.args, reverse=True))))
 
 
-class OptimalBot(Bot):
-    """Plays the exact optimal policy of the basic game.
+def advanced_solution(game: RollingPins) -> advanced.Evaluator | None:
+    """Exact values for an advanced game, if it is solved (or small enough to solve now)."""
+    variant = advanced.Variant.of_game(game)
+    solution = advanced.cached(variant)
+    if solution is None and game.lane.frames <= SOLVE_AT_ONCE_FRAMES:
+        solution = advanced.solution_for(variant)
+    return advanced.Evaluator(solution) if solution is not None else None
 
-    In the advanced game the same values guide every roll, and abilities follow
-    documented heuristics (docs/rolling-pins.md): Ten Pin and Auto Strike are
-    taken at once, Reroll when a fresh roll is worth more than the best answer,
-    Flip and keep when they improve the best answer, Extra Dice on the first
-    ball of a frame, Extra Pin when it completes the rack or the game is ending.
+
+def advanced_position(state: RollingPinsState, index: int, kits: advanced.Kits) -> tuple[advanced.Position, int] | None:
+    """A player's position in the advanced solver's terms, and the points certain so far.
+
+    None when the game is over, or when the sheet holds abilities its track never gave
+    (a sheet set up by hand: no kit of the solver is like it).
+    """
+    ctx = state.ball_context(index)
+    if ctx is None:
+        return None
+    player = state.players[index]
+    try:
+        kit = kits.index(player.marks, [player.held.get(a, 0) for a in advanced.HELD_ABILITIES])
+    except KeyError:
+        return None
+    if player.ten_pin != bool(kits.ten_pin[kits.kit_track[kit]]):
+        return None
+    earned, w1, w2, first_strike = bonus_weights(state.pinfalls[index], state.game.lane)
+    multiplier = {1: 1 + w1, 2: 1 + w2}.get(ctx.ball, 1)
+    position = advanced.Position(
+        frame=ctx.frame,
+        ball=ctx.ball,
+        fresh=ctx.fresh_rack,
+        first_strike=first_strike,
+        w1=w1,
+        w2=w2,
+        standing=player.standing,
+        tokens=player.tokens,
+        kit=kit,
+        extra_dice=player.extra_dice,
+        pending=player.pending_marks,
+        phase=player.phase,
+        dice_count=player.dice_count,
+        dice=player.dice,
+        kept=player.kept,
+    )
+    return position, earned + multiplier * player.crossed
+
+
+class OptimalBot(Bot):
+    """Plays the exact optimal policy.
+
+    The basic game's policy is solved in a second. The advanced game's is exact once
+    solved (`pinsetter solve`, or at once for a game of a few frames): every decision,
+    marks and abilities included, is valued by `rolling_pins_advanced.Evaluator`.
+    Until then the basic values guide every roll, and abilities follow documented
+    heuristics (docs/rolling-pins.md): Ten Pin and Auto Strike are taken at once,
+    Reroll when a fresh roll is worth more than the best answer, Flip and keep when
+    they improve the best answer, Extra Dice on the first ball of a frame, Extra Pin
+    when it completes the rack or the game is ending.
     """
 
     name = "optimal"
@@ -105,6 +162,40 @@ class OptimalBot(Bot):
         self.policy = solver.policy_for(lane.pins, lane.frames, 1 if game.options["tokens"] else 0)
         # The ball problem of the last balls seen: (pinfalls, frame, ball) -> (table, points earned).
         self._where: tuple[Hashable, solver.BallTable, int] | None = None
+        self.exact = advanced_solution(game) if game.advanced else None
+
+    def is_exact(self, state: State) -> bool:
+        """Whether this position's values are the exact optimum (always so in the basic game)."""
+        return not self.rp.advanced or self._exact_position(state) is not None
+
+    def _exact_position(self, state: State) -> tuple[advanced.Position, int] | None:
+        if self.exact is None:
+            return None
+        rp, index, _ = _split(state)
+        found = advanced_position(rp, index, self.exact.kits)
+        if found is None or not self.exact.covers(found[0].frame):
+            return None
+        return found
+
+    def _exact_values(self, state: State) -> list[OptionValue] | None:
+        """Every option's exact expected final score in the advanced game, best first."""
+        rp, index, _ = _split(state)
+        actions = state.legal_actions()
+        if rp.ball_context(index) is None:  # the game is over, boxes still to mark: nothing changes now
+            final = float(rp.scores()[index])
+            return [(action, final) for action in actions]
+        found = self._exact_position(state)
+        if found is None or self.exact is None:
+            return None
+        position, banked = found
+        moves = []
+        for action in actions:
+            assert isinstance(action, Action)
+            moves.append((action.kind, action.args, action.tokens))
+        exact = self.exact.values(position, moves)
+        values = [(action, banked + value) for action, value in zip(actions, exact, strict=True)]
+        values.sort(key=lambda av: -av[1])
+        return values
 
     def _situation(self, state: RollingPinsState, index: int, player: Player) -> solver.Situation:
         ctx = state.ball_context(index)
@@ -114,6 +205,10 @@ class OptimalBot(Bot):
         )
 
     def evaluate(self, state: State) -> list[OptionValue] | None:
+        if self.rp.advanced:
+            exact = self._exact_values(state)
+            if exact is not None:
+                return exact
         rp, index, player = _split(state)
         actions = state.legal_actions()
         if player.pending_marks:
@@ -178,6 +273,9 @@ class OptimalBot(Bot):
         actions = state.legal_actions()
         if not rp.game.advanced:
             return self._best_basic(rp, index, player, actions)
+        exact = self._exact_values(state)
+        if exact:
+            return exact[0][0]
         if player.pending_marks:
             return _best_mark(rp, actions)
         kinds = {a.kind for a in actions if isinstance(a, Action)}

@@ -27,7 +27,7 @@ from pinsetter.cli.common import (
     whole_number,
     write_file,
 )
-from pinsetter.core.game import GameError
+from pinsetter.core.game import Game, GameError
 from pinsetter.core.scoring import ScoringError, parse_line, score
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.experiments.plan import Plan, Row
@@ -392,6 +392,9 @@ def solve(
     refused = solver.refusal(instance.options, options)
     if refused is not None:
         fail(refused)
+    if instance.options.get("advanced"):
+        solve_advanced(instance, no_cache, as_json)
+        return
     lane = instance.lane
     gain = 1 if instance.options["tokens"] else 0
     start = time.perf_counter()
@@ -415,6 +418,52 @@ def solve(
             without=f"{data['expected_score_no_tokens']:.10f}",
             states=data["states"],
             seconds=f"{data['seconds']:.3f}",
+        )
+    )
+
+
+def solve_advanced(game: Game, no_cache: bool, as_json: bool) -> None:
+    """The advanced game's optimum: from the cache, or solved with a progress bar on a terminal."""
+    from pinsetter.games.rolling_pins import RollingPins
+    from pinsetter.solvers import rolling_pins_advanced as advanced
+
+    assert isinstance(game, RollingPins)
+    variant = advanced.Variant.of_game(game)
+    start = time.perf_counter()
+    if as_json or not sys.stderr.isatty():
+        solution = advanced.solution_for(variant, use_cache=not no_cache)
+    else:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task(_("solving the advanced game"), total=1.0)
+            solution = advanced.solution_for(
+                variant, use_cache=not no_cache, progress=lambda part: bar.advance(task, part)
+            )
+    data = {
+        "game": game.id,
+        "advanced": True,
+        "auto_strike": "held" if variant.auto_held else "next",
+        "sheet": str(game.sheet),
+        "expected_score": solution.expected_score,
+        "states": advanced.solved_states(variant),
+        "solve_seconds": solution.seconds,
+        "seconds": time.perf_counter() - start,
+    }
+    if as_json:
+        emit_json(data)
+        return
+    message = _(
+        "{game} (advanced): optimal expected score {score}; {states} states, solved in {solve} s ({seconds} s now)"
+    )
+    typer.echo(
+        message.format(
+            game=game.id,
+            score=f"{data['expected_score']:.10f}",
+            states=data["states"],
+            solve=f"{solution.seconds:.0f}",
+            seconds=f"{data['seconds']:.1f}",
         )
     )
 

@@ -305,7 +305,7 @@ def hint(
         return
     if record is None:
         fail(_("give the position: --record FILE (or --deal for bowling-solitaire)"))
-    from pinsetter.bots.hints import option_values
+    from pinsetter.bots.hints import is_estimate, option_values
     from pinsetter.records import RecordError, replay
 
     loaded = load_record(record)
@@ -322,7 +322,7 @@ def hint(
     if found is None:
         fail(_("no bot can value the options of {game} here").format(game=game))
     bot, label, values = found
-    estimate = bool(state.game.options.get("advanced"))
+    estimate = is_estimate(state)
     data: dict[str, Any] = {
         "player": state.current_player(),
         "bot": bot,

@@ -319,25 +319,24 @@ def _complete(policy: Policy) -> bool:
     return all(v.ndim == 1 and np.isfinite(v).all() for v in policy.frame_values.values())
 
 
-# The options this solver values, and why the others are refused rather than ignored: it
-# solves the basic game (frames, pins, tokens). With shared dice each player still faces the
-# same dice and decides alone, so a player's optimum is the solo one. The advanced game (grey
-# pins, marks, abilities; its sheet and Auto Strike reading) is not solved yet.
+# The options the exact solvers value, and why the others are refused rather than ignored:
+# this module solves the basic game (frames, pins, tokens); `rolling_pins_advanced` the
+# advanced game (its sheet and Auto Strike reading too). With shared dice each player still
+# faces the same dice and decides alone, so a player's optimum is the solo one.
 SOLVED_OPTIONS = frozenset({"frames", "pins", "tokens", "shared_dice"})
+ADVANCED_OPTIONS = frozenset({"advanced", "sheet", "auto_strike"})
 
 
 def refusal(options: Mapping[str, object], given: Iterable[str]) -> str | None:
-    """Why the exact solver cannot value this game (None when it can): one line for the player."""
+    """Why the exact solvers cannot value this game (None when they can): one line for the player.
+
+    An option that changes only the advanced game is refused in a basic game: it would be ignored.
+    """
     if options.get("advanced"):
-        return _(
-            "the exact solver values the basic game only: "
-            "advanced play (grey pins, marks and abilities) is not solved yet"
-        )
+        return None
     unused = sorted(set(given) - SOLVED_OPTIONS - {"advanced"})
     if unused:
-        return _("option {key} changes only the advanced game, which the exact solver does not value yet").format(
-            key=unused[0]
-        )
+        return _("option {key} changes only the advanced game, and this game is the basic one").format(key=unused[0])
     return None
 
 
