@@ -275,7 +275,7 @@ def test_words_follow_the_language() -> None:
 
 def test_advanced_rolling_pins_is_refused_in_one_line() -> None:
     record = played("rolling-pins", {"advanced": True}, ["random"], 1)
-    with pytest.raises(ReviewError, match="no exact solver") as refused:
+    with pytest.raises(ReviewError, match="not reviewed yet") as refused:
         review(record)
     assert "\n" not in str(refused.value)
 
