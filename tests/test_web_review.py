@@ -81,7 +81,7 @@ def test_refusals(client: TestClient) -> None:
     tenpins = new_game(client, "tenpins", [("Ann", "human")])
     assert "no decisions" in error_of(client.get(f"/api/games/{tenpins['id']}/review"), 409)
     advanced = new_game(client, "rolling-pins", [("Ann", "human")], options={"advanced": True})
-    assert "not reviewed yet" in error_of(client.get(f"/api/games/{advanced['id']}/review"), 409)
+    assert "reviewed once it is solved" in error_of(client.get(f"/api/games/{advanced['id']}/review"), 409)
     small = new_game(client, "rolling-pins", [("Ann", "human")], options=SMALL)
     hostile = "<img src=x onerror=alert(1)>"
     message = error_of(client.get(f"/api/games/{small['id']}/review", params={"player": hostile}), 404)
