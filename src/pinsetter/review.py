@@ -235,7 +235,7 @@ class Review:
     game: str
     title: str  # the game and its options in words
     complete: bool
-    exact: bool  # the values are exact (basic Rolling Pins), or estimates (Bowling Solitaire)
+    exact: bool  # the values are exact (Rolling Pins), or estimates (Bowling Solitaire)
     meaning: str  # what a value is, in words
     steps: int
     players: tuple[PlayerReview, ...]
