@@ -136,9 +136,10 @@ def test_the_optimal_bot_loses_nothing_at_advanced_rolling_pins(seed: int) -> No
     check_words(result)
 
 
-def test_the_greedy_bot_loses_points_at_advanced_rolling_pins_beside_the_optimal_one() -> None:
-    """Two seats: the waiting seat's value (the best choice to come) keeps each path exact."""
-    result = review(played("rolling-pins", SHORT_ADVANCED, ["optimal", "greedy"], 2))
+@pytest.mark.parametrize("shared_dice", [False, True])
+def test_the_greedy_bot_loses_points_at_advanced_rolling_pins_beside_the_optimal_one(shared_dice: bool) -> None:
+    """Two seats: a waiting seat's value (the best choice to come) and dice in the air keep each path exact."""
+    result = review(played("rolling-pins", {**SHORT_ADVANCED, "shared_dice": shared_dice}, ["optimal", "greedy"], 2))
     optimal, greedy = result.players
     assert all(d.loss <= 1e-9 for d in optimal.decisions)
     assert all(d.loss >= 0 for d in greedy.decisions) and greedy.total_loss > 0.1
