@@ -16,11 +16,22 @@ from fractions import Fraction
 import pytest
 
 from pinsetter.records import PlayerSpec, Record, RecordError, RecordStep
-from pinsetter.review import COSTLIEST, FRAME_VALUE, NEAR_BEST, PlayerReview, Review, ReviewError, review, seat_named
+from pinsetter.review import (
+    COSTLIEST,
+    FRAME_VALUE,
+    NEAR_BEST,
+    PlayerReview,
+    Review,
+    ReviewError,
+    review,
+    reviewable,
+    seat_named,
+)
 from pinsetter.session import Match
 
 SMALL = {"pins": 4, "frames": 3}  # a Rolling Pins game of a few dozen decisions
 SHORT_SOLITAIRE = {"frames": 2}
+SHORT_ADVANCED = {"advanced": True, "frames": 2}  # solved exactly on first need, in seconds
 NOTATION = re.compile(r"\b(cross \d|dice \d|tokens [+-]|\d+:\d)|\d[+=]|standing \d")
 
 
@@ -100,6 +111,41 @@ def test_the_expert_bot_loses_nothing_at_bowling_solitaire() -> None:
     assert all(d.loss <= 1e-9 for d in seat.decisions)
     assert seat.start == pytest.approx(2 * FRAME_VALUE["connected"])
     check_path(seat, complete=True)
+    check_words(result)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_optimal_bot_loses_nothing_at_advanced_rolling_pins(seed: int) -> None:
+    """Marks and abilities included: every decision at the exact solver's best, the path starting at its optimum."""
+    from pinsetter.games.rolling_pins import RollingPins
+    from pinsetter.records import game_played
+    from pinsetter.solvers import rolling_pins_advanced as advanced
+
+    record = played("rolling-pins", SHORT_ADVANCED, ["optimal"], seed)
+    result = review(record)
+    (seat,) = result.players
+    assert result.exact and result.complete and seat.decisions
+    assert {"mark", "dice", "cross"} <= {d.action.split()[0] for d in seat.decisions}
+    assert all(d.loss <= 1e-9 and d.best for d in seat.decisions)
+    assert seat.total_loss <= 1e-9 and seat.costliest == []
+    game = game_played(record.game, record.options)
+    assert isinstance(game, RollingPins)
+    solution = advanced.cached(advanced.Variant.of_game(game))  # solved by the bot on first need
+    assert solution is not None and seat.start == pytest.approx(solution.expected_score, abs=1e-9)
+    check_path(seat, complete=True)
+    check_words(result)
+
+
+@pytest.mark.parametrize("shared_dice", [False, True])
+def test_the_greedy_bot_loses_points_at_advanced_rolling_pins_beside_the_optimal_one(shared_dice: bool) -> None:
+    """Two seats: a waiting seat's value (the best choice to come) and dice in the air keep each path exact."""
+    result = review(played("rolling-pins", {**SHORT_ADVANCED, "shared_dice": shared_dice}, ["optimal", "greedy"], 2))
+    optimal, greedy = result.players
+    assert all(d.loss <= 1e-9 for d in optimal.decisions)
+    assert all(d.loss >= 0 for d in greedy.decisions) and greedy.total_loss > 0.1
+    assert greedy.accuracy is not None and greedy.accuracy < 100
+    for seat in result.players:
+        check_path(seat, complete=True)
     check_words(result)
 
 
@@ -273,11 +319,16 @@ def test_words_follow_the_language() -> None:
 # --- refusals -------------------------------------------------------------------------------------------
 
 
-def test_advanced_rolling_pins_is_refused_in_one_line() -> None:
+def test_advanced_rolling_pins_is_refused_in_one_line_until_it_is_solved() -> None:
+    """A whole advanced game, its solution not on disk (the session's fresh cache): what to do, in one line."""
+    from pinsetter.records import game_played
+
     record = played("rolling-pins", {"advanced": True}, ["random"], 1)
-    with pytest.raises(ReviewError, match="not reviewed yet") as refused:
+    with pytest.raises(ReviewError, match="reviewed once it is solved") as refused:
         review(record)
-    assert "\n" not in str(refused.value)
+    assert "\n" not in str(refused.value) and "minutes" in str(refused.value)
+    assert reviewable(game_played("rolling-pins", {"advanced": True})) == str(refused.value)
+    assert reviewable(game_played("rolling-pins", SHORT_ADVANCED)) is None  # solved at once when needed
 
 
 @pytest.mark.parametrize("game", ["tenpins", "bowling-dice"])

@@ -114,7 +114,7 @@ def test_games_that_cannot_be_reviewed_are_one_line(tmp_path: Path, capsys: pyte
     assert "Ten Pins (dice) has no decisions" in one_line_error(["review", str(tenpins)], capsys)
     advanced = tmp_path / "advanced.json"
     played("rolling-pins", {"advanced": True}, ["random"], 1).save(advanced)
-    assert "advanced Rolling Pins is not reviewed yet" in one_line_error(["review", str(advanced)], capsys)
+    assert "advanced Rolling Pins is reviewed once it is solved" in one_line_error(["review", str(advanced)], capsys)
 
 
 def test_a_record_that_does_not_replay_names_the_file_and_step(

@@ -456,4 +456,6 @@ def test_unreviewable_labels_follow_the_game() -> None:
 
     assert review_label(game_played("rolling-pins", {})) == "Review this game: each decision against the best move"
     assert review_label(game_played("rolling-pins", {"advanced": True})) == "Review this game step by step"
+    short = game_played("rolling-pins", {"advanced": True, "frames": 2})
+    assert review_label(short) == "Review this game: each decision against the best move"
     assert review_label(game_played("bowling-dice", {})) == "Review this game step by step"

@@ -1,7 +1,7 @@
 """GET /api/games/{id}/review: a game's review as JSON, under the access rules of its record.
 
 404 for no such game or player, 409 for a game that cannot be reviewed (no decisions, advanced
-Rolling Pins) or one still played at an online table; words in the request's language.
+Rolling Pins not solved yet) or one still played at an online table; words in the request's language.
 """
 
 from __future__ import annotations
@@ -64,6 +64,19 @@ def test_a_finished_game_is_reviewed_for_its_human(client: TestClient, db: str) 
     assert [p["name"] for p in robo] == ["Robo"] and robo[0]["total_loss"] <= 1e-9
 
 
+def test_a_short_advanced_game_is_reviewed_exactly(client: TestClient) -> None:
+    """Advanced Rolling Pins of two frames: solved on first need, its human's losses against the exact best."""
+    options = {"advanced": True, "frames": 2}
+    view = play_out(client, new_game(client, "rolling-pins", [("Ann", "human")], options=options))
+    data = client.get(f"/api/games/{view['id']}/review").json()
+    assert data["exact"] and data["complete"]
+    (ann,) = data["players"]
+    assert ann["decisions"] and all(d["loss"] >= 0 for d in ann["decisions"])
+    assert ann["end"] == pytest.approx(ann["score"]) and ann["end"] - ann["start"] == pytest.approx(
+        ann["luck"] - ann["total_loss"], abs=1e-9
+    )
+
+
 def test_an_unfinished_game_is_reviewed_so_far(client: TestClient) -> None:
     view = new_game(client, "bowling-solitaire", [("Ann", "human")], options={"frames": 1})
     fresh = client.get(f"/api/games/{view['id']}/review").json()
@@ -81,7 +94,7 @@ def test_refusals(client: TestClient) -> None:
     tenpins = new_game(client, "tenpins", [("Ann", "human")])
     assert "no decisions" in error_of(client.get(f"/api/games/{tenpins['id']}/review"), 409)
     advanced = new_game(client, "rolling-pins", [("Ann", "human")], options={"advanced": True})
-    assert "not reviewed yet" in error_of(client.get(f"/api/games/{advanced['id']}/review"), 409)
+    assert "reviewed once it is solved" in error_of(client.get(f"/api/games/{advanced['id']}/review"), 409)
     small = new_game(client, "rolling-pins", [("Ann", "human")], options=SMALL)
     hostile = "<img src=x onerror=alert(1)>"
     message = error_of(client.get(f"/api/games/{small['id']}/review", params={"player": hostile}), 404)

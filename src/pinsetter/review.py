@@ -15,14 +15,17 @@ Values are on the scale of the final score:
 
 - basic Rolling Pins: exact, the expected final score under optimal play from there on
   (`solvers/rolling_pins.py`, the `optimal` bot's values);
+- advanced Rolling Pins: exact likewise, marks and abilities included (`solvers/rolling_pins_advanced.py`),
+  once its solution is at hand: a game of a few frames is solved on first need (seconds), a longer one
+  only by `pinsetter solve` (minutes, once; kept on disk);
 - Bowling Solitaire: the points certain so far, plus the deal being played as the Expert bot's
   expectimax values it (its strike or spare bonus from later frames estimated by the solver's
   continuation values), plus every frame not yet dealt at `FRAME_VALUE`, the Expert bot's mean
   value of a fresh frame. A deal's cards are dealt in one point: the path moves when the deal lies
   face up, by the deal's luck and the estimate's error together.
 
-Advanced Rolling Pins (the review does not use its solver yet) and the games without decisions are refused with one
-line (`ReviewError`). The review is pure: no I/O, words in the current language (`to_json`).
+Advanced Rolling Pins not solved yet and the games without decisions are refused with one line
+(`ReviewError`). The review is pure: no I/O, words in the current language (`to_json`).
 """
 
 from __future__ import annotations
@@ -71,6 +74,10 @@ SOLITAIRE_MEANING = N_(
     "as the bot values it (bonus from later frames estimated), and each frame still to come at the "
     "bot's average"
 )
+
+
+NOT_SOLVED_YET = N_("advanced Rolling Pins is reviewed once it is solved: run {command} (about 10-25 minutes, once)")
+SOLVE_COMMAND = "pinsetter solve rolling-pins --option advanced=true"  # the same in every language
 
 
 class ReviewError(GameError):
@@ -228,7 +235,7 @@ class Review:
     game: str
     title: str  # the game and its options in words
     complete: bool
-    exact: bool  # the values are exact (basic Rolling Pins), or estimates (Bowling Solitaire)
+    exact: bool  # the values are exact (Rolling Pins), or estimates (Bowling Solitaire)
     meaning: str  # what a value is, in words
     steps: int
     players: tuple[PlayerReview, ...]
@@ -317,6 +324,56 @@ class RollingPinsValuer(Valuer):
         return _as_seat(state, seat).describe()  # in words (the engine's own description of a position)
 
 
+class AdvancedRollingPinsValuer(Valuer):
+    """Advanced Rolling Pins: the exact solver's values (the optimal bot's), marks and abilities included."""
+
+    exact = True
+    meaning = PLAIN_LABELS["optimal"]
+
+    def __init__(self, game: Game) -> None:
+        from pinsetter.bots.rolling_pins import OptimalBot
+
+        self.bot = OptimalBot(game)
+        evaluator = self.bot.exact
+        if evaluator is None or evaluator.solution.first_frame > 1:  # not solved, or a solve cut short
+            raise ReviewError(_not_solved_yet())
+        self.evaluator = evaluator
+
+    def options(self, state: State, seat: int) -> list[OptionValue]:
+        position = _as_seat(state, seat)
+        values = self.bot.evaluate(position)
+        # Exact everywhere (the game over, boxes still to mark, changes nothing: the final score).
+        assert values is not None and (state.ball_context(seat) is None or self.bot.is_exact(position))
+        return values
+
+    def value(self, state: State, seat: int) -> float | None:
+        from dataclasses import replace
+
+        from pinsetter.bots.rolling_pins import advanced_position
+        from pinsetter.games.rolling_pins import CHOOSE, ROLLING, RollingPinsState
+
+        assert isinstance(state, RollingPinsState)
+        if state.ball_context(seat) is None:
+            return float(state.scoresheet(seat).total)
+        if seat in state.deciders():
+            return self.options(state, seat)[0][1]
+        found = advanced_position(state, seat, self.evaluator.kits)
+        if found is None:  # pragma: no cover  (a sheet no kit of the solver is like: refused by the bot's values)
+            raise ReviewError(_not_solved_yet())
+        position, banked = found
+        if position.phase == ROLLING:  # the dice are in the air: the roll's value as the dice choice had it
+            before = replace(position, phase=CHOOSE, dice=())
+            return banked + self.evaluator.values(before, [("dice", (position.dice_count,), 0)])[0]
+        if position.phase == CHOOSE:  # waiting for the turn: the best choice, as the decision will be
+            return banked + self.evaluator.position_value(position)
+        return None  # pragma: no cover  (a player between rolls is always deciding)
+
+    def situation(self, state: State, seat: int) -> str:
+        if state.ball_context(seat) is None:  # the engine describes positions of balls still to bowl
+            return _("after the last ball, boxes still to mark")
+        return _as_seat(state, seat).describe()
+
+
 class SolitaireValuer(Valuer):
     """Bowling Solitaire: the Expert bot's deal values, with the points certain and the frames to come added."""
 
@@ -383,16 +440,37 @@ def reviewable(game: Game) -> str | None:
             game=_(game.name)
         )
     if game.id == "rolling-pins":
-        if game.options.get("advanced"):
-            return _("advanced Rolling Pins is not reviewed yet: the review does not use its exact solver so far")
+        if game.options.get("advanced") and not _advanced_solved(game):
+            return _not_solved_yet()
         return None
     if game.id == "bowling-solitaire":
         return None
     return _("no solver values the decisions of {game}").format(game=_(game.name))
 
 
+def _not_solved_yet() -> str:
+    return _(NOT_SOLVED_YET).format(command=SOLVE_COMMAND)
+
+
+def _advanced_solved(game: Game) -> bool:
+    """Whether an advanced game's solution is at hand without a long solve: a short game, or one on disk.
+
+    Cheap (a file's existence, no load): it is asked for every game a history lists.
+    """
+    from pinsetter.bots.rolling_pins import SOLVE_AT_ONCE_FRAMES
+    from pinsetter.games.rolling_pins import RollingPins
+    from pinsetter.solvers import rolling_pins_advanced as advanced
+
+    assert isinstance(game, RollingPins)
+    if game.lane.frames <= SOLVE_AT_ONCE_FRAMES:
+        return True
+    return advanced.cache_path(advanced.Variant.of_game(game)).exists()
+
+
 def _valuer(game: Game) -> Valuer:
-    return RollingPinsValuer(game) if game.id == "rolling-pins" else SolitaireValuer(game)
+    if game.id == "rolling-pins":
+        return AdvancedRollingPinsValuer(game) if game.options.get("advanced") else RollingPinsValuer(game)
+    return SolitaireValuer(game)
 
 
 # --- reviewing a record -----------------------------------------------------------------------------
@@ -452,7 +530,8 @@ def review(record: Record, seats: Sequence[int] | None = None) -> Review:
     for index, step in enumerate(record.steps):
         actor = step.actor
         if actor is not None and actor in decisions:
-            decision, after = _decide(valuer, state, record, index, actor)
+            last = decisions[actor][-1] if decisions[actor] else None
+            decision, after = _decide(valuer, state, record, index, actor, last)
             decisions[actor].append(decision)
             state.apply_by(actor, step.text)
             paths[actor].append(PathPoint(index + 1, "decision", _frame(state, actor), after))
@@ -498,7 +577,9 @@ def _frame(state: State, seat: int) -> int:
     return ctx.frame if ctx is not None else state.game.lane.frames
 
 
-def _decide(valuer: Valuer, state: State, record: Record, index: int, seat: int) -> tuple[Decision, float]:
+def _decide(
+    valuer: Valuer, state: State, record: Record, index: int, seat: int, last: Decision | None = None
+) -> tuple[Decision, float]:
     """The seat's decision at step `index` (0-based) reviewed, and the path's value after it (the chosen option's)."""
     step = record.steps[index]
     position = _as_seat(state, seat)
@@ -511,12 +592,13 @@ def _decide(valuer: Valuer, state: State, record: Record, index: int, seat: int)
     if best_value - value <= TIE:
         best_action = taken  # as good as the first listed: the chosen one is the best
     ctx = state.ball_context(seat)
-    assert ctx is not None
+    # Boxes marked after the last ball (advanced game) belong to that ball.
+    frame, ball = (ctx.frame, ctx.ball) if ctx is not None else (_frame(state, seat), last.ball if last else 1)
     words = state.game.action_words(position, str(taken))
     decision = Decision(
         step=index + 1,
-        frame=ctx.frame,
-        ball=ctx.ball,
+        frame=frame,
+        ball=ball,
         situation=valuer.situation(state, seat),
         action=str(taken),
         words=words,

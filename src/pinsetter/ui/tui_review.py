@@ -5,7 +5,7 @@ reviewed player it shows the accuracy, the points lost, the luck, the three cost
 (the move played and the best one, in words), a chart of the expected final score over the game
 drawn in text (`path_chart`), and every decision in a list, those that lost points marked in words
 and in colour; Enter on one opens the step-through replay at that decision. A game no solver
-values (advanced Rolling Pins, the games without decisions) shows the review's one-line reason.
+values (advanced Rolling Pins not solved yet, the games without decisions) shows the review's one-line reason.
 
 From 110 columns the decisions sit beside the summary; below, `d` switches between the two. The
 review runs in a thread (a Bowling Solitaire review takes seconds) and is kept for the latest few

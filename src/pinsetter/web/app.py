@@ -463,7 +463,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         figure, the three costliest decisions and the expected final score over the game (docs/review.md).
 
         404: no such game or player; 409: a game that cannot be reviewed (no decisions, advanced Rolling
-        Pins, a record that no longer replays) or one still played at an online table."""
+        Pins not solved yet, a record that no longer replays) or one still played at an online table."""
         return service.review(game_id, player)
 
     @app.get("/api/games/{game_id}/record", tags=["records"], responses=ERRORS)
