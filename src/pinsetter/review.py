@@ -40,7 +40,7 @@ from pinsetter.bots.hints import PLAIN_LABELS
 from pinsetter.core.game import Game, GameError, State, Step
 from pinsetter.core.narration import pins_list
 from pinsetter.core.scoring import bonus_weights
-from pinsetter.i18n import N_, _
+from pinsetter.i18n import N_, _, ngettext
 from pinsetter.records import Record, game_played, new_state_for, replay
 from pinsetter.usertext import name_key
 
@@ -206,6 +206,18 @@ class PlayerReview:
         """The seat's own decisions that cost the most (NEAR_BEST or more), costliest first, at most COSTLIEST."""
         lost = [d for d in self.decisions if d.own and not d.best]
         return sorted(lost, key=lambda d: (-d.loss, d.step))[:COSTLIEST]
+
+    def accuracy_words(self, name: str) -> str:
+        """`ann: accuracy 82% (the best move in 97 of 119 real choices)`, `name` as the caller shows it."""
+        accuracy = self.accuracy
+        if accuracy is None:
+            return _("{name}: no decision changed the expected score").format(name=name)
+        counted = len(self.counted)
+        return ngettext(
+            "{name}: accuracy {accuracy} (the best move in {best} of {count} real choice)",
+            "{name}: accuracy {accuracy} (the best move in {best} of {count} real choices)",
+            counted,
+        ).format(name=name, accuracy=f"{accuracy:.0f}%", best=self.best_choices, count=counted)
 
     def to_json(self) -> dict[str, Any]:
         accuracy = self.accuracy

@@ -81,16 +81,7 @@ def player_lines(seat: PlayerReview) -> list[str]:
     who = visible(seat.name)
     if not seat.decisions:
         return [_("{name}: no decisions yet").format(name=who)]
-    accuracy = seat.accuracy
-    counted = len(seat.counted)
-    if accuracy is None:
-        figure = _("{name}: no decision changed the expected score").format(name=who)
-    else:
-        figure = ngettext(
-            "{name}: accuracy {accuracy} (the best move in {best} of {count} real choice)",
-            "{name}: accuracy {accuracy} (the best move in {best} of {count} real choices)",
-            counted,
-        ).format(name=who, accuracy=f"{accuracy:.0f}%", best=seat.best_choices, count=counted)
+    figure = seat.accuracy_words(who)
     lines = [
         figure,
         "  " + _("points lost to the best moves: {loss}").format(loss=f"{seat.total_loss:.2f}"),

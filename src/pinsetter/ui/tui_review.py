@@ -338,16 +338,7 @@ def summary_paragraphs(result: Review, seat: PlayerReview, heading: str, titled:
     who = visible(seat.name)
     if not seat.decisions:
         return [*out, Paragraph(Text(_("{name}: no decisions yet").format(name=who), style="bold"))]
-    accuracy = seat.accuracy
-    counted = len(seat.counted)
-    if accuracy is None:
-        figure = _("{name}: no decision changed the expected score").format(name=who)
-    else:
-        figure = ngettext(
-            "{name}: accuracy {accuracy} (the best move in {best} of {count} real choice)",
-            "{name}: accuracy {accuracy} (the best move in {best} of {count} real choices)",
-            counted,
-        ).format(name=who, accuracy=f"{accuracy:.0f}%", best=seat.best_choices, count=counted)
+    figure = seat.accuracy_words(who)
     out.append(Paragraph(Text(figure, style="bold")))
     lost = _("points lost to the best moves: {loss}").format(loss=f"{seat.total_loss:.2f}")
     if seat.finished:
