@@ -800,7 +800,11 @@ def test_the_origin_check_compares_scheme_host_and_port(db: str, origin: str, al
 
 
 def test_a_websocket_upgrade_with_an_overlong_address_or_header_is_refused_at_once(tmp_path: Path) -> None:
-    """uvicorn never answered what `websockets` refused before reading it: the client waited forever."""
+    """uvicorn once never answered what `websockets` refused before reading it: the client waited forever.
+
+    Since uvicorn 0.55 it answers in text/plain; the API answers in its one-line JSON, as everywhere.
+    A hang fails through the socket's timeout (far past any real wait), not a timed assertion.
+    """
     from browser_support import served
 
     def handshake(port: int, path: str, extra: str = "") -> bytes:
@@ -808,7 +812,7 @@ def test_a_websocket_upgrade_with_an_overlong_address_or_header_is_refused_at_on
             f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n"
         )
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        with socket.create_connection(("127.0.0.1", port), timeout=120) as sock:
             sock.sendall(request.encode())
             answer = b""
             while chunk := sock.recv(65536):  # the server closes the connection once it has answered
@@ -819,7 +823,6 @@ def test_a_websocket_upgrade_with_an_overlong_address_or_header_is_refused_at_on
 
     with served(tmp_path / "history.sqlite") as base:
         port = int(base.rsplit(":", 1)[1])
-        started = time.monotonic()
         for path, extra, status in (
             ("/ws/tables/1?token=" + "a" * 9000, "", b"414"),
             ("/ws/tables/1?token=" + "a" * 1_000_000, "", b"414"),
@@ -831,7 +834,6 @@ def test_a_websocket_upgrade_with_an_overlong_address_or_header_is_refused_at_on
             assert head.startswith(b"HTTP/1.1 " + status), head
             error = json.loads(body)["error"]
             assert list(json.loads(body)) == ["error"] and "\n" not in error and error
-        assert time.monotonic() - started < 10  # at once, each (the socket would time out after 10 s)
         assert handshake(port, "/ws/tables/1?token=" + "a" * 4000).startswith(b"HTTP/1.1 101")  # the limit is 8 KiB
 
 

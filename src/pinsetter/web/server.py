@@ -1,12 +1,11 @@
 """How the web app runs under uvicorn (`pinsetter serve`, and the tests' real servers): one config for both.
 
-uvicorn's WebSocket handshake (its `websockets-sansio` protocol, the default with
-`websockets` installed) never answered a request that `websockets` refuses before
-reading it whole: an address over 8192 bytes (its request line limit), a header line
-over that, or more than 128 headers. `websockets` queues its 414 or 431 answer, but
-uvicorn only sends what `websockets` has to say once a request was read, so the
-client waited forever and the connection stayed open. `WebSocketProtocol` answers
-at once with the API's one-line JSON error and closes the connection.
+A WebSocket handshake request that `websockets` refuses before reading it whole (an
+address over 8192 bytes, its request line limit; a header line over that; more than
+128 headers) gets `websockets`' own text/plain 414 or 431 from uvicorn (0.55 and
+later; before, it got no answer at all and the client waited forever).
+`WebSocketProtocol` answers instead with the API's one-line JSON error, as every
+other refusal, and closes the connection.
 """
 
 from __future__ import annotations
@@ -28,13 +27,10 @@ WS_MAX_SIZE = 65536  # bytes of one WebSocket frame (a table's message is at mos
 
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol, answering at once a handshake request `websockets` could not read."""
+    """uvicorn's WebSocket protocol, answering in JSON a handshake request `websockets` could not read."""
 
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
+    def handle_handshake_exception(self) -> None:
         refused = self.conn.handshake_exc
-        if refused is None or self.handshake_initiated or self.transport.is_closing():
-            return
         self.conn.data_to_send()  # websockets' own text/plain answer (or none at all): ours instead
         if isinstance(refused, RequestLineTooLong):
             status, reason = 414, "URI Too Long"
