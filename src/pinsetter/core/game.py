@@ -379,6 +379,10 @@ class Game(ABC):
         """
         return players * (2 * self.lane.frames + 1) * 64 if self.has_decisions else 0
 
+    def max_chance_steps(self, players: int) -> int:
+        """An upper bound on the chance steps of one game (OpenSpiel asks for a maximum history length)."""
+        raise NotImplementedError(f"{self.id} does not bound its chance steps (Game.max_chance_steps)")
+
     def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
         """The game's own entries of a fixed-size observation vector, read from a `State.view`.
 

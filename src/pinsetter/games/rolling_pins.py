@@ -695,6 +695,10 @@ class RollingPins(Game):
 
         return max_decisions(self, players)
 
+    def max_chance_steps(self, players: int) -> int:
+        """Every roll answers a decision (`dice` or `reroll`), so the bound on decisions bounds the rolls."""
+        return self.max_decisions(players)
+
     def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
         from pinsetter.games.rolling_pins_spaces import observation_features
 
