@@ -123,6 +123,11 @@ class StepIndex:
         """Whether `end` is the only legal action: the game is over and the episode has had no decision."""
         return not decided and state.is_terminal()
 
+    @staticmethod
+    def episode_over(state: State, decided: bool) -> bool:
+        """Whether the episode has ended: the game is over and its `end`, if it needed one, was played."""
+        return decided and state.is_terminal()
+
     def legal_ids(self, state: State, decided: bool = True) -> list[int]:
         """The legal actions of the player to move, as sorted ids.
 

@@ -141,8 +141,7 @@ class PinsetterEnv(gymnasium.Env[ObsType, np.int64]):
         return obs, float(reward), self._over(), False, info
 
     def _over(self) -> bool:
-        """The episode has ended: the game is over and its `end` (if it needed one) was played."""
-        return self._decided and self._match().state.is_terminal()
+        return self.index.episode_over(self._match().state, self._decided)
 
     def render(self) -> str | ImageArray | None:
         """ "ansi": the pinfalls, score and position as text; "rgb_array": `picture.table_picture` of the table."""

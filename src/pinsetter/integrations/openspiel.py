@@ -271,7 +271,7 @@ class PinsetterState(pyspiel.State):  # type: ignore[misc]
         return str(index.outcomes[action]) if player == pyspiel.PlayerId.CHANCE else index.text(action)
 
     def is_terminal(self) -> bool:
-        return self.position.decided and self.state.is_terminal()
+        return self.facts.index.episode_over(self.state, self.position.decided)
 
     def returns(self) -> list[float]:
         if not self.is_terminal():

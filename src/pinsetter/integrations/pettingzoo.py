@@ -88,9 +88,8 @@ class PinsetterAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mis
         return self.index.mask(self.match.state, self._decided)
 
     def _over(self) -> bool:
-        """The episode has ended: the game is over and its `end` (if it needed one) was played."""
         assert self.match is not None
-        return self._decided and self.match.state.is_terminal()
+        return self.index.episode_over(self.match.state, self._decided)
 
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.match is not None
