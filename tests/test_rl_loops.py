@@ -43,6 +43,7 @@ from pinsetter.integrations.encoding import END, step_index
 from pinsetter.integrations.pettingzoo import env as pz_env
 from pinsetter.records import PlayerSpec, replay
 from pinsetter.session import Match
+from pinsetter.solvers.rolling_pins import policy_for
 
 SOLITAIRE = "pinsetter/BowlingSolitaire-v0"
 OVER_AT_ONCE = 676  # a one-frame Solitaire seed whose deal has no play
@@ -252,3 +253,39 @@ def _players_and_actions(state: pyspiel.State) -> tuple[list[int], list[int]]:
 def test_openspiel_lengths_are_the_bounds(name: str, params: dict[str, object], length: int, history: int) -> None:
     game = pyspiel.load_game(name, params)
     assert game.max_game_length() == length and game.max_history_length() == history
+
+
+@pytest.mark.parametrize("options", [{"frames": 2, "advanced": True}, {"shared_dice": True, "frames": 2}])
+def test_chance_nodes_list_rolls_up_to_the_order_of_a_players_own_dice(options: dict[str, object]) -> None:
+    """Each class is a sorted roll with the chance of all its orders; a shared roll (coloured, white) stays ordered."""
+    game = get_game("rolling-pins", options)
+    match = Match(game, [PlayerSpec("a", "random"), PlayerSpec("b", "random")], seed=9)
+    merged = kept = 0  # rolls of several dice merged up to order, or kept in order
+    while not match.state.is_terminal():
+        state = match.state
+        if state.is_chance_node():
+            outcomes, classes = dict(state.chance_outcomes()), dict(state.chance_classes())
+            assert sum(classes.values()) == 1
+            by_class: dict[tuple[int, ...], Fraction] = {}
+            for roll, p in outcomes.items():
+                faces = tuple(sorted(roll.faces))  # type: ignore[attr-defined]
+                by_class[faces] = by_class.get(faces, Fraction(0)) + p
+            if len(by_class) < len(outcomes):  # several dice
+                if classes == outcomes:
+                    kept += 1
+                else:
+                    assert {tuple(roll.faces): p for roll, p in classes.items()} == by_class  # type: ignore[attr-defined]
+                    merged += 1
+        match.advance()
+    shared = bool(options.get("shared_dice"))
+    assert (merged > 0, kept > 0) == (not shared, shared)  # these shared games have no private reroll
+
+
+def test_openspiel_expectiminimax_with_unordered_dice_is_the_solver_optimum() -> None:
+    """A whole one-pin frame with tokens, from the first decision on (two-dice rolls are merged): the exact optimum."""
+    game = pyspiel.load_game("pinsetter_rolling_pins", {"frames": 1, "pins": 1})
+    state = game.new_initial_state()
+    value, _ = expectiminimax(state, 100, None, 0)
+    assert value == pytest.approx(policy_for(1, 1, 1).expected_score, abs=1e-12)
+    state.apply_action(next(a for a in state.legal_actions() if state.action_to_string(a) == "dice 2"))
+    assert len(state.chance_outcomes()) == 21 and game.max_chance_outcomes() == 258

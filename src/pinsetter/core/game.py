@@ -513,6 +513,14 @@ class State(ABC):
     def chance_outcomes(self) -> list[tuple[Step, Fraction]]:
         """Every outcome at a chance node with its exact probability (summing to 1)."""
 
+    def chance_classes(self) -> list[tuple[Step, Fraction]]:
+        """`chance_outcomes` with the outcomes that lead to positions of equal value merged.
+
+        One outcome of each class stands for it, with the class's total probability, so that
+        tree search branches less (OpenSpiel's chance nodes list these). By default nothing merges.
+        """
+        return self.chance_outcomes()
+
     @abstractmethod
     def legal_actions(self) -> list[Step]:
         """Sorted legal actions of the player to move (empty at chance/terminal nodes)."""

@@ -137,6 +137,7 @@ class PinsetterGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=max(1, facts.game.max_decisions(facts.players)),
         )
         super().__init__(_GAME_TYPES[self.game_id], info, params or {})
+        self._facts: _Facts | None = facts
 
     def max_chance_nodes_in_history(self) -> int:
         """The game's bound on chance steps (OpenSpiel's maximum history length adds `max_game_length`)."""
@@ -145,9 +146,11 @@ class PinsetterGame(pyspiel.Game):  # type: ignore[misc]
 
     @property
     def facts(self) -> _Facts:
-        """Looked up from the parameters (pyspiel copies games without calling __init__)."""
-        params = {k: v for k, v in self.get_parameters().items()}
-        return _facts(self.game_id, tuple(sorted(params.items())))
+        """Kept from `__init__`, else looked up from the parameters (pyspiel copies games without calling it)."""
+        facts: _Facts | None = getattr(self, "_facts", None)
+        if facts is None:
+            facts = self._facts = _facts(self.game_id, tuple(sorted(self.get_parameters().items())))
+        return facts
 
     @property
     def pinsetter_game(self) -> Game:
@@ -175,17 +178,24 @@ class _Position:
     Ids: a decision's action id (`end` included), a chance outcome's id as -1 - id.
     """
 
-    __slots__ = ("codes", "decided", "facts", "state")
+    __slots__ = ("_state", "codes", "decided", "facts")
 
-    def __init__(self, facts: _Facts, state: State, codes: list[int], decided: bool) -> None:
+    def __init__(self, facts: _Facts, state: State | None, codes: list[int], decided: bool) -> None:
         self.facts = facts
-        self.state = state
+        self._state = state
         self.codes = codes
         self.decided = decided  # whether a decision was played (`end` included)
 
     @classmethod
     def start(cls, facts: _Facts) -> _Position:
-        return cls(facts, facts.game.new_state(facts.players), [], False)
+        """The initial position; its engine state is made when first asked for (a clone replaces it unseen)."""
+        return cls(facts, None, [], False)
+
+    @property
+    def state(self) -> State:
+        if self._state is None:
+            self._state = self.facts.game.new_state(self.facts.players)
+        return self._state
 
     def must_end(self) -> bool:
         return self.facts.index.must_end(self.state, self.decided)
@@ -261,7 +271,7 @@ class PinsetterState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         index = self.facts.index
-        return sorted((index.outcome_id(o), float(p)) for o, p in self.state.chance_outcomes())
+        return sorted((index.outcome_id(o), float(p)) for o, p in self.state.chance_classes())
 
     def _apply_action(self, action: int) -> None:
         self.position.apply(-1 - action if self.current_player() == pyspiel.PlayerId.CHANCE else action)
