@@ -211,16 +211,25 @@ class _Position:
                 self.state.apply(index.actions[code])
         self.codes.append(code)
 
+    def text(self, code: int) -> str:
+        """The text of a step's id (as in `apply`)."""
+        index = self.facts.index
+        return str(index.outcomes[-1 - code]) if code < 0 else index.text(code)
+
     def texts(self) -> list[str]:
         """The text of every step so far."""
-        index = self.facts.index
-        return [str(index.outcomes[-1 - code]) if code < 0 else index.text(code) for code in self.codes]
+        return [self.text(code) for code in self.codes]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return _Position(self.facts, self.state.clone(), list(self.codes), self.decided)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_replay, (self.facts, self.codes))
+
+
+def _code(player: int, action: int) -> int:
+    """A step's id in `_Position`: a chance outcome's id as -1 - id, an action's as it is."""
+    return -1 - action if player == pyspiel.PlayerId.CHANCE else action
 
 
 def _replay(facts: _Facts, codes: list[int]) -> _Position:
@@ -274,11 +283,10 @@ class PinsetterState(pyspiel.State):  # type: ignore[misc]
         return sorted((index.outcome_id(o), float(p)) for o, p in self.state.chance_classes())
 
     def _apply_action(self, action: int) -> None:
-        self.position.apply(-1 - action if self.current_player() == pyspiel.PlayerId.CHANCE else action)
+        self.position.apply(_code(self.current_player(), action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        index = self.facts.index
-        return str(index.outcomes[action]) if player == pyspiel.PlayerId.CHANCE else index.text(action)
+        return self.position.text(_code(player, action))
 
     def is_terminal(self) -> bool:
         return self.facts.index.episode_over(self.state, self.position.decided)
