@@ -174,7 +174,7 @@ class _Position:
     pyspiel copies a Python state attribute by attribute (`copy.deepcopy`) and
     serialises it as its pickled attributes, so this one attribute copies as the
     engine's cheap clone and pickles as the game's parameters and the ids played
-    (a few hundred bytes, not the engine state with its game and memos).
+    (not the engine state with its game and the memos the game grows in play).
     Ids: a decision's action id (`end` included), a chance outcome's id as -1 - id.
     """
 
