@@ -6,7 +6,8 @@ random game through OpenSpiel, one through PettingZoo and, for games with
 decisions that one player can play, one through Gymnasium. Each game's steps
 are then replayed through the engine alone, and the scores the adapter
 reported (OpenSpiel's returns, the summed rewards of PettingZoo and
-Gymnasium) must equal the engine's. Skipped only when the `rl` extra is
+Gymnasium) must equal the engine's, and OpenSpiel's history must stay within
+the game's bounds on decisions and chance steps. Skipped only when the `rl` extra is
 missing outside CI; with CI=true they must run.
 """
 
@@ -28,6 +29,7 @@ import pyspiel
 
 import pinsetter.integrations.gymnasium as gym_adapter
 from pinsetter.games.registry import all_games, get_game
+from pinsetter.integrations.encoding import END
 from pinsetter.integrations.openspiel import parameters, short_name
 from pinsetter.integrations.pettingzoo import env as pettingzoo_env
 from pinsetter.records import replay
@@ -58,9 +60,15 @@ def test_openspiel_games_replay_through_the_engine(game_id: str, options: dict[s
     assert len([t for t in texts if t]) == len(texts)
     engine = game.new_state(players)
     for text in texts:
-        engine.apply_text(text)
+        if text != END:  # the adapter's `end` (a game over before any decision) is no step of the game
+            engine.apply_text(text)
     assert engine.is_terminal()
     assert state.returns() == [float(s) for s in engine.scores()]
+    # The game's bounds hold: OpenSpiel counts decisions (`max_game_length`) and chance apart.
+    chance = sum(p.player == pyspiel.PlayerId.CHANCE for p in state.full_history())
+    assert len(texts) - chance <= spiel.max_game_length()
+    assert chance <= spiel.max_chance_nodes_in_history()
+    assert len(state.history()) <= spiel.max_history_length()
 
 
 @pytest.mark.parametrize(("game_id", "options", "players"), CASES)

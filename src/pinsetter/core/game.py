@@ -379,6 +379,10 @@ class Game(ABC):
         """
         return players * (2 * self.lane.frames + 1) * 64 if self.has_decisions else 0
 
+    def max_chance_steps(self, players: int) -> int:
+        """An upper bound on the chance steps of one game (OpenSpiel asks for a maximum history length)."""
+        raise NotImplementedError(f"{self.id} does not bound its chance steps (Game.max_chance_steps)")
+
     def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
         """The game's own entries of a fixed-size observation vector, read from a `State.view`.
 
@@ -508,6 +512,14 @@ class State(ABC):
     @abstractmethod
     def chance_outcomes(self) -> list[tuple[Step, Fraction]]:
         """Every outcome at a chance node with its exact probability (summing to 1)."""
+
+    def chance_classes(self) -> list[tuple[Step, Fraction]]:
+        """`chance_outcomes` with the outcomes that lead to positions of equal value merged.
+
+        One outcome of each class stands for it, with the class's total probability, so that
+        tree search branches less (OpenSpiel's chance nodes list these). By default nothing merges.
+        """
+        return self.chance_outcomes()
 
     @abstractmethod
     def legal_actions(self) -> list[Step]:

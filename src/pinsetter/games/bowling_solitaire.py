@@ -505,6 +505,10 @@ class BowlingSolitaire(Game):
         """A ball takes at most ten plays (one a pin) and a stop."""
         return players * (2 * self.lane.frames + 1) * 11
 
+    def max_chance_steps(self, players: int) -> int:
+        """At most the twenty cards of a deal turn up; a deal a frame, and two more for the 10th's bonus balls."""
+        return players * (self.lane.frames + 2) * COPIES * len(VALUES)
+
     def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
         """Per position its face-up value (one-hot, all 0 when down); per pile its top and cards / 5; cards seen / 2."""
         for position in POSITIONS:

@@ -68,6 +68,10 @@ class PureChanceGame(Game):
     def new_state(self, players: int = 1) -> PureChanceState:
         return PureChanceState(self, players)
 
+    def max_chance_steps(self, players: int) -> int:
+        """One roll a ball, and at most 2 * frames + 1 balls a player."""
+        return players * (2 * self.lane.frames + 1)
+
     def parse_action(self, text: str) -> Step:
         from pinsetter.core.game import ParseError
 

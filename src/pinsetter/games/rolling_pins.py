@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import Counter
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -288,6 +289,13 @@ def _order(action: Action) -> tuple[str, tuple[int, ...], int]:
 def _rolls(count: int) -> list[tuple[Step, Fraction]]:
     p = Fraction(1, 6**count)
     return [(_ROLL_OF[faces], p) for faces in product(range(1, 7), repeat=count)]
+
+
+@cache
+def _unordered_rolls(count: int) -> tuple[tuple[Step, Fraction], ...]:
+    """Every roll of `count` dice up to order: its sorted faces, with the chance of any order."""
+    ways = Counter(tuple(sorted(faces)) for faces in product(range(1, 7), repeat=count))
+    return tuple((_ROLL_OF[faces], Fraction(n, 6**count)) for faces, n in sorted(ways.items()))
 
 
 @cache
@@ -695,6 +703,10 @@ class RollingPins(Game):
 
         return max_decisions(self, players)
 
+    def max_chance_steps(self, players: int) -> int:
+        """Every roll answers a decision (`dice` or `reroll`), so the bound on decisions bounds the rolls."""
+        return self.max_decisions(players)
+
     def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
         from pinsetter.games.rolling_pins_spaces import observation_features
 
@@ -833,6 +845,21 @@ class RollingPinsState(State):
         if not self.is_chance_node():
             return []
         return _rolls(self._roll_size())
+
+    def chance_classes(self) -> list[tuple[Step, Fraction]]:
+        """Rolls up to the order of their dice: a player's own dice are interchangeable.
+
+        Flip and keep name dice by place, alike for every place, so a roll and its permutations
+        lead to positions of equal value (21 classes for two dice, 56 for three). The coloured
+        and white dice of a shared roll are not interchangeable (a one-die player takes the
+        coloured one): that roll stays ordered.
+        """
+        if not self.is_chance_node():
+            return []
+        index = self.turn()
+        if self.shared and not self.players[index].private_roll:
+            return self.chance_outcomes()
+        return list(_unordered_rolls(self._roll_size()))
 
     def possible_outcomes(self) -> Collection[Step]:
         if not self.is_chance_node():

@@ -8,7 +8,10 @@ speaks `Step` values with text forms. This module is the one translation:
   sort order. An id is an
   index into that tuple, so sorted ids are sorted actions, and the id of a step
   never depends on the position. Legality stays with the engine: the index only
-  names steps, the state says which are legal.
+  names steps, the state says which are legal. One id follows the game's
+  actions: `end`, the only legal action of an episode whose game chance ended
+  before its first decision (`StepIndex.end_id`), so that no toolkit loop
+  meets a first position with nothing to choose.
 * `Observer` turns `State.view(player)` (what that player may see) into a
   vector of floats in [0, 1] with a name for every entry. Reading only the view
   means the vectors hide exactly what the game hides.
@@ -30,7 +33,10 @@ import numpy.typing as npt
 
 from pinsetter.core.game import Game, State, Step
 
-__all__ = ["Observer", "StepIndex", "step_index"]
+__all__ = ["END", "Observer", "StepIndex", "step_index"]
+
+# The text of `StepIndex.end_id` (no game has an action of that name).
+END = "end"
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -90,14 +96,52 @@ class StepIndex:
                 f"{self.game_id}: chance outcome {outcome} has no id (extend its Game.chance_space)"
             ) from None
 
-    def legal_ids(self, state: State) -> list[int]:
-        """The legal actions of the player to move, as sorted ids."""
+    @property
+    def end_id(self) -> int:
+        """The id after every action's: `end`, which changes nothing in the game.
+
+        Chance alone can end a game before anyone decides (one Solitaire deal in
+        about 2 000 has no play in either ball; a Ten Pins game never has a
+        decision). Toolkit loops assume an episode starts with something to
+        choose, and dealing again would bias the score distribution; so such an
+        episode gets exactly one decision, `end`, and then ends with the game's
+        true score.
+        """
+        return len(self.actions)
+
+    @property
+    def size(self) -> int:
+        """How many action ids there are: the game's actions and `end`."""
+        return len(self.actions) + 1
+
+    def text(self, action_id: int) -> str:
+        """The text of an action id (`end` for `end_id`)."""
+        return END if action_id == self.end_id else str(self.actions[action_id])
+
+    @staticmethod
+    def must_end(state: State, decided: bool) -> bool:
+        """Whether `end` is the only legal action: the game is over and the episode has had no decision."""
+        return not decided and state.is_terminal()
+
+    @staticmethod
+    def episode_over(state: State, decided: bool) -> bool:
+        """Whether the episode has ended: the game is over and its `end`, if it needed one, was played."""
+        return decided and state.is_terminal()
+
+    def legal_ids(self, state: State, decided: bool = True) -> list[int]:
+        """The legal actions of the player to move, as sorted ids.
+
+        `decided` says whether the episode has had a decision yet; if not and the
+        game is already over, `end` is the one legal id.
+        """
+        if self.must_end(state, decided):
+            return [self.end_id]
         return sorted(self.action_id(a) for a in state.legal_actions())
 
-    def mask(self, state: State) -> npt.NDArray[np.int8]:
-        """1 for every legal action id, 0 elsewhere (all 0 at chance and terminal nodes)."""
-        mask = np.zeros(len(self.actions), dtype=np.int8)
-        mask[self.legal_ids(state)] = 1
+    def mask(self, state: State, decided: bool = True) -> npt.NDArray[np.int8]:
+        """1 for every legal id of `legal_ids`, 0 elsewhere (all 0 at chance nodes and once the episode is over)."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        mask[self.legal_ids(state, decided)] = 1
         return mask
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from pinsetter.core.game import CHANCE, TERMINAL, Game, OptionError, OptionSpec, State, Step
+from pinsetter.core.game import CHANCE, TERMINAL, Game, OptionError, OptionSpec, State
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.integrations.encoding import Observer, StepIndex, step_index
 
@@ -127,21 +127,30 @@ class PinsetterGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         facts = _facts(self.game_id, tuple(sorted((params or {}).items())))
         info = pyspiel.GameInfo(
-            num_distinct_actions=max(1, len(facts.index.actions)),
+            num_distinct_actions=facts.index.size,  # the game's actions and `end`
             max_chance_outcomes=len(facts.index.outcomes),
             num_players=facts.players,
             min_utility=0.0,
             max_utility=float(facts.game.max_score),
             utility_sum=None,
+            # Decisions only (OpenSpiel counts chance apart): `end` is the one decision of a game that has none.
             max_game_length=max(1, facts.game.max_decisions(facts.players)),
         )
         super().__init__(_GAME_TYPES[self.game_id], info, params or {})
+        self._facts: _Facts | None = facts
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The game's bound on chance steps (OpenSpiel's maximum history length adds `max_game_length`)."""
+        facts = self.facts
+        return facts.game.max_chance_steps(facts.players)
 
     @property
     def facts(self) -> _Facts:
-        """Looked up from the parameters (pyspiel copies games without calling __init__)."""
-        params = {k: v for k, v in self.get_parameters().items()}
-        return _facts(self.game_id, tuple(sorted(params.items())))
+        """Kept from `__init__`, else looked up from the parameters (pyspiel copies games without calling it)."""
+        facts: _Facts | None = getattr(self, "_facts", None)
+        if facts is None:
+            facts = self._facts = _facts(self.game_id, tuple(sorted(self.get_parameters().items())))
+        return facts
 
     @property
     def pinsetter_game(self) -> Game:
@@ -159,62 +168,131 @@ class PinsetterGame(pyspiel.Game):  # type: ignore[misc]
         return PinsetterObserver(self.facts.observer, perfect_recall)
 
 
+class _Position:
+    """The Python side of an OpenSpiel state: the engine state and the ids played to reach it.
+
+    pyspiel copies a Python state attribute by attribute (`copy.deepcopy`) and
+    serialises it as its pickled attributes, so this one attribute copies as the
+    engine's cheap clone and pickles as the game's parameters and the ids played
+    (not the engine state with its game and the memos the game grows in play).
+    Ids: a decision's action id (`end` included), a chance outcome's id as -1 - id.
+    """
+
+    __slots__ = ("_state", "codes", "decided", "facts")
+
+    def __init__(self, facts: _Facts, state: State | None, codes: list[int], decided: bool) -> None:
+        self.facts = facts
+        self._state = state
+        self.codes = codes
+        self.decided = decided  # whether a decision was played (`end` included)
+
+    @classmethod
+    def start(cls, facts: _Facts) -> _Position:
+        """The initial position; its engine state is made when first asked for (a clone replaces it unseen)."""
+        return cls(facts, None, [], False)
+
+    @property
+    def state(self) -> State:
+        if self._state is None:
+            self._state = self.facts.game.new_state(self.facts.players)
+        return self._state
+
+    def must_end(self) -> bool:
+        return self.facts.index.must_end(self.state, self.decided)
+
+    def apply(self, code: int) -> None:
+        """Play one step: an action id (from a player), or a chance outcome's -1 - id."""
+        index = self.facts.index
+        if code < 0:
+            self.state.apply(index.outcomes[-1 - code])
+        else:
+            self.decided = True
+            if code != index.end_id:
+                self.state.apply(index.actions[code])
+        self.codes.append(code)
+
+    def text(self, code: int) -> str:
+        """The text of a step's id (as in `apply`)."""
+        index = self.facts.index
+        return str(index.outcomes[-1 - code]) if code < 0 else index.text(code)
+
+    def texts(self) -> list[str]:
+        """The text of every step so far."""
+        return [self.text(code) for code in self.codes]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        return _Position(self.facts, self.state.clone(), list(self.codes), self.decided)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_replay, (self.facts, self.codes))
+
+
+def _code(player: int, action: int) -> int:
+    """A step's id in `_Position`: a chance outcome's id as -1 - id, an action's as it is."""
+    return -1 - action if player == pyspiel.PlayerId.CHANCE else action
+
+
+def _replay(facts: _Facts, codes: list[int]) -> _Position:
+    """The position the ids lead to (how a serialised state is read back)."""
+    position = _Position.start(facts)
+    for code in codes:
+        position.apply(code)
+    return position
+
+
 class PinsetterState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state that forwards to a pinsetter `State`."""
+    """An OpenSpiel state that forwards to a pinsetter `State`.
+
+    Its one Python attribute is a `_Position`, so pyspiel's `clone()` (and
+    `copy.deepcopy`, which calls it) copies the engine state cheaply and keeps
+    OpenSpiel's history, and `serialize()` stays small.
+    """
 
     def __init__(self, game: PinsetterGame) -> None:
         super().__init__(game)
-        self.facts = game.facts
-        self.state: State = self.facts.game.new_state(self.facts.players)
-        self.steps: list[str] = []  # text of every step so far (the information state)
+        self.position = _Position.start(game.facts)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PinsetterState:
-        """`copy.deepcopy` of the state: the engine's cheap clone.
+        """`copy.deepcopy` is `clone()`: OpenSpiel's history and move number come along."""
+        return self.clone()  # type: ignore[no-any-return]
 
-        (pyspiel's own `clone()` deep-copies each attribute instead; the engine state's
-        `__deepcopy__` shares its game there, and `_Facts` is shared as it is.)
-        """
-        new = PinsetterState.__new__(PinsetterState)
-        pyspiel.State.__init__(new, self.get_game())
-        new.facts = self.facts
-        new.state = self.state.clone()
-        new.steps = list(self.steps)
-        return new
+    @property
+    def facts(self) -> _Facts:
+        return self.position.facts
+
+    @property
+    def state(self) -> State:
+        """The engine's state (once the game is over, `end` may still be owed: see `StepIndex.end_id`)."""
+        return self.position.state
 
     def current_player(self) -> int:
         player = self.state.current_player()
         if player == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return 0 if self.position.must_end() else int(pyspiel.PlayerId.TERMINAL)
         if player == CHANCE:
             return int(pyspiel.PlayerId.CHANCE)
         return player
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.state.current_player():
+        if player != self.current_player():
             return []
-        return self.facts.index.legal_ids(self.state)
+        return self.facts.index.legal_ids(self.state, self.position.decided)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         index = self.facts.index
-        return sorted((index.outcome_id(o), float(p)) for o, p in self.state.chance_outcomes())
-
-    def _step(self, player: int, action: int) -> Step:
-        index = self.facts.index
-        return index.outcomes[action] if player == pyspiel.PlayerId.CHANCE else index.actions[action]
+        return sorted((index.outcome_id(o), float(p)) for o, p in self.state.chance_classes())
 
     def _apply_action(self, action: int) -> None:
-        step = self._step(self.current_player(), action)
-        self.state.apply(step)
-        self.steps.append(str(step))
+        self.position.apply(_code(self.current_player(), action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return str(self._step(player, action))
+        return self.position.text(_code(player, action))
 
     def is_terminal(self) -> bool:
-        return self.state.is_terminal()
+        return self.facts.index.episode_over(self.state, self.position.decided)
 
     def returns(self) -> list[float]:
-        if not self.state.is_terminal():
+        if not self.is_terminal():
             return [0.0] * self.state.num_players
         return self.state.returns()
 
@@ -246,7 +324,7 @@ class PinsetterObserver:
     def string_from(self, state: PinsetterState, player: int) -> str:
         view = json.dumps(state.state.view(player), sort_keys=True, separators=(",", ":"))
         if self.perfect_recall:
-            return f"p{player} " + " ".join(state.steps)
+            return f"p{player} " + " ".join(state.position.texts())
         return view
 
 

@@ -5,13 +5,16 @@
 
 Agents are `player_0` ... `player_{n-1}`, in seat order. Each observation is a
 dict: `observation` (the `encoding.Observer` vector, as that player sees the
-table) and `action_mask` (int8 over the `encoding.StepIndex` action ids).
-Chance is resolved inside the environment with the seeded generator of
-`pinsetter.session.Match` (step i drawn from (seed, i)): after an action the
-dice and cards fall until the next decision. Ten Pins and Bowling Dice have no
-decisions: their agents have one action, 0 = "roll", which bowls one ball of
-their frame. Rewards are increases of each player's running score, so each
-agent's return is its final score. Illegal actions raise ValueError.
+table) and `action_mask` (int8 over the `encoding.StepIndex` action ids, the
+last of which is `end`). Chance is resolved inside the environment with the
+seeded generator of `pinsetter.session.Match` (step i drawn from (seed, i)):
+after an action the dice and cards fall until the next decision. A game that
+chance ends before its first decision (a rare Solitaire deal) leaves `end` as
+the only legal action of `player_0`; it ends the episode with the true scores.
+Ten Pins and Bowling Dice have no decisions: their agents have one action,
+0 = "roll", which bowls one ball of their frame. Rewards are increases of each
+player's running score, so each agent's return is its final score. Illegal
+actions raise ValueError.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ class PinsetterAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mis
         self.index: StepIndex = step_index(self.game)
         self.observer = Observer(self.game, players)
         self.possible_agents = [f"player_{i}" for i in range(players)]
-        count = len(self.index.actions) if self.game.has_decisions else 1
+        count = self.index.size if self.game.has_decisions else 1
         self._action_space = spaces.Discrete(count)
         self._observation_space = spaces.Dict(
             {
@@ -64,6 +67,8 @@ class PinsetterAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mis
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.match: Match | None = None
         self._np_random = np.random.default_rng()
+        self._rewarded = [0] * players  # each seat's score paid out as rewards so far in this episode
+        self._decided = False  # whether this episode has had a decision (a roll or `end` included)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -76,12 +81,15 @@ class PinsetterAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mis
 
     def _mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
         assert self.match is not None
-        state = self.match.state
-        if state.is_terminal() or state.turn() != self._seat(agent):
+        if self._over() or agent != self._up():
             return np.zeros(self._action_space.n, np.int8)
         if not self.game.has_decisions:
             return np.ones(1, np.int8)
-        return self.index.mask(state)
+        return self.index.mask(self.match.state, self._decided)
+
+    def _over(self) -> bool:
+        assert self.match is not None
+        return self.index.episode_over(self.match.state, self._decided)
 
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.match is not None
@@ -102,6 +110,8 @@ class PinsetterAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mis
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._rewarded = [0] * len(self.agents)
+        self._decided = False
         self._settle()
         self.agent_selection = self._up()
 
@@ -122,20 +132,21 @@ class PinsetterAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mis
             self._was_dead_step(action)
             return
         assert self.match is not None and action is not None
-        state = self.match.state
-        before = state.scores()
-        if not self._mask(agent)[int(action)]:
+        mask, chosen = self._mask(agent), int(action)
+        if not (0 <= chosen < len(mask) and mask[chosen]):
             raise ValueError(f"action {action} is not legal for {agent} now")
-        if self.game.has_decisions:
-            self.match.apply(self.index.actions[int(action)])
-        else:
+        self._decided = True
+        if not self.game.has_decisions:
             self.match.advance()  # one ball: the dice of the player whose frame it is
+        elif chosen != self.index.end_id:
+            self.match.apply(self.index.actions[chosen])
         self._settle()
-        after = self.match.state.scores()
+        scores = self.match.state.scores()
         self._cumulative_rewards[agent] = 0.0
         for seat, name in enumerate(self.possible_agents):
-            self.rewards[name] = float(after[seat] - before[seat])
-        if self.match.state.is_terminal():
+            self.rewards[name] = float(scores[seat] - self._rewarded[seat])
+        self._rewarded = scores
+        if self._over():
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self._up()
         self._accumulate_rewards()
