@@ -24,6 +24,8 @@ import sqlalchemy as sa
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
+from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
+
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
 
@@ -58,6 +60,14 @@ def private_history(private_folders: Path, tmp_path: Path, monkeypatch: pytest.M
 
 
 POSTGRES_DEFAULT = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture(params=["en", "ja"])
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each language in turn, English again afterwards: for tests that must hold in every language."""
+    set_language(request.param)
+    yield request.param
+    set_language(DEFAULT_LANGUAGE)
 
 
 @pytest.fixture

@@ -8,13 +8,12 @@ no notation, option key or game id, in English and in Japanese.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
 from pinsetter.core.narration import Narration, narrate, pins_list
 from pinsetter.games.registry import get_game
-from pinsetter.i18n import DEFAULT_LANGUAGE, set_language, using_language
+from pinsetter.i18n import using_language
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 
@@ -47,13 +46,6 @@ VARIANTS = [
     ("rolling-pins", {"advanced": "true", "shared_dice": "true"}),
     ("bowling-solitaire", {}),
 ]
-
-
-@pytest.fixture(params=["en", "ja"])
-def language(request: pytest.FixtureRequest) -> Iterator[str]:
-    set_language(request.param)
-    yield request.param
-    set_language(DEFAULT_LANGUAGE)
 
 
 def syntax_in(text: str) -> list[str]:

@@ -281,7 +281,7 @@ async def test_undo_hint_and_help(app: PinsetterApp) -> None:
         await quiet(pilot)  # the screen shows the undo once it has settled
         assert screen.match.record.steps == decided[:-1]
         assert screen.match.record.undo_used
-        assert "undo: 1 step(s) taken back" in screen_text(app)
+        assert "undo: 1 step taken back" in screen_text(app)
         await pilot.press("question_mark")
         await quiet(pilot)
         assert "Rolling Pins" in screen_text(app)

@@ -20,7 +20,6 @@ from textual.containers import VerticalScroll
 from textual.geometry import Region
 from textual.widgets import Static
 
-from pinsetter.i18n import set_language
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -29,11 +28,9 @@ from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_game import GameScreen
 from test_tui import screen_text
 from test_tui_sizes import open_game, seeded_match
-from tui_support import quiet, until
+from tui_support import SIZES, quiet, size_id, until
 
 SCREENS = Path(__file__).parent / "golden" / "screens"
-SIZES = [(60, 20), (80, 24), (120, 40), (200, 60)]
-LANGUAGES = ["en", "ja"]
 GAMES = ["bowling-dice", "bowling-solitaire", "rolling-pins", "tenpins"]
 
 
@@ -55,17 +52,6 @@ def check_screen(name: str, text: str, svg: str) -> None:
 def fits(text: str, width: int, height: int) -> None:
     lines = text.split("\n")
     assert len(lines) <= height and max(len(line) for line in lines) <= width, text
-
-
-@pytest.fixture(params=LANGUAGES)
-def language(request: pytest.FixtureRequest) -> Any:
-    set_language(request.param)
-    yield request.param
-    set_language("en")
-
-
-def size_id(size: tuple[int, int]) -> str:
-    return f"{size[0]}x{size[1]}"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=size_id)

@@ -30,10 +30,8 @@ from pinsetter.ui.tui_history import HistoryScreen, ReplayScreen, StatsScreen
 from pinsetter.ui.tui_launcher import ResumeConfirm
 from pinsetter.ui.tui_learn import LearnScreen
 from test_tui import screen_text
-from test_tui_goldens import SIZES, check_screen, fits, language, size_id
-from tui_support import quiet, until
-
-__all__ = ["language"]  # the fixture, shared with the other goldens
+from test_tui_goldens import check_screen, fits
+from tui_support import SIZES, quiet, size_id, until
 
 MAY = "2026-05-{day:02d}T1{hour}:{minute:02d}:00+00:00"
 

@@ -30,9 +30,9 @@ from pinsetter.ui.tui_launcher import Launcher, ResumeConfirm
 from pinsetter.ui.tui_learn import LearnScreen
 from pinsetter.ui.tui_review import ReviewScreen
 from test_tui import past_guard
-from test_tui_goldens import GAMES, SIZES, size_id
+from test_tui_goldens import GAMES
 from test_tui_sizes import open_game, seeded_match
-from tui_support import quiet, until
+from tui_support import SIZES, quiet, size_id, until
 
 
 async def wait_for(pilot: Any, app: PinsetterApp, kind: type) -> Any:

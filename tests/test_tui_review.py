@@ -25,7 +25,7 @@ from textual.widgets import Button, OptionList
 
 from pinsetter.bots.base import make_bot
 from pinsetter.core.seeds import step_rng
-from pinsetter.i18n import set_language, using_language
+from pinsetter.i18n import using_language
 from pinsetter.records import PlayerSpec, RecordStep, game_played
 from pinsetter.review import PlayerReview, Review, review, reviewable
 from pinsetter.session import Match
@@ -38,9 +38,8 @@ from pinsetter.ui.tui_review import BLOCKS, DecisionList, ReviewScreen, chart_ra
 from test_tui import screen_text
 from test_tui_goldens import check_screen, fits
 from test_tui_screens import tab_through
-from tui_support import quiet, until
+from tui_support import SIZES, quiet, size_id, until
 
-SIZES = [(60, 20), (80, 24), (120, 40), (200, 60)]
 SHORT = {"rolling-pins": {"frames": 2}, "bowling-solitaire": {"frames": 2}, "tenpins": {"frames": 2}}
 
 
@@ -347,17 +346,6 @@ def kept_game(tmp_path_factory: pytest.TempPathFactory, game: str) -> tuple[Stor
         match = greedy_game(storage, game, ["ann", "bob"] if game == "rolling-pins" else ["ann"])
         PLAYED[game] = (storage, match.game_id or 0)
     return PLAYED[game]
-
-
-@pytest.fixture(params=["en", "ja"])
-def language(request: pytest.FixtureRequest) -> Any:
-    set_language(request.param)
-    yield request.param
-    set_language("en")
-
-
-def size_id(size: tuple[int, int]) -> str:
-    return f"{size[0]}x{size[1]}"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=size_id)

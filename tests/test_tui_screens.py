@@ -196,7 +196,7 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         assert stats.game == "tenpins" and stats.player == "bob"
         # These games were played by bots: their scores count only once the switch says so.
         text = stats.query_one("#stats-text", Static).render().plain  # type: ignore[union-attr]
-        assert "bot score(s) left out" in text and "0 finished game(s)" in text
+        assert "(1 bot score left out)" in text and "0 finished games" in text
         assert "Ten Pins (dice)" in text and "tenpins" not in text  # the game's name, not its id
         stats.query_one("#stats-bots", Checkbox).value = True
         await quiet(pilot)
@@ -204,7 +204,7 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         await quiet(pilot)
         text = stats.query_one("#stats-text", Static).render().plain  # type: ignore[union-attr]
         data = player_stats(storage, "ann", "tenpins", include_bots=True)["series"][0]
-        assert data["games"] == 3 and "3 finished game(s)" in text
+        assert data["games"] == 3 and "3 finished games" in text
         low, high = data["ci95"]
         assert f"average {data['average']:.1f}, 95% CI {low:.1f} to {high:.1f}" in text
         assert f"best game {data['best']}, worst {data['worst']}" in text
@@ -217,7 +217,7 @@ async def test_history_replay_and_statistics(tmp_path: Path) -> None:
         await quiet(pilot)
         text = stats.query_one("#stats-text", Static).render().plain  # type: ignore[union-attr]
         dice = played[3].state.scores()[0]
-        assert "1 finished game(s)" in text and f"average {dice:.1f} (one game: no confidence interval yet)" in text
+        assert "1 finished game" in text and f"average {dice:.1f} (one game: no confidence interval yet)" in text
 
 
 # --- the launcher and the keyboard -----------------------------------------------------------------
@@ -335,7 +335,7 @@ async def test_undo_against_a_bot_takes_back_its_answers_but_never_a_revealed_ro
         assert screen.human_to_act() and answered[-1].actor == 1 and answered[-2].actor == 0
         await pilot.press("u")
         assert match.record.steps == rolled and match.record.undo_used  # the bot's answer went with it
-        assert "undo: 2 step(s) taken back" in screen_text(app)
+        assert "undo: 2 steps taken back" in screen_text(app)
         assert screen.human_to_act()
 
 

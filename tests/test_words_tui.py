@@ -11,7 +11,6 @@ beside each action and the typed-input help are taken away: those are notation b
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,13 +46,6 @@ IDS = ["tenpins", "bowling-dice", "rolling-pins", "advanced", "shared-dice", "bo
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 DATE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d")  # a stored game's date and time in the history list
 SEED = 7
-
-
-@pytest.fixture(params=["en", "ja"])
-def language(request: pytest.FixtureRequest) -> Iterator[str]:
-    set_language(request.param)
-    yield request.param
-    set_language(DEFAULT_LANGUAGE)
 
 
 def check_words(where: str, texts: list[str], names: list[str]) -> None:

@@ -16,6 +16,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+SIZES = [(60, 20), (80, 24), (120, 40), (200, 60)]  # the terminal sizes every screen is checked at
+
+
+def size_id(size: tuple[int, int]) -> str:
+    """A size's test id: "80x24"."""
+    return f"{size[0]}x{size[1]}"
+
+
 SETTLE_TIMEOUT = 300.0  # seconds: far past any real wait (a whole bots-only game under load), so a hang fails
 
 

@@ -14,7 +14,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from pinsetter.core.table import TableView, TrackArea
-from pinsetter.i18n import _
+from pinsetter.i18n import _, ngettext
 
 __all__ = ["DIE_FACES", "abilities_help", "draw_pins", "draw_table", "draw_track", "selection_line", "track_width"]
 
@@ -152,7 +152,11 @@ def draw_table(
         marker = "▶" if chosen else " "
         heading = marker + _("pile {number}: ").format(number=p.number)
         text.append(heading, style="bold black on yellow" if chosen else "bold")
-        text.append(_("[{top}] {count} card(s)").format(top=f"{p.top or '  ':>2}", count=p.cards))
+        text.append(
+            ngettext("[{top}] {count} card", "[{top}] {count} cards", p.cards).format(
+                top=f"{p.top or '  ':>2}", count=p.cards
+            )
+        )
         text.append(_(" (chosen)") + "\n" if chosen else "\n")
     if view.seen:
         text.append(_("seen this frame: {cards}").format(cards=" ".join(view.seen)) + "\n")

@@ -32,7 +32,7 @@ from pinsetter.bots.hints import hint_words, option_values
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.table_common import refusal_line
-from pinsetter.i18n import N_, _, current_language, using_language
+from pinsetter.i18n import N_, _, current_language, ngettext, using_language
 from pinsetter.session import Match
 from pinsetter.ui.rules_view import rules_rich
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
@@ -807,7 +807,9 @@ class GameScreen(EnterGuard, Screen[None]):
         else:
             taken = self.match.undo()
             self.message = ""
-            self.log_line(_("undo: {count} step(s) taken back").format(count=taken))
+            self.log_line(
+                ngettext("undo: {count} step taken back", "undo: {count} steps taken back", taken).format(count=taken)
+            )
         self.selected.clear()
         self.refresh_all()
 

@@ -750,20 +750,40 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
     text = Text()
     if data.get("entered_left_out"):
         text.append(
-            _("({count} game(s) with chance entered by hand left out)").format(count=data["entered_left_out"]) + "\n"
+            ngettext(
+                "({count} game with chance entered by hand left out)",
+                "({count} games with chance entered by hand left out)",
+                data["entered_left_out"],
+            ).format(count=data["entered_left_out"])
+            + "\n"
         )
     if data.get("bots_left_out"):
-        text.append(_("({count} bot score(s) left out)").format(count=data["bots_left_out"]) + "\n")
+        text.append(
+            ngettext("({count} bot score left out)", "({count} bot scores left out)", data["bots_left_out"]).format(
+                count=data["bots_left_out"]
+            )
+            + "\n"
+        )
     if not data["series"]:
         text.append(_("{game} - {who}").format(game=_(game_class(game).name), who=who) + "\n", style="bold")
-        text.append(_("{count} finished game(s)").format(count=0) + "\n")
+        text.append(ngettext("{count} finished game", "{count} finished games", 0).format(count=0) + "\n")
     for number, block in enumerate(data["series"]):
         text.append(
             ("\n" if number else "") + _("{game} - {who}").format(game=block["title"], who=who) + "\n", style="bold"
         )
-        text.append(_("{count} finished game(s)").format(count=block["games"]) + "\n")
+        text.append(
+            ngettext("{count} finished game", "{count} finished games", block["games"]).format(count=block["games"])
+            + "\n"
+        )
         if block["results"] != block["games"]:
-            text.append(_("{count} score(s): every seat of every game").format(count=block["results"]) + "\n")
+            text.append(
+                ngettext(
+                    "{count} score: every seat of every game",
+                    "{count} scores: every seat of every game",
+                    block["results"],
+                ).format(count=block["results"])
+                + "\n"
+            )
         average = block["average"]
         ci = block["ci95"]
         if ci is None:
@@ -787,9 +807,11 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
         recent = block["scores"][-20:]
         if block["trend_per_game"] is not None:  # one player's (everyone's scores make no trend)
             text.append(
-                _("trend {slope:+.1f} points a game over the last {count} game(s)  {bars}").format(
-                    slope=block["trend_per_game"], count=len(recent), bars=sparkline(recent)
-                )
+                ngettext(
+                    "trend {slope:+.1f} points a game over the last {count} game  {bars}",
+                    "trend {slope:+.1f} points a game over the last {count} games  {bars}",
+                    len(recent),
+                ).format(slope=block["trend_per_game"], count=len(recent), bars=sparkline(recent))
                 + "\n"
             )
         if "benchmark" in block:
