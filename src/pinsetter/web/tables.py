@@ -1424,6 +1424,7 @@ class StepWriter:
                 loop.call_soon_threadsafe(self._done, batch, outcome)
             except RuntimeError:  # the loop is closed: nobody is left to tell
                 return
+            del item, batch  # kept while waiting for the next, they would keep each game's lock alive
 
     def _done(self, batch: list[tuple[PendingStep, asyncio.Future[str]]], outcome: list[bool] | BaseException) -> None:
         """On the event loop: settle each step's future and let its game go."""
