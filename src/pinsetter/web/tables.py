@@ -508,9 +508,10 @@ class TableService:
         The step is applied to the kept match with the game's lock held and its write
         prepared; `Hub`'s `StepWriter` writes it and lets the lock go. None when that
         cannot be done at once, and the whole `act` runs in a thread instead: nothing kept,
-        the game busy, or what is kept proved out of date (a bot's move never runs here: the
-        bots play afterwards, `play_bot`). A message that is not an action is Refused here already. `notification`
-        gives the NOTIFY (channel, payload) of a change's stamp, for the write to send with it.
+        the game busy, or what is kept proved out of date. No bot moves here (the bots play
+        afterwards, `play_bot`), so a table with bots acts here too. A message that is not an
+        action is Refused here already. `notification` gives the NOTIFY (channel, payload) of a
+        change's stamp, for the write to send with it.
         """
         if seat is None:
             return None
@@ -746,7 +747,8 @@ class TableService:
 
         Its stamp; None when there was nothing to play, or another process stored a step first
         or the table changed (a close, a seat handed over: whoever did it lets the bots play on).
-        With no seat, only chance steps left unplayed are (a server stopped between a start and its first roll).
+        With no seat, only the chance steps left unplayed are played (a server stopped between a
+        start and its first roll).
         """
         before = len(match.record.steps)
         with self._unsaved(match, game_id):
