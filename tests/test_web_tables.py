@@ -443,6 +443,27 @@ def test_a_restarted_server_continues_the_table(db: str) -> None:
         assert len(record.steps) >= moved
 
 
+def test_bots_due_when_a_server_stopped_play_on_when_one_starts(db: str) -> None:
+    """A server that stored a start (or a move) and stopped before its bots played: the next one to start plays
+    them, with nobody connected, so no game stalls for good."""
+    from pinsetter.storage import Storage
+    from pinsetter.web.service import GameService
+    from pinsetter.web.tables import TableService
+
+    storage = Storage(db)
+    stopped = TableService(storage, GameService(storage))
+    stopped.bots_to_play = lambda _table_id: None  # it stops before its bots play
+    made = stopped.create("tenpins", {"frames": 1}, ["bot:random", "bot:random"], seed=2)
+    game_id = stopped.start(made["id"], made["host_token"])
+    stored = storage.get(game_id)
+    assert stored is not None and not stored.record.steps
+    with TestClient(create_app(db)) as client:
+        until(lambda: (found := storage.get(game_id)) and found.finished, "the bots' game played by the new server")
+        assert client.get(f"/api/tables/{made['id']}").json()["status"] == "finished"
+    final = storage.get(game_id)
+    assert final is not None and replay(final.record).is_terminal()
+
+
 def test_a_tables_record_is_handed_out_without_the_tables_mark(client: TestClient, tmp_path: Path) -> None:
     """Only the tables say a game was played at one: the history keeps the mark (part of the game's
     identity), no record from outside may carry it, and the record handed out leaves it out, so
