@@ -681,6 +681,30 @@ def test_a_notification_that_never_arrives_still_reaches_the_players_within_seco
         assert steps(receive_within(wb, 30)) == 1  # never, without the look
 
 
+def test_a_process_plays_the_bots_another_process_left_due(postgres: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Process one stores the move that leaves a bot to play and never plays it (it died mid-step, say): process
+    two, where a spectator watches, finds the table still for a few looks and plays the bot on."""
+    monkeypatch.setattr(tables_module, "WATCH_SECONDS", 0.3)
+    with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:
+        one.app.state.tables.bots_to_play = lambda _table_id: None  # type: ignore[attr-defined]
+        table = host(one, ["human", "bot:random"], frames=1)
+        ann = sit(one, table["id"], 0, "Ann")
+        start(one, table)
+        url = f"/ws/tables/{table['id']}"
+        with one.websocket_connect(f"{url}?token={ann}") as wa, two.websocket_connect(url) as spectator:
+            state = receive(wa)
+            receive(spectator)
+            while state["view"]["turn"] == 0:  # Ann's frame, through process one
+                wa.send_json({"action": "roll"})
+                state = receive(wa)
+            assert state["view"]["turn"] == 1  # the bot's frame: process one does not play it
+            watched = receive_within(spectator, 30)  # never, without process two's look
+            while not watched["view"]["terminal"]:  # process two plays it, each step pushed to both processes
+                watched = receive_within(spectator, 30)
+            assert settle(wa, [0], steps(state))["view"]["terminal"]
+    assert two.app.state.tables.games.kept(watched["view"]["id"]) is None  # type: ignore[attr-defined]
+
+
 def test_a_process_keeps_nothing_for_a_table_nobody_watches_there(postgres: str) -> None:
     """Every process hears every table's steps; one with no connection to the table keeps no entry for it."""
     with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:

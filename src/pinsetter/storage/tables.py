@@ -93,6 +93,11 @@ class StoredTable:
         seconds = self.settings.get("turn_seconds")
         return seconds if isinstance(seconds, int) else None
 
+    @property
+    def has_bots(self) -> bool:
+        """Whether a bot plays a seat (from the start, or handed one during the game)."""
+        return any(seat.kind != "human" for seat in self.seats)
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat this token holds, or None (a spectator)."""
         if not token:

@@ -109,9 +109,18 @@ class TableService:
         A notification can be lost (a send that failed, a push that failed while the database
         was away): the hub looks every few seconds, so that no table stalls for good.
         """
-        stored = self.store.stamps(table_ids)
+        return self.not_shown(self.store.stamps(table_ids))
+
+    def not_shown(self, stored: dict[int, tuple[int, int | None]]) -> dict[int, tuple[int, int | None]]:
+        """Of the tables' stored (version, steps), those that are not what was last shown here."""
         with self._guard:
             return {table_id: stamp for table_id, stamp in stored.items() if self._shown.get(table_id) != stamp}
+
+    def kept_with_bots(self, table_id: int) -> bool:
+        """Whether the table, as this process keeps it, is being played with a bot seat (nothing is read)."""
+        with self._guard:
+            table = self._playing.get(table_id)
+        return table is not None and table.has_bots
 
     def table(self, table_id: int) -> StoredTable:
         """The table as stored now (read from the database)."""
@@ -1049,11 +1058,13 @@ class Hub:
         being pushed at the moment of a look is not pushed twice.
         """
         suspects: dict[int, tuple[int, int | None]] = {}
+        still: dict[int, tuple[tuple[int, int | None], int]] = {}  # table -> (stored stamp, looks it has not moved)
         while True:
             await asyncio.sleep(WATCH_SECONDS)
             try:
                 table_ids = list(self.connections)
-                found = await anyio.to_thread.run_sync(self.tables.missed, table_ids) if table_ids else {}
+                stored = await anyio.to_thread.run_sync(self.tables.store.stamps, table_ids) if table_ids else {}
+                found = self.tables.not_shown(stored)
                 missed = {table_id: stamp for table_id, stamp in found.items() if suspects.get(table_id) == stamp}
                 suspects = found
             except Exception:
@@ -1062,6 +1073,16 @@ class Hub:
             for table_id in missed:
                 log.warning("table %s: what was shown here is not what is stored; pushed anew", table_id)
             await self._push_anew(list(missed))  # what is kept here may be behind, or (forged) ahead
+            still = {
+                table_id: (stamp, still[table_id][1] + 1 if table_id in still and still[table_id][0] == stamp else 0)
+                for table_id, stamp in stored.items()
+            }
+            for table_id, (_stamp, looks) in still.items():
+                # The process playing the table's bots may have died mid-step (its players, reconnecting,
+                # would start them here; players connected here do not): a bot table still for a while
+                # looks here whether a bot is due. A process that is only slow loses one compare-and-set.
+                if looks >= STILL_LOOKS and table_id not in self._bots and self.tables.kept_with_bots(table_id):
+                    self.play_bots(table_id)
 
     async def stop(self) -> None:
         if self._watching is not None:
@@ -1279,7 +1300,7 @@ class Hub:
         key = (socket, seat)
         self.connections[table_id].add(key)
         bucket = TokenBucket(RATE, BURST)
-        if table.status == "playing" and any(s.kind != "human" for s in table.seats):
+        if table.status == "playing" and table.has_bots:
             self.play_bots(table_id)  # a bot left due (a process stopped while it played) plays on: no stall
         try:
             await socket.send_json(await anyio.to_thread.run_sync(self.tables.state_for, table_id, seat))
@@ -1600,6 +1621,7 @@ class LocalBroker(Broker):
 RETRY_FIRST = 0.2  # seconds before a bot's failed step is tried again (doubling)
 RETRY_LAST = 5.0
 BOT_STOP_SECONDS = 5.0  # a stopping server waits this long at most for its bots' steps under way
+STILL_LOOKS = 2  # looks (after the first) a bot table stays unmoved before this process looks for a bot due
 WATCH_SECONDS = 5.0  # how often a process looks for a table change it was not told of (PostgreSQL)
 RECONNECT_FIRST = 0.2  # seconds before a lost notification connection is opened again (doubling)
 RECONNECT_LAST = 5.0
