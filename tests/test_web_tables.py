@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 import types
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +87,28 @@ def receive(ws: Socket) -> dict[str, Any]:
     return message
 
 
+def settled(message: dict[str, Any], humans: Collection[int]) -> bool:
+    """No bot is left to play: the game is over (or not started), or only the `humans` are to act."""
+    view = message["view"]
+    if view is None or view["terminal"]:
+        return True
+    return all(seat in humans for seat in view["deciders"] or [view["turn"]])
+
+
+def settle(ws: Socket, humans: Collection[int], after: int = -1) -> dict[str, Any]:
+    """The first state past step `after` with no bot left to play.
+
+    The bots play in the background, each of their steps pushed on its own: the states on the way
+    are passed over, and so is a state pushed twice (a push may show a step another push shows too).
+    """
+    for _ in range(1000):
+        message = receive(ws)
+        assert message["type"] == "state", message
+        if steps(message) > after and settled(message, humans):
+            return message
+    raise AssertionError("the bots never let a human act")
+
+
 def play_out(sockets: dict[int, Socket], watchers: list[Socket], first: dict[int, dict[str, Any]]) -> dict[str, Any]:
     """Every seat rolls when the state says it is its turn; every connection sees every step. Returns the last state."""
     state = next(iter(first.values()))
@@ -97,7 +119,7 @@ def play_out(sockets: dict[int, Socket], watchers: list[Socket], first: dict[int
         turn = view["turn"]
         before = steps(state)
         sockets[turn].send_json({"action": "roll"})
-        seen = [receive(ws) for ws in [*sockets.values(), *watchers]]
+        seen = [settle(ws, sockets, before) for ws in [*sockets.values(), *watchers]]
         assert all(m["type"] == "state" for m in seen), seen
         assert len({steps(m) for m in seen}) == 1 and steps(seen[0]) > before  # everybody, the same step
         for m in seen:  # each seat sees its own seat; watchers none
@@ -421,6 +443,27 @@ def test_a_restarted_server_continues_the_table(db: str) -> None:
         assert len(record.steps) >= moved
 
 
+def test_bots_due_when_a_server_stopped_play_on_when_one_starts(db: str) -> None:
+    """A server that stored a start (or a move) and stopped before its bots played: the next one to start plays
+    them, with nobody connected, so no game stalls for good."""
+    from pinsetter.storage import Storage
+    from pinsetter.web.service import GameService
+    from pinsetter.web.tables import TableService
+
+    storage = Storage(db)
+    stopped = TableService(storage, GameService(storage))
+    stopped.bots_to_play = lambda _table_id: None  # it stops before its bots play
+    made = stopped.create("tenpins", {"frames": 1}, ["bot:random", "bot:random"], seed=2)
+    game_id = stopped.start(made["id"], made["host_token"])
+    stored = storage.get(game_id)
+    assert stored is not None and not stored.record.steps
+    with TestClient(create_app(db)) as client:
+        until(lambda: (found := storage.get(game_id)) and found.finished, "the bots' game played by the new server")
+        assert client.get(f"/api/tables/{made['id']}").json()["status"] == "finished"
+    final = storage.get(game_id)
+    assert final is not None and replay(final.record).is_terminal()
+
+
 def test_a_tables_record_is_handed_out_without_the_tables_mark(client: TestClient, tmp_path: Path) -> None:
     """Only the tables say a game was played at one: the history keeps the mark (part of the game's
     identity), no record from outside may carry it, and the record handed out leaves it out, so
@@ -431,8 +474,8 @@ def test_a_tables_record_is_handed_out_without_the_tables_mark(client: TestClien
     table = host(client, ["bot:random", "bot:random"], frames=1)
     game_id = start(client, table)
     service = client.app.state.service  # type: ignore[attr-defined]
-    stored = service.storage.get(game_id)
-    assert stored is not None and stored.finished and stored.record.extra == {"table": table["id"]}
+    stored = until(lambda: (found := service.storage.get(game_id)) and found.finished and found, "the bots' game over")
+    assert stored.record.extra == {"table": table["id"]}
     text = client.get(f"/api/games/{game_id}/record").text
     assert "extra" not in json.loads(text)
     assert_replays(client, game_id)
@@ -638,6 +681,30 @@ def test_a_notification_that_never_arrives_still_reaches_the_players_within_seco
         assert steps(receive_within(wb, 30)) == 1  # never, without the look
 
 
+def test_a_process_plays_the_bots_another_process_left_due(postgres: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Process one stores the move that leaves a bot to play and never plays it (it died mid-step, say): process
+    two, where a spectator watches, finds the table still for a few looks and plays the bot on."""
+    monkeypatch.setattr(tables_module, "WATCH_SECONDS", 0.3)
+    with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:
+        one.app.state.tables.bots_to_play = lambda _table_id: None  # type: ignore[attr-defined]
+        table = host(one, ["human", "bot:random"], frames=1)
+        ann = sit(one, table["id"], 0, "Ann")
+        start(one, table)
+        url = f"/ws/tables/{table['id']}"
+        with one.websocket_connect(f"{url}?token={ann}") as wa, two.websocket_connect(url) as spectator:
+            state = receive(wa)
+            receive(spectator)
+            while state["view"]["turn"] == 0:  # Ann's frame, through process one
+                wa.send_json({"action": "roll"})
+                state = receive(wa)
+            assert state["view"]["turn"] == 1  # the bot's frame: process one does not play it
+            watched = receive_within(spectator, 30)  # never, without process two's look
+            while not watched["view"]["terminal"]:  # process two plays it, each step pushed to both processes
+                watched = receive_within(spectator, 30)
+            assert settle(wa, [0], steps(state))["view"]["terminal"]
+    assert two.app.state.tables.games.kept(watched["view"]["id"]) is None  # type: ignore[attr-defined]
+
+
 def test_a_process_keeps_nothing_for_a_table_nobody_watches_there(postgres: str) -> None:
     """Every process hears every table's steps; one with no connection to the table keeps no entry for it."""
     with TestClient(create_app(postgres)) as one, TestClient(create_app(postgres)) as two:
@@ -660,12 +727,15 @@ def test_a_process_keeps_nothing_for_a_table_nobody_watches_there(postgres: str)
 
 
 def play_alone(client: TestClient, table_id: int, token: str) -> dict[str, Any]:
-    """One seat rolls until its game ends; the last state."""
+    """One seat rolls until its game ends (the bots play the other seats); the last state."""
     with client.websocket_connect(f"/ws/tables/{table_id}?token={token}") as ws:
         state = receive(ws)
+        mine = [state["seat"]]
+        if not settled(state, mine):  # a bot is playing its turn
+            state = settle(ws, mine, steps(state))
         while not state["view"]["terminal"]:
             ws.send_json({"action": "roll"})
-            state = receive(ws)
+            state = settle(ws, mine, steps(state))
     return state
 
 
@@ -701,10 +771,48 @@ def test_a_table_whose_game_ended_is_finished_and_released_from_memory(client: T
     assert table["id"] not in tables._playing and tables.games.kept(game_id) is None
 
 
-def test_a_game_the_bots_end_at_the_start_finishes_its_table_at_once(client: TestClient) -> None:
-    table = host(client, ["bot:random", "bot:random"], frames=1)
-    game_id = start(client, table)
-    assert client.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
+def test_a_table_of_bots_starts_at_once_and_every_client_sees_every_bot_step(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start returns while the first bot still thinks; then the bots play in the background, each step
+    stored and pushed on its own, until the game ends and finishes its table."""
+    import threading
+
+    from pinsetter.bots.random_bot import RandomBot
+
+    thinking, go_on = threading.Event(), threading.Event()
+    choose = RandomBot.choose
+
+    def slow_choose(self: RandomBot, state: Any, rng: Any) -> Any:
+        thinking.set()
+        assert go_on.wait(30)
+        return choose(self, state, rng)
+
+    monkeypatch.setattr(RandomBot, "choose", slow_choose)
+    table = host(client, ["bot:random"] * 3, game="rolling-pins", frames=1)
+    at, url = f"/api/tables/{table['id']}", f"/ws/tables/{table['id']}"
+    with client.websocket_connect(url) as one, client.websocket_connect(url) as two:
+        assert receive(one)["view"] is None and receive(two)["view"] is None  # not started yet
+        game_id = start(client, table)
+        until(thinking.is_set, "the first bot thinking")
+        assert client.get(at).json()["status"] == "playing"  # the start has returned, the game goes on
+        assert not client.app.state.service.storage.get(game_id).record.steps  # type: ignore[attr-defined]
+        go_on.set()
+        seen = {0: [receive(one)], 1: [receive(two)]}
+        for index, ws in enumerate((one, two)):
+            while not seen[index][-1]["view"]["terminal"]:
+                seen[index].append(receive(ws))
+    record = assert_replays(client, game_id)
+    assert {s.actor for s in record.steps} == {None, 0, 1, 2}
+    for states in seen.values():
+        counts = [steps(m) for m in states]
+        assert counts[0] == 0 and counts[-1] == len(record.steps)  # from the start's state to the end
+        assert counts == sorted(set(counts))  # each state once, in order
+        told = {entry["step"] for m in states for entry in m["view"]["log"]}
+        assert told == set(range(1, len(record.steps) + 1))  # every step reached every client
+        assert len(states) > 10  # a push per bot step, not one for the whole game
+        assert states[-1]["table"]["status"] == "finished"
+    assert client.get(at).json()["status"] == "finished"
     assert history_of(client, game_id)["status"] == "finished"
 
 

@@ -457,15 +457,44 @@ async def test_steps_applied_on_the_event_loop_are_written_together_each_by_its_
         hub.writer.stop()
 
 
-def test_a_table_with_a_bot_acts_in_a_worker_thread(tmp_path: Path) -> None:
-    """A bot's move may take long: a table with a bot never applies steps on the event loop."""
+async def test_a_table_with_a_bot_acts_on_the_event_loop_and_its_bot_plays_once_the_step_is_stored(
+    tmp_path: Path,
+) -> None:
+    """A seat's action never plays a bot (the bots play afterwards, in the background): a table with a bot
+    applies its seats' steps on the event loop like any other, and the bot is told once the step is stored."""
+    from pinsetter.web.tables import Hub
+
     a = service(tmp_path / "h.sqlite")
     made = a.create("tenpins", {"frames": 2}, ["human", "bot:random"], seed=3)
-    a.sit(made["id"], 0, "ann")
-    a.start(made["id"], made["host_token"])
-    assert a.begin_act(made["id"], turn(a, made["id"]), {"action": "roll"}) is None
+    table_id = made["id"]
+    a.sit(table_id, 0, "ann")
+    game_id = a.start(table_id, made["host_token"])
+    hub = Hub(a)
+    told: list[int] = []
+    a.bots_to_play = told.append  # what the hub would play
+    try:
+        for _ in range(3):  # Ann rolls until her frame ends
+            pending = a.begin_act(table_id, 0, {"action": "roll"})
+            assert pending is not None  # applied on the event loop, bot or no bot
+            assert not told  # not before its write
+            await hub.writer.submit(pending)
+            if told:
+                break
+        assert told == [table_id] and turn(a, table_id) == 1  # the bot's turn, none of its rolls played
+        ann = len(stored_steps(a, game_id))  # Ann's rolls, and nothing of the bot's
+        with pytest.raises(Refused, match="not your turn"):  # nobody acts for the bot: the seat checks stay
+            a.act(table_id, 0, {"action": "roll"})
+        with pytest.raises(Refused, match="played by a bot"):
+            a.act(table_id, 1, {"action": "roll"})
+        played = 0
+        while a.play_bot(table_id) is not None:  # what the hub's task does: one stored step at a time
+            played += 1
+            assert len(stored_steps(a, game_id)) == ann + played
+        assert played >= 1 and turn(a, table_id) == 0  # the bot's frame is over: Ann's turn again
+    finally:
+        hub.writer.stop()
     with pytest.raises(Refused, match="'action' must be text"):  # a bad message is refused at once all the same
-        a.begin_act(made["id"], 0, {"action": 5})
+        a.begin_act(table_id, 0, {"action": 5})
 
 
 def test_appends_in_one_transaction_are_each_checked(two: Setup) -> None:

@@ -2,7 +2,7 @@
 
 Shared-dice Rolling Pins: one roll serves everybody, every seat in the frame
 answers it at once and in any order (each sees only its own choices), bots
-answer their part at once, and the game moves on when all have answered. A
+answer their part in the background, and the game moves on when all have answered. A
 turn timer lets the table's fallback bot decide for a seat whose time ran out
 (the log says so), also after a restart. The host gives an idle player's seat
 to a bot: the record keeps the human and says from which step the bot plays.
@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from pinsetter.records import Record, RecordError, replay
 from pinsetter.web.app import create_app
-from test_web_tables import error_of, host, receive, sit, start, steps
+from test_web_tables import error_of, host, receive, settle, sit, start, steps
 from waiting import until
 
 SHARED = {"shared_dice": True, "frames": 2}
@@ -36,12 +36,13 @@ def record_of(client: TestClient, game_id: int) -> Record:
 
 def play_to_the_end(socket: Any, state: dict[str, Any]) -> dict[str, Any]:
     """The only seat still played by a human plays on (a miss where it may) until the game ends."""
+    mine = [state["seat"]]
     for _ in range(200):
         if state["view"]["terminal"]:
             break
         legal = state["view"]["legal_actions"]
         socket.send_json({"action": "miss" if "miss" in legal else legal[-1]})
-        state = receive(socket)
+        state = settle(socket, mine, steps(state))  # the bots' frames pass by meanwhile
     return state
 
 
@@ -60,9 +61,9 @@ def test_three_seats_answer_one_shared_roll_at_once_in_any_order(client: TestCli
         client.websocket_connect(url) as spectator,
     ):
         sockets = {0: wa, 1: wb, 3: wc}
-        latest = {seat: receive(ws) for seat, ws in sockets.items()}
-        watched = receive(spectator)
-        # The bot chose its dice at once; the three humans all decide now, each with their own choices.
+        latest = {seat: settle(ws, sockets) for seat, ws in sockets.items()}
+        watched = settle(spectator, sockets)
+        # The bot chose its dice (in the background); the three humans all decide now, each with their own choices.
         assert watched["view"]["deciders"] == [0, 1, 3] and watched["view"]["legal_actions"] == []
         for state in latest.values():
             assert state["view"]["next"] == "decision" and state["view"]["deciders"] == [0, 1, 3]
@@ -70,27 +71,28 @@ def test_three_seats_answer_one_shared_roll_at_once_in_any_order(client: TestCli
             assert [c["action"] for c in state["view"]["view"]["choices"]] == ["dice 1", "dice 2"]
         before = steps(watched)
 
-        def everyone() -> dict[int, dict[str, Any]]:
-            seen = {seat: receive(ws) for seat, ws in sockets.items()}
-            receive(spectator)
+        def everyone(after: int) -> dict[int, dict[str, Any]]:
+            """Every connection's state past step `after` once the bots have answered their parts."""
+            seen = {seat: settle(ws, sockets, after) for seat, ws in sockets.items()}
+            settle(spectator, sockets, after)
             assert len({steps(m) for m in seen.values()}) == 1
             return seen
 
         wc.send_json({"action": "dice 1"})  # the last seat first: nobody waits for seat order
-        latest = everyone()
+        latest = everyone(before)
         assert latest[3]["view"]["legal_actions"] == [] and latest[3]["view"]["deciders"] == [0, 1]
         waiting = latest[3]["view"]["view"]  # seat 3 watches its own sheet meanwhile
         assert waiting["player"] == 3 and waiting["status"] == "Cy: waiting for Ann, Bob" and waiting["choices"] == []
         wc.send_json({"action": "dice 2"})
         assert "turn" in receive(wc)["error"]  # seat 3 has answered this roll
         wa.send_json({"action": "dice 2"})
-        latest = everyone()
+        latest = everyone(steps(latest[3]))
         wb.send_json({"action": "dice 2"})  # the last answer: the shared roll comes, the bot answers it
-        latest = everyone()
+        latest = everyone(steps(latest[3]))
         record = record_of(client, game_id)
         answers = [(s.actor, s.text) for s in record.steps[before:]]
         assert answers[:3] == [(3, "dice 1"), (0, "dice 2"), (1, "dice 2")]
-        assert answers[3][0] is None and answers[4][0] == 2  # one roll for all, then the bot at once
+        assert answers[3][0] is None and answers[4][0] == 2  # one roll for all, then the bot's answer
         roll = [int(d) for d in answers[3][1].split("+")]
         for seat in (0, 1, 3):
             mine = latest[seat]["view"]
@@ -107,7 +109,7 @@ def test_three_seats_answer_one_shared_roll_at_once_in_any_order(client: TestCli
             seat = max(deciding)
             legal = latest[seat]["view"]["legal_actions"]
             sockets[seat].send_json({"action": "miss" if "miss" in legal else legal[-1]})
-            latest = everyone()
+            latest = everyone(steps(latest[seat]))
         assert all(state["view"]["terminal"] for state in latest.values())
     record = record_of(client, game_id)
     assert replay(record).is_terminal()
@@ -120,7 +122,7 @@ def test_twelve_players_at_one_shared_dice_table(client: TestClient) -> None:
     ann, bob = sit(client, table["id"], 0, "Ann"), sit(client, table["id"], 1, "Bob")
     start(client, table)
     with client.websocket_connect(f"/ws/tables/{table['id']}?token={bob}") as wb:
-        state = receive(wb)
+        state = settle(wb, (0, 1))  # the ten bots answer the first roll one after the other
         assert state["view"]["deciders"] == [0, 1] and state["view"]["legal_actions"]
         assert len(state["view"]["sheets"]) == 12
     assert ann
@@ -243,7 +245,7 @@ def test_the_host_hands_an_idle_players_seat_to_a_bot_mid_game(client: TestClien
             "name": "Bob",
             "free": False,
         }
-        state = receive(wa)  # pushed at once: the bot played Bob's frame
+        state = settle(wa, [0], moved)  # the bot played Bob's frame, each step pushed as it came
         assert state["table"]["seats"][1]["kind"] == "bot:greedy" and steps(state) > moved
         wb.send_json({"action": "miss"})  # Bob's old connection can no longer act
         message = receive(wb)
@@ -338,7 +340,8 @@ def test_simultaneous_answers_a_timer_and_a_replacement_on_postgresql(postgres: 
             latest = {0: receive(wa), 1: receive(wb)}
             assert latest[0]["view"]["deciders"] == [0, 1, 2] and latest[0]["table"]["turn_seconds"] == 600
             assert client.post(f"/api/tables/{table['id']}/seats/2/bot", json=hosting).status_code == 200
-            latest = {0: receive(wa), 1: receive(wb)}  # Cy's seat is the bot's: it answered at once
+            before = steps(latest[0])
+            latest = {0: settle(wa, (0, 1), before), 1: settle(wb, (0, 1), before)}  # Cy's bot has answered
             assert latest[0]["view"]["deciders"] == [0, 1]
             sockets = {0: wa, 1: wb}
             for _ in range(200):
@@ -347,7 +350,8 @@ def test_simultaneous_answers_a_timer_and_a_replacement_on_postgresql(postgres: 
                     break
                 legal = latest[deciding[0]]["view"]["legal_actions"]
                 sockets[deciding[0]].send_json({"action": "miss" if "miss" in legal else legal[-1]})
-                latest = {0: receive(wa), 1: receive(wb)}  # pushed through LISTEN/NOTIFY
+                before = steps(latest[0])
+                latest = {0: settle(wa, (0, 1), before), 1: settle(wb, (0, 1), before)}  # through LISTEN/NOTIFY
             assert latest[0]["view"]["terminal"]
         record = record_of(client, game_id)
         assert replay(record).is_terminal()

@@ -14,6 +14,7 @@ from the seed), but the player would already know it.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -180,9 +181,22 @@ class Match:
 
     def bot_action_for(self, player: int, bot: Bot | None = None) -> Step:
         """What `bot` (by default the seat's own) decides for `player`, one of the deciders."""
-        state = self.state if player == self.state.current_player() else self.state.as_decider(player)
+        return self.bot_thinking(player, bot, copy=False)()
+
+    def bot_thinking(self, player: int, bot: Bot | None = None, copy: bool = True) -> Callable[[], Step]:
+        """`bot_action_for`, to work out later: the position and the bot's random stream are taken now.
+
+        With `copy`, on a copy of the position, so that the match may go on while the bot thinks
+        (an online table's seats act meanwhile, and a slow bot does not hold up their moves).
+        """
+        state = self.state
+        if player != state.current_player():
+            state = state.as_decider(player)  # a copy already
+        elif copy:
+            state = state.clone()
         # Seeded on first draw: most bots never draw (the draws are step_rng's all the same).
-        return (bot or self.bots[player]).choose(state, lazy_step_rng(self.seed, self.steps_done, BOT_STREAM))
+        rng = lazy_step_rng(self.seed, self.steps_done, BOT_STREAM)
+        return functools.partial((bot or self.bots[player]).choose, state, rng)
 
     def is_bot_turn(self) -> bool:
         return self.state.current_player() in self.bots

@@ -310,19 +310,31 @@ class Game(ABC):
             roll_label=_("Next"),
         )
 
-    def board(self, state: State, player: int, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
+    def board(
+        self,
+        state: State,
+        player: int,
+        names: Sequence[str] | None = None,
+        last_chance: str = "",
+        drawn: TableView | None = None,
+    ) -> TableView:
         """`player`'s own board as everybody at the table may see it, read only (the web draws every player's).
 
         The player up, or one of the deciders, has their table; a player waiting has by default
         only a status line (`Bob: waiting`), as Ten Pins' and Bowling Dice's pins are the bowler's.
         A game where every player keeps a sheet of their own draws it (Rolling Pins).
+        `drawn`: `table(state, names, last_chance)` if the caller has drawn it already (a view
+        drawn once is not drawn again for the board of the player it shows).
         """
         from pinsetter.core.table import TableView
 
         if state.num_players == 1 or (
             not state.is_terminal() and (player == state.turn() or player in state.deciders())
         ):
-            return self.table(state.seen_by(player), names, last_chance).as_board(player)
+            seen = state.seen_by(player)
+            if drawn is None or seen is not state:
+                drawn = self.table(seen, names, last_chance)
+            return drawn.as_board(player)
         status = self.waiting_status(state, player, names)
         return TableView(game=self.id, title=_(self.name), player=player, status=status)
 

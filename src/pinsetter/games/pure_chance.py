@@ -8,6 +8,7 @@ engine, so the exact analyser and the playable state share one set of rules.
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Hashable
@@ -87,6 +88,18 @@ class PureChanceState(State):
         super().__init__(game, players)
         self.model = game.ball_model()
         self.racks: list[Any] = [self.model.fresh() for _ in range(players)]
+
+    def clone(self) -> PureChanceState:
+        """A copy that shares what never changes in place (racks are hashable values, ball contexts frozen).
+
+        `copy.deepcopy` walked every value: the log of a game at an online table clones a state per
+        step, and that walk was the largest part of a step's CPU on the server (docs/tables.md, Load).
+        """
+        new = copy.copy(self)
+        new.pinfalls = [list(balls) for balls in self.pinfalls]
+        new._contexts = list(self._contexts)
+        new.racks = list(self.racks)
+        return new
 
     def is_chance_node(self) -> bool:
         return not self.is_terminal()

@@ -658,11 +658,19 @@ class RollingPins(Game):
 
         return rolling_pins_table(state, list(names) if names else None, last_chance)
 
-    def board(self, state: State, player: int, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
+    def board(
+        self,
+        state: State,
+        player: int,
+        names: Sequence[str] | None = None,
+        last_chance: str = "",
+        drawn: TableView | None = None,
+    ) -> TableView:
         """Every player's own sheet: pins, tokens and ability track, public as on paper.
 
         Drawn without working out the player's choices (a board offers none): with a dozen
-        players deciding a shared roll, their choices' labels cost more than the rest.
+        players deciding a shared roll, their choices' labels cost more than the rest (so
+        `drawn`, a table with its choices, is not used).
         """
         from pinsetter.games.rolling_pins_table import rolling_pins_table
 

@@ -93,6 +93,11 @@ class StoredTable:
         seconds = self.settings.get("turn_seconds")
         return seconds if isinstance(seconds, int) else None
 
+    @property
+    def has_bots(self) -> bool:
+        """Whether a bot plays a seat (from the start, or handed one during the game)."""
+        return any(seat.kind != "human" for seat in self.seats)
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat this token holds, or None (a spectator)."""
         if not token:
@@ -204,14 +209,18 @@ class TableStore:
 
     def timed_and_playing(self) -> list[int]:
         """Tables being played with a turn timer and a game not over (their clocks start again with a server)."""
+        return self._playing_where(tables.c.settings.like('%"turn_seconds"%'))
+
+    def bots_and_playing(self) -> list[int]:
+        """Tables being played with a bot seat and a game not over (their bots may be due when a server starts)."""
+        return self._playing_where(tables.c.seats.like('%"bot:%'))
+
+    def _playing_where(self, condition: sa.ColumnElement[bool]) -> list[int]:
+        """The tables being played, their game not over, that meet `condition`."""
         query = (
             sa.select(tables.c.id)
             .join(games, games.c.id == tables.c.game_id)
-            .where(
-                tables.c.status == "playing",
-                tables.c.settings.like('%"turn_seconds"%'),
-                games.c.finished == sa.false(),
-            )
+            .where(tables.c.status == "playing", condition, games.c.finished == sa.false())
         )
         with self.storage.engine.begin() as connection:
             return [int(row[0]) for row in connection.execute(query)]

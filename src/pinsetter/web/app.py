@@ -555,10 +555,11 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     @app.post("/api/tables/{table_id}/start", tags=["tables"], responses=ERRORS)
     async def post_start(table_id: Number, body: HostRequest) -> dict[str, Any]:
+        """Start the game: it returns at once, and the bots play afterwards, each step pushed as it comes."""
         import anyio
 
         game_id = await anyio.to_thread.run_sync(tables.start, table_id, body.host_token)
-        await hub.broker.publish(table_id)
+        await hub.broker.publish(table_id, tables.stamp(table_id))  # what is kept here is current: keep it
         return {"game_id": game_id}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot", tags=["tables"], responses=ERRORS)

@@ -414,7 +414,10 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
         "has_decisions": match.game.has_decisions,
         "legal_actions": legal,
         "view": table.model_dump(mode="json"),
-        "boards": [match.game.board(state, i, names, last_chance).model_dump(mode="json") for i in range(len(names))],
+        "boards": [
+            match.game.board(state, i, names, last_chance, drawn=table).model_dump(mode="json")
+            for i in range(len(names))
+        ],
         "sheets": sheets,
         "log": log,
         "undo": match.can_undo(),

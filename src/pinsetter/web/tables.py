@@ -4,11 +4,12 @@ A host creates a table (seats for humans and bots) and gets a join code and a
 host token; each visitor takes a free seat by name and gets a seat token; the
 host starts the game. The server accepts a decision only from the seat whose
 decision it is, identified by its token (spectators hold none), applies it
-through the engine, plays the bots and the chance steps that follow, stores
-the game with a compare-and-set on its step count (so two server processes
-never both append a step), and tells every process to push the new state to
-its connections: in-process, or through PostgreSQL LISTEN/NOTIFY when several
-processes share one PostgreSQL database (docs/tables.md).
+through the engine with the chance steps that follow, stores the game with a
+compare-and-set on its step count (so two server processes never both append
+a step), and tells every process to push the new state to its connections:
+in-process, or through PostgreSQL LISTEN/NOTIFY when several processes share
+one PostgreSQL database (docs/tables.md). The bots play afterwards, in the
+background, one stored and pushed step at a time, like the seats.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from pinsetter.bots.base import bot_names, bot_seat_name, make_bot
-from pinsetter.core.game import GameError, quoted
+from pinsetter.core.game import GameError, Step, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
@@ -61,6 +62,8 @@ MIN_TURN, MAX_TURN = 1, 3600  # seconds a host may give each decision
 # tables at bot speed spent ~45 ms per action waiting for the interpreter's lock and 3 ms acting
 # (docs/tables.md, Load).
 ACT_THREADS = 4
+BOT_THREADS = 2  # bots thinking at once, in threads of their own: a slow bot never holds up a seat's action
+BOT_TRIES = 100  # times a bot thinks again because the game moved on meanwhile, before its runner lets go
 MAX_BATCH = 64  # steps one transaction writes at most
 
 
@@ -76,6 +79,10 @@ class TableService:
         self.games = games
         self.store = TableStore(storage)
         self.changed: Callable[[int], None] = lambda _table_id: None  # the hub pushes the new state
+        # Told (from any thread, holding no lock) that a step this process stored leaves a bot to
+        # play: alone (a script, a test), the bots play at once in the caller's thread; the hub
+        # plays them in the background (`Hub.play_bots`).
+        self.bots_to_play: Callable[[int], None] = self.play_bots
         # Turn timer: table -> seat -> (which decision of the seat, its deadline on time.monotonic()).
         self.deadlines: dict[int, dict[int, tuple[int, float]]] = {}
         self._clock_guard = threading.Lock()
@@ -102,9 +109,18 @@ class TableService:
         A notification can be lost (a send that failed, a push that failed while the database
         was away): the hub looks every few seconds, so that no table stalls for good.
         """
-        stored = self.store.stamps(table_ids)
+        return self.not_shown(self.store.stamps(table_ids))
+
+    def not_shown(self, stored: dict[int, tuple[int, int | None]]) -> dict[int, tuple[int, int | None]]:
+        """Of the tables' stored (version, steps), those that are not what was last shown here."""
         with self._guard:
             return {table_id: stamp for table_id, stamp in stored.items() if self._shown.get(table_id) != stamp}
+
+    def kept_with_bots(self, table_id: int) -> bool:
+        """Whether the table, as this process keeps it, is being played with a bot seat (nothing is read)."""
+        with self._guard:
+            table = self._playing.get(table_id)
+        return table is not None and table.has_bots
 
     def table(self, table_id: int) -> StoredTable:
         """The table as stored now (read from the database)."""
@@ -313,13 +329,13 @@ class TableService:
         if not self.store.update(table):
             raise Conflict(_("the table changed while starting: try again"))
         with self.games.lock(match.game_id):
-            self._run_automatic(match)
+            self._run_chance(match)
+            match.store()
             self.games.remember(match.game_id, match)
-        if match.state.is_terminal():  # the bots played it to its end at once
-            table.status = "finished"
-            if not self.store.update(table):
-                table = self.table(table_id)
+            bots = self._bot_due(match) is not None
         self._keep(table)
+        if bots:  # they play after the start, each step pushed as it comes
+            self.bots_to_play(table_id)
         return match.game_id
 
     def give_to_bot(self, table_id: int, seat: int, host_token: str, bot: str) -> None:
@@ -360,15 +376,18 @@ class TableService:
                 with self._unsaved(match, game_id):
                     try:
                         match.replace_with_bot(seat, bot)
-                        self._run_automatic(match)
                     except GameError as exc:
                         raise Refused(str(exc)) from None
                 try:
                     self._save(match, game_id, before, table)
-                    return
                 except _Stale:
                     table = self.table(table_id)  # the game or the table moved on: decide again on what is stored
                     self._check_playing(table)
+                    continue
+                bots = self._bot_due(match) is not None
+            if bots:  # the seat's turn, perhaps: its bot plays it
+                self.bots_to_play(table_id)
+            return
         raise Conflict(_("the table changed: try again"))
 
     def close(self, table_id: int, host_token: str) -> None:
@@ -498,9 +517,10 @@ class TableService:
         The step is applied to the kept match with the game's lock held and its write
         prepared; `Hub`'s `StepWriter` writes it and lets the lock go. None when that
         cannot be done at once, and the whole `act` runs in a thread instead: nothing kept,
-        the game busy, a bot at the table (its move may take long), or what is kept proved
-        out of date. A message that is not an action is Refused here already. `notification`
-        gives the NOTIFY (channel, payload) of a change's stamp, for the write to send with it.
+        the game busy, or what is kept proved out of date. No bot moves here (the bots play
+        afterwards, `play_bot`), so a table with bots acts here too. A message that is not an
+        action is Refused here already. `notification` gives the NOTIFY (channel, payload) of a
+        change's stamp, for the write to send with it.
         """
         if seat is None:
             return None
@@ -515,14 +535,15 @@ class TableService:
         pending = None
         try:
             match = self._current(game_id, verify=False, may_read=False)
-            if match is None or not all(p.is_human for p in match.players):
+            if match is None:
                 return None
             before = len(match.record.steps)
             self._apply_decision(match, game_id, seat, action, pins, pile, fresh=False)
             stamp = self.change_stamp(table, match, before)
             notify = notification(table_id, stamp) if notification is not None else None
             write = self._prepare_save(match, game_id, before, table, notify)
-            pending = PendingStep(table, game_id, write, lock, stamp, notified=write.notify is not None)
+            bots = self._bot_due(match) is not None
+            pending = PendingStep(table, game_id, write, lock, stamp, write.notify is not None, bots)
             return pending
         except _Stale:
             return None
@@ -565,7 +586,11 @@ class TableService:
             before = len(match.record.steps)
             self._apply_decision(match, game_id, seat, action, pins, pile, fresh)
             self._save(match, game_id, before, table)
-            return self.change_stamp(table, match, before)
+            stamp = self.change_stamp(table, match, before)
+            bots = self._bot_due(match) is not None
+        if bots:
+            self.bots_to_play(table.id)
+        return stamp
 
     def _apply_decision(
         self,
@@ -577,7 +602,7 @@ class TableService:
         pile: int | None,
         fresh: bool,
     ) -> None:
-        """Apply the seat's roll or decision and what follows it automatically (not stored yet).
+        """Apply the seat's roll or decision and the chance steps after it (not stored yet).
 
         Refused (Conflict) when the seat may not act or the engine refuses it, on `fresh` (stored)
         data; _Stale instead on kept data (perhaps out of date).
@@ -603,7 +628,7 @@ class TableService:
                         mine = state if seat == state.turn() else state.as_decider(seat)
                         action = match.game.selection_action(mine, frozenset(pins), pile)
                     match.apply_for(seat, match.game.parse_action(action))
-                self._run_automatic(match)
+                self._run_chance(match)
             except GameError as exc:
                 if not fresh:
                     raise _Stale() from None  # refused here; judged again on the stored game
@@ -668,24 +693,86 @@ class TableService:
             with self._guard:
                 self._playing.pop(table.id, None)
 
-    def _run_automatic(self, match: Match) -> None:
-        """Bots and chance play on until only humans decide, or a human rolls (in a dice game without decisions).
+    @staticmethod
+    def _run_chance(match: Match) -> None:
+        """The chance steps after a step, played with it (not stored yet).
 
-        With simultaneous decisions every bot answers its part at once, so the humans never wait for a bot.
+        In a game without decisions every roll is a seat's own: a human's message, or its bot's step (`play_bot`).
         """
-        while not match.state.is_terminal():
-            state = match.state
-            if state.is_chance_node():
-                if match.players[state.turn()].is_human and not match.game.has_decisions:
-                    break
+        if not match.game.has_decisions:
+            return
+        while not match.state.is_terminal() and match.state.is_chance_node():
+            match.apply(match.draw_chance())
+
+    @staticmethod
+    def _bot_due(match: Match) -> int | None:
+        """The seat whose bot plays next (a decision, or its roll in a game without decisions), or None."""
+        state = match.state
+        if state.is_terminal():
+            return None
+        if state.is_chance_node():
+            turn = state.turn()
+            return None if match.game.has_decisions or match.players[turn].is_human else turn
+        # With simultaneous decisions the bots answer their parts one after the other, the humans meanwhile.
+        return next((p for p in state.deciders() if not match.players[p].is_human), None)
+
+    def play_bots(self, table_id: int) -> None:
+        """Play every bot step due at the table, one after the other, in this thread (`bots_to_play` alone)."""
+        while self.play_bot(table_id) is not None:
+            pass
+
+    def play_bot(self, table_id: int) -> str | None:
+        """One bot's step at the table and the chance steps after it, stored like a seat's action: its stamp.
+
+        None when no bot is due (a human acts, the game is over, the table is not played) or another
+        process stored a step first (that process plays the bots on, `bots_to_play`). The bot thinks
+        on a copy of the position without the game's lock, so the seats act meanwhile (a shared
+        roll's humans); a step stored meanwhile makes it think again on the new position.
+        """
+        for _attempt in range(BOT_TRIES):
+            table = self.kept_table(table_id)
+            if table.status != "playing" or table.game_id is None:
+                return None
+            game_id = table.game_id
+            with self.games.lock(game_id):
+                match = self.current_match(game_id)
+                seat = self._bot_due(match)
+                if seat is None or match.state.is_chance_node():  # nothing to think over: a bot's roll, or none
+                    return self._play_on(match, game_id, table, seat, None)
+                thought_on, before = match, len(match.record.steps)
+                thinking = match.bot_thinking(seat)
+            decision = thinking()  # perhaps long (an exact solve on first need)
+            with self.games.lock(game_id):
+                match = self.current_match(game_id)
+                if match is thought_on and len(match.record.steps) == before:
+                    return self._play_on(match, game_id, table, seat, decision)
+        log.warning("table %s: the game kept moving while its bot thought; its bots stop here", table_id)
+        return None
+
+    def _play_on(
+        self, match: Match, game_id: int, table: StoredTable, seat: int | None, decision: Step | None
+    ) -> str | None:
+        """Store a bot's decision (or its roll, without one) with the chance after it, holding the game's lock.
+
+        Its stamp; None when there was nothing to play, or another process stored a step first
+        or the table changed (a close, a seat handed over: whoever did it lets the bots play on).
+        With no seat, only the chance steps left unplayed are played (a server stopped between a
+        start and its first roll).
+        """
+        before = len(match.record.steps)
+        with self._unsaved(match, game_id):
+            if decision is not None and seat is not None:
+                match.apply_for(seat, decision)
+            elif seat is not None:
                 match.apply(match.draw_chance())
-                continue
-            bot = next((p for p in state.deciders() if not match.players[p].is_human), None)
-            if bot is None:
-                break
-            match.apply_for(bot, match.bot_action_for(bot))
-        if match.storage is not None:
-            match.store()
+            self._run_chance(match)
+        if len(match.record.steps) == before:
+            return None
+        try:
+            self._save(match, game_id, before, table)
+        except _Stale:
+            return None
+        return self.change_stamp(table, match, before)
 
     # --- the turn timer -------------------------------------------------------------------
     @staticmethod
@@ -745,11 +832,14 @@ class TableService:
                     if seat in match.state.deciders():  # a bot's answer for one never ends another's decision
                         match.apply_for(seat, match.bot_action_for(seat, bot), by=fallback)
                         log.info("table %s: seat %s ran out of time; %s played for it", table_id, seat, fallback)
-                self._run_automatic(match)
+                self._run_chance(match)
             try:
                 self._save(match, game_id, before, table)  # not on a table closed or changed meanwhile
             except (Conflict, _Stale):
                 return False  # another process moved the game on first, or the table changed: decide again later
+            bots = self._bot_due(match) is not None
+        if bots:
+            self.bots_to_play(table_id)
         return True
 
     def next_deadline(self, table_id: int) -> float | None:
@@ -935,12 +1025,26 @@ class Hub:
         self._acting: anyio.CapacityLimiter | None = None  # made on the event loop, when first needed
         self.writer = StepWriter(tables)
         self._watching: asyncio.Task[None] | None = None
+        # The bots in the background: one task per table whose bots play here, and the tables
+        # told since their task last looked (it looks again before it ends).
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._bots: dict[int, asyncio.Task[None]] = {}
+        self._bots_again: set[int] = set()
+        self._thinking: anyio.CapacityLimiter | None = None
+        tables.bots_to_play = self._bots_to_play
 
     async def start(self) -> None:
-        """Start the broker, and the clocks of the timed tables being played (after a restart too)."""
+        """Start the broker, the clocks of the timed tables being played and their bots (after a restart too).
+
+        A bot due when the server stopped (or when another process stopped while it played) plays on:
+        tables with a bot seat look once whether one is due.
+        """
+        self._loop = asyncio.get_running_loop()
         await self.broker.start()
         for table_id in await anyio.to_thread.run_sync(self.tables.store.timed_and_playing):
             self._wake(table_id, timed=True)
+        for table_id in await anyio.to_thread.run_sync(self.tables.store.bots_and_playing):
+            self.play_bots(table_id)
         if self.broker.lossy:
             self._watching = asyncio.create_task(self._watch())
 
@@ -954,11 +1058,13 @@ class Hub:
         being pushed at the moment of a look is not pushed twice.
         """
         suspects: dict[int, tuple[int, int | None]] = {}
+        still: dict[int, tuple[tuple[int, int | None], int]] = {}  # table -> (stored stamp, looks it has not moved)
         while True:
             await asyncio.sleep(WATCH_SECONDS)
             try:
                 table_ids = list(self.connections)
-                found = await anyio.to_thread.run_sync(self.tables.missed, table_ids) if table_ids else {}
+                stored = await anyio.to_thread.run_sync(self.tables.store.stamps, table_ids) if table_ids else {}
+                found = self.tables.not_shown(stored)
                 missed = {table_id: stamp for table_id, stamp in found.items() if suspects.get(table_id) == stamp}
                 suspects = found
             except Exception:
@@ -967,12 +1073,27 @@ class Hub:
             for table_id in missed:
                 log.warning("table %s: what was shown here is not what is stored; pushed anew", table_id)
             await self._push_anew(list(missed))  # what is kept here may be behind, or (forged) ahead
+            still = {
+                table_id: (stamp, still[table_id][1] + 1 if table_id in still and still[table_id][0] == stamp else 0)
+                for table_id, stamp in stored.items()
+            }
+            for table_id, (_stamp, looks) in still.items():
+                # The process playing the table's bots may have died mid-step (its players, reconnecting,
+                # would start them here; players connected here do not): a bot table still for a while
+                # looks here whether a bot is due. A process that is only slow loses one compare-and-set.
+                if looks >= STILL_LOOKS and table_id not in self._bots and self.tables.kept_with_bots(table_id):
+                    self.play_bots(table_id)
 
     async def stop(self) -> None:
         if self._watching is not None:
             self._watching.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._watching
+        bots = list(self._bots.values())
+        for task in bots:
+            task.cancel()
+        if bots:  # a bot thinking in its thread ends its step first: waited for a while, not for ever
+            await asyncio.wait(bots, timeout=BOT_STOP_SECONDS)
         for task in list(self.clocks.values()):
             task.cancel()
         for task in list(self.clocks.values()):
@@ -1012,6 +1133,53 @@ class Hub:
         finally:
             self.clocks.pop(table_id, None)
             self.wakes.pop(table_id, None)
+
+    def _bots_to_play(self, table_id: int) -> None:
+        """`TableService.bots_to_play`, from any thread: the table's bots play in the background."""
+        loop = self._loop
+        if loop is None:
+            log.warning("table %s: a bot is due but the hub is not started", table_id)
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the next start plays them
+            loop.call_soon_threadsafe(self.play_bots, table_id)
+
+    def play_bots(self, table_id: int) -> None:
+        """Let the table's bots play on, in a task of their own (on the event loop)."""
+        self._bots_again.add(table_id)
+        if table_id not in self._bots:
+            self._bots[table_id] = asyncio.create_task(self._play_bots(table_id))
+
+    async def _play_bots(self, table_id: int) -> None:
+        """Each bot step due at the table, stored and published as a seat's action is, until a human is to act.
+
+        The bots think in threads of their own (at most BOT_THREADS at once), so that a slow one holds
+        up no seat's action nor another table. A failure (the database away) is tried again after a
+        growing pause, then left to the next start or connection (`serve`).
+        """
+        if self._thinking is None:
+            self._thinking = anyio.CapacityLimiter(BOT_THREADS)
+        pause = RETRY_FIRST
+        try:
+            while table_id in self._bots_again:  # told again while the last step was played: look again
+                self._bots_again.discard(table_id)
+                try:
+                    stamp = await anyio.to_thread.run_sync(self.tables.play_bot, table_id, limiter=self._thinking)
+                    if stamp is None:
+                        continue
+                    self._bots_again.add(table_id)  # and the next bot, if one is due
+                    await self.broker.publish(table_id, stamp)
+                    pause = RETRY_FIRST
+                except Exception:
+                    log.exception("table %s: a bot's step failed", table_id)
+                    if pause > RETRY_LAST:
+                        log.error("table %s: its bots stop until the next connection or start", table_id)
+                        return
+                    await asyncio.sleep(pause)
+                    pause *= 2
+                    self._bots_again.add(table_id)
+        finally:
+            self._bots.pop(table_id, None)
+            self._bots_again.discard(table_id)
 
     def _changed(self, table_id: int) -> None:
         """Publish a change made in a worker thread (a request handled off the event loop)."""
@@ -1132,6 +1300,8 @@ class Hub:
         key = (socket, seat)
         self.connections[table_id].add(key)
         bucket = TokenBucket(RATE, BURST)
+        if table.status == "playing" and table.has_bots:
+            self.play_bots(table_id)  # a bot left due (a process stopped while it played) plays on: no stall
         try:
             await socket.send_json(await anyio.to_thread.run_sync(self.tables.state_for, table_id, seat))
             while True:
@@ -1277,22 +1447,26 @@ class StepWriter:
                 loop.call_soon_threadsafe(self._done, batch, outcome)
             except RuntimeError:  # the loop is closed: nobody is left to tell
                 return
+            del item, batch  # kept while waiting for the next, they would keep each game's lock alive
 
     def _done(self, batch: list[tuple[PendingStep, asyncio.Future[str]]], outcome: list[bool] | BaseException) -> None:
         """On the event loop: settle each step's future and let its game go."""
         for index, (pending, future) in enumerate(batch):
+            stored = False
             try:
                 if isinstance(outcome, BaseException):
                     self.tables.games.forget(pending.game_id)  # not known to be stored
                     result: str | BaseException = outcome
                 elif outcome[index]:
                     self.tables.written(pending.write, pending.table)
-                    result = pending.stamp
+                    result, stored = pending.stamp, True
                 else:
                     self.tables.drop_stale(pending.game_id, pending.table)
                     result = _Stale()
             finally:
                 pending.lock.release()
+            if stored and pending.bots:
+                self.tables.bots_to_play(pending.table.id)
             if not future.done():
                 if isinstance(result, BaseException):
                     future.set_exception(result)
@@ -1366,6 +1540,7 @@ class PendingStep:
     lock: threading.Lock
     stamp: str  # the change's stamp once written
     notified: bool  # the write tells the other processes itself (a NOTIFY in its transaction)
+    bots: bool = False  # the step leaves a bot to play (`TableService.bots_to_play` once it is written)
 
 
 def _step_of(data: Any, players: int) -> RecordStep:
@@ -1443,6 +1618,10 @@ class LocalBroker(Broker):
         await self.push(table_id, stamp)
 
 
+RETRY_FIRST = 0.2  # seconds before a bot's failed step is tried again (doubling)
+RETRY_LAST = 5.0
+BOT_STOP_SECONDS = 5.0  # a stopping server waits this long at most for its bots' steps under way
+STILL_LOOKS = 2  # looks (after the first) a bot table stays unmoved before this process looks for a bot due
 WATCH_SECONDS = 5.0  # how often a process looks for a table change it was not told of (PostgreSQL)
 RECONNECT_FIRST = 0.2  # seconds before a lost notification connection is opened again (doubling)
 RECONNECT_LAST = 5.0
