@@ -3,8 +3,9 @@
 Run: `.venv/bin/python benchmarks/startup.py [--runs 10] [--json]`. Each command runs as a whole
 process, the way the `pinsetter` script runs it (`from pinsetter.cli.app import run; run()` in a
 fresh interpreter, with this interpreter and environment, so `PYTHONPATH=src` times a worktree's
-code): once to warm up (numba's compiled code and the Rolling Pins policy are cached on disk by
-then, the files are in the page cache), then `--runs` times. It prints, per command, the median and
+code): once to warm up (Python's bytecode, numba's compiled code and the Rolling Pins policy are
+cached on disk by then, as in an installed copy, and the files are in the page cache; the runs
+write bytecode even where PYTHONDONTWRITEBYTECODE is set), then `--runs` times. It prints, per command, the median and
 the maximum of the wall-clock time, the median CPU time of the process (user + system: less moved
 by other work on the machine than the wall clock) and the target, with the load average before
 and after.
@@ -73,7 +74,8 @@ def run_once(args: tuple[str, ...], env: dict[str, str], stdin: str = "") -> tup
 
 def measure(runs: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as folder:
-        env = {**os.environ, "PINSETTER_DB": str(Path(folder) / "history.sqlite")}
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+        env["PINSETTER_DB"] = str(Path(folder) / "history.sqlite")
         record = Path(folder) / "rolling-pins.json"
         run_once(("play", "rolling-pins", "--seed", "3", "--record", str(record)), env, "dice 2\nquit\n")
         load_before = os.getloadavg()[0]

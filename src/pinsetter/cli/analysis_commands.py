@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -30,12 +30,13 @@ from pinsetter.cli.common import (
 from pinsetter.core.game import Game, GameError
 from pinsetter.core.scoring import ScoringError, parse_line, score
 from pinsetter.core.seeds import SEED_MAX
-from pinsetter.experiments.plan import Plan, Row
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import N_, _
-from pinsetter.records import PlayerSpec
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
+
+if TYPE_CHECKING:  # imported where used: `score` needs neither runs nor records (pydantic)
+    from pinsetter.experiments.plan import Plan, Row
 
 
 @app.command("score", context_settings={"ignore_unknown_options": True})
@@ -229,6 +230,7 @@ def simulate(
     continues with --resume (docs/cluster.md).
     """
     from pinsetter.bots.base import make_bot
+    from pinsetter.records import PlayerSpec
     from pinsetter.simulate import simulation_plan, summarise
 
     output_path(out, "--out")
@@ -293,6 +295,7 @@ def tournament(
     """
     from pinsetter.bots.base import make_bot
     from pinsetter.experiments.tournament import summarise, tournament_plan
+    from pinsetter.records import PlayerSpec
 
     try:
         options = parse_options(game, option)
