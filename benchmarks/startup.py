@@ -10,6 +10,10 @@ the maximum of the wall-clock time, the median CPU time of the process (user + s
 by other work on the machine than the wall clock) and the target, with the load average before
 and after.
 
+`--without scipy` times the commands as an install without that module sees them: the module is
+refused as not installed (numba probes scipy for BLAS when it first compiles or loads code, and
+scipy is here only because the `rl` extra's open_spiel needs it; `make play` does not install it).
+
 The targets (docs/performance.md) are for an idle machine: under 0.25 s for `score` and `--help`,
 under 0.5 s for the others. The Rolling Pins hint is asked at the first decision of a game played
 by the command line itself (`play rolling-pins --seed 3`, `dice 2`) into a temporary folder, with
@@ -29,8 +33,16 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ENTRY = "from pinsetter.cli.app import run; run()"  # what the installed `pinsetter` script does
+REFUSE = """import importlib.abc, sys
+class Refuse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name.partition(".")[0] in {refused!r}:
+            raise ImportError(f"No module named {{name!r}}")
+sys.meta_path.insert(0, Refuse())
+"""
 DEAL = "pins=6,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"
 FAST, QUICK = 0.25, 0.5  # seconds, on an idle machine
 
@@ -58,12 +70,12 @@ def commands(record: Path) -> list[Command]:
     ]
 
 
-def run_once(args: tuple[str, ...], env: dict[str, str], stdin: str = "") -> tuple[float, float]:
+def run_once(args: tuple[str, ...], env: dict[str, str], stdin: str = "", code: str = ENTRY) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one whole process; a failed command stops the benchmark."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", ENTRY, *args], input=stdin, capture_output=True, text=True, env=env, check=False
+        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, text=True, env=env, check=False
     )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -72,7 +84,8 @@ def run_once(args: tuple[str, ...], env: dict[str, str], stdin: str = "") -> tup
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(runs: int) -> dict[str, object]:
+def measure(runs: int, without: list[str]) -> dict[str, Any]:
+    code = REFUSE.format(refused=set(without)) + ENTRY if without else ENTRY
     with tempfile.TemporaryDirectory() as folder:
         env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
         env["PINSETTER_DB"] = str(Path(folder) / "history.sqlite")
@@ -81,8 +94,8 @@ def measure(runs: int) -> dict[str, object]:
         load_before = os.getloadavg()[0]
         rows = []
         for command in commands(record):
-            run_once(command.args, env)  # warm-up
-            times = [run_once(command.args, env) for _ in range(runs)]
+            run_once(command.args, env, code=code)  # warm-up
+            times = [run_once(command.args, env, code=code) for _ in range(runs)]
             walls = [wall for wall, _cpu in times]
             rows.append(
                 {
@@ -93,16 +106,23 @@ def measure(runs: int) -> dict[str, object]:
                     "target_s": command.target,
                 }
             )
-        return {"runs": runs, "load_before": load_before, "load_after": os.getloadavg()[0], "commands": rows}
+        load_after = os.getloadavg()[0]
+        return {
+            "runs": runs,
+            "without": without,
+            "load_before": load_before,
+            "load_after": load_after,
+            "commands": rows,
+        }
 
 
-def table(result: dict[str, object]) -> str:
+def table(result: dict[str, Any]) -> str:
     rows = result["commands"]
-    assert isinstance(rows, list)
     width = max(len(row["command"]) for row in rows)
     lines = [
         f"whole-process times: median and max of {result['runs']} runs after a warm-up "
-        f"(load average {result['load_before']:.2f} before, {result['load_after']:.2f} after)",
+        f"(load average {result['load_before']:.2f} before, {result['load_after']:.2f} after)"
+        + (f", without {', '.join(result['without'])}" if result["without"] else ""),
         f"{'command':<{width}}  {'median':>8}  {'max':>8}  {'CPU med.':>8}  {'target':>8}",
     ]
     for row in rows:
@@ -117,8 +137,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=10, help="timed runs per command (after one warm-up)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--without", action="append", default=[], metavar="MODULE", help="refuse this module as not installed"
+    )
     options = parser.parse_args()
-    result = measure(options.runs)
+    result = measure(options.runs, options.without)
     print(json.dumps(result, indent=2) if options.json else table(result))
 
 
