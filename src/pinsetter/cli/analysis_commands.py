@@ -186,11 +186,10 @@ def run_plan(
         with backend:
             if quiet or not sys.stderr.isatty():
                 return execute(plan, backend, run)
-            from rich.console import Console
-            from rich.progress import Progress
+            from pinsetter.cli.progress import progress_bar
 
             unit = _("games") if plan.kind == "simulate" else _("deals")
-            with Progress(console=Console(stderr=True), transient=True) as bar:
+            with progress_bar() as bar:
                 task = bar.add_task(f"{plan.game}: {plan.games} {unit}", total=plan.games)
                 return execute(plan, backend, run, progress=lambda n: bar.advance(task, n))
     except ClusterError as exc:  # the cluster failed during the run: what finished is kept
@@ -436,10 +435,9 @@ def solve_advanced(game: Game, no_cache: bool, as_json: bool) -> None:
     if as_json or not sys.stderr.isatty():
         solution = advanced.solution_for(variant, use_cache=not no_cache)
     else:
-        from rich.console import Console
-        from rich.progress import Progress
+        from pinsetter.cli.progress import progress_bar
 
-        with Progress(console=Console(stderr=True), transient=True) as bar:
+        with progress_bar() as bar:
             task = bar.add_task(_("solving the advanced game"), total=1.0)
             solution = advanced.solution_for(
                 variant, use_cache=not no_cache, progress=lambda part: bar.advance(task, part)

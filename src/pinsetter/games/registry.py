@@ -55,14 +55,15 @@ class _Registry(Mapping[str, type[Game]]):
         self._classes[cls.id] = cls
 
 
-GAMES = _Registry()
+_registry = _Registry()
+GAMES: Mapping[str, type[Game]] = _registry  # read-only for every reader: games come in by `register`
 
 G = TypeVar("G", bound=type[Game])
 
 
 def register(cls: G) -> G:
     """Class decorator: make a game known by its id."""
-    GAMES.add(cls)
+    _registry.add(cls)
     return cls
 
 
