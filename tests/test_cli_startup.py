@@ -58,29 +58,37 @@ def present(modules: set[str], names: tuple[str, ...]) -> list[str]:
     return sorted(name for name in names if any(m == name or m.startswith(name + ".") for m in modules))
 
 
+DEAL = "pins=6,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"
+
+
 @pytest.mark.parametrize(
-    ("args", "needed"),
+    ("args", "games", "libraries"),
     [
-        (["--help"], ()),
-        (["score", "X", "7/", "9-", "X", "X", "8/", "9-", "X", "7/", "XXX"], ()),
-        (["rules", "tenpins"], ("pinsetter.games.tenpins",)),
-        (["games"], GAME_ENGINES),
+        (["--help"], (), ()),
+        (["score", "X", "7/", "9-", "X", "X", "8/", "9-", "X", "7/", "XXX"], (), ()),
+        (["rules", "tenpins"], ("tenpins",), ()),
+        (["games"], tuple(GAME_MODULES), ()),
+        (["analyze", "tenpins"], ("tenpins",), ("numpy",)),
+        (["hint", "bowling-solitaire", "--deal", DEAL], ("bowling-solitaire",), ("numpy", "numba", "scipy")),
     ],
+    ids=["help", "score", "rules", "games", "analyze", "hint"],
 )
-def test_a_question_imports_no_heavy_library_and_no_game_it_does_not_need(
-    args: list[str], needed: tuple[str, ...]
+def test_a_question_imports_only_the_games_and_libraries_it_needs(
+    args: list[str], games: tuple[str, ...], libraries: tuple[str, ...]
 ) -> None:
     status, modules = imported_by(args)
     assert status == 0
-    assert present(modules, HEAVY + SOLVERS_AND_RUNS) == []
-    assert present(modules, GAME_ENGINES) == sorted(needed)
+    assert present(modules, GAME_ENGINES) == sorted(GAME_MODULES[game_id] for game_id in games)
+    assert set(present(modules, HEAVY)) <= set(libraries)  # scipy only where it is installed (numba probes it)
+    answers = ("pinsetter.solvers.distribution",) if "analyze" in args else ("pinsetter.solvers.solitaire",)
+    assert set(present(modules, SOLVERS_AND_RUNS)) <= {"pinsetter.solvers", *answers}
 
 
-def test_the_exact_odds_of_one_game_import_numpy_but_no_other_game_nor_numba() -> None:
-    status, modules = imported_by(["analyze", "tenpins"])
-    assert status == 0
-    assert present(modules, HEAVY) == ["numpy"]
-    assert present(modules, GAME_ENGINES) == ["pinsetter.games.tenpins"]
+def test_the_basic_rolling_pins_bots_need_no_numba() -> None:
+    """Only the advanced game's exact solver is compiled code: a basic game's bot or hint imports none."""
+    script = "import sys, pinsetter.bots.rolling_pins; print('numba' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
 
 
 def test_the_registries_list_the_module_of_every_game_and_bot() -> None:
