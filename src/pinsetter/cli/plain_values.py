@@ -2,16 +2,16 @@
 
 Typer converts each parameter's text through a pydantic `TypeAdapter` built on first use, and
 importing pydantic and building the adapters takes longer than `pinsetter score` takes to do its
-work. Every parameter pinsetter declares is plain: text, a path, or a value our own parser
-reads (`whole_number`, `known_game`, ...), alone or repeated. For those the adapter only calls
-the parser, keeps the text, or makes the path and checks it as Typer does (`coerce_cli_path`):
+work. Every parameter pinsetter declares is plain: text, a switch, a path, or a value our own
+parser reads (`whole_number`, `known_game`, ...), alone or repeated. For those the adapter only
+calls the parser, keeps the text, or makes the path and checks it as Typer does (`coerce_cli_path`):
 `PlainGroup`, the app's command group, gives each such parameter a converter doing just that.
 Anything else, and any value a parser refuses with a ValueError (which pydantic words itself),
 goes to Typer's own conversion, so what a user sees is the same either way
 (tests/test_cli_startup.py compares both on every parameter).
 
-This leans on Typer's private `_runtime_param` (typer 0.29); with a Typer without it, the
-group changes nothing and Typer converts every value itself.
+This leans on Typer's private `_coercion.RuntimeParam` and parameters' `_runtime_param` (typer
+0.29); tests/test_cli_startup.py fails on a Typer that changes them, before any user meets it.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ Converter = Callable[[Any, Any, Any], Any]  # (value, parameter, context) -> con
 
 @dataclass(frozen=True)
 class PlainRuntimeParam(_coercion.RuntimeParam):
-    """Typer's runtime conversion of one parameter, by a plain converter (`None` stays Typer's)."""
+    """Typer's runtime conversion of one parameter, done by a plain converter."""
 
     convert: Converter
     descriptor: Any
