@@ -1,14 +1,14 @@
 """Start-up of the commands that answer a question (issue 30, part 1): a benchmark, not a test.
 
-Run: `.venv/bin/python benchmarks/startup.py [--runs 10] [--json]`. Each command runs as a whole
-process, the way the `pinsetter` script runs it (`from pinsetter.cli.app import run; run()` in a
-fresh interpreter, with this interpreter and environment, so `PYTHONPATH=src` times a worktree's
-code): once to warm up (Python's bytecode, numba's compiled code and the Rolling Pins policy are
-cached on disk by then, as in an installed copy, and the files are in the page cache; the runs
-write bytecode even where PYTHONDONTWRITEBYTECODE is set), then `--runs` times. It prints, per command, the median and
-the maximum of the wall-clock time, the median CPU time of the process (user + system: less moved
-by other work on the machine than the wall clock) and the target, with the load average before
-and after.
+Run: `.venv/bin/python benchmarks/startup.py [--runs 10] [--json] [--without MODULE]`. Each
+command runs as a whole process, the way the `pinsetter` script runs it (`from pinsetter.cli.app
+import run; run()` in a fresh interpreter, with this interpreter and environment, so
+`PYTHONPATH=src` times a worktree's code): once to warm up, then `--runs` times. By the timed runs
+Python's bytecode, numba's compiled code and the Rolling Pins policy are cached on disk, as in an
+installed copy (the runs write bytecode even where PYTHONDONTWRITEBYTECODE is set), and the files
+are in the page cache. It prints, per command, the median and the maximum of the wall-clock
+time, the median CPU time of the process (user + system: less moved by other work on the
+machine than the wall clock) and the target, with the load average before and after.
 
 `--without scipy` times the commands as an install without that module sees them: the module is
 refused as not installed (numba probes scipy for BLAS when it first compiles or loads code, and
