@@ -28,7 +28,7 @@ from pinsetter.core.draws import ChanceDraws
 from pinsetter.core.files import open_to_read, write_atomically
 from pinsetter.core.game import Game, GameError, OptionSpec, State
 from pinsetter.core.seeds import CHANCE_STREAM, SEED_MAX, DrawScheme, step_rng
-from pinsetter.games.registry import all_games, get_game
+from pinsetter.games.registry import GAMES, get_game
 from pinsetter.i18n import DEFAULT_LANGUAGE, N_, _, current_language, ngettext
 from pinsetter.usertext import check_name, check_new_name, repeated_name, visible
 
@@ -200,11 +200,10 @@ def document_problem(doc: RecordDocument) -> str | None:
     """What a record from outside may not hold (see `RecordDocument`), with its place; None if nothing."""
     from pinsetter.bots.base import bot_names
 
-    games = all_games()
-    if doc.game not in games:
+    if doc.game not in GAMES:  # the ids alone: only the record's own game is imported
         message = _("unknown game {game} (games: {known})")
-        return "game: " + message.format(game=f"'{visible(doc.game)}'", known=", ".join(games))
-    specs = {spec.name: spec for spec in games[doc.game].option_specs}
+        return "game: " + message.format(game=f"'{visible(doc.game)}'", known=", ".join(GAMES))
+    specs = {spec.name: spec for spec in GAMES[doc.game].option_specs}
     for name, value in doc.options.items():
         problem = _option_problem(specs[name], value) if name in specs else None
         if problem is not None:

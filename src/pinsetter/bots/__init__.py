@@ -1,6 +1,5 @@
-"""Bots: clients of the game API that choose actions; importing registers them all."""
+"""Bots: clients of the game API that choose actions; `make_bot` imports a bot's module when it is first made."""
 
-from pinsetter.bots import random_bot, rolling_pins, solitaire
 from pinsetter.bots.base import BOTS, Bot, bot_names, make_bot
 
-__all__ = ["BOTS", "Bot", "bot_names", "make_bot", "random_bot", "rolling_pins", "solitaire"]
+__all__ = ["BOTS", "Bot", "bot_names", "make_bot"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
@@ -39,6 +40,17 @@ class Bot(ABC):
 BotFactory = Callable[[Game], Bot]
 # (bot name, game id or "*") -> factory
 BOTS: dict[tuple[str, str], BotFactory] = {}
+# Where each bot is defined: its module registers the factory when imported (`register_bot`).
+# Listing the bots imports none; making one imports its module only (start-up time: `pinsetter
+# games` needs no solver, a Rolling Pins hint no Solitaire search). tests/test_cli_startup.py
+# checks it against the bots the modules register.
+BOT_MODULES: dict[tuple[str, str], str] = {
+    ("random", "*"): "pinsetter.bots.random_bot",
+    ("greedy", "rolling-pins"): "pinsetter.bots.rolling_pins",
+    ("optimal", "rolling-pins"): "pinsetter.bots.rolling_pins",
+    ("greedy", "bowling-solitaire"): "pinsetter.bots.solitaire",
+    ("expectimax", "bowling-solitaire"): "pinsetter.bots.solitaire",
+}
 
 
 def register_bot(name: str, game_id: str = "*") -> Callable[[BotFactory], BotFactory]:
@@ -86,21 +98,15 @@ def bot_seat_name(kind: str, taken: Collection[str]) -> str:
 
 
 def bot_names(game_id: str) -> list[str]:
-    _load_all()
-    return sorted({name for name, gid in BOTS if gid in (game_id, "*")})
+    return sorted({name for name, gid in BOT_MODULES.keys() | BOTS.keys() if gid in (game_id, "*")})
 
 
 def make_bot(name: str, game: Game) -> Bot:
     """The bot called `name` for `game` (a game's own bot wins over a generic one)."""
-    _load_all()
-    factory = BOTS.get((name, game.id)) or BOTS.get((name, "*"))
-    if factory is None:
-        known = ", ".join(bot_names(game.id))
-        raise OptionError(
-            _("no bot {name} for {game} (bots: {known})").format(name=repr(name), game=game.id, known=known)
-        )
-    return factory(game)
-
-
-def _load_all() -> None:
-    import pinsetter.bots  # noqa: F401  (importing the package registers every bot)
+    for key in ((name, game.id), (name, "*")):
+        if key not in BOTS and key in BOT_MODULES:
+            importlib.import_module(BOT_MODULES[key])
+        if key in BOTS:
+            return BOTS[key](game)
+    known = ", ".join(bot_names(game.id))
+    raise OptionError(_("no bot {name} for {game} (bots: {known})").format(name=repr(name), game=game.id, known=known))

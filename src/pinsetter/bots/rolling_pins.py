@@ -7,6 +7,7 @@ import math
 import random
 from collections.abc import Hashable
 from functools import cache
+from typing import TYPE_CHECKING
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
@@ -24,7 +25,9 @@ from pinsetter.games.rolling_pins import (
 )
 from pinsetter.i18n import N_
 from pinsetter.solvers import rolling_pins as solver
-from pinsetter.solvers import rolling_pins_advanced as advanced
+
+if TYPE_CHECKING:  # imported by the advanced game's functions: the basic game's bots and hints need no numba
+    from pinsetter.solvers import rolling_pins_advanced as advanced
 
 # Positions whose option terms a ball problem's table keeps (a bounded memo: cleared when full).
 MEMO_LIMIT = 50_000
@@ -93,6 +96,8 @@ class GreedyBot(Bot):
 
 def advanced_solution(game: RollingPins) -> advanced.Evaluator | None:
     """Exact values for an advanced game, if it is solved (or small enough to solve now)."""
+    from pinsetter.solvers import rolling_pins_advanced as advanced
+
     variant = advanced.Variant.of_game(game)
     solution = advanced.cached(variant)
     if solution is None and game.lane.frames <= SOLVE_AT_ONCE_FRAMES:
@@ -106,6 +111,8 @@ def advanced_position(state: RollingPinsState, index: int, kits: advanced.Kits) 
     None when the game is over, or when the sheet holds abilities its track never gave
     (a sheet set up by hand: no kit of the solver is like it).
     """
+    from pinsetter.solvers import rolling_pins_advanced as advanced
+
     ctx = state.ball_context(index)
     if ctx is None:
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -30,12 +30,13 @@ from pinsetter.cli.common import (
 from pinsetter.core.game import Game, GameError
 from pinsetter.core.scoring import ScoringError, parse_line, score
 from pinsetter.core.seeds import SEED_MAX
-from pinsetter.experiments.plan import Plan, Row
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import N_, _
-from pinsetter.records import PlayerSpec
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
+
+if TYPE_CHECKING:  # imported where used: `score` needs neither runs nor records (pydantic)
+    from pinsetter.experiments.plan import Plan, Row
 
 
 @app.command("score", context_settings={"ignore_unknown_options": True})
@@ -185,11 +186,10 @@ def run_plan(
         with backend:
             if quiet or not sys.stderr.isatty():
                 return execute(plan, backend, run)
-            from rich.console import Console
-            from rich.progress import Progress
+            from pinsetter.cli.progress import progress_bar
 
             unit = _("games") if plan.kind == "simulate" else _("deals")
-            with Progress(console=Console(stderr=True), transient=True) as bar:
+            with progress_bar() as bar:
                 task = bar.add_task(f"{plan.game}: {plan.games} {unit}", total=plan.games)
                 return execute(plan, backend, run, progress=lambda n: bar.advance(task, n))
     except ClusterError as exc:  # the cluster failed during the run: what finished is kept
@@ -229,6 +229,7 @@ def simulate(
     continues with --resume (docs/cluster.md).
     """
     from pinsetter.bots.base import make_bot
+    from pinsetter.records import PlayerSpec
     from pinsetter.simulate import simulation_plan, summarise
 
     output_path(out, "--out")
@@ -293,6 +294,7 @@ def tournament(
     """
     from pinsetter.bots.base import make_bot
     from pinsetter.experiments.tournament import summarise, tournament_plan
+    from pinsetter.records import PlayerSpec
 
     try:
         options = parse_options(game, option)
@@ -433,10 +435,9 @@ def solve_advanced(game: Game, no_cache: bool, as_json: bool) -> None:
     if as_json or not sys.stderr.isatty():
         solution = advanced.solution_for(variant, use_cache=not no_cache)
     else:
-        from rich.console import Console
-        from rich.progress import Progress
+        from pinsetter.cli.progress import progress_bar
 
-        with Progress(console=Console(stderr=True), transient=True) as bar:
+        with progress_bar() as bar:
             task = bar.add_task(_("solving the advanced game"), total=1.0)
             solution = advanced.solution_for(
                 variant, use_cache=not no_cache, progress=lambda part: bar.advance(task, part)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from pinsetter.cli.plain_values import PlainGroup
 from pinsetter.core.game import GameError
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.i18n import N_, _
@@ -33,6 +34,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
+    cls=PlainGroup,  # values converted without pydantic (start-up time)
 )
 
 MAX_GAMES = 10**9

@@ -24,7 +24,6 @@ from pinsetter.cli.common import (
     write_file,
 )
 from pinsetter.i18n import N_, _, ngettext
-from pinsetter.records import RecordError, replay
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
 
@@ -237,6 +236,7 @@ def _winner_words(winner: str) -> str:
 def show(game_id: GameIdArg, db: DbOpt = None) -> None:
     """Print one stored game's scoresheet."""
     from pinsetter.catalog import game_title
+    from pinsetter.records import RecordError, replay
 
     stored = open_storage(db, read_only=True).get(game_id)
     if stored is None:

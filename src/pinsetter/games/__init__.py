@@ -1,6 +1,5 @@
-"""Game engines, one module per game; importing this package registers them all."""
+"""Game engines, one module per game; the registry imports a game's module when it is first looked up."""
 
-from pinsetter.games import bowling_dice, bowling_solitaire, rolling_pins, tenpins
-from pinsetter.games.registry import GAMES, game_class, get_game
+from pinsetter.games.registry import GAMES, all_games, game_class, get_game
 
-__all__ = ["GAMES", "bowling_dice", "bowling_solitaire", "game_class", "get_game", "rolling_pins", "tenpins"]
+__all__ = ["GAMES", "all_games", "game_class", "get_game"]

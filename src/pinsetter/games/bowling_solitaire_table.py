@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pinsetter.core.game import State
 from pinsetter.core.narration import pins_list, who
-from pinsetter.core.table import Choice, Pile, PinSpot, Selection, TableView
 from pinsetter.games.table_common import status_line, turn_of
 from pinsetter.i18n import _
+
+if TYPE_CHECKING:  # the table view's models (pydantic) are imported by the view: a hint's words need none
+    from pinsetter.core.table import TableView
 
 __all__ = ["CARD_VALUES", "play_words", "selection_action", "solitaire_table", "step_sentence"]
 
@@ -27,6 +29,8 @@ def _play_parts(text: str) -> tuple[int | None, tuple[int, ...]]:
 
 
 def solitaire_table(state: State, names: list[str] | None, last_chance: str = "") -> TableView:
+    from pinsetter.core.table import Choice, Pile, PinSpot, Selection, TableView
+
     player = turn_of(state)
     view: dict[str, Any] = state.view(0)
     legal = [] if state.is_chance_node() or state.is_terminal() else [str(a) for a in state.legal_actions()]

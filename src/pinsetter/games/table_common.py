@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pinsetter.core.game import GameError, State
 from pinsetter.core.narration import pins_list
-from pinsetter.core.table import TRIANGLE_ROWS
 from pinsetter.i18n import _
 
 __all__ = ["refusal_line", "rows_for", "status_line", "turn_of"]
@@ -28,6 +27,8 @@ def status_line(state: State, names: list[str] | None, doing: str) -> str:
 
 def rows_for(pins: int) -> tuple[tuple[int, ...], ...]:
     """The triangle's rows holding pins 1..`pins` (a practice rack of fewer pins keeps the front rows)."""
+    from pinsetter.core.table import TRIANGLE_ROWS  # beside the views' models (pydantic): a word needs none
+
     rows = (tuple(p for p in row if p <= pins) for row in TRIANGLE_ROWS)
     return tuple(row for row in rows if row)
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 
 from pinsetter.i18n import N_, _
-from pinsetter.simulate import SimulationSummary
-from pinsetter.solvers.distribution import ScoreDistribution
+
+if TYPE_CHECKING:  # what is reported: `analyze` needs no simulation runs (records, pydantic)
+    from pinsetter.simulate import SimulationSummary
+    from pinsetter.solvers.distribution import ScoreDistribution
 
 BAR = "█"
 

@@ -832,7 +832,7 @@ class StatsScreen(EnterGuard, Screen[None]):
         translate_bindings(self)
         self.storage = storage
         game_class("tenpins")
-        self.game = game if game in GAMES else sorted(GAMES)[0]
+        self.game = game if game is not None and game in GAMES else sorted(GAMES)[0]
         self.player = player
         self.bots = False  # bots' scores count only when asked for
 
