@@ -19,6 +19,7 @@ with a plain expectimax through the engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +30,6 @@ from pinsetter.core.scoring import Lane, bonus_weights, next_ball
 from pinsetter.games.bowling_solitaire import (
     COPIES,
     FULL,
-    NEIGHBOURS,
     POSITIONS,
     STOP,
     VALUES,
@@ -37,6 +37,7 @@ from pinsetter.games.bowling_solitaire import (
     Table,
     first_play_allowed,
     groups,
+    reach,
 )
 
 __all__ = ["Evaluator", "Objective", "Position", "deal_objective", "score_objective"]
@@ -92,26 +93,38 @@ class Position:
         return sum(self.seen[v] << (2 * (v - 1)) for v in range(1, 11))
 
 
-def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
-    """The deal's groups as arrays, with the groups each ball value can take listed by value."""
+@cache
+def _rule_tables(rule: str) -> tuple[IntArray, ...]:
+    """What a group rule fixes for every deal: each group's mask, size, first-play permission,
+    neighbours and positions (padded with 0), and which of the 1024 standing sets hold it."""
     masks = groups(rule)
     size = np.array([len(pins_of(g)) for g in masks], dtype=np.int64)
     first_ok = np.array([first_play_allowed(g) for g in masks], dtype=np.int64)
-    neigh = np.array([np.bitwise_or.reduce([NEIGHBOURS[p] for p in pins_of(g)]) for g in masks], dtype=np.int64)
-    pin_counts = np.zeros(11, dtype=np.int64)
-    for v in pins:
-        pin_counts[v] += 1
-    by_ball: list[list[int]] = [[] for _ in range(11)]
-    for gi, g in enumerate(masks):
-        values = [pins[p - 1] for p in pins_of(g)]
-        for ball in range(1, 11):
-            if (values[0] == ball) if len(values) == 1 else (sum(values) % 10 == ball % 10):
-                by_ball[ball].append(gi)
+    neigh = np.array([reach(g) for g in masks], dtype=np.int64)
+    where = np.array([[*pins_of(g), 0, 0][:3] for g in masks], dtype=np.int64)
+    mask_array = np.array(masks, dtype=np.int64)
+    inside = (mask_array[None, :] & ~np.arange(1024, dtype=np.int64)[:, None]) == 0
+    return mask_array, size, first_ok, neigh, where, inside
+
+
+def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
+    """The deal's tables for the search: the rule's groups, the groups each ball value can take
+    (`flat`, listed by value from `starts`), and per standing set the values still live and the
+    copies of the dead ones a deck holds (`live`, `dead_copies`, see `_key`)."""
+    masks, size, first_ok, neigh, where, inside = _rule_tables(rule)
+    values = np.array((0, *pins), dtype=np.int64)[where]  # a padding position reads 0
+    balls = np.arange(1, 11, dtype=np.int64)
+    single = values[:, :1] == balls[None, :]
+    summed = (values.sum(axis=1) % 10)[:, None] == balls[None, :] % 10
+    match = np.where((size == 1)[:, None], single, summed)  # `matches`, group x ball value
+    pin_counts = np.bincount(np.array(pins, dtype=np.int64), minlength=11)
     starts = np.zeros(12, dtype=np.int64)
-    for ball in range(11):
-        starts[ball + 1] = starts[ball] + len(by_ball[ball])
-    flat = np.array([gi for lst in by_ball for gi in lst], dtype=np.int64)
-    return np.array(masks, dtype=np.int64), size, first_ok, neigh, pin_counts, starts, flat
+    starts[2:] = np.cumsum(match.sum(axis=0))
+    flat = np.nonzero(match.T)[1].astype(np.int64)  # by ball value, then in group order
+    match_bits = (match.astype(np.int64) << (balls - 1)[None, :]).sum(axis=1)
+    live = np.bitwise_or.reduce(np.where(inside, match_bits[None, :], 0), axis=1)
+    dead_copies = (~VALUE_BITS).astype(np.int64) @ (COPIES - pin_counts[1:])
+    return masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies
 
 
 # --- the compiled search ------------------------------------------------------------------
@@ -168,23 +181,67 @@ def _rehash(old, new):  # type: ignore[no-untyped-def]
             _put(new, old_slots[index, 0], old_values[index, 1])
 
 
+# --- equivalent information states share a key ------------------------------------------------
+# Pins only fall, so a card value that no group of the standing pins matches (`live[standing]`
+# lacks it) can never be played again in the deal: it is *dead*. Positions that differ only in
+# dead cards have the same future, so the key (`merge`) records:
+# - per live value the pile copies seen (two bits, as before); of the dead values only how many
+#   copies are still unseen, together (a card turned up is dead with that weight, whichever);
+# - a dead top as "dead" in ball 1 (it is burned at the stop like any top) and, in ball 2, as an
+#   empty pile (nothing will ever take it, and the stop ends the frame);
+# - a pile's size at most the plays left plus the stop's burn (each play takes a pin): cards
+#   beyond that are never turned up;
+# - the three piles as a sorted set: which pile holds what does not matter.
+# The plain key (`merge` off, the search before issue 30) keeps the information state as it is.
+
+DEAD_TOP = 15
+VALUE_BITS = (np.arange(1024)[:, None] >> np.arange(10)[None, :]) & 1 == 1  # value set x value
+FIELDS = (VALUE_BITS * (3 << (2 * np.arange(10)))).sum(axis=1)  # a value set's seen-count fields
+FIELD_SUMS = ((np.arange(1024)[:, None] >> (2 * np.arange(5))[None, :]) & 3).sum(axis=1)
+POPCOUNT = VALUE_BITS.sum(axis=1)
+
+
 @njit(cache=True)
-def _key(standing: int, ball: int, r1: int, r2: int, r3: int, t1: int, t2: int, t3: int, seen: int) -> int:
+def _pile_code(live_values, ball, most, remaining, top):  # type: ignore[no-untyped-def]
+    """A pile as the merged key sees it: its size (at most `most`) and its top, dead or not."""
+    if top != 0 and top != DEAD_TOP and (live_values >> (top - 1)) & 1 == 0:
+        if ball == 2:
+            return 0
+        top = DEAD_TOP
+    return (min(remaining, most) << 4) | top
+
+
+@njit(cache=True)
+def _key(g, merge, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+    """The memo key of an information state (see above)."""
+    if not merge:
+        return (
+            standing | ((ball - 1) << 10) | (r1 << 11) | (r2 << 14) | (r3 << 16)
+            | (t1 << 18) | (t2 << 22) | (t3 << 26) | (seen << 30)
+        )  # fmt: skip
+    live_values = g[7][standing]
+    most = POPCOUNT[standing] + (ball == 1)
+    a = _pile_code(live_values, ball, most, r1, t1)
+    b = _pile_code(live_values, ball, most, r2, t2)
+    c = _pile_code(live_values, ball, most, r3, t3)
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    fields = FIELDS[live_values]
+    dead_seen = seen & ~fields
+    dead_unseen = g[8][live_values] - FIELD_SUMS[dead_seen & 1023] - FIELD_SUMS[dead_seen >> 10]
     return (
-        standing
-        | ((ball - 1) << 10)
-        | (r1 << 11)
-        | (r2 << 14)
-        | (r3 << 16)
-        | (t1 << 18)
-        | (t2 << 22)
-        | (t3 << 26)
-        | (seen << 30)
-    )
+        standing | ((ball - 1) << 10) | (a << 11) | (b << 18) | (c << 25)
+        | ((seen & fields) << 32) | (dead_unseen << 52)
+    )  # fmt: skip
 
 
 DECIDE, REVEAL = 0, 1
 MAX_DEPTH = 128
+DEAD_CARDS = 11  # a chance node's cursor after value 10: the dead values' turn, together
 # Fields of a stack frame.
 TYPE, STANDING, BALL, R1, R2, R3, T1, T2, T3, SEEN, KEY, PILE, CURSOR = range(13)
 BEST, PENDING = 0, 1  # float fields: best (or expected) so far, the pending child's weight/offset
@@ -200,7 +257,7 @@ def _reveal_pile(st):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _open(memo, stack, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+def _open(g, merge, memo, stack, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
     """Start a node: its memoised value, or NaN after pushing it at `depth`."""
     st = stack[depth]
     st[STANDING] = standing
@@ -215,7 +272,7 @@ def _open(memo, stack, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
     pile = _reveal_pile(st) if kind == REVEAL else -1
     if pile < 0:
         kind = DECIDE
-    key = _key(standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    key = _key(g, merge, standing, ball, r1, r2, r3, t1, t2, t3, seen)
     if kind == REVEAL:
         key |= REVEAL_FLAG
     known = _get(memo, key)
@@ -229,12 +286,12 @@ def _open(memo, stack, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
 
 
 @njit(cache=True)
-def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+def _search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
     """Expectimax value of a node (a decision, or a chance node turning up cards), iteratively."""
-    masks, size, first_ok, neigh, pin_counts, starts, flat = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
+    masks, size, first_ok, neigh, pin_counts, starts, flat, live = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
     stack = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
     acc = np.zeros((MAX_DEPTH, 2))
-    value = _open(memo, stack, 0, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    value = _open(g, merge, memo, stack, 0, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen)
     if not np.isnan(value):
         return value
     _start(stack, acc, 0)
@@ -245,23 +302,34 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
         child = np.nan
         if st[TYPE] == DECIDE:
             if st[PILE] == -1:
-                # The first option: stop the ball.
+                # The first option: stop the ball (merged: unless a play takes every pin for the most
+                # the frame can still earn; then that is the decision's value).
                 st[PILE] = 0
                 acc[d, PENDING] = 0.0
+                k = POPCOUNT[st[STANDING]]
+                if merge and k <= 3 and _clears(g, st) and ceiling[st[BALL] - 1, k] <= clear[st[BALL] - 1, k]:
+                    result = clear[st[BALL] - 1, k]
+                    depth = _finish(memo, stack, acc, depth, st[KEY], result)
+                    if depth == 0:
+                        return result
+                    continue
                 if st[BALL] == 2:
                     child = par[4]
                 else:
                     child = _open(
-                        memo, stack, depth, REVEAL, st[STANDING], 2,
+                        g, merge, memo, stack, depth, REVEAL, st[STANDING], 2,
                         max(st[R1] - 1, 0), max(st[R2] - 1, 0), max(st[R3] - 1, 0), 0, 0, 0, st[SEEN],
                     )  # fmt: skip
             else:
                 standing_ = st[STANDING]
+                if merge and acc[d, BEST] >= ceiling[st[BALL] - 1, POPCOUNT[standing_]]:
+                    st[PILE] = 3  # the best option so far earns the most the frame can: none can beat it
+                live_values = live[standing_]
                 cleared = 1023 & ~standing_
                 gi = -1
                 while st[PILE] < 3 and gi < 0:
                     top = st[T1 + st[PILE]]
-                    if top == 0:
+                    if top == 0 or (live_values >> (top - 1)) & 1 == 0:  # no card, or one nothing matches
                         st[PILE] += 1
                         st[CURSOR] = -1
                         continue
@@ -296,17 +364,30 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
                     child = par[2] if st[BALL] == 1 else par[3]
                 else:
                     child = _open(
-                        memo, stack, depth, REVEAL, rest, st[BALL],
+                        g, merge, memo, stack, depth, REVEAL, rest, st[BALL],
                         st[R1] - (pile == 0), st[R2] - (pile == 1), st[R3] - (pile == 2),
                         st[T1] * (pile != 0), st[T2] * (pile != 1), st[T3] * (pile != 2), st[SEEN],
                     )  # fmt: skip
         else:
-            # A chance node: the next card of pile PILE, value by value.
-            v = st[CURSOR]
+            # A chance node: the next card of pile PILE, live value by live value, then (merged)
+            # the dead values together, turning up the first of them.
             seen = st[SEEN]
-            while v <= 10 and _unseen(pin_counts, seen, v) == 0:
+            live_values = live[st[STANDING]] if merge else 1023
+            v = st[CURSOR]
+            weight = 0
+            while v <= 10:
+                weight = _unseen(pin_counts, seen, v) if (live_values >> (v - 1)) & 1 else 0
+                if weight:
+                    break
                 v += 1
-            if v > 10:  # every card tried: the expectation is complete
+            card = v
+            if v == DEAD_CARDS:
+                card = 0
+                for w in range(1, 11):
+                    if (live_values >> (w - 1)) & 1 == 0 and _unseen(pin_counts, seen, w) > 0:
+                        weight += _unseen(pin_counts, seen, w)
+                        card = w if card == 0 else card
+            if weight == 0:  # every card tried: the expectation is complete
                 total = 0
                 for w in range(1, 11):
                     total += _unseen(pin_counts, seen, w)
@@ -316,12 +397,12 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
                     return result
                 continue
             st[CURSOR] = v + 1
-            acc[d, PENDING] = _unseen(pin_counts, seen, v)
+            acc[d, PENDING] = weight
             pile = st[PILE]
             child = _open(
-                memo, stack, depth, REVEAL, st[STANDING], st[BALL], st[R1], st[R2], st[R3],
-                v if pile == 0 else st[T1], v if pile == 1 else st[T2], v if pile == 2 else st[T3],
-                seen + (1 << (2 * (v - 1))),
+                g, merge, memo, stack, depth, REVEAL, st[STANDING], st[BALL], st[R1], st[R2], st[R3],
+                card if pile == 0 else st[T1], card if pile == 1 else st[T2], card if pile == 2 else st[T3],
+                seen + (1 << (2 * (card - 1))),
             )  # fmt: skip
         if np.isnan(child):  # pushed: search it
             _start(stack, acc, depth)
@@ -329,6 +410,23 @@ def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  
         else:
             _deliver(stack, acc, d, child)
     return np.nan  # pragma: no cover  (the loop returns the root's value)
+
+
+@njit(cache=True)
+def _clears(g, st):  # type: ignore[no-untyped-def]
+    """Whether some top takes every standing pin (at most three) in one legal play."""
+    masks, neigh, starts, flat = g[0], g[3], g[5], g[6]
+    standing = st[STANDING]
+    cleared = 1023 & ~standing
+    for pile in range(3):
+        top = st[T1 + pile]
+        if top == 0:
+            continue
+        for cursor in range(starts[top], starts[top + 1]):
+            candidate = flat[cursor]
+            if masks[candidate] == standing and neigh[candidate] & cleared:
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -389,10 +487,45 @@ def _grown(memo: Memo) -> Memo:
     return larger
 
 
-class Evaluator:
-    """Expectimax for one deal's pins under one group rule and objective, with a shared memo."""
+def _emptied(memo: Memo) -> Memo:
+    """The same memory with no entry: a new deal's evaluator takes over the last one's memo, grown
+    to the size deals need, instead of allocating and growing one of its own (tens of MB a deal)."""
+    memo[0][:, 0] = EMPTY
+    memo[2][:] = 0
+    return memo
 
-    def __init__(self, pins: tuple[int, ...], rule: str, objective: Objective) -> None:
+
+def _frame_bounds(objective: Objective) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Per ball (rows) and pins standing (columns): the most the rest of the frame can earn, less
+    4 ulps (a decision whose best option reaches it looks no further), and what a play taking
+    every standing pin earns, summed as the search sums it."""
+    p = objective
+    most = np.zeros((2, 11))
+    clear = np.zeros((2, 11))
+    for k in range(1, 11):
+        ball2 = [p.ball2 * x + (p.spare if x == k else p.open) for x in range(k + 1)]
+        ball1 = [
+            p.ball1 * x1 + p.ball2 * x2 + (p.spare if x1 + x2 == k else p.open)
+            for x1 in range(k)
+            for x2 in range(k - x1 + 1)
+        ]
+        most[:, k] = max(p.ball1 * k + p.strike, *ball1), max(ball2)
+        clear[:, k] = p.ball1 * k + p.strike, p.ball2 * k + p.spare
+    return most - 4 * np.spacing(np.abs(most)), clear
+
+
+class Evaluator:
+    """Expectimax for one deal's pins under one group rule and objective, with a shared memo.
+
+    `merge` (the default) memoises equivalent information states under one key (see `_key`);
+    without it the search memoises every information state apart, as before issue 30: the same
+    values (within rounding, from summing the dead cards together), for checking. `memo`: the
+    memo of an evaluator no longer used, emptied and taken over.
+    """
+
+    def __init__(
+        self, pins: tuple[int, ...], rule: str, objective: Objective, merge: bool = True, memo: Memo | None = None
+    ) -> None:
         if len(pins) != len(POSITIONS) or any(v not in VALUES or pins.count(v) > COPIES for v in pins):
             # The search counts the unseen copies of a value as two less those showing: with more
             # showing the count goes negative and never reaches 0, so the search keeps turning up
@@ -404,7 +537,9 @@ class Evaluator:
         self.group_masks = groups(rule)
         self.tables = _group_tables(rule, pins)
         self.par = objective.as_array()
-        self.memo = _new_memo()
+        self.ceiling, self.clear = _frame_bounds(objective)
+        self.merge = merge
+        self.memo = _new_memo() if memo is None else _emptied(memo)
 
     def check(self, p: Position) -> None:
         """Refuse a position this deal cannot reach: other pins, or more copies of a value seen than exist."""
@@ -422,7 +557,18 @@ class Evaluator:
     def _search(self, kind: int, standing: int, ball: int, r: list[int], t: list[int], seen: int) -> float:
         while True:
             value: float = _search(
-                self.tables, self.par, self.memo, kind, standing, ball, r[0], r[1], r[2], t[0], t[1], t[2], seen
+                self.tables,
+                self.merge,
+                self.par,
+                self.ceiling,
+                self.clear,
+                self.memo,
+                kind,
+                standing,
+                ball,
+                *r,
+                *t,
+                seen,
             )
             if not self.memo[2][1]:
                 return float(value)
