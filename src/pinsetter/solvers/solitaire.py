@@ -130,15 +130,21 @@ def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
 # --- the compiled search ------------------------------------------------------------------
 # A memo is an open-addressing hash table of (key, value) pairs side by side (a probe reads one
 # cache line): `slots` (capacity x 2 int64: the key, -1 = empty, then the value's bits), `values`
-# (the same memory seen as float64) and `meta` = [count, full]. When it is 70% full it takes no
-# more and says so (`meta[1]`): the search stops, the memo is doubled and the search resumed.
+# (the same memory seen as float64) and `meta` = [count, full]. A node claims its slot when it is
+# opened (value NaN until solved: no value of any objective is NaN) and writes its value there when
+# solved. When the memo is 70% full it takes no more and says so (`meta[1]`): the search stops, the
+# memo is doubled (solved entries only) and the search resumed.
+#
+# The hot loop touches arrays only by index: an array view (a stack row) or an array taken out of
+# a tuple costs two atomic reference-count operations in numba, and those were a third of the time.
 
 EMPTY = -1
 REVEAL_FLAG = 1 << 62  # marks a chance node's key (the state before cards are turned up)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _slot(slots, key):  # type: ignore[no-untyped-def]
+    """Where `key` is, or the empty slot where it belongs."""
     mask = len(slots) - 1
     h = key ^ (key >> 29)
     h = h * -4658895280553007687
@@ -150,35 +156,15 @@ def _slot(slots, key):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _get(memo, key):  # type: ignore[no-untyped-def]
-    """The memoised value of `key`, or NaN (no value of any objective is NaN; any float may be a value)."""
-    slots, values, _ = memo
-    index = _slot(slots, key)
-    if slots[index, 0] == key:
-        return values[index, 1]
-    return np.nan
-
-
-@njit(cache=True)
-def _put(memo, key, value):  # type: ignore[no-untyped-def]
-    slots, values, meta = memo
-    if meta[0] * 10 >= len(slots) * 7:
-        meta[1] = 1  # full: the search stops here and is resumed with a larger memo
-        return
-    index = _slot(slots, key)
-    if slots[index, 0] != key:
-        slots[index, 0] = key
-        meta[0] += 1
-    values[index, 1] = value
-
-
-@njit(cache=True)
-def _rehash(old, new):  # type: ignore[no-untyped-def]
-    """Every entry of memo `old` into the empty, larger memo `new`."""
-    old_slots, old_values, _ = old
+def _rehash(old_slots, old_values, new_slots, new_values, new_meta):  # type: ignore[no-untyped-def]
+    """Every solved entry of the old memo into the empty, larger one."""
     for index in range(len(old_slots)):
-        if old_slots[index, 0] != EMPTY:
-            _put(new, old_slots[index, 0], old_values[index, 1])
+        key = old_slots[index, 0]
+        if key != EMPTY and not np.isnan(old_values[index, 1]):
+            slot = _slot(new_slots, key)
+            new_slots[slot, 0] = key
+            new_values[slot, 1] = old_values[index, 1]
+            new_meta[0] += 1
 
 
 # --- equivalent information states share a key ------------------------------------------------
@@ -204,7 +190,7 @@ POPCOUNT = VALUE_BITS.sum(axis=1)
 @njit(cache=True)
 def _pile_code(live_values, ball, most, remaining, top):  # type: ignore[no-untyped-def]
     """A pile as the merged key sees it: its size (at most `most`) and its top, dead or not."""
-    if top != 0 and top != DEAD_TOP and (live_values >> (top - 1)) & 1 == 0:
+    if top != 0 and (live_values >> (top - 1)) & 1 == 0:
         if ball == 2:
             return 0
         top = DEAD_TOP
@@ -212,14 +198,8 @@ def _pile_code(live_values, ball, most, remaining, top):  # type: ignore[no-unty
 
 
 @njit(cache=True)
-def _key(g, merge, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
-    """The memo key of an information state (see above)."""
-    if not merge:
-        return (
-            standing | ((ball - 1) << 10) | (r1 << 11) | (r2 << 14) | (r3 << 16)
-            | (t1 << 18) | (t2 << 22) | (t3 << 26) | (seen << 30)
-        )  # fmt: skip
-    live_values = g[7][standing]
+def _merged_key(live_values, dead_copies, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+    """The key of an information state shared by all those it is equivalent to (see above)."""
     most = POPCOUNT[standing] + (ball == 1)
     a = _pile_code(live_values, ball, most, r1, t1)
     b = _pile_code(live_values, ball, most, r2, t2)
@@ -232,10 +212,19 @@ def _key(g, merge, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignor
         a, b = b, a
     fields = FIELDS[live_values]
     dead_seen = seen & ~fields
-    dead_unseen = g[8][live_values] - FIELD_SUMS[dead_seen & 1023] - FIELD_SUMS[dead_seen >> 10]
+    dead_unseen = dead_copies - FIELD_SUMS[dead_seen & 1023] - FIELD_SUMS[dead_seen >> 10]
     return (
         standing | ((ball - 1) << 10) | (a << 11) | (b << 18) | (c << 25)
         | ((seen & fields) << 32) | (dead_unseen << 52)
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _plain_key(standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+    """The key of the information state as it is."""
+    return (
+        standing | ((ball - 1) << 10) | (r1 << 11) | (r2 << 14) | (r3 << 16)
+        | (t1 << 18) | (t2 << 22) | (t3 << 26) | (seen << 30)
     )  # fmt: skip
 
 
@@ -243,101 +232,123 @@ DECIDE, REVEAL = 0, 1
 MAX_DEPTH = 128
 DEAD_CARDS = 11  # a chance node's cursor after value 10: the dead values' turn, together
 # Fields of a stack frame.
-TYPE, STANDING, BALL, R1, R2, R3, T1, T2, T3, SEEN, KEY, PILE, CURSOR = range(13)
+TYPE, STANDING, BALL, R1, R2, R3, T1, T2, T3, SEEN, SLOT, PILE, CURSOR = range(13)
 BEST, PENDING = 0, 1  # float fields: best (or expected) so far, the pending child's weight/offset
 
 
-@njit(cache=True)
-def _reveal_pile(st):  # type: ignore[no-untyped-def]
-    """The first pile with cards but no face-up top (-1: none)."""
-    for pile in range(3):
-        if st[R1 + pile] > 0 and st[T1 + pile] == 0:
-            return pile
-    return -1
+@njit(cache=True, inline="always")
+def _open(
+    live, dead_copies, merge, slots, values, meta, stack, acc, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
+):  # type: ignore[no-untyped-def]
+    """Start a node: its memoised value, or NaN after pushing it at `depth`.
 
-
-@njit(cache=True)
-def _open(g, merge, memo, stack, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
-    """Start a node: its memoised value, or NaN after pushing it at `depth`."""
-    st = stack[depth]
-    st[STANDING] = standing
-    st[BALL] = ball
-    st[R1] = r1
-    st[R2] = r2
-    st[R3] = r3
-    st[T1] = t1
-    st[T2] = t2
-    st[T3] = t3
-    st[SEEN] = seen
-    pile = _reveal_pile(st) if kind == REVEAL else -1
-    if pile < 0:
-        kind = DECIDE
-    key = _key(g, merge, standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    A chance node turns up the top of the first pile with cards but none face up; with no such
+    pile it is the decision itself.
+    """
+    pile = -1
     if kind == REVEAL:
+        if r1 > 0 and t1 == 0:
+            pile = 0
+        elif r2 > 0 and t2 == 0:
+            pile = 1
+        elif r3 > 0 and t3 == 0:
+            pile = 2
+    if merge:
+        live_values = live[standing]
+        key = _merged_key(live_values, dead_copies[live_values], standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    else:
+        key = _plain_key(standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    if pile >= 0:
         key |= REVEAL_FLAG
-    known = _get(memo, key)
-    if not np.isnan(known):
-        return known
-    st[TYPE] = kind
-    st[KEY] = key
-    st[PILE] = pile if kind == REVEAL else -1  # DECIDE: -1 until the stop option is done
-    st[CURSOR] = -1 if kind == DECIDE else 1  # REVEAL: next card value to try
+    index = _slot(slots, key)
+    if slots[index, 0] == key:
+        if not np.isnan(values[index, 1]):
+            return values[index, 1]
+    elif meta[0] * 10 >= len(slots) * 7:
+        meta[1] = 1  # full: the search stops at the next node solved, to resume with a larger memo
+    else:
+        slots[index, 0] = key
+        meta[0] += 1
+    values[index, 1] = np.nan
+    stack[depth, TYPE] = DECIDE if pile < 0 else REVEAL
+    stack[depth, STANDING] = standing
+    stack[depth, BALL] = ball
+    stack[depth, R1] = r1
+    stack[depth, R2] = r2
+    stack[depth, R3] = r3
+    stack[depth, T1] = t1
+    stack[depth, T2] = t2
+    stack[depth, T3] = t3
+    stack[depth, SEEN] = seen
+    stack[depth, SLOT] = index
+    stack[depth, PILE] = pile  # DECIDE: -1 until the stop option is done
+    stack[depth, CURSOR] = -1 if pile < 0 else 1  # REVEAL: next card value to try
+    # A decision keeps a maximum (from -inf, so that no value is ruled out); a chance node a
+    # weighted sum (from 0). Issue 10: starting every node at -1.0 made a search from a chance
+    # node come out 1/(unseen cards) too low.
+    acc[depth, BEST] = -np.inf if pile < 0 else 0.0
+    acc[depth, PENDING] = 0.0
     return np.nan
 
 
 @njit(cache=True)
 def _search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
     """Expectimax value of a node (a decision, or a chance node turning up cards), iteratively."""
-    masks, size, first_ok, neigh, pin_counts, starts, flat, live = g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]
+    masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies = g
+    slots, values, meta = memo
     stack = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
     acc = np.zeros((MAX_DEPTH, 2))
-    value = _open(g, merge, memo, stack, 0, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    value = _open(
+        live, dead_copies, merge, slots, values, meta, stack, acc, 0, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
+    )
     if not np.isnan(value):
         return value
-    _start(stack, acc, 0)
     depth = 1
     while depth > 0:
         d = depth - 1
-        st = stack[d]
         child = np.nan
-        if st[TYPE] == DECIDE:
-            if st[PILE] == -1:
+        solved = False
+        standing_ = stack[d, STANDING]
+        ball_ = stack[d, BALL]
+        if stack[d, TYPE] == DECIDE:
+            k = POPCOUNT[standing_]
+            if stack[d, PILE] == -1:
                 # The first option: stop the ball (merged: unless a play takes every pin for the most
                 # the frame can still earn; then that is the decision's value).
-                st[PILE] = 0
+                stack[d, PILE] = 0
                 acc[d, PENDING] = 0.0
-                k = POPCOUNT[st[STANDING]]
-                if merge and k <= 3 and _clears(g, st) and ceiling[st[BALL] - 1, k] <= clear[st[BALL] - 1, k]:
-                    result = clear[st[BALL] - 1, k]
-                    depth = _finish(memo, stack, acc, depth, st[KEY], result)
-                    if depth == 0:
-                        return result
-                    continue
-                if st[BALL] == 2:
+                if (
+                    merge and k <= 3 and ceiling[ball_ - 1, k] <= clear[ball_ - 1, k]
+                    and _clears(masks, neigh, starts, flat, standing_, stack[d, T1], stack[d, T2], stack[d, T3])
+                ):  # fmt: skip
+                    acc[d, BEST] = clear[ball_ - 1, k]
+                    solved = True
+                elif ball_ == 2:
                     child = par[4]
                 else:
                     child = _open(
-                        g, merge, memo, stack, depth, REVEAL, st[STANDING], 2,
-                        max(st[R1] - 1, 0), max(st[R2] - 1, 0), max(st[R3] - 1, 0), 0, 0, 0, st[SEEN],
+                        live, dead_copies, merge, slots, values, meta, stack, acc, depth, REVEAL, standing_, 2,
+                        max(stack[d, R1] - 1, 0), max(stack[d, R2] - 1, 0), max(stack[d, R3] - 1, 0), 0, 0, 0,
+                        stack[d, SEEN],
                     )  # fmt: skip
             else:
-                standing_ = st[STANDING]
-                if merge and acc[d, BEST] >= ceiling[st[BALL] - 1, POPCOUNT[standing_]]:
-                    st[PILE] = 3  # the best option so far earns the most the frame can: none can beat it
+                if merge and acc[d, BEST] >= ceiling[ball_ - 1, k]:
+                    stack[d, PILE] = 3  # the best option so far earns the most the frame can: none can beat it
                 live_values = live[standing_]
                 cleared = 1023 & ~standing_
                 gi = -1
-                while st[PILE] < 3 and gi < 0:
-                    top = st[T1 + st[PILE]]
+                while stack[d, PILE] < 3 and gi < 0:
+                    top = stack[d, T1 + stack[d, PILE]]
                     if top == 0 or (live_values >> (top - 1)) & 1 == 0:  # no card, or one nothing matches
-                        st[PILE] += 1
-                        st[CURSOR] = -1
+                        stack[d, PILE] += 1
+                        stack[d, CURSOR] = -1
                         continue
-                    if st[CURSOR] < 0:
-                        st[CURSOR] = starts[top]
-                    while st[CURSOR] < starts[top + 1]:
-                        candidate = flat[st[CURSOR]]
-                        st[CURSOR] += 1
+                    cursor = stack[d, CURSOR]
+                    if cursor < 0:
+                        cursor = starts[top]
+                    while cursor < starts[top + 1]:
+                        candidate = flat[cursor]
+                        cursor += 1
                         if masks[candidate] & ~standing_:
                             continue
                         if standing_ == 1023:
@@ -347,33 +358,31 @@ def _search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r
                             continue
                         gi = candidate
                         break
+                    stack[d, CURSOR] = cursor
                     if gi < 0:
-                        st[PILE] += 1
-                        st[CURSOR] = -1
+                        stack[d, PILE] += 1
+                        stack[d, CURSOR] = -1
                 if gi < 0:  # every option tried: this decision is solved
-                    result = acc[d, BEST]
-                    depth = _finish(memo, stack, acc, depth, st[KEY], result)
-                    if depth == 0:
-                        return result
-                    continue
-                pile = st[PILE]
-                rest = standing_ & ~masks[gi]
-                immediate = (par[0] if st[BALL] == 1 else par[1]) * size[gi]
-                acc[d, PENDING] = immediate
-                if rest == 0:
-                    child = par[2] if st[BALL] == 1 else par[3]
+                    solved = True
                 else:
-                    child = _open(
-                        g, merge, memo, stack, depth, REVEAL, rest, st[BALL],
-                        st[R1] - (pile == 0), st[R2] - (pile == 1), st[R3] - (pile == 2),
-                        st[T1] * (pile != 0), st[T2] * (pile != 1), st[T3] * (pile != 2), st[SEEN],
-                    )  # fmt: skip
+                    pile = stack[d, PILE]
+                    rest = standing_ & ~masks[gi]
+                    acc[d, PENDING] = (par[0] if ball_ == 1 else par[1]) * size[gi]
+                    if rest == 0:
+                        child = par[2] if ball_ == 1 else par[3]
+                    else:
+                        child = _open(
+                            live, dead_copies, merge, slots, values, meta, stack, acc, depth, REVEAL, rest, ball_,
+                            stack[d, R1] - (pile == 0), stack[d, R2] - (pile == 1), stack[d, R3] - (pile == 2),
+                            stack[d, T1] * (pile != 0), stack[d, T2] * (pile != 1), stack[d, T3] * (pile != 2),
+                            stack[d, SEEN],
+                        )  # fmt: skip
         else:
             # A chance node: the next card of pile PILE, live value by live value, then (merged)
             # the dead values together, turning up the first of them.
-            seen = st[SEEN]
-            live_values = live[st[STANDING]] if merge else 1023
-            v = st[CURSOR]
+            seen = stack[d, SEEN]
+            live_values = live[standing_] if merge else 1023
+            v = stack[d, CURSOR]
             weight = 0
             while v <= 10:
                 weight = _unseen(pin_counts, seen, v) if (live_values >> (v - 1)) & 1 else 0
@@ -391,35 +400,47 @@ def _search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r
                 total = 0
                 for w in range(1, 11):
                     total += _unseen(pin_counts, seen, w)
-                result = acc[d, BEST] / total
-                depth = _finish(memo, stack, acc, depth, st[KEY], result)
-                if depth == 0:
-                    return result
-                continue
-            st[CURSOR] = v + 1
-            acc[d, PENDING] = weight
-            pile = st[PILE]
-            child = _open(
-                g, merge, memo, stack, depth, REVEAL, st[STANDING], st[BALL], st[R1], st[R2], st[R3],
-                card if pile == 0 else st[T1], card if pile == 1 else st[T2], card if pile == 2 else st[T3],
-                seen + (1 << (2 * (card - 1))),
-            )  # fmt: skip
-        if np.isnan(child):  # pushed: search it
-            _start(stack, acc, depth)
+                acc[d, BEST] /= total
+                solved = True
+            else:
+                stack[d, CURSOR] = v + 1
+                acc[d, PENDING] = weight
+                pile = stack[d, PILE]
+                child = _open(
+                    live, dead_copies, merge, slots, values, meta, stack, acc, depth, REVEAL, standing_, ball_,
+                    stack[d, R1], stack[d, R2], stack[d, R3],
+                    card if pile == 0 else stack[d, T1], card if pile == 1 else stack[d, T2],
+                    card if pile == 2 else stack[d, T3], seen + (1 << (2 * (card - 1))),
+                )  # fmt: skip
+        if solved:
+            # Memoise the node in its slot, pop it and hand its value to its parent.
+            result = acc[d, BEST]
+            if meta[1]:
+                return result  # full: stop (the caller grows the memo and searches again)
+            values[stack[d, SLOT], 1] = result
+            depth -= 1
+            if depth == 0:
+                return result
+            child = result
+            d -= 1
+        elif np.isnan(child):  # pushed: search it
             depth += 1
+            continue
+        # Hand a child's value to the node at depth d.
+        if stack[d, TYPE] == DECIDE:
+            candidate_value = acc[d, PENDING] + child
+            if candidate_value > acc[d, BEST]:
+                acc[d, BEST] = candidate_value
         else:
-            _deliver(stack, acc, d, child)
+            acc[d, BEST] += acc[d, PENDING] * child
     return np.nan  # pragma: no cover  (the loop returns the root's value)
 
 
-@njit(cache=True)
-def _clears(g, st):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always")
+def _clears(masks, neigh, starts, flat, standing, t1, t2, t3):  # type: ignore[no-untyped-def]
     """Whether some top takes every standing pin (at most three) in one legal play."""
-    masks, neigh, starts, flat = g[0], g[3], g[5], g[6]
-    standing = st[STANDING]
     cleared = 1023 & ~standing
-    for pile in range(3):
-        top = st[T1 + pile]
+    for top in (t1, t2, t3):
         if top == 0:
             continue
         for cursor in range(starts[top], starts[top + 1]):
@@ -429,45 +450,10 @@ def _clears(g, st):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True)
-def _start(stack, acc, d):  # type: ignore[no-untyped-def]
-    """Reset the accumulator of the node just pushed at depth d, by its type.
-
-    A decision keeps a maximum (from -inf, so that no value is ruled out); a chance node a
-    weighted sum (from 0). The root goes through here too: it used to start every node at
-    -1.0, so a search from a chance node came out 1/(unseen cards) too low (issue 10).
-    """
-    acc[d, BEST] = -np.inf if stack[d, TYPE] == DECIDE else 0.0
-    acc[d, PENDING] = 0.0
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _unseen(pin_counts, seen, value):  # type: ignore[no-untyped-def]
     """Copies of a card value not yet seen: two, less the pins and the pile cards showing it."""
     return 2 - pin_counts[value] - ((seen >> (2 * (value - 1))) & 3)
-
-
-@njit(cache=True)
-def _finish(memo, stack, acc, depth, key, result):  # type: ignore[no-untyped-def]
-    """Memoise a solved node, pop it and hand its value to its parent; the new depth (0 if the memo is full)."""
-    _put(memo, key, result)
-    if memo[2][1]:
-        return 0  # full: stop (the caller grows the memo and searches again)
-    depth -= 1
-    if depth > 0:
-        _deliver(stack, acc, depth - 1, result)
-    return depth
-
-
-@njit(cache=True)
-def _deliver(stack, acc, d, value):  # type: ignore[no-untyped-def]
-    """Hand a child's value to the node at depth d."""
-    if stack[d, TYPE] == DECIDE:
-        candidate = acc[d, PENDING] + value
-        if candidate > acc[d, BEST]:
-            acc[d, BEST] = candidate
-    else:
-        acc[d, BEST] += acc[d, PENDING] * value
 
 
 MEMO_BITS = 18  # 256k entries (4 MB), doubled when 70% full: a median deal grows it once
@@ -483,7 +469,7 @@ def _new_memo(bits: int = MEMO_BITS) -> Memo:
 def _grown(memo: Memo) -> Memo:
     """A memo twice as large holding every entry of `memo`."""
     larger = _new_memo((len(memo[0]) * 2).bit_length() - 1)
-    _rehash(memo, larger)
+    _rehash(*memo[:2], *larger)
     return larger
 
 
