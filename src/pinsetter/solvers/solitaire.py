@@ -237,9 +237,9 @@ BEST, PENDING = 0, 1  # float fields: best (or expected) so far, the pending chi
 
 
 @njit(cache=True, inline="always")
-def _open(
+def _open(  # type: ignore[no-untyped-def]
     live, dead_copies, merge, slots, values, meta, stack, acc, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
-):  # type: ignore[no-untyped-def]
+):
     """Start a node: its memoised value, or NaN after pushing it at `depth`.
 
     A chance node turns up the top of the first pile with cards but none face up; with no such
@@ -543,19 +543,9 @@ class Evaluator:
     def _search(self, kind: int, standing: int, ball: int, r: list[int], t: list[int], seen: int) -> float:
         while True:
             value: float = _search(
-                self.tables,
-                self.merge,
-                self.par,
-                self.ceiling,
-                self.clear,
-                self.memo,
-                kind,
-                standing,
-                ball,
-                *r,
-                *t,
-                seen,
-            )
+                self.tables, self.merge, self.par, self.ceiling, self.clear, self.memo,
+                kind, standing, ball, r[0], r[1], r[2], t[0], t[1], t[2], seen,
+            )  # fmt: skip
             if not self.memo[2][1]:
                 return float(value)
             self.memo = _grown(self.memo)  # full: again, with what was found kept
