@@ -109,8 +109,9 @@ def _rule_tables(rule: str) -> tuple[IntArray, ...]:
 
 def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
     """The deal's tables for the search: the rule's groups, the groups each ball value can take
-    (`flat`, listed by value from `starts`), and per standing set the values still live and the
-    copies of the dead ones a deck holds (`live`, `dead_copies`, see `_key`)."""
+    (`flat`, listed by value from `starts`), per value set the copies of those values a deck holds
+    beyond the pins (`dead_copies`), and per standing set the values still live (`live`, see
+    `_merged_key`) and the values whose card takes every standing pin in one play (`clearing`)."""
     masks, size, first_ok, neigh, where, inside = _rule_tables(rule)
     values = np.array((0, *pins), dtype=np.int64)[where]  # a padding position reads 0
     balls = np.arange(1, 11, dtype=np.int64)
@@ -124,7 +125,10 @@ def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
     match_bits = (match.astype(np.int64) << (balls - 1)[None, :]).sum(axis=1)
     live = np.bitwise_or.reduce(np.where(inside, match_bits[None, :], 0), axis=1)
     dead_copies = (~VALUE_BITS).astype(np.int64) @ (COPIES - pin_counts[1:])
-    return masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies
+    clearing = np.zeros(1024, dtype=np.int64)
+    legal_alone = (neigh & ~masks & 1023) != 0  # with only the group standing, the chain rule holds
+    np.bitwise_or.at(clearing, masks[legal_alone], match_bits[legal_alone])
+    return masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies, clearing
 
 
 # --- the compiled search ------------------------------------------------------------------
@@ -142,17 +146,13 @@ EMPTY = -1
 REVEAL_FLAG = 1 << 62  # marks a chance node's key (the state before cards are turned up)
 
 
-@njit(cache=True, inline="always")
-def _slot(slots, key):  # type: ignore[no-untyped-def]
-    """Where `key` is, or the empty slot where it belongs."""
-    mask = len(slots) - 1
+@njit(cache=True)
+def _home(key, mask):  # type: ignore[no-untyped-def]
+    """Where the probe for `key` starts; it goes on slot by slot to the key or an empty slot."""
     h = key ^ (key >> 29)
     h = h * -4658895280553007687
     h = h ^ (h >> 32)
-    index = h & mask
-    while slots[index, 0] != EMPTY and slots[index, 0] != key:
-        index = (index + 1) & mask
-    return index
+    return h & mask
 
 
 @njit(cache=True)
@@ -161,7 +161,10 @@ def _rehash(old_slots, old_values, new_slots, new_values, new_meta):  # type: ig
     for index in range(len(old_slots)):
         key = old_slots[index, 0]
         if key != EMPTY and not np.isnan(old_values[index, 1]):
-            slot = _slot(new_slots, key)
+            mask = len(new_slots) - 1
+            slot = _home(key, mask)
+            while new_slots[slot, 0] != EMPTY:
+                slot = (slot + 1) & mask
             new_slots[slot, 0] = key
             new_values[slot, 1] = old_values[index, 1]
             new_meta[0] += 1
@@ -236,196 +239,190 @@ TYPE, STANDING, BALL, R1, R2, R3, T1, T2, T3, SEEN, SLOT, PILE, CURSOR = range(1
 BEST, PENDING = 0, 1  # float fields: best (or expected) so far, the pending child's weight/offset
 
 
-@njit(cache=True, inline="always")
-def _open(  # type: ignore[no-untyped-def]
-    live, dead_copies, merge, slots, values, meta, stack, acc, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
-):
-    """Start a node: its memoised value, or NaN after pushing it at `depth`.
-
-    A chance node turns up the top of the first pile with cards but none face up; with no such
-    pile it is the decision itself.
-    """
-    pile = -1
-    if kind == REVEAL:
-        if r1 > 0 and t1 == 0:
-            pile = 0
-        elif r2 > 0 and t2 == 0:
-            pile = 1
-        elif r3 > 0 and t3 == 0:
-            pile = 2
-    if merge:
-        live_values = live[standing]
-        key = _merged_key(live_values, dead_copies[live_values], standing, ball, r1, r2, r3, t1, t2, t3, seen)
-    else:
-        key = _plain_key(standing, ball, r1, r2, r3, t1, t2, t3, seen)
-    if pile >= 0:
-        key |= REVEAL_FLAG
-    index = _slot(slots, key)
-    if slots[index, 0] == key:
-        if not np.isnan(values[index, 1]):
-            return values[index, 1]
-    elif meta[0] * 10 >= len(slots) * 7:
-        meta[1] = 1  # full: the search stops at the next node solved, to resume with a larger memo
-    else:
-        slots[index, 0] = key
-        meta[0] += 1
-    values[index, 1] = np.nan
-    stack[depth, TYPE] = DECIDE if pile < 0 else REVEAL
-    stack[depth, STANDING] = standing
-    stack[depth, BALL] = ball
-    stack[depth, R1] = r1
-    stack[depth, R2] = r2
-    stack[depth, R3] = r3
-    stack[depth, T1] = t1
-    stack[depth, T2] = t2
-    stack[depth, T3] = t3
-    stack[depth, SEEN] = seen
-    stack[depth, SLOT] = index
-    stack[depth, PILE] = pile  # DECIDE: -1 until the stop option is done
-    stack[depth, CURSOR] = -1 if pile < 0 else 1  # REVEAL: next card value to try
-    # A decision keeps a maximum (from -inf, so that no value is ruled out); a chance node a
-    # weighted sum (from 0). Issue 10: starting every node at -1.0 made a search from a chance
-    # node come out 1/(unseen cards) too low.
-    acc[depth, BEST] = -np.inf if pile < 0 else 0.0
-    acc[depth, PENDING] = 0.0
-    return np.nan
-
-
 @njit(cache=True)
 def _search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
-    """Expectimax value of a node (a decision, or a chance node turning up cards), iteratively."""
-    masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies = g
+    """Expectimax value of a node (a decision, or a chance node turning up cards), iteratively.
+
+    Each pass of the loop either opens a node (the root, then each child: its memoised value, or
+    a frame pushed on the stack) or advances the node on top of the stack by one option or card.
+    """
+    masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies, clearing = g
     slots, values, meta = memo
+    mask = len(slots) - 1
     stack = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
     acc = np.zeros((MAX_DEPTH, 2))
-    value = _open(
-        live, dead_copies, merge, slots, values, meta, stack, acc, 0, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
-    )
-    if not np.isnan(value):
-        return value
-    depth = 1
-    while depth > 0:
-        d = depth - 1
+    depth = 0
+    opening = True  # the node to open is (kind, standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    while True:
         child = np.nan
-        solved = False
-        standing_ = stack[d, STANDING]
-        ball_ = stack[d, BALL]
-        if stack[d, TYPE] == DECIDE:
-            k = POPCOUNT[standing_]
-            if stack[d, PILE] == -1:
-                # The first option: stop the ball (merged: unless a play takes every pin for the most
-                # the frame can still earn; then that is the decision's value).
-                stack[d, PILE] = 0
-                acc[d, PENDING] = 0.0
-                if (
-                    merge and k <= 3 and ceiling[ball_ - 1, k] <= clear[ball_ - 1, k]
-                    and _clears(masks, neigh, starts, flat, standing_, stack[d, T1], stack[d, T2], stack[d, T3])
-                ):  # fmt: skip
-                    acc[d, BEST] = clear[ball_ - 1, k]
-                    solved = True
-                elif ball_ == 2:
-                    child = par[4]
-                else:
-                    child = _open(
-                        live, dead_copies, merge, slots, values, meta, stack, acc, depth, REVEAL, standing_, 2,
-                        max(stack[d, R1] - 1, 0), max(stack[d, R2] - 1, 0), max(stack[d, R3] - 1, 0), 0, 0, 0,
-                        stack[d, SEEN],
-                    )  # fmt: skip
+        if opening:
+            opening = False
+            pile = -1  # a chance node turns up the first pile with cards but no top; else it is the decision
+            if kind == REVEAL:
+                if r1 > 0 and t1 == 0:
+                    pile = 0
+                elif r2 > 0 and t2 == 0:
+                    pile = 1
+                elif r3 > 0 and t3 == 0:
+                    pile = 2
+            if merge:
+                live_values = live[standing]
+                key = _merged_key(live_values, dead_copies[live_values], standing, ball, r1, r2, r3, t1, t2, t3, seen)
             else:
-                if merge and acc[d, BEST] >= ceiling[ball_ - 1, k]:
-                    stack[d, PILE] = 3  # the best option so far earns the most the frame can: none can beat it
-                live_values = live[standing_]
-                cleared = 1023 & ~standing_
-                gi = -1
-                while stack[d, PILE] < 3 and gi < 0:
-                    top = stack[d, T1 + stack[d, PILE]]
-                    if top == 0 or (live_values >> (top - 1)) & 1 == 0:  # no card, or one nothing matches
-                        stack[d, PILE] += 1
-                        stack[d, CURSOR] = -1
-                        continue
-                    cursor = stack[d, CURSOR]
-                    if cursor < 0:
-                        cursor = starts[top]
-                    while cursor < starts[top + 1]:
-                        candidate = flat[cursor]
-                        cursor += 1
-                        if masks[candidate] & ~standing_:
-                            continue
-                        if standing_ == 1023:
-                            if first_ok[candidate] == 0:
-                                continue
-                        elif neigh[candidate] & cleared == 0:
-                            continue
-                        gi = candidate
-                        break
-                    stack[d, CURSOR] = cursor
-                    if gi < 0:
-                        stack[d, PILE] += 1
-                        stack[d, CURSOR] = -1
-                if gi < 0:  # every option tried: this decision is solved
-                    solved = True
+                key = _plain_key(standing, ball, r1, r2, r3, t1, t2, t3, seen)
+            if pile >= 0:
+                key |= REVEAL_FLAG
+            index = _home(key, mask)
+            while slots[index, 0] != EMPTY and slots[index, 0] != key:
+                index = (index + 1) & mask
+            if slots[index, 0] == key and not np.isnan(values[index, 1]):
+                child = values[index, 1]
+                if depth == 0:
+                    return child
+                d = depth - 1
+            else:
+                if slots[index, 0] == key:
+                    pass  # claimed by a search that stopped when the memo was full
+                elif meta[0] * 10 >= len(slots) * 7:
+                    meta[1] = 1  # full: stop at the next node solved, to resume with a larger memo
                 else:
-                    pile = stack[d, PILE]
-                    rest = standing_ & ~masks[gi]
-                    acc[d, PENDING] = (par[0] if ball_ == 1 else par[1]) * size[gi]
-                    if rest == 0:
-                        child = par[2] if ball_ == 1 else par[3]
-                    else:
-                        child = _open(
-                            live, dead_copies, merge, slots, values, meta, stack, acc, depth, REVEAL, rest, ball_,
-                            stack[d, R1] - (pile == 0), stack[d, R2] - (pile == 1), stack[d, R3] - (pile == 2),
-                            stack[d, T1] * (pile != 0), stack[d, T2] * (pile != 1), stack[d, T3] * (pile != 2),
-                            stack[d, SEEN],
-                        )  # fmt: skip
+                    slots[index, 0] = key  # claimed now: its value goes straight here when solved
+                    meta[0] += 1
+                values[index, 1] = np.nan
+                stack[depth, TYPE] = DECIDE if pile < 0 else REVEAL
+                stack[depth, STANDING] = standing
+                stack[depth, BALL] = ball
+                stack[depth, R1] = r1
+                stack[depth, R2] = r2
+                stack[depth, R3] = r3
+                stack[depth, T1] = t1
+                stack[depth, T2] = t2
+                stack[depth, T3] = t3
+                stack[depth, SEEN] = seen
+                stack[depth, SLOT] = index
+                stack[depth, PILE] = pile  # DECIDE: -1 until the stop option is done
+                stack[depth, CURSOR] = -1 if pile < 0 else 1  # REVEAL: next card value to try
+                # A decision keeps a maximum (from -inf, so that no value is ruled out); a chance node
+                # a weighted sum (from 0). Issue 10: starting every node at -1.0 made a search from a
+                # chance node come out 1/(unseen cards) too low.
+                acc[depth, BEST] = -np.inf if pile < 0 else 0.0
+                acc[depth, PENDING] = 0.0
+                depth += 1
+                continue
         else:
-            # A chance node: the next card of pile PILE, live value by live value, then (merged)
-            # the dead values together, turning up the first of them.
+            d = depth - 1
+            solved = False
+            kind = REVEAL  # every child opened below is a chance node (or, with no card to turn up, a decision)
+            standing = stack[d, STANDING]
+            ball = stack[d, BALL]
+            r1, r2, r3 = stack[d, R1], stack[d, R2], stack[d, R3]
+            t1, t2, t3 = stack[d, T1], stack[d, T2], stack[d, T3]
             seen = stack[d, SEEN]
-            live_values = live[standing_] if merge else 1023
-            v = stack[d, CURSOR]
-            weight = 0
-            while v <= 10:
-                weight = _unseen(pin_counts, seen, v) if (live_values >> (v - 1)) & 1 else 0
-                if weight:
-                    break
-                v += 1
-            card = v
-            if v == DEAD_CARDS:
-                card = 0
-                for w in range(1, 11):
-                    if (live_values >> (w - 1)) & 1 == 0 and _unseen(pin_counts, seen, w) > 0:
-                        weight += _unseen(pin_counts, seen, w)
-                        card = w if card == 0 else card
-            if weight == 0:  # every card tried: the expectation is complete
-                total = 0
-                for w in range(1, 11):
-                    total += _unseen(pin_counts, seen, w)
-                acc[d, BEST] /= total
-                solved = True
+            live_values = live[standing] if merge else 1023
+            if stack[d, TYPE] == DECIDE:
+                k = POPCOUNT[standing]
+                if stack[d, PILE] == -1:
+                    # The first option: stop the ball (merged: unless a play takes every pin for the
+                    # most the frame can still earn; then that is the decision's value).
+                    stack[d, PILE] = 0
+                    acc[d, PENDING] = 0.0
+                    tops = (1 << t1 >> 1) | (1 << t2 >> 1) | (1 << t3 >> 1)
+                    if merge and k <= 3 and ceiling[ball - 1, k] <= clear[ball - 1, k] and clearing[standing] & tops:
+                        acc[d, BEST] = clear[ball - 1, k]
+                        solved = True
+                    elif ball == 2:
+                        child = par[4]
+                    else:
+                        opening = True
+                        ball = 2
+                        r1, r2, r3 = max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0)
+                        t1, t2, t3 = 0, 0, 0
+                else:
+                    if merge and acc[d, BEST] >= ceiling[ball - 1, k]:
+                        stack[d, PILE] = 3  # the best option so far earns the most the frame can: none can beat it
+                    cleared = 1023 & ~standing
+                    gi = -1
+                    while stack[d, PILE] < 3 and gi < 0:
+                        top = stack[d, T1 + stack[d, PILE]]
+                        if top == 0 or (live_values >> (top - 1)) & 1 == 0:  # no card, or one nothing matches
+                            stack[d, PILE] += 1
+                            stack[d, CURSOR] = -1
+                            continue
+                        cursor = stack[d, CURSOR]
+                        if cursor < 0:
+                            cursor = starts[top]
+                        while cursor < starts[top + 1]:
+                            candidate = flat[cursor]
+                            cursor += 1
+                            if masks[candidate] & ~standing:
+                                continue
+                            if standing == 1023:
+                                if first_ok[candidate] == 0:
+                                    continue
+                            elif neigh[candidate] & cleared == 0:
+                                continue
+                            gi = candidate
+                            break
+                        stack[d, CURSOR] = cursor
+                        if gi < 0:
+                            stack[d, PILE] += 1
+                            stack[d, CURSOR] = -1
+                    if gi < 0:  # every option tried: this decision is solved
+                        solved = True
+                    else:
+                        pile = stack[d, PILE]
+                        acc[d, PENDING] = (par[0] if ball == 1 else par[1]) * size[gi]
+                        standing &= ~masks[gi]
+                        if standing == 0:
+                            child = par[2] if ball == 1 else par[3]
+                        else:
+                            opening = True
+                            r1, r2, r3 = r1 - (pile == 0), r2 - (pile == 1), r3 - (pile == 2)
+                            t1, t2, t3 = t1 * (pile != 0), t2 * (pile != 1), t3 * (pile != 2)
             else:
-                stack[d, CURSOR] = v + 1
-                acc[d, PENDING] = weight
-                pile = stack[d, PILE]
-                child = _open(
-                    live, dead_copies, merge, slots, values, meta, stack, acc, depth, REVEAL, standing_, ball_,
-                    stack[d, R1], stack[d, R2], stack[d, R3],
-                    card if pile == 0 else stack[d, T1], card if pile == 1 else stack[d, T2],
-                    card if pile == 2 else stack[d, T3], seen + (1 << (2 * (card - 1))),
-                )  # fmt: skip
-        if solved:
-            # Memoise the node in its slot, pop it and hand its value to its parent.
-            result = acc[d, BEST]
-            if meta[1]:
-                return result  # full: stop (the caller grows the memo and searches again)
-            values[stack[d, SLOT], 1] = result
-            depth -= 1
-            if depth == 0:
-                return result
-            child = result
-            d -= 1
-        elif np.isnan(child):  # pushed: search it
-            depth += 1
-            continue
+                # A chance node: the next card of pile PILE, live value by live value, then (merged)
+                # the dead values together, turning up the first of them.
+                v = stack[d, CURSOR]
+                weight = 0
+                while v <= 10:
+                    weight = _unseen(pin_counts[v], seen, v) if (live_values >> (v - 1)) & 1 else 0
+                    if weight:
+                        break
+                    v += 1
+                card = v
+                if v == DEAD_CARDS:
+                    card = 0
+                    for w in range(1, 11):
+                        copies = _unseen(pin_counts[w], seen, w)
+                        if (live_values >> (w - 1)) & 1 == 0 and copies > 0:
+                            weight += copies
+                            card = w if card == 0 else card
+                if weight == 0:  # every card tried: the expectation is complete
+                    total = 0
+                    for w in range(1, 11):
+                        total += _unseen(pin_counts[w], seen, w)
+                    acc[d, BEST] /= total
+                    solved = True
+                else:
+                    stack[d, CURSOR] = v + 1
+                    acc[d, PENDING] = weight
+                    opening = True
+                    pile = stack[d, PILE]
+                    t1, t2, t3 = (card if pile == 0 else t1), (card if pile == 1 else t2), (card if pile == 2 else t3)
+                    seen += 1 << (2 * (card - 1))
+            if opening:
+                continue
+            if solved:
+                # Memoise the node in its slot, pop it and hand its value to its parent.
+                result = acc[d, BEST]
+                if meta[1]:
+                    return result  # full: stop (the caller grows the memo and searches again)
+                values[stack[d, SLOT], 1] = result
+                depth -= 1
+                if depth == 0:
+                    return result
+                child = result
+                d -= 1
         # Hand a child's value to the node at depth d.
         if stack[d, TYPE] == DECIDE:
             candidate_value = acc[d, PENDING] + child
@@ -433,27 +430,12 @@ def _search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r
                 acc[d, BEST] = candidate_value
         else:
             acc[d, BEST] += acc[d, PENDING] * child
-    return np.nan  # pragma: no cover  (the loop returns the root's value)
 
 
-@njit(cache=True, inline="always")
-def _clears(masks, neigh, starts, flat, standing, t1, t2, t3):  # type: ignore[no-untyped-def]
-    """Whether some top takes every standing pin (at most three) in one legal play."""
-    cleared = 1023 & ~standing
-    for top in (t1, t2, t3):
-        if top == 0:
-            continue
-        for cursor in range(starts[top], starts[top + 1]):
-            candidate = flat[cursor]
-            if masks[candidate] == standing and neigh[candidate] & cleared:
-                return True
-    return False
-
-
-@njit(cache=True, inline="always")
-def _unseen(pin_counts, seen, value):  # type: ignore[no-untyped-def]
-    """Copies of a card value not yet seen: two, less the pins and the pile cards showing it."""
-    return 2 - pin_counts[value] - ((seen >> (2 * (value - 1))) & 3)
+@njit(cache=True)
+def _unseen(showing, seen, value):  # type: ignore[no-untyped-def]
+    """Copies of a card value not yet seen: two, less those `showing` on pins and the pile cards seen."""
+    return 2 - showing - ((seen >> (2 * (value - 1))) & 3)
 
 
 MEMO_BITS = 18  # 256k entries (4 MB), doubled when 70% full: a median deal grows it once
