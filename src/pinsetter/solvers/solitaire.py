@@ -180,7 +180,8 @@ def _rehash(old_slots, old_values, new_slots, new_values, new_meta):  # type: ig
 #   empty pile (nothing will ever take it, and the stop ends the frame);
 # - a pile's size at most the plays left plus the stop's burn (each play takes a pin): cards
 #   beyond that are never turned up;
-# - the three piles as a sorted set: which pile holds what does not matter.
+# - the three piles as a sorted set: which pile holds what does not matter;
+# - no unseen cards at all when no pile has a card left to turn up.
 # The plain key (`merge` off, the search before issue 30) keeps the information state as it is.
 
 DEAD_TOP = 15
@@ -213,13 +214,19 @@ def _merged_key(live_values, dead_copies, standing, ball, r1, r2, r3, t1, t2, t3
         b, c = c, b
     if a > b:
         a, b = b, a
+    key = standing | ((ball - 1) << 10) | (a << 11) | (b << 18) | (c << 25)
+    if _face_down(a) + _face_down(b) + _face_down(c) == 0:
+        return key  # no card will be turned up any more: what is unseen no longer matters
     fields = FIELDS[live_values]
     dead_seen = seen & ~fields
     dead_unseen = dead_copies - FIELD_SUMS[dead_seen & 1023] - FIELD_SUMS[dead_seen >> 10]
-    return (
-        standing | ((ball - 1) << 10) | (a << 11) | (b << 18) | (c << 25)
-        | ((seen & fields) << 32) | (dead_unseen << 52)
-    )  # fmt: skip
+    return key | ((seen & fields) << 32) | (dead_unseen << 52)
+
+
+@njit(cache=True)
+def _face_down(code):  # type: ignore[no-untyped-def]
+    """The cards of a pile (as `_pile_code` gives it) that may still be turned up."""
+    return (code >> 4) - ((code & 15) != 0)
 
 
 @njit(cache=True)
