@@ -136,7 +136,7 @@ def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
 # cache line): `slots` (capacity x 2 int64: the key, -1 = empty, then the value's bits), `values`
 # (the same memory seen as float64) and `meta` = [count, full]. A node claims its slot when it is
 # opened (value NaN until solved: no value of any objective is NaN) and writes its value there when
-# solved. When the memo is 70% full it takes no more and says so (`meta[1]`): the search stops, the
+# solved. When the memo is 85% full it takes no more and says so (`meta[1]`): the search stops, the
 # memo is doubled (solved entries only) and the search resumed.
 #
 # The hot loop touches arrays only by index: an array view (a stack row) or an array taken out of
@@ -289,7 +289,7 @@ def _search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r
             # Push the child (kind, ..., seen) found missing at `index`, claiming its slot there: its
             # value goes straight in when it is solved.
             if slots[index, 0] != key:
-                if meta[0] * 10 >= len(slots) * 7:
+                if meta[0] * 20 >= len(slots) * 17:
                     meta[1] = 1  # full: stop at the next node solved, to resume with a larger memo
                 else:
                     slots[index, 0] = key
@@ -479,11 +479,11 @@ def _unseen(showing, seen, value):  # type: ignore[no-untyped-def]
     return 2 - showing - ((seen >> (2 * (value - 1))) & 3)
 
 
-# 64k entries (1 MB), doubled when 70% full: a median deal (about 70,000 merged states) grows it
-# twice. A small memo is a fast one (the probes are most of the search's time and a smaller table
-# keeps more of them in cache): starting at 1 MB and growing beat starting at 2 or 4 MB, and beat
-# keeping the largest memo a game needed, by 3-15% (issue 30).
-MEMO_BITS = 16
+# 32k entries (512 kB), doubled when 85% full: a median deal (about 70,000 merged states) grows it
+# twice. A small, dense memo is a fast one (the probes are a good part of the search's time and a
+# smaller table keeps more of them in cache): this beat starting at 1, 2 or 4 MB, 70% full, or
+# keeping the largest memo a game needed, by 3-20% (issue 30).
+MEMO_BITS = 15
 
 Memo = tuple[IntArray, npt.NDArray[np.float64], IntArray]
 
