@@ -109,9 +109,10 @@ def _rule_tables(rule: str) -> tuple[IntArray, ...]:
 
 def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
     """The deal's tables for the search: the rule's groups, the groups each ball value can take
-    (`flat`, listed by value from `starts`), per value set the copies of those values a deck holds
-    beyond the pins (`dead_copies`), and per standing set the values still live (`live`, see
-    `_merged_key`) and the values whose card takes every standing pin in one play (`clearing`)."""
+    (`flat`, listed by value from `starts`), per standing set the values still live (`live`, see
+    `_merged_key`) and the values whose card takes every standing pin in one play (`clearing`),
+    and per set of live values the copies of all the other values that the piles hold
+    (`dead_copies`)."""
     masks, size, first_ok, neigh, where, inside = _rule_tables(rule)
     values = np.array((0, *pins), dtype=np.int64)[where]  # a padding position reads 0
     balls = np.arange(1, 11, dtype=np.int64)
@@ -532,10 +533,11 @@ def _frame_bounds(objective: Objective) -> tuple[npt.NDArray[np.float64], npt.ND
 class Evaluator:
     """Expectimax for one deal's pins under one group rule and objective, with a shared memo.
 
-    `merge` (the default) memoises equivalent information states under one key (see `_key`);
-    without it the search memoises every information state apart, as before issue 30: the same
-    values (within rounding, from summing the dead cards together), for checking. `memo`: the
-    memo of an evaluator no longer used, emptied and taken over.
+    `merge` (the default) memoises equivalent information states under one key (`_merged_key`)
+    and takes the exact shortcuts of `_search`; without it the search memoises every information
+    state apart, as before issue 30, and is kept to check the merged one against (the same values
+    within rounding: the dead cards are summed in one term). `memo`: the memo of an evaluator no
+    longer used, emptied and taken over.
     """
 
     def __init__(
