@@ -58,7 +58,8 @@ class ExpectimaxBot(Bot):
         objective = objective_for(state, self.objective)
         ident = (state.deals, tuple(state.table.pins), objective, state.game.rule)
         if self._cache is None or self._cache[0] != ident:
-            self._cache = (ident, Evaluator(tuple(state.table.pins), state.game.rule, objective))
+            spent = None if self._cache is None else self._cache[1].memo  # the last deal's memo, reused
+            self._cache = (ident, Evaluator(tuple(state.table.pins), state.game.rule, objective, memo=spent))
         return self._cache[1]
 
     def evaluate(self, state: State) -> list[OptionValue] | None:

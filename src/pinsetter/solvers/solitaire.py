@@ -19,6 +19,7 @@ with a plain expectimax through the engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +30,6 @@ from pinsetter.core.scoring import Lane, bonus_weights, next_ball
 from pinsetter.games.bowling_solitaire import (
     COPIES,
     FULL,
-    NEIGHBOURS,
     POSITIONS,
     STOP,
     VALUES,
@@ -37,6 +37,7 @@ from pinsetter.games.bowling_solitaire import (
     Table,
     first_play_allowed,
     groups,
+    reach,
 )
 
 __all__ = ["Evaluator", "Objective", "Position", "deal_objective", "score_objective"]
@@ -92,287 +93,398 @@ class Position:
         return sum(self.seen[v] << (2 * (v - 1)) for v in range(1, 11))
 
 
-def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
-    """The deal's groups as arrays, with the groups each ball value can take listed by value."""
+@cache
+def _rule_tables(rule: str) -> tuple[IntArray, ...]:
+    """What a group rule fixes for every deal: each group's mask, size, first-play permission,
+    neighbours and positions (padded with 0), and which of the 1024 standing sets hold it."""
     masks = groups(rule)
     size = np.array([len(pins_of(g)) for g in masks], dtype=np.int64)
     first_ok = np.array([first_play_allowed(g) for g in masks], dtype=np.int64)
-    neigh = np.array([np.bitwise_or.reduce([NEIGHBOURS[p] for p in pins_of(g)]) for g in masks], dtype=np.int64)
-    pin_counts = np.zeros(11, dtype=np.int64)
-    for v in pins:
-        pin_counts[v] += 1
-    by_ball: list[list[int]] = [[] for _ in range(11)]
-    for gi, g in enumerate(masks):
-        values = [pins[p - 1] for p in pins_of(g)]
-        for ball in range(1, 11):
-            if (values[0] == ball) if len(values) == 1 else (sum(values) % 10 == ball % 10):
-                by_ball[ball].append(gi)
+    neigh = np.array([reach(g) for g in masks], dtype=np.int64)
+    where = np.array([[*pins_of(g), 0, 0][:3] for g in masks], dtype=np.int64)
+    mask_array = np.array(masks, dtype=np.int64)
+    inside = (mask_array[None, :] & ~np.arange(1024, dtype=np.int64)[:, None]) == 0
+    return mask_array, size, first_ok, neigh, where, inside
+
+
+def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
+    """The deal's tables for the search: the rule's groups, the groups each ball value can take
+    (`flat`, listed by value from `starts`), per standing set the values still live (`live`, see
+    `_merged_key`) and the values whose card takes every standing pin in one play (`clearing`),
+    and per set of live values the copies of all the other values that the piles hold
+    (`dead_copies`)."""
+    masks, size, first_ok, neigh, where, inside = _rule_tables(rule)
+    values = np.array((0, *pins), dtype=np.int64)[where]  # a padding position reads 0
+    balls = np.arange(1, 11, dtype=np.int64)
+    single = values[:, :1] == balls[None, :]
+    summed = (values.sum(axis=1) % 10)[:, None] == balls[None, :] % 10
+    match = np.where((size == 1)[:, None], single, summed)  # `matches`, group x ball value
+    pin_counts = np.bincount(np.array(pins, dtype=np.int64), minlength=11)
     starts = np.zeros(12, dtype=np.int64)
-    for ball in range(11):
-        starts[ball + 1] = starts[ball] + len(by_ball[ball])
-    flat = np.array([gi for lst in by_ball for gi in lst], dtype=np.int64)
-    return np.array(masks, dtype=np.int64), size, first_ok, neigh, pin_counts, starts, flat
+    starts[2:] = np.cumsum(match.sum(axis=0))
+    flat = np.nonzero(match.T)[1].astype(np.int64)  # by ball value, then in group order
+    match_bits = (match.astype(np.int64) << (balls - 1)[None, :]).sum(axis=1)
+    live = np.bitwise_or.reduce(np.where(inside, match_bits[None, :], 0), axis=1)
+    dead_copies = (~VALUE_BITS).astype(np.int64) @ (COPIES - pin_counts[1:])
+    clearing = np.zeros(1024, dtype=np.int64)
+    legal_alone = (neigh & ~masks & 1023) != 0  # with only the group standing, the chain rule holds
+    np.bitwise_or.at(clearing, masks[legal_alone], match_bits[legal_alone])
+    return masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies, clearing
 
 
 # --- the compiled search ------------------------------------------------------------------
 # A memo is an open-addressing hash table of (key, value) pairs side by side (a probe reads one
 # cache line): `slots` (capacity x 2 int64: the key, -1 = empty, then the value's bits), `values`
-# (the same memory seen as float64) and `meta` = [count, full]. When it is 70% full it takes no
-# more and says so (`meta[1]`): the search stops, the memo is doubled and the search resumed.
+# (the same memory seen as float64) and `meta` = [count, full]. A node claims its slot when it is
+# opened (value NaN until solved: no value of any objective is NaN) and writes its value there when
+# solved. When the memo is 85% full it takes no more and says so (`meta[1]`): the search stops, the
+# memo is doubled (solved entries only) and the search resumed.
+#
+# The hot loop touches arrays only by index: an array view (a stack row) or an array taken out of
+# a tuple costs two atomic reference-count operations in numba, and those were a third of the time.
 
 EMPTY = -1
 REVEAL_FLAG = 1 << 62  # marks a chance node's key (the state before cards are turned up)
 
 
 @njit(cache=True)
-def _slot(slots, key):  # type: ignore[no-untyped-def]
-    mask = len(slots) - 1
+def _home(key, mask):  # type: ignore[no-untyped-def]
+    """Where the probe for `key` starts; it goes on slot by slot to the key or an empty slot."""
     h = key ^ (key >> 29)
     h = h * -4658895280553007687
     h = h ^ (h >> 32)
-    index = h & mask
+    return h & mask
+
+
+@njit(cache=True)
+def _rehash(old_slots, old_values, new_slots, new_values, new_meta):  # type: ignore[no-untyped-def]
+    """Every solved entry of the old memo into the empty, larger one."""
+    for index in range(len(old_slots)):
+        key = old_slots[index, 0]
+        if key != EMPTY and not np.isnan(old_values[index, 1]):
+            slot = _probe(new_slots, key, len(new_slots) - 1)
+            new_slots[slot, 0] = key
+            new_values[slot, 1] = old_values[index, 1]
+            new_meta[0] += 1
+
+
+# --- equivalent information states share a key ------------------------------------------------
+# Pins only fall, so a card value that no group of the standing pins matches (`live[standing]`
+# lacks it) can never be played again in the deal: it is *dead*. Positions that differ only in
+# dead cards have the same future, so the key (`merge`) records:
+# - per live value the pile copies seen (two bits, as before); of the dead values only how many
+#   copies are still unseen, together (a card turned up is dead with that weight, whichever);
+# - a dead top as "dead" in ball 1 (it is burned at the stop like any top) and, in ball 2, as an
+#   empty pile (nothing will ever take it, and the stop ends the frame);
+# - a pile's size at most the plays left plus the stop's burn (each play takes a pin): cards
+#   beyond that are never turned up;
+# - the three piles as a sorted set: which pile holds what does not matter;
+# - no unseen cards at all when no pile has a card left to turn up.
+# The plain key (`merge` off, the search before issue 30) keeps the information state as it is.
+
+DEAD_TOP = 15
+VALUE_BITS = (np.arange(1024)[:, None] >> np.arange(10)[None, :]) & 1 == 1  # value set x value
+FIELDS = (VALUE_BITS * (3 << (2 * np.arange(10)))).sum(axis=1)  # a value set's seen-count fields
+FIELD_SUMS = ((np.arange(1024)[:, None] >> (2 * np.arange(5))[None, :]) & 3).sum(axis=1)
+POPCOUNT = VALUE_BITS.sum(axis=1)
+
+
+@njit(cache=True)
+def _pile_code(live_values, ball, most, remaining, top):  # type: ignore[no-untyped-def]
+    """A pile as the merged key sees it: its size (at most `most`) and its top, dead or not."""
+    if top != 0 and (live_values >> (top - 1)) & 1 == 0:
+        if ball == 2:
+            return 0
+        top = DEAD_TOP
+    return (min(remaining, most) << 4) | top
+
+
+@njit(cache=True)
+def _merged_key(live_values, dead_copies, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+    """The key of an information state shared by all those it is equivalent to (see above)."""
+    most = POPCOUNT[standing] + (ball == 1)
+    a = _pile_code(live_values, ball, most, r1, t1)
+    b = _pile_code(live_values, ball, most, r2, t2)
+    c = _pile_code(live_values, ball, most, r3, t3)
+    if a > b:
+        a, b = b, a
+    if b > c:
+        b, c = c, b
+    if a > b:
+        a, b = b, a
+    key = standing | ((ball - 1) << 10) | (a << 11) | (b << 18) | (c << 25)
+    if _face_down(a) + _face_down(b) + _face_down(c) == 0:
+        return key  # no card will be turned up any more: what is unseen no longer matters
+    fields = FIELDS[live_values]
+    dead_seen = seen & ~fields
+    dead_unseen = dead_copies - FIELD_SUMS[dead_seen & 1023] - FIELD_SUMS[dead_seen >> 10]
+    return key | ((seen & fields) << 32) | (dead_unseen << 52)
+
+
+@njit(cache=True)
+def _face_down(code):  # type: ignore[no-untyped-def]
+    """The cards of a pile (as `_pile_code` gives it) that may still be turned up."""
+    return (code >> 4) - ((code & 15) != 0)
+
+
+@njit(cache=True)
+def _node_key(merge, live_values, dead_copies, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+    """A node's memo key, and the pile whose top it turns up if it is a chance node (else -1).
+
+    A chance node turns up the first pile with cards but no top; with none it is the decision.
+    """
+    pile = -1
+    if kind == REVEAL:
+        if r1 > 0 and t1 == 0:
+            pile = 0
+        elif r2 > 0 and t2 == 0:
+            pile = 1
+        elif r3 > 0 and t3 == 0:
+            pile = 2
+    if merge:
+        key = _merged_key(live_values, dead_copies, standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    else:
+        key = _plain_key(standing, ball, r1, r2, r3, t1, t2, t3, seen)
+    return key | (REVEAL_FLAG if pile >= 0 else 0), pile
+
+
+@njit(cache=True)
+def _plain_key(standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+    """The key of the information state as it is."""
+    return (
+        standing | ((ball - 1) << 10) | (r1 << 11) | (r2 << 14) | (r3 << 16)
+        | (t1 << 18) | (t2 << 22) | (t3 << 26) | (seen << 30)
+    )  # fmt: skip
+
+
+DECIDE, REVEAL = 0, 1
+MAX_DEPTH = 128
+DEAD_CARDS = 11  # a chance node's cursor after value 10: the dead values' turn, together
+# Fields of a stack frame.
+TYPE, STANDING, BALL, R1, R2, R3, T1, T2, T3, SEEN, SLOT, PILE, CURSOR = range(13)
+BEST, PENDING = 0, 1  # float fields: best (or expected) so far, the pending child's weight/offset
+
+
+@njit(cache=True)
+def _search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
+    """Expectimax value of a node (a decision, or a chance node turning up cards), iteratively.
+
+    A node on top of the stack goes through its options (or cards) in one pass, taking every
+    child's memoised value as it comes, until a child must be searched: that child is pushed.
+    """
+    masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies, clearing = g
+    slots, values, meta = memo
+    mask = len(slots) - 1
+    stack = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
+    acc = np.zeros((MAX_DEPTH, 2))
+    live_values = live[standing] if merge else 1023
+    key, pile = _node_key(
+        merge, live_values, dead_copies[live_values], kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
+    )
+    index = _probe(slots, key, mask)
+    if slots[index, 0] == key and not np.isnan(values[index, 1]):
+        return values[index, 1]
+    depth = 0
+    while True:
+        if index >= 0:
+            # Push the child (kind, ..., seen) found missing at `index`, claiming its slot there: its
+            # value goes straight in when it is solved.
+            if slots[index, 0] != key:
+                if meta[0] * 20 >= len(slots) * 17:
+                    meta[1] = 1  # full: stop at the next node solved, to resume with a larger memo
+                else:
+                    slots[index, 0] = key
+                    meta[0] += 1
+            values[index, 1] = np.nan
+            stack[depth, TYPE] = DECIDE if pile < 0 else REVEAL
+            stack[depth, STANDING] = standing
+            stack[depth, BALL] = ball
+            stack[depth, R1] = r1
+            stack[depth, R2] = r2
+            stack[depth, R3] = r3
+            stack[depth, T1] = t1
+            stack[depth, T2] = t2
+            stack[depth, T3] = t3
+            stack[depth, SEEN] = seen
+            stack[depth, SLOT] = index
+            stack[depth, PILE] = pile  # DECIDE: -1 until the stop option is done
+            stack[depth, CURSOR] = -1 if pile < 0 else 1  # REVEAL: next card value to try
+            # A decision keeps a maximum (from -inf, so that no value is ruled out); a chance node a
+            # weighted sum (from 0). Issue 10: starting every node at -1.0 made a search from a chance
+            # node come out 1/(unseen cards) too low.
+            acc[depth, BEST] = -np.inf if pile < 0 else 0.0
+            acc[depth, PENDING] = 0.0
+            depth += 1
+        d = depth - 1
+        index = -1  # no child to push, unless one is found missing below
+        solved = False
+        standing = stack[d, STANDING]
+        ball = stack[d, BALL]
+        r1, r2, r3 = stack[d, R1], stack[d, R2], stack[d, R3]
+        t1, t2, t3 = stack[d, T1], stack[d, T2], stack[d, T3]
+        seen = stack[d, SEEN]
+        live_values = live[standing] if merge else 1023
+        if stack[d, TYPE] == DECIDE:
+            k = POPCOUNT[standing]
+            best = acc[d, BEST]
+            if stack[d, PILE] == -1:
+                # The first option: stop the ball (merged: unless a play takes every pin for the most
+                # the frame can still earn; then that is the decision's value).
+                stack[d, PILE] = 0
+                tops = (1 << t1 >> 1) | (1 << t2 >> 1) | (1 << t3 >> 1)
+                if merge and k <= 3 and ceiling[ball - 1, k] <= clear[ball - 1, k] and clearing[standing] & tops:
+                    best = clear[ball - 1, k]
+                    stack[d, PILE] = 3
+                elif ball == 2:
+                    best = par[4]
+                else:
+                    key, pile = _node_key(
+                        merge, live_values, dead_copies[live_values], REVEAL, standing, 2,
+                        max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0, seen,
+                    )  # fmt: skip
+                    index = _probe(slots, key, mask)
+                    if slots[index, 0] == key and not np.isnan(values[index, 1]):
+                        best = values[index, 1]
+                        index = -1
+                    else:
+                        acc[d, PENDING] = 0.0
+                        ball, r1, r2, r3, t1, t2, t3 = 2, max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0
+            # Then every play, pile by pile.
+            cleared = 1023 & ~standing
+            while index < 0 and stack[d, PILE] < 3:
+                if merge and best >= ceiling[ball - 1, k]:
+                    break  # the best option so far earns the most the frame can: none can beat it
+                pile = stack[d, PILE]
+                top = stack[d, T1 + pile]
+                if top == 0 or (live_values >> (top - 1)) & 1 == 0:  # no card, or one nothing matches
+                    stack[d, PILE] += 1
+                    stack[d, CURSOR] = -1
+                    continue
+                cursor = stack[d, CURSOR]
+                if cursor < 0:
+                    cursor = starts[top]
+                while cursor < starts[top + 1]:
+                    candidate = flat[cursor]
+                    cursor += 1
+                    if masks[candidate] & ~standing:
+                        continue
+                    if standing == 1023:
+                        if first_ok[candidate] == 0:
+                            continue
+                    elif neigh[candidate] & cleared == 0:
+                        continue
+                    immediate = (par[0] if ball == 1 else par[1]) * size[candidate]
+                    rest = standing & ~masks[candidate]
+                    if rest == 0:
+                        value = immediate + (par[2] if ball == 1 else par[3])
+                    else:
+                        c1, c2, c3 = r1 - (pile == 0), r2 - (pile == 1), r3 - (pile == 2)
+                        u1, u2, u3 = t1 * (pile != 0), t2 * (pile != 1), t3 * (pile != 2)
+                        rest_live = live[rest] if merge else 1023
+                        key, child_pile = _node_key(
+                            merge, rest_live, dead_copies[rest_live], REVEAL, rest, ball, c1, c2, c3, u1, u2, u3, seen
+                        )
+                        index = _probe(slots, key, mask)
+                        if slots[index, 0] == key and not np.isnan(values[index, 1]):
+                            value = immediate + values[index, 1]
+                            index = -1
+                        else:
+                            acc[d, PENDING] = immediate
+                            standing, r1, r2, r3, t1, t2, t3, pile = rest, c1, c2, c3, u1, u2, u3, child_pile
+                            break
+                    if value > best:
+                        best = value
+                        if merge and best >= ceiling[ball - 1, k]:
+                            break
+                stack[d, CURSOR] = cursor
+                if index < 0 and cursor >= starts[top + 1]:
+                    stack[d, PILE] += 1
+                    stack[d, CURSOR] = -1
+            acc[d, BEST] = best
+            solved = index < 0
+        else:
+            # A chance node: the next card of pile PILE, live value by live value, then (merged)
+            # the dead values together, turning up the first of them.
+            pile = stack[d, PILE]
+            dead = dead_copies[live_values]
+            expected = acc[d, BEST]
+            v = stack[d, CURSOR]
+            while v <= DEAD_CARDS:
+                card = v
+                weight = 0
+                if v < DEAD_CARDS:
+                    if (live_values >> (v - 1)) & 1:
+                        weight = _unseen(pin_counts[v], seen, v)
+                else:
+                    card = 0
+                    for w in range(1, 11):
+                        copies = _unseen(pin_counts[w], seen, w)
+                        if (live_values >> (w - 1)) & 1 == 0 and copies > 0:
+                            weight += copies
+                            card = w if card == 0 else card
+                v += 1
+                if weight == 0:
+                    continue
+                u1, u2, u3 = (card if pile == 0 else t1), (card if pile == 1 else t2), (card if pile == 2 else t3)
+                after = seen + (1 << (2 * (card - 1)))
+                key, child_pile = _node_key(
+                    merge, live_values, dead, REVEAL, standing, ball, r1, r2, r3, u1, u2, u3, after
+                )
+                index = _probe(slots, key, mask)
+                if slots[index, 0] == key and not np.isnan(values[index, 1]):
+                    expected += weight * values[index, 1]
+                    index = -1
+                else:
+                    acc[d, PENDING] = weight
+                    t1, t2, t3, seen, pile = u1, u2, u3, after, child_pile
+                    break
+            stack[d, CURSOR] = v
+            acc[d, BEST] = expected
+            if index < 0:  # every card tried: the expectation is complete
+                total = 0
+                for w in range(1, 11):
+                    total += _unseen(pin_counts[w], seen, w)
+                acc[d, BEST] /= total
+                solved = True
+        while solved:
+            # Memoise the node in its slot, pop it and hand its value to its parent.
+            result = acc[d, BEST]
+            if meta[1]:
+                return result  # full: stop (the caller grows the memo and searches again)
+            values[stack[d, SLOT], 1] = result
+            depth -= 1
+            if depth == 0:
+                return result
+            d -= 1
+            if stack[d, TYPE] == DECIDE:
+                value = acc[d, PENDING] + result
+                if value > acc[d, BEST]:
+                    acc[d, BEST] = value
+            else:
+                acc[d, BEST] += acc[d, PENDING] * result
+            solved = False  # the parent goes on with its next option or card in the next pass
+
+
+@njit(cache=True)
+def _probe(slots, key, mask):  # type: ignore[no-untyped-def]
+    """The slot holding `key`, or the empty slot where it belongs."""
+    index = _home(key, mask)
     while slots[index, 0] != EMPTY and slots[index, 0] != key:
         index = (index + 1) & mask
     return index
 
 
 @njit(cache=True)
-def _get(memo, key):  # type: ignore[no-untyped-def]
-    """The memoised value of `key`, or NaN (no value of any objective is NaN; any float may be a value)."""
-    slots, values, _ = memo
-    index = _slot(slots, key)
-    if slots[index, 0] == key:
-        return values[index, 1]
-    return np.nan
+def _unseen(showing, seen, value):  # type: ignore[no-untyped-def]
+    """Copies of a card value not yet seen: two, less those `showing` on pins and the pile cards seen."""
+    return 2 - showing - ((seen >> (2 * (value - 1))) & 3)
 
 
-@njit(cache=True)
-def _put(memo, key, value):  # type: ignore[no-untyped-def]
-    slots, values, meta = memo
-    if meta[0] * 10 >= len(slots) * 7:
-        meta[1] = 1  # full: the search stops here and is resumed with a larger memo
-        return
-    index = _slot(slots, key)
-    if slots[index, 0] != key:
-        slots[index, 0] = key
-        meta[0] += 1
-    values[index, 1] = value
-
-
-@njit(cache=True)
-def _rehash(old, new):  # type: ignore[no-untyped-def]
-    """Every entry of memo `old` into the empty, larger memo `new`."""
-    old_slots, old_values, _ = old
-    for index in range(len(old_slots)):
-        if old_slots[index, 0] != EMPTY:
-            _put(new, old_slots[index, 0], old_values[index, 1])
-
-
-@njit(cache=True)
-def _key(standing: int, ball: int, r1: int, r2: int, r3: int, t1: int, t2: int, t3: int, seen: int) -> int:
-    return (
-        standing
-        | ((ball - 1) << 10)
-        | (r1 << 11)
-        | (r2 << 14)
-        | (r3 << 16)
-        | (t1 << 18)
-        | (t2 << 22)
-        | (t3 << 26)
-        | (seen << 30)
-    )
-
-
-DECIDE, REVEAL = 0, 1
-MAX_DEPTH = 128
-# Fields of a stack frame.
-TYPE, STANDING, BALL, R1, R2, R3, T1, T2, T3, SEEN, KEY, PILE, CURSOR = range(13)
-BEST, PENDING = 0, 1  # float fields: best (or expected) so far, the pending child's weight/offset
-
-
-@njit(cache=True)
-def _reveal_pile(st):  # type: ignore[no-untyped-def]
-    """The first pile with cards but no face-up top (-1: none)."""
-    for pile in range(3):
-        if st[R1 + pile] > 0 and st[T1 + pile] == 0:
-            return pile
-    return -1
-
-
-@njit(cache=True)
-def _open(memo, stack, depth, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
-    """Start a node: its memoised value, or NaN after pushing it at `depth`."""
-    st = stack[depth]
-    st[STANDING] = standing
-    st[BALL] = ball
-    st[R1] = r1
-    st[R2] = r2
-    st[R3] = r3
-    st[T1] = t1
-    st[T2] = t2
-    st[T3] = t3
-    st[SEEN] = seen
-    pile = _reveal_pile(st) if kind == REVEAL else -1
-    if pile < 0:
-        kind = DECIDE
-    key = _key(standing, ball, r1, r2, r3, t1, t2, t3, seen)
-    if kind == REVEAL:
-        key |= REVEAL_FLAG
-    known = _get(memo, key)
-    if not np.isnan(known):
-        return known
-    st[TYPE] = kind
-    st[KEY] = key
-    st[PILE] = pile if kind == REVEAL else -1  # DECIDE: -1 until the stop option is done
-    st[CURSOR] = -1 if kind == DECIDE else 1  # REVEAL: next card value to try
-    return np.nan
-
-
-@njit(cache=True)
-def _search(g, par, memo, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen):  # type: ignore[no-untyped-def]
-    """Expectimax value of a node (a decision, or a chance node turning up cards), iteratively."""
-    masks, size, first_ok, neigh, pin_counts, starts, flat = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
-    stack = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
-    acc = np.zeros((MAX_DEPTH, 2))
-    value = _open(memo, stack, 0, kind, standing, ball, r1, r2, r3, t1, t2, t3, seen)
-    if not np.isnan(value):
-        return value
-    _start(stack, acc, 0)
-    depth = 1
-    while depth > 0:
-        d = depth - 1
-        st = stack[d]
-        child = np.nan
-        if st[TYPE] == DECIDE:
-            if st[PILE] == -1:
-                # The first option: stop the ball.
-                st[PILE] = 0
-                acc[d, PENDING] = 0.0
-                if st[BALL] == 2:
-                    child = par[4]
-                else:
-                    child = _open(
-                        memo, stack, depth, REVEAL, st[STANDING], 2,
-                        max(st[R1] - 1, 0), max(st[R2] - 1, 0), max(st[R3] - 1, 0), 0, 0, 0, st[SEEN],
-                    )  # fmt: skip
-            else:
-                standing_ = st[STANDING]
-                cleared = 1023 & ~standing_
-                gi = -1
-                while st[PILE] < 3 and gi < 0:
-                    top = st[T1 + st[PILE]]
-                    if top == 0:
-                        st[PILE] += 1
-                        st[CURSOR] = -1
-                        continue
-                    if st[CURSOR] < 0:
-                        st[CURSOR] = starts[top]
-                    while st[CURSOR] < starts[top + 1]:
-                        candidate = flat[st[CURSOR]]
-                        st[CURSOR] += 1
-                        if masks[candidate] & ~standing_:
-                            continue
-                        if standing_ == 1023:
-                            if first_ok[candidate] == 0:
-                                continue
-                        elif neigh[candidate] & cleared == 0:
-                            continue
-                        gi = candidate
-                        break
-                    if gi < 0:
-                        st[PILE] += 1
-                        st[CURSOR] = -1
-                if gi < 0:  # every option tried: this decision is solved
-                    result = acc[d, BEST]
-                    depth = _finish(memo, stack, acc, depth, st[KEY], result)
-                    if depth == 0:
-                        return result
-                    continue
-                pile = st[PILE]
-                rest = standing_ & ~masks[gi]
-                immediate = (par[0] if st[BALL] == 1 else par[1]) * size[gi]
-                acc[d, PENDING] = immediate
-                if rest == 0:
-                    child = par[2] if st[BALL] == 1 else par[3]
-                else:
-                    child = _open(
-                        memo, stack, depth, REVEAL, rest, st[BALL],
-                        st[R1] - (pile == 0), st[R2] - (pile == 1), st[R3] - (pile == 2),
-                        st[T1] * (pile != 0), st[T2] * (pile != 1), st[T3] * (pile != 2), st[SEEN],
-                    )  # fmt: skip
-        else:
-            # A chance node: the next card of pile PILE, value by value.
-            v = st[CURSOR]
-            seen = st[SEEN]
-            while v <= 10 and _unseen(pin_counts, seen, v) == 0:
-                v += 1
-            if v > 10:  # every card tried: the expectation is complete
-                total = 0
-                for w in range(1, 11):
-                    total += _unseen(pin_counts, seen, w)
-                result = acc[d, BEST] / total
-                depth = _finish(memo, stack, acc, depth, st[KEY], result)
-                if depth == 0:
-                    return result
-                continue
-            st[CURSOR] = v + 1
-            acc[d, PENDING] = _unseen(pin_counts, seen, v)
-            pile = st[PILE]
-            child = _open(
-                memo, stack, depth, REVEAL, st[STANDING], st[BALL], st[R1], st[R2], st[R3],
-                v if pile == 0 else st[T1], v if pile == 1 else st[T2], v if pile == 2 else st[T3],
-                seen + (1 << (2 * (v - 1))),
-            )  # fmt: skip
-        if np.isnan(child):  # pushed: search it
-            _start(stack, acc, depth)
-            depth += 1
-        else:
-            _deliver(stack, acc, d, child)
-    return np.nan  # pragma: no cover  (the loop returns the root's value)
-
-
-@njit(cache=True)
-def _start(stack, acc, d):  # type: ignore[no-untyped-def]
-    """Reset the accumulator of the node just pushed at depth d, by its type.
-
-    A decision keeps a maximum (from -inf, so that no value is ruled out); a chance node a
-    weighted sum (from 0). The root goes through here too: it used to start every node at
-    -1.0, so a search from a chance node came out 1/(unseen cards) too low (issue 10).
-    """
-    acc[d, BEST] = -np.inf if stack[d, TYPE] == DECIDE else 0.0
-    acc[d, PENDING] = 0.0
-
-
-@njit(cache=True)
-def _unseen(pin_counts, seen, value):  # type: ignore[no-untyped-def]
-    """Copies of a card value not yet seen: two, less the pins and the pile cards showing it."""
-    return 2 - pin_counts[value] - ((seen >> (2 * (value - 1))) & 3)
-
-
-@njit(cache=True)
-def _finish(memo, stack, acc, depth, key, result):  # type: ignore[no-untyped-def]
-    """Memoise a solved node, pop it and hand its value to its parent; the new depth (0 if the memo is full)."""
-    _put(memo, key, result)
-    if memo[2][1]:
-        return 0  # full: stop (the caller grows the memo and searches again)
-    depth -= 1
-    if depth > 0:
-        _deliver(stack, acc, depth - 1, result)
-    return depth
-
-
-@njit(cache=True)
-def _deliver(stack, acc, d, value):  # type: ignore[no-untyped-def]
-    """Hand a child's value to the node at depth d."""
-    if stack[d, TYPE] == DECIDE:
-        candidate = acc[d, PENDING] + value
-        if candidate > acc[d, BEST]:
-            acc[d, BEST] = candidate
-    else:
-        acc[d, BEST] += acc[d, PENDING] * value
-
-
-MEMO_BITS = 18  # 256k entries (4 MB), doubled when 70% full: a median deal grows it once
+# 32k entries (512 kB), doubled when 85% full: a median deal (about 70,000 merged states) grows it
+# twice. A small, dense memo is a fast one (the probes are a good part of the search's time and a
+# smaller table keeps more of them in cache): this beat starting at 1, 2 or 4 MB, 70% full, or
+# keeping the largest memo a game needed, by 3-20% (issue 30).
+MEMO_BITS = 15
 
 Memo = tuple[IntArray, npt.NDArray[np.float64], IntArray]
 
@@ -385,14 +497,52 @@ def _new_memo(bits: int = MEMO_BITS) -> Memo:
 def _grown(memo: Memo) -> Memo:
     """A memo twice as large holding every entry of `memo`."""
     larger = _new_memo((len(memo[0]) * 2).bit_length() - 1)
-    _rehash(memo, larger)
+    _rehash(*memo[:2], *larger)
     return larger
 
 
-class Evaluator:
-    """Expectimax for one deal's pins under one group rule and objective, with a shared memo."""
+def _emptied(memo: Memo) -> Memo:
+    """A memo with no entry for a new deal's evaluator: the last deal's memory emptied, unless that
+    memo grew (then a new one of the starting size, see MEMO_BITS)."""
+    if len(memo[0]) > 1 << MEMO_BITS:
+        return _new_memo()
+    memo[0][:, 0] = EMPTY
+    memo[2][:] = 0
+    return memo
 
-    def __init__(self, pins: tuple[int, ...], rule: str, objective: Objective) -> None:
+
+def _frame_bounds(objective: Objective) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Per ball (rows) and pins standing (columns): the most the rest of the frame can earn, less
+    4 ulps (a decision whose best option reaches it looks no further), and what a play taking
+    every standing pin earns, summed as the search sums it."""
+    p = objective
+    most = np.zeros((2, 11))
+    clear = np.zeros((2, 11))
+    for k in range(1, 11):
+        ball2 = [p.ball2 * x + (p.spare if x == k else p.open) for x in range(k + 1)]
+        ball1 = [
+            p.ball1 * x1 + p.ball2 * x2 + (p.spare if x1 + x2 == k else p.open)
+            for x1 in range(k)
+            for x2 in range(k - x1 + 1)
+        ]
+        most[:, k] = max(p.ball1 * k + p.strike, *ball1), max(ball2)
+        clear[:, k] = p.ball1 * k + p.strike, p.ball2 * k + p.spare
+    return most - 4 * np.spacing(np.abs(most)), clear
+
+
+class Evaluator:
+    """Expectimax for one deal's pins under one group rule and objective, with a shared memo.
+
+    `merge` (the default) memoises equivalent information states under one key (`_merged_key`)
+    and takes the exact shortcuts of `_search`; without it the search memoises every information
+    state apart, as before issue 30, and is kept to check the merged one against (the same values
+    within rounding: the dead cards are summed in one term). `memo`: the memo of an evaluator no
+    longer used, emptied and taken over.
+    """
+
+    def __init__(
+        self, pins: tuple[int, ...], rule: str, objective: Objective, merge: bool = True, memo: Memo | None = None
+    ) -> None:
         if len(pins) != len(POSITIONS) or any(v not in VALUES or pins.count(v) > COPIES for v in pins):
             # The search counts the unseen copies of a value as two less those showing: with more
             # showing the count goes negative and never reaches 0, so the search keeps turning up
@@ -404,7 +554,9 @@ class Evaluator:
         self.group_masks = groups(rule)
         self.tables = _group_tables(rule, pins)
         self.par = objective.as_array()
-        self.memo = _new_memo()
+        self.ceiling, self.clear = _frame_bounds(objective)
+        self.merge = merge
+        self.memo = _new_memo() if memo is None else _emptied(memo)
 
     def check(self, p: Position) -> None:
         """Refuse a position this deal cannot reach: other pins, or more copies of a value seen than exist."""
@@ -422,8 +574,9 @@ class Evaluator:
     def _search(self, kind: int, standing: int, ball: int, r: list[int], t: list[int], seen: int) -> float:
         while True:
             value: float = _search(
-                self.tables, self.par, self.memo, kind, standing, ball, r[0], r[1], r[2], t[0], t[1], t[2], seen
-            )
+                self.tables, self.merge, self.par, self.ceiling, self.clear, self.memo,
+                kind, standing, ball, r[0], r[1], r[2], t[0], t[1], t[2], seen,
+            )  # fmt: skip
             if not self.memo[2][1]:
                 return float(value)
             self.memo = _grown(self.memo)  # full: again, with what was found kept
