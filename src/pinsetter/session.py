@@ -127,7 +127,11 @@ class Match:
             self.draws.apply(self.state, step)
         else:
             self.state.apply(step)
-        self.record.steps.append(RecordStep(actor, str(step)))
+        self._record(step, actor)
+
+    def _record(self, step: Step, actor: int | None) -> None:
+        """A step just applied into the record, then the record saved."""
+        self.record.steps.append(RecordStep.of(actor, str(step)))
         self._save()
 
     def apply_for(self, player: int, step: Step, by: str | None = None) -> None:
@@ -181,8 +185,14 @@ class Match:
     def bot_action_for(self, player: int, bot: Bot | None = None) -> Step:
         """What `bot` (by default the seat's own) decides for `player`, one of the deciders."""
         state = self.state if player == self.state.current_player() else self.state.as_decider(player)
-        # Seeded on first draw: most bots never draw (the draws are step_rng's all the same).
-        return (bot or self.bots[player]).choose(state, lazy_step_rng(self.seed, self.steps_done, BOT_STREAM))
+        return self._choice(bot or self.bots[player], state)
+
+    def _choice(self, bot: Bot, state: State) -> Step:
+        """What `bot` decides in `state`, with this step's seeded generator for any draw it makes.
+
+        Seeded on first draw: most bots never draw (the draws are step_rng's all the same).
+        """
+        return bot.choose(state, lazy_step_rng(self.seed, self.steps_done, BOT_STREAM))
 
     def is_bot_turn(self) -> bool:
         return self.state.current_player() in self.bots
@@ -191,10 +201,14 @@ class Match:
         """Play one step that needs no human (chance or a bot); False if a human must act."""
         player = self.state.current_player()  # once per step: the hot path of every simulation
         if player == CHANCE:
-            self._apply(self.draw_chance(), None)
+            if self._chance_script is None:  # the seed's chance, drawn and applied in one go
+                self._record(self.draws.play(self.state, self.steps_done), None)
+            else:
+                self._apply(self.draw_chance(), None)
             return True
-        if player in self.bots:
-            self._apply(self.bot_action_for(player), player)
+        bot = self.bots.get(player)
+        if bot is not None:  # `bot_action_for`, the player to move already known
+            self._apply(self._choice(bot, self.state), player)
             return True
         return False  # the game is over (TERMINAL), or a human decides
 

@@ -19,7 +19,7 @@ from functools import cache, lru_cache
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pinsetter.core.dice import DiceRoll
+from pinsetter.core.dice import DiceRoll, roll_faces
 from pinsetter.core.game import (
     CHANCE,
     TERMINAL,
@@ -840,7 +840,7 @@ class RollingPinsState(State):
         return _roll_set(self._roll_size())
 
     def sample_chance(self, rng: random.Random) -> Step:
-        return _ROLL_OF[tuple(rng.randint(1, 6) for _ in range(self._roll_size()))]
+        return _ROLL_OF[roll_faces(rng, self._roll_size())]
 
     @staticmethod
     def _shared_faces(player: Player, faces: tuple[int, ...]) -> tuple[int, ...]:
