@@ -7,6 +7,7 @@ import math
 import random
 from collections.abc import Hashable
 from functools import cache
+from operator import attrgetter
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
@@ -88,7 +89,12 @@ class GreedyBot(Bot):
         crosses = [a for a in actions if isinstance(a, Action) and a.kind == "cross" and a.tokens == 0]
         if not crosses:
             return Action("miss")
-        return max(crosses, key=lambda a: (len(a.args), tuple(sorted(a.args, reverse=True))))
+        return max(crosses, key=_most_pins_high_first)
+
+
+def _most_pins_high_first(cross: Action) -> tuple[int, tuple[int, ...]]:
+    """Greedy's order of crosses: more pins, then higher pins (a cross lists its pins in ascending order)."""
+    return len(cross.args), cross.args[::-1]
 
 
 def advanced_solution(game: RollingPins) -> advanced.Evaluator | None:
@@ -349,12 +355,16 @@ class OptimalBot(Bot):
     def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> list[solver.Terms]:
         """The terms of each action's value (`_value`'s, without the points banked)."""
         s = solver.Situation(table, 0, 0, player.standing, player.tokens)
+        crosses = [action for action in actions if isinstance(action, Action) and action.kind == "cross"]
+        if crosses:  # all at once: a new position's list of crosses is often long
+            masks = list(map(_mask, map(attrgetter("args"), crosses)))
+            crossed = iter(solver.crosses_terms(s, masks, list(map(abs, map(attrgetter("tokens"), crosses)))))
         terms = []
         for action in actions:
             assert isinstance(action, Action)
             kind = action.kind
             if kind == "cross":
-                terms.append(solver.cross_terms(s, _mask(action.args), abs(action.tokens)))
+                terms.append(next(crossed))
             elif kind == "dice":
                 terms.append(solver.roll_terms(s, action.args[0]))
             elif kind == "miss":

@@ -16,8 +16,9 @@ from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
-from itertools import combinations, product
-from typing import TYPE_CHECKING, Any, ClassVar
+from itertools import combinations, product, repeat
+from operator import sub
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from pinsetter.core.dice import DiceRoll, roll_faces
 from pinsetter.core.game import (
@@ -212,16 +213,19 @@ KINDS = (
 )
 
 
-@dataclass(frozen=True, order=True)
-class Action:
-    """A decision. `args` are the pins (cross, extra-pin), dice (keep, flip), a count or an area."""
+class Action(NamedTuple):
+    """A decision. `args` are the pins (cross, extra-pin), dice (keep, flip), a count or an area.
+
+    A named tuple, so comparing and hashing actions (legality checks, memo keys) runs in C;
+    actions order by kind, then arguments, then tokens.
+    """
 
     kind: str
     args: tuple[int, ...] = ()
     tokens: int = 0
 
     def __str__(self) -> str:
-        return _action_text(self.kind, self.args, self.tokens)
+        return _action_text(*self)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "args": list(self.args), "tokens": self.tokens}
@@ -279,11 +283,6 @@ def _action_text(kind: str, args: tuple[int, ...], tokens: int) -> str:
 Roll = DiceRoll  # the dice of one roll, die by die (one to three dice)
 
 
-def _order(action: Action) -> tuple[str, tuple[int, ...], int]:
-    """The actions' natural order as a plain tuple (sorting on it is faster)."""
-    return action.kind, action.args, action.tokens
-
-
 @cache
 def _rolls(count: int) -> list[tuple[Step, Fraction]]:
     p = Fraction(1, 6**count)
@@ -304,11 +303,22 @@ def _crosses(standing: int, low: int, high: int, roll: int) -> tuple[Action, ...
     """Every cross of standing pins summing to `low`..`high`, answering a roll of `roll` (in action order)."""
     by_sum = subsets_by_sum(standing)
     masks = [mask for total in range(low, high + 1) for mask in by_sum.get(total, ())]
-    masks.sort(key=pins_of)  # crosses differ in their pins: the pins order them
-    return tuple(_cross(mask, _SUMS[mask] - roll) for mask in masks)
+    masks.sort(key=_PINS_RANK.__getitem__)  # crosses differ in their pins: the pins order them
+    return tuple(map(_cross, masks, map(sub, map(_SUMS.__getitem__, masks), repeat(roll))))  # _cross(mask, sum - roll)
 
 
 _SUMS = tuple(sum(pins_of(mask)) for mask in range(1 << PINS))
+
+
+def _pins_ranks() -> tuple[int, ...]:
+    """Each set of pins' place in the order of their lists of pins (`pins_of`), to sort masks by it in C."""
+    ranks = [0] * (1 << PINS)
+    for place, mask in enumerate(sorted(range(1 << PINS), key=pins_of)):
+        ranks[mask] = place
+    return tuple(ranks)
+
+
+_PINS_RANK = _pins_ranks()
 
 
 @cache
@@ -706,6 +716,7 @@ class RollingPinsState(State):
 
     def __init__(self, game: RollingPins, players: int) -> None:
         super().__init__(game, players)
+        self.shared = game.shared_dice  # asked at every turn
         self.players = [Player() for _ in range(players)]
         for player in self.players:
             player.marks = [0] * len(game.sheet.areas)
@@ -736,7 +747,7 @@ class RollingPinsState(State):
         for index, player in enumerate(self.players):
             if player.pending_marks:
                 return index
-        if not self.game.shared_dice:
+        if not self.shared:
             return State.turn(self)
         in_play = self._in_play()
         if not in_play:
@@ -747,10 +758,6 @@ class RollingPinsState(State):
                 if self.players[index].phase in phases:
                     return index
         return in_play[0]
-
-    @property
-    def shared(self) -> bool:
-        return self.game.shared_dice
 
     def _in_play(self) -> list[int]:
         """Shared dice: the players still playing the earliest unfinished frame."""
@@ -871,7 +878,7 @@ class RollingPinsState(State):
         if found is None:
             if len(memo) >= ACTIONS_MEMO_LIMIT:
                 memo.clear()
-            found = memo[key] = tuple(sorted(self._actions(player), key=_order))
+            found = memo[key] = tuple(sorted(self._actions(player)))
         return found
 
     def _actions_key(self, player: Player) -> Hashable:
