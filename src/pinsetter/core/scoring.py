@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from pinsetter.core.frozen import unchecked
 from pinsetter.i18n import _
 
 __all__ = [
@@ -78,18 +79,6 @@ class Frame:
     marks: tuple[str, ...]
     score: int | None
     total: int | None
-
-    @classmethod
-    def of(
-        cls, number: int, pinfalls: tuple[int, ...], marks: tuple[str, ...], score: int | None, total: int | None
-    ) -> Frame:
-        """`Frame(...)` without the frozen dataclass's `__init__`, which sets each field through
-        `object.__setattr__` (three times slower; a sheet makes its frames at once)."""
-        frame = object.__new__(cls)
-        values = frame.__dict__
-        values["number"], values["pinfalls"], values["marks"] = number, pinfalls, marks
-        values["score"], values["total"] = score, total
-        return frame
 
     @functools.cached_property
     def data(self) -> dict[str, object]:
@@ -349,7 +338,16 @@ def _score(pinfalls: Sequence[int], lane: Lane, settled: tuple[Frame, ...] = ())
             running = None
             total = None
         played = tuple(balls)
-        result.append(Frame.of(number, played, _marks(played, last, lane.pins), frame_score, total))
+        result.append(
+            unchecked(
+                Frame,
+                number=number,
+                pinfalls=played,
+                marks=_marks(played, last, lane.pins),
+                score=frame_score,
+                total=total,
+            )
+        )
         start += len(balls)
     known = [f.total for f in result if f.total is not None]
     complete = _next_in([list(f.pinfalls) for f in settled] + frames, lane) is None

@@ -21,9 +21,10 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from itertools import accumulate, combinations
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from pinsetter.core.game import Game, IllegalActionError, OptionSpec, ParseError, State, Step
+from pinsetter.core.frozen import unchecked
+from pinsetter.core.game import CHANCE, TERMINAL, Game, IllegalActionError, OptionSpec, ParseError, State, Step
 from pinsetter.core.narration import pins_list
 from pinsetter.core.pins import bit, mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
@@ -149,7 +150,9 @@ class Deal:
     def random(cls, rng: random.Random) -> Deal:
         cards = [v for v in VALUES for _ in range(COPIES)]
         rng.shuffle(cards)
-        return cls(tuple(cards[:10]), (tuple(cards[10:15]), tuple(cards[15:18]), tuple(cards[18:20])))
+        # The whole deck shuffled is a deal: made without `__post_init__`'s checks (every game deals ten).
+        piles = (tuple(cards[10:15]), tuple(cards[15:18]), tuple(cards[18:20]))
+        return unchecked(cls, pins=tuple(cards[:10]), piles=piles)
 
 
 def _number(text: str) -> int:
@@ -163,18 +166,19 @@ def _number(text: str) -> int:
 # --- steps -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, order=True)
-class Action:
-    """`3:4+5+8` (pile 3 takes pins 4, 5 and 8) or `stop` (end the ball)."""
+class Action(NamedTuple):
+    """`3:4+5+8` (pile 3 takes pins 4, 5 and 8) or `stop` (end the ball).
+
+    A named tuple, so comparing and hashing plays (legality checks) runs in C; plays order
+    by kind, then pile, then pins.
+    """
 
     kind: str
     pile: int = 0
     pins: tuple[int, ...] = ()
 
     def __str__(self) -> str:
-        if self.kind == "stop":
-            return "stop"
-        return f"{self.pile}:" + "+".join(str(p) for p in self.pins)
+        return _action_text(*self)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "pile": self.pile, "pins": list(self.pins)}
@@ -198,6 +202,14 @@ class Action:
 
 
 STOP = Action("stop")
+
+
+@lru_cache(maxsize=4096)
+def _action_text(kind: str, pile: int, pins: tuple[int, ...]) -> str:
+    """An action's text form (every step of a record is written out: the texts are kept)."""
+    if kind == "stop":
+        return "stop"
+    return f"{pile}:" + "+".join(str(p) for p in pins)
 
 
 @dataclass(frozen=True, order=True)
@@ -547,6 +559,12 @@ class SolitaireState(State):
     def is_chance_node(self) -> bool:
         return not self.is_terminal() and bool(self.table.queue)
 
+    def current_player(self) -> int:
+        """`State.current_player`, with the turn asked once."""
+        if self.is_terminal():
+            return TERMINAL
+        return CHANCE if self.table.queue else 0
+
     def next_slot(self) -> tuple[str, int] | None:
         """The slot the next chance card turns up in (for scripted deals)."""
         return self.table.queue[0] if self.is_chance_node() else None
@@ -683,8 +701,8 @@ def slot_card(deal: Deal, state: SolitaireState) -> Card | None:
         return None
     kind, where = slot
     if kind == "pin":
-        return Card(deal.pins[where - 1])
-    return Card(deal.piles[where - 1][state.table.revealed[where - 1]])
+        return CARDS[deal.pins[where - 1]]
+    return CARDS[deal.piles[where - 1][state.table.revealed[where - 1]]]
 
 
 @lru_cache(maxsize=64)
