@@ -7,10 +7,6 @@ import math
 import random
 from collections.abc import Hashable
 from functools import cache
-from operator import attrgetter
-from typing import Any
-
-import numpy as np
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
@@ -63,11 +59,6 @@ def _best_mark(state: RollingPinsState, actions: list[Step]) -> Step:
 @cache
 def _mask(pins: tuple[int, ...]) -> int:
     return mask_of(pins)
-
-
-_KIND, _ARGS, _TOKENS = attrgetter("kind"), attrgetter("args"), attrgetter("tokens")
-# The optimal bot adds up the values of a list of more actions than this in numpy (the same floats).
-LONG_LIST = 12
 
 
 class GreedyBot(Bot):
@@ -335,15 +326,12 @@ class OptimalBot(Bot):
         found = table.memo.get(key)
         listed = tuple(actions)
         if found is None or found[0] != listed:
-            found = (listed, *self._terms(table, player, listed))
+            found = (listed, self._terms(table, player, listed))
             if len(table.memo) >= MEMO_LIMIT:
                 table.memo.clear()
             table.memo[key] = found
-        _, wholes, parts = found
-        if isinstance(parts, np.ndarray):  # a long list: its values added up at once, the same floats
-            return listed[int(((banked + wholes) + parts).argmax())]  # argmax: the first of the best
         best, best_value = listed[0], -math.inf
-        for action, whole, part in zip(listed, wholes, parts, strict=True):
+        for action, (whole, part) in zip(listed, found[1], strict=True):
             value = banked + whole + part
             if value > best_value:
                 best, best_value = action, value
@@ -363,36 +351,22 @@ class OptimalBot(Bot):
         return table, earned
 
     @staticmethod
-    def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> tuple[Any, Any]:
-        """The terms of each action's value (`_value`'s, without the points banked): the whole
-        numbers and the parts, as lists, or as arrays for a list of more than `LONG_LIST` actions."""
+    def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> list[solver.Terms]:
+        """The terms of each action's value (`_value`'s, without the points banked)."""
         s = solver.Situation(table, 0, 0, player.standing, player.tokens)
-        kinds = list(map(_KIND, actions))
-        crosses = kinds.count("cross")
-        start = kinds.index("cross") if crosses else len(actions)  # actions are sorted: the crosses come together
-        wholes: list[int] = []
-        parts: list[float] = []
-        for position, action in enumerate(actions):
-            if start <= position < start + crosses:
-                continue
+        terms = []
+        for action in actions:
             assert isinstance(action, Action)
-            if action.kind == "dice":
-                whole, part = solver.roll_terms(s, action.args[0])
-            elif action.kind == "miss":
-                whole, part = solver.miss_terms(s)
+            kind = action.kind
+            if kind == "cross":
+                terms.append(solver.cross_terms(s, _mask(action.args), abs(action.tokens)))
+            elif kind == "dice":
+                terms.append(solver.roll_terms(s, action.args[0]))
+            elif kind == "miss":
+                terms.append(solver.miss_terms(s))
             else:
-                raise AssertionError(f"{action.kind} in the basic game")
-            wholes.append(whole)
-            parts.append(part)
-        if crosses:  # all at once: a new position's list of crosses is often long
-            block = actions[start : start + crosses]
-            masks = list(map(_mask, map(_ARGS, block)))
-            whole, crossed = solver.crosses_terms(s, masks, list(map(abs, map(_TOKENS, block))))
-            wholes[start:start] = [whole] * crosses
-            parts[start:start] = crossed
-        if len(actions) > LONG_LIST:
-            return np.array(wholes, dtype=np.int64), np.array(parts)
-        return wholes, parts
+                raise AssertionError(f"{kind} in the basic game")
+        return terms
 
     @staticmethod
     def _last_ball(state: RollingPinsState, index: int) -> bool:

@@ -397,19 +397,6 @@ def cross_terms(s: Situation, mask: int, cost: int) -> Terms:
     return table.multiplier * bin(s.standing).count("1"), table.u.item(s.standing & ~mask, s.tokens - cost)
 
 
-def crosses_terms(s: Situation, masks: list[int], costs: list[int]) -> tuple[int, list[float]]:
-    """`cross_terms` of many crosses (`masks[i]` for `costs[i]` tokens) in one look-up of the table:
-    their whole number (the same for every cross) and each one's part.
-
-    A bot meeting a new position values its whole list of crosses at once; the parts are the
-    same floats `cross_terms` reads one by one.
-    """
-    table = s.table
-    whole = table.multiplier * bin(s.standing).count("1")
-    parts: list[float] = table.u[s.standing & ~np.array(masks), s.tokens - np.array(costs)].tolist()
-    return whole, parts
-
-
 def miss_terms(s: Situation) -> Terms:
     return 0, s.table.miss.item(s.standing, s.tokens)
 
