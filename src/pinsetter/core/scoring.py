@@ -275,9 +275,12 @@ def score(pinfalls: Sequence[int], lane: Lane = STANDARD) -> Scoresheet:
     shows every player's sheet after every step, and only one of them has changed.
     """
     key = tuple(pinfalls)
-    if all(type(p) is int for p in key):
+    if set(map(type, key)) <= _INT:  # every ball a plain int (a bool or a float is not), checked in C
         return _score_ints(key, lane)
     return _score(key, lane)
+
+
+_INT = {int}
 
 
 @functools.lru_cache(maxsize=2048)
