@@ -343,15 +343,15 @@ Candidate = tuple[int, bool, int, tuple[Action, Action, Action]]
 
 
 @cache
-def _group_facts(rule: str) -> tuple[tuple[Callable[[Sequence[int]], Any], Candidate], ...]:
+def _group_facts(rule: str) -> tuple[tuple[Callable[[Sequence[int]], Any], ...], tuple[Candidate, ...]]:
     """Per group of the rule, in the order of the pins it takes: how to read its pin values, and its facts."""
-    facts = []
+    readers, facts = [], []
     for group in sorted(groups(rule), key=pins_of):
         where = pins_of(group)
-        read = itemgetter(*(p - 1 for p in where))  # a tuple of values, or one value for a single pin
+        readers.append(itemgetter(*(p - 1 for p in where)))  # a tuple of values, or one value for a single pin
         actions = (Action("play", 1, where), Action("play", 2, where), Action("play", 3, where))
-        facts.append((read, (group, first_play_allowed(group), reach(group), actions)))
-    return tuple(facts)
+        facts.append((group, first_play_allowed(group), reach(group), actions))
+    return tuple(readers), tuple(facts)
 
 
 @cache
@@ -368,11 +368,12 @@ def _candidates(rule: str, pins: tuple[int, ...]) -> tuple[tuple[Candidate, ...]
     The rules' own functions decide everything here, once per deal (and per tuple of values)
     instead of once per play considered.
     """
+    readers, facts = _group_facts(rule)
     by_value: list[list[Candidate]] = [[] for _ in range(11)]
-    for read, facts in _group_facts(rule):
-        for ball in _matching_balls(read(pins)):
-            by_value[ball].append(facts)
-    return tuple(tuple(c) for c in by_value)
+    for balls, candidate in zip(map(_matching_balls, [read(pins) for read in readers]), facts, strict=True):
+        for ball in balls:
+            by_value[ball].append(candidate)
+    return tuple(map(tuple, by_value))
 
 
 # The rules for players (core/rules_text.py's format; `Game.rules` fills the braces).
@@ -587,12 +588,12 @@ class SolitaireState(State):
         return rng.choices(cards, cum_weights=totals)[0]
 
     def legal_actions(self) -> list[Step]:
-        if self.is_terminal() or self.is_chance_node():
+        if self.is_terminal() or self.table.queue:  # over, or a card to turn up
             return []
         return [*self.table.plays(self.game.rule), STOP]
 
     def apply(self, step: Step) -> None:
-        if isinstance(step, Action) and step.kind == "play" and not self.is_terminal() and not self.is_chance_node():
+        if isinstance(step, Action) and step.kind == "play" and not self.is_terminal() and not self.table.queue:
             if step not in self.table.plays(self.game.rule):
                 why = self._why_not(step)
                 raise IllegalActionError(_("{step} is not legal here: {reason}").format(step=step, reason=why), why)
@@ -640,7 +641,7 @@ class SolitaireState(State):
 
     def _settle(self) -> None:
         """A ball with no legal play ends by itself (it is not a decision)."""
-        while not self.is_terminal() and not self.table.queue and not self.table.plays(self.game.rule):
+        while not self.table.queue and not self.is_terminal() and not self.table.plays(self.game.rule):
             self._end_ball()
 
     def _end_ball(self) -> None:

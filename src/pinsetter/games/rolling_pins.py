@@ -15,7 +15,7 @@ import random
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import combinations, product, repeat
 from operator import sub
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -555,8 +555,9 @@ class RollingPins(Game):
         rules = (self.advanced, self.auto_strike_held, self.full, self.sheet)
         self.actions_memo: dict[Hashable, tuple[Action, ...]] = _ACTIONS_MEMOS.setdefault(rules, {})
 
-    @property
+    @cached_property
     def advanced(self) -> bool:
+        """Kept once read (the options of a game are fixed): legal actions ask at every decision."""
         return bool(self.options["advanced"])
 
     def options_in_play(self) -> dict[str, object]:
@@ -570,12 +571,12 @@ class RollingPins(Game):
     def simultaneous(self) -> bool:
         return bool(self.options["shared_dice"])
 
-    @property
+    @cached_property
     def auto_strike_held(self) -> bool:
         """The variant where Auto Strike is kept until the player chooses to use it."""
         return self.options["auto_strike"] == "held"
 
-    @property
+    @cached_property
     def sheet(self) -> Sheet:
         sheet = self.options["sheet"]
         assert isinstance(sheet, Sheet)
@@ -985,10 +986,10 @@ class RollingPinsState(State):
                     why = self._why_not(step, player)
                     message = _("{step} is not legal here: {reason}") if why else _("{step} is not legal here")
                     raise IllegalActionError(message.format(step=step, reason=why), reason=why)
-                self._apply(step)
+                self._apply_at(index, step)
                 return
         elif index != TERMINAL and self._rolling(index) and step in _roll_set(self._roll_size_of(index)):
-            self._apply(step)  # a possible roll (`possible_outcomes`, with the turn looked up once)
+            self._apply_at(index, step)  # a possible roll (`possible_outcomes`, with the turn looked up once)
             return
         super().apply(step)  # the generic checks, and their errors
 
@@ -1012,7 +1013,11 @@ class RollingPinsState(State):
 
     # --- applying -------------------------------------------------------------------
     def _apply(self, step: Step) -> None:
-        index, player = self._me()
+        self._apply_at(self.turn(), step)
+
+    def _apply_at(self, index: int, step: Step) -> None:
+        """`_apply`, the player to move (`index`) already known."""
+        player = self.players[index]
         if isinstance(step, Roll):
             if self.shared and not player.private_roll:
                 for other in self._in_play():
