@@ -17,12 +17,13 @@ from pinsetter.bots.base import make_bot
 from pinsetter.bots.rolling_pins import OptimalBot
 from pinsetter.core.dice import roll_faces
 from pinsetter.core.game import State
+from pinsetter.core.pins import pins_of
 from pinsetter.core.scoring import Frame, Lane, Scoresheet, following_ball, next_ball, score
 from pinsetter.core.seeds import POSITION_STREAM, lazy_step_rng, position_rng, step_rng
 from pinsetter.games.bowling_dice import DEFAULT_DICE, BowlingDiceModel, Roll, _canonical
 from pinsetter.games.bowling_solitaire import Deal, SolitaireState
 from pinsetter.games.registry import get_game
-from pinsetter.games.rolling_pins import RollingPinsState
+from pinsetter.games.rolling_pins import RollingPinsState, subsets_by_sum
 from pinsetter.records import PlayerSpec, RecordStep
 from pinsetter.session import Match
 
@@ -196,3 +197,13 @@ def test_record_steps_are_shared_values() -> None:
     assert step is RecordStep.of(1, "cross 2+5") and step == RecordStep(1, "cross 2+5")
     assert step.json_text == RecordStep(1, "cross 2+5").json_text
     assert RecordStep.of(None, "3+4") != RecordStep.of(0, "3+4")
+
+
+def test_subsets_by_sum_are_every_set_of_standing_pins_by_its_sum() -> None:
+    for standing in (0, 1, 0b1011, 0b1111111111, 0b1001010110, 0b0110101001):
+        by_sum = subsets_by_sum(standing)
+        plain: dict[int, list[int]] = {}
+        for mask in range(1, standing + 1):
+            if mask & ~standing == 0:
+                plain.setdefault(sum(pins_of(mask)), []).append(mask)
+        assert {total: list(masks) for total, masks in by_sum.items()} == plain  # each group in increasing order

@@ -61,10 +61,10 @@ def subsets_by_sum(standing: int) -> dict[int, tuple[int, ...]]:
     """Every non-empty set of standing pins, grouped by the sum of its numbers."""
     groups: dict[int, list[int]] = {}
     sub = standing
-    while sub:
-        groups.setdefault(sum(pins_of(sub)), []).append(sub)
+    while sub:  # every subset, from the largest mask down
+        groups.setdefault(_SUMS[sub], []).append(sub)
         sub = (sub - 1) & standing
-    return {total: tuple(sorted(masks)) for total, masks in groups.items()}
+    return {total: tuple(reversed(masks)) for total, masks in groups.items()}  # each group in increasing order
 
 
 def token_range(dice: tuple[int, ...], tokens: int) -> tuple[int, int]:
