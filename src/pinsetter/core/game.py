@@ -565,7 +565,7 @@ class State(ABC):
         the frame is draw 0, the next draw 1, ...), so a key need not be unique by itself.
         """
         player = self.turn()
-        ctx = self.ball_context(player)
+        ctx = self._contexts[player]
         return (player, ctx.frame if ctx is not None else 0)
 
     def sample_chance(self, rng: random.Random) -> Step:
