@@ -321,6 +321,12 @@ def _pins_ranks() -> tuple[int, ...]:
 _PINS_RANK = _pins_ranks()
 
 
+@lru_cache(maxsize=4096)
+def _pins_mask(pins: tuple[int, ...]) -> int:
+    """`mask_of` a cross's pins, kept (every cross is checked, then applied)."""
+    return mask_of(pins)
+
+
 @cache
 def _cross(mask: int, tokens: int) -> Action:
     """Each cross once (actions are values)."""
@@ -966,7 +972,7 @@ class RollingPinsState(State):
 
     def is_legal(self, action: Action, player: Player) -> bool:
         if action.kind == "cross" and not player.pending_marks and player.phase == ROLLED and player.kept:
-            mask = mask_of(action.args)
+            mask = _pins_mask(action.args)
             if not action.args or mask & ~player.standing:
                 return False
             if self._ten_pin_cost(player) is not None and sorted(player.dice) == [5, 5]:
@@ -1028,7 +1034,14 @@ class RollingPinsState(State):
             return
         assert isinstance(step, Action)
         kind = step.kind
-        if kind == "mark":
+        if kind == "cross":  # the most frequent decisions first
+            player.tokens -= abs(step.tokens)
+            self._cross(player, _pins_mask(step.args), index)
+            if player.standing == 0:
+                self._end_ball(index, player)
+            else:
+                player.phase = CHOOSE
+        elif kind == "mark":
             self._mark(player, step.args[0] - 1)
         elif kind == "dice":
             player.dice_count = step.args[0]
@@ -1062,14 +1075,6 @@ class RollingPinsState(State):
             player.crossed += bin(player.standing).count("1")
             player.standing = 0
             self._end_ball(index, player)
-        elif kind == "cross":
-            mask = mask_of(step.args)
-            player.tokens -= abs(step.tokens)
-            self._cross(player, mask, index)
-            if player.standing == 0:
-                self._end_ball(index, player)
-            else:
-                player.phase = CHOOSE
         elif kind == "miss":
             if self.game.advanced and player.held.get("extra-pin") and player.standing:
                 player.phase = EXTRA_PIN
