@@ -202,7 +202,7 @@ class Match:
         player = self.state.current_player()  # once per step: the hot path of every simulation
         if player == CHANCE:
             if self._chance_script is None:  # the seed's chance, drawn and applied in one go
-                self._record(self.draws.play(self.state, self.steps_done), None)
+                self._record(self.draws.play(self.state, len(self.record.steps)), None)
             else:
                 self._apply(self.draw_chance(), None)
             return True

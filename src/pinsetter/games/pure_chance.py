@@ -110,14 +110,18 @@ class PureChanceState(State):
         return self.model.outcome_set(self.racks[player], ctx)
 
     def sample_chance(self, rng: random.Random) -> Step:
-        player, ctx = self._context()
+        player = self.turn()  # `_context`, inline: every chance step of a simulation comes here and to `_apply`
+        ctx = self._contexts[player]
+        assert ctx is not None
         return self.model.sample(self.racks[player], ctx, rng)
 
     def legal_actions(self) -> list[Step]:
         return []
 
     def _apply(self, step: Step) -> None:
-        player, ctx = self._context()
+        player = self.turn()
+        ctx = self._contexts[player]
+        assert ctx is not None
         pins, rack = self.model.resolve(self.racks[player], ctx, step)
         self.record_ball(player, pins)
         after = self._contexts[player]
