@@ -7,6 +7,8 @@ import math
 import random
 from collections.abc import Hashable
 from functools import cache
+from operator import attrgetter
+from typing import cast
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
@@ -71,10 +73,10 @@ class GreedyBot(Bot):
 
     def choose(self, state: State, rng: random.Random) -> Step:
         rp, _, player = _split(state)
-        actions = state.legal_actions()
-        kinds = {a.kind for a in actions if isinstance(a, Action)}
+        actions = cast(list[Action], state.legal_actions())  # a Rolling Pins state's actions are all Actions
+        kinds = set(map(_KIND, actions))
         if "mark" in kinds:
-            return _best_mark(rp, actions)
+            return _best_mark(rp, list(actions))
         if "auto-strike" in kinds:
             return Action("auto-strike")  # forced in the standard rules, and a free strike when held
         if player.phase == CHOOSE:
@@ -84,11 +86,14 @@ class GreedyBot(Bot):
         if "ten-pin" in kinds:
             return Action("ten-pin")
         if "keep" in kinds:
-            return next(a for a in actions if isinstance(a, Action) and a.kind == "keep")
-        crosses = [a for a in actions if isinstance(a, Action) and a.kind == "cross" and a.tokens == 0]
+            return next(a for a in actions if a.kind == "keep")
+        crosses = [a for a in actions if a.kind == "cross" and a.tokens == 0]
         if not crosses:
             return Action("miss")
         return max(crosses, key=_most_pins_high_first)
+
+
+_KIND = attrgetter("kind")
 
 
 def _most_pins_high_first(cross: Action) -> tuple[int, tuple[int, ...]]:
