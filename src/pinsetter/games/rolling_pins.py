@@ -894,10 +894,13 @@ class RollingPinsState(State):
         The advanced game reads much of the sheet: all of it (`Player.key`). The basic game reads
         the phase, the standing pins, the tokens, the roll's number of dice and total (the token
         range and the crosses depend on nothing else), whether the dice are kept and how many
-        are chosen, and the pending marks.
+        are chosen, and the pending marks; before a roll (one die or two, whatever the sheet)
+        only the phase and the pending marks.
         """
         if self.game.advanced:
             return player.key()
+        if player.phase == CHOOSE:
+            return player.pending_marks, CHOOSE
         dice = player.dice
         return (
             player.pending_marks,
