@@ -18,7 +18,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -438,6 +438,13 @@ class RecordStep:
     def json_text(self) -> str:
         """`json.dumps(self.to_json())`, made once: a live game's whole record is written after every step."""
         return json.dumps(self.to_json())
+
+    @staticmethod
+    @lru_cache(maxsize=1 << 14)
+    def of(actor: int | None, text: str) -> RecordStep:
+        """`RecordStep(actor, text)`, one shared instance of each: steps are values, and a
+        simulation records thousands a second (each step's JSON text is then made once too)."""
+        return RecordStep(actor, text)
 
 
 @dataclass

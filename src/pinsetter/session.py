@@ -128,7 +128,11 @@ class Match:
             self.draws.apply(self.state, step)
         else:
             self.state.apply(step)
-        self.record.steps.append(RecordStep(actor, str(step)))
+        self._record(step, actor)
+
+    def _record(self, step: Step, actor: int | None) -> None:
+        """A step just applied into the record, then the record saved."""
+        self.record.steps.append(RecordStep.of(actor, str(step)))
         self._save()
 
     def apply_for(self, player: int, step: Step, by: str | None = None) -> None:
@@ -194,9 +198,11 @@ class Match:
             state = state.as_decider(player)  # a copy already
         elif copy:
             state = state.clone()
-        # Seeded on first draw: most bots never draw (the draws are step_rng's all the same).
-        rng = lazy_step_rng(self.seed, self.steps_done, BOT_STREAM)
-        return functools.partial((bot or self.bots[player]).choose, state, rng)
+        return functools.partial((bot or self.bots[player]).choose, state, self._bot_rng())
+
+    def _bot_rng(self) -> random.Random:
+        """This step's generator for any draw a bot makes, seeded on first draw (most bots never draw)."""
+        return lazy_step_rng(self.seed, self.steps_done, BOT_STREAM)
 
     def is_bot_turn(self) -> bool:
         return self.state.current_player() in self.bots
@@ -205,10 +211,14 @@ class Match:
         """Play one step that needs no human (chance or a bot); False if a human must act."""
         player = self.state.current_player()  # once per step: the hot path of every simulation
         if player == CHANCE:
-            self._apply(self.draw_chance(), None)
+            if self._chance_script is None:  # the seed's chance, drawn and applied in one go
+                self._record(self.draws.play(self.state, len(self.record.steps)), None)
+            else:
+                self._apply(self.draw_chance(), None)
             return True
-        if player in self.bots:
-            self._apply(self.bot_action_for(player), player)
+        bot = self.bots.get(player)
+        if bot is not None:  # `bot_action_for`, the player to move already known
+            self._apply(bot.choose(self.state, self._bot_rng()), player)
             return True
         return False  # the game is over (TERMINAL), or a human decides
 

@@ -7,7 +7,8 @@ import math
 import random
 from collections.abc import Hashable
 from functools import cache
-from typing import TYPE_CHECKING
+from operator import attrgetter
+from typing import TYPE_CHECKING, cast
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
 from pinsetter.core.game import Game, State, Step
@@ -74,10 +75,10 @@ class GreedyBot(Bot):
 
     def choose(self, state: State, rng: random.Random) -> Step:
         rp, _, player = _split(state)
-        actions = state.legal_actions()
-        kinds = {a.kind for a in actions if isinstance(a, Action)}
+        actions = cast(list[Action], state.legal_actions())  # a Rolling Pins state's actions are all Actions
+        kinds = set(map(_KIND, actions))
         if "mark" in kinds:
-            return _best_mark(rp, actions)
+            return _best_mark(rp, list(actions))
         if "auto-strike" in kinds:
             return Action("auto-strike")  # forced in the standard rules, and a free strike when held
         if player.phase == CHOOSE:
@@ -87,11 +88,19 @@ class GreedyBot(Bot):
         if "ten-pin" in kinds:
             return Action("ten-pin")
         if "keep" in kinds:
-            return next(a for a in actions if isinstance(a, Action) and a.kind == "keep")
-        crosses = [a for a in actions if isinstance(a, Action) and a.kind == "cross" and a.tokens == 0]
+            return next(a for a in actions if a.kind == "keep")
+        crosses = [a for a in actions if a.kind == "cross" and a.tokens == 0]
         if not crosses:
             return Action("miss")
-        return max(crosses, key=lambda a: (len(a.args), tuple(sorted(a.args, reverse=True))))
+        return max(crosses, key=_most_pins_high_first)
+
+
+_KIND = attrgetter("kind")
+
+
+def _most_pins_high_first(cross: Action) -> tuple[int, tuple[int, ...]]:
+    """Greedy's order of crosses: more pins, then higher pins (a cross lists its pins in ascending order)."""
+    return len(cross.args), cross.args[::-1]
 
 
 def advanced_solution(game: RollingPins) -> advanced.Evaluator | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from pinsetter.core.game import ParseError, parse_int
 from pinsetter.i18n import _
 
-__all__ = ["DiceRoll"]
+__all__ = ["DiceRoll", "roll_faces"]
 
 
 @dataclass(frozen=True, order=True)
@@ -36,6 +37,23 @@ class DiceRoll:
                 _("{text} is not a roll of one to {most} six-sided dice").format(text=repr(text), most=most)
             )
         return cls(faces)
+
+
+def roll_faces(rng: random.Random, count: int) -> tuple[int, ...]:
+    """`count` six-sided dice, each `rng.randint(1, 6)` drawn as CPython draws it.
+
+    `randint(1, 6)` is 1 plus three random bits, drawn again while they make 6 or more;
+    its argument handling costs more than that, and the dice games roll every die so.
+    A test holds this to `randint` die for die.
+    """
+    getrandbits = rng.getrandbits
+    faces = []
+    for _die in range(count):
+        value = getrandbits(3)
+        while value >= 6:
+            value = getrandbits(3)
+        faces.append(value + 1)
+    return tuple(faces)
 
 
 @cache

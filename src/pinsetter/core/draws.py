@@ -34,6 +34,23 @@ class ChanceDraws:
             return state.sample_chance(step_rng(self.seed, *state.chance_key(step_index)))
         return self.game.draw_chance(state, self.seed, self._key(state))
 
+    def play(self, state: State, step_index: int) -> Step:
+        """`draw` then `apply` at the chance node `state` (step `step_index`), the drawn outcome returned.
+
+        What a simulation does at every chance step, so the node's position is found once and
+        the outcome is applied unchecked (`State.apply_drawn`): it is one of the node's own.
+        """
+        if self.scheme == "step":
+            step = self.draw(state, step_index)
+            state.apply_drawn(step)
+            return step
+        key = state.chance_position()
+        made = self._made.get(key, 0)
+        step = self.game.draw_chance(state, self.seed, (*key, made))
+        state.apply_drawn(step)
+        self._made[key] = made + 1
+        return step
+
     def apply(self, state: State, step: Step) -> None:
         """Apply the chance step `step` (drawn, scripted or entered alike) to `state` and count it."""
         key = state.chance_position() if self.scheme == "position" else None

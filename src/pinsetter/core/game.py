@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from pinsetter.core.rules_text import FRAMES_OPTION_RULE, SCORING_RULES
 from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, following_ball, next_ball, score
-from pinsetter.core.seeds import CHANCE_STREAM
+from pinsetter.core.seeds import CHANCE_STREAM, position_rng
 from pinsetter.i18n import _, ngettext
 
 if TYPE_CHECKING:
@@ -280,8 +280,6 @@ class Game(ABC):
         the same place in any game with this seed gets the same draw whatever was decided
         before. A game whose chance is not a draw per position (a shuffled deck) overrides this.
         """
-        from pinsetter.core.seeds import position_rng
-
         return state.sample_chance(position_rng(seed, key))
 
     def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
@@ -553,6 +551,15 @@ class State(ABC):
             raise IllegalActionError(_("{step} is not legal here").format(step=step))
         self._apply(step)
 
+    def apply_drawn(self, outcome: Step) -> None:
+        """Apply a chance outcome this node drew itself (`sample_chance`, `Game.draw_chance`).
+
+        Such an outcome is possible by construction, so `apply`'s checks are skipped: the
+        seeded chance of every simulated game comes this way. Outcomes from anywhere else (a
+        record, a script, a player) go through `apply`.
+        """
+        self._apply(outcome)
+
     def apply_text(self, text: str) -> Step:
         """Parse `text` as the kind of step this node expects and apply it."""
         if self.is_terminal():
@@ -582,7 +589,7 @@ class State(ABC):
         the frame is draw 0, the next draw 1, ...), so a key need not be unique by itself.
         """
         player = self.turn()
-        ctx = self.ball_context(player)
+        ctx = self._contexts[player]
         return (player, ctx.frame if ctx is not None else 0)
 
     def sample_chance(self, rng: random.Random) -> Step:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from pinsetter.core.frozen import unchecked
 from pinsetter.i18n import _
 
 __all__ = [
@@ -147,31 +148,31 @@ def _split(pinfalls: Sequence[int], lane: Lane, done: int = 0, offset: int = 0) 
 
     `done`: complete frames before these balls (they were the first `offset` balls of the game).
     """
-    frames: list[list[int]] = [[]]
+    current: list[int] = []
+    frames = [current]
+    number, last_frame = done + 1, lane.frames  # `current` is frame `number`
+    nxt = frame_next(current, number == last_frame, lane) if number <= last_frame else None
     for index, pins in enumerate(pinfalls, start=offset + 1):
-        if isinstance(pins, bool) or not isinstance(pins, int):
+        if type(pins) is not int and (isinstance(pins, bool) or not isinstance(pins, int)):
             raise ScoringError(index, _("pinfall must be an integer, got {value}").format(value=repr(pins)))
-        while True:
-            current = frames[-1]
-            number = len(frames) + done
-            last = number == lane.frames
-            nxt = frame_next(current, last, lane) if number <= lane.frames else None
-            if nxt is not None:
-                break
-            if number >= lane.frames:
+        while nxt is None:  # the frame is over: the ball opens the next one
+            if number >= last_frame:
                 raise ScoringError(index, _("the game is already over"))
-            frames.append([])
-        standing, _fresh = nxt
+            current = []
+            frames.append(current)
+            number += 1
+            nxt = frame_next(current, number == last_frame, lane)
         if pins < 0:
             raise ScoringError(index, _("negative pinfall {pins}").format(pins=pins))
-        if pins > standing:
+        if pins > nxt[0]:
             raise ScoringError(
                 index,
                 _("{pins} pins in frame {frame} but only {standing} standing").format(
-                    pins=pins, frame=len(frames) + done, standing=standing
+                    pins=pins, frame=number, standing=nxt[0]
                 ),
             )
-        frames[-1].append(pins)
+        current.append(pins)
+        nxt = frame_next(current, number == last_frame, lane)
     return frames
 
 
@@ -246,7 +247,8 @@ def bonus_weights(pinfalls: Sequence[int], lane: Lane = STANDARD) -> tuple[int, 
     return earned, w1, w2, bool(rest) and rest[0] == pins
 
 
-def _marks(balls: Sequence[int], last: bool, pins: int) -> tuple[str, ...]:
+@functools.lru_cache(maxsize=4096)
+def _marks(balls: tuple[int, ...], last: bool, pins: int) -> tuple[str, ...]:
     marks: list[str] = []
     standing = pins
     fresh = True
@@ -273,9 +275,12 @@ def score(pinfalls: Sequence[int], lane: Lane = STANDARD) -> Scoresheet:
     shows every player's sheet after every step, and only one of them has changed.
     """
     key = tuple(pinfalls)
-    if all(type(p) is int for p in key):
+    if set(map(type, key)) <= _INT:  # every ball a plain int (a bool or a float is not), checked in C
         return _score_ints(key, lane)
     return _score(key, lane)
+
+
+_INT = {int}
 
 
 @functools.lru_cache(maxsize=2048)
@@ -335,7 +340,17 @@ def _score(pinfalls: Sequence[int], lane: Lane, settled: tuple[Frame, ...] = ())
         else:
             running = None
             total = None
-        result.append(Frame(number, tuple(balls), _marks(balls, last, lane.pins), frame_score, total))
+        played = tuple(balls)
+        result.append(
+            unchecked(
+                Frame,
+                number=number,
+                pinfalls=played,
+                marks=_marks(played, last, lane.pins),
+                score=frame_score,
+                total=total,
+            )
+        )
         start += len(balls)
     known = [f.total for f in result if f.total is not None]
     complete = _next_in([list(f.pinfalls) for f in settled] + frames, lane) is None

@@ -70,8 +70,13 @@ def step_rng(seed: int, index: int, stream: int) -> random.Random:
     `__init__` and `seed` wrappers, which add nothing for an integer seed (a game makes
     one per chance step).
     """
+    return _seeded(hash((seed, index, stream)))
+
+
+def _seeded(value: int) -> random.Random:
+    """`random.Random(value)` for an integer `value` (same state), without the Python-level wrappers."""
     rng = _new_random(random.Random)
-    _seed_random(rng, hash((seed, index, stream)))
+    _seed_random(rng, value)
     rng.gauss_next = None  # type: ignore[attr-defined]
     return rng
 
@@ -137,5 +142,9 @@ class _LazyRandom(random.Random):
 
 
 def position_rng(seed: int, key: tuple[int, ...]) -> random.Random:
-    """The generator for the chance draw at `key` (whole numbers saying where it falls) of a game."""
-    return random.Random(hash((seed, POSITION_STREAM, *key)))
+    """The generator for the chance draw at `key` (whole numbers saying where it falls) of a game.
+
+    `random.Random(hash((seed, POSITION_STREAM, *key)))`, made as `step_rng` makes its own: every
+    chance step of a game makes one.
+    """
+    return _seeded(hash((seed, POSITION_STREAM, *key)))

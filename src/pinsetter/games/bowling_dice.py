@@ -18,11 +18,12 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from itertools import product
 from math import factorial
 from typing import TYPE_CHECKING, Any
 
+from pinsetter.core.dice import roll_faces
 from pinsetter.core.game import OptionError, OptionSpec, ParseError, Step, quoted
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
@@ -241,6 +242,11 @@ class BowlingDiceModel(BallModel[Rack]):
         self.kinds = dice.kinds
 
     def fresh(self) -> Rack:
+        return self.full
+
+    @cached_property
+    def full(self) -> Rack:
+        """Every die of every kind: the rack of ten pins."""
         return tuple(count for _, count in self.kinds)
 
     def outcomes(self, rack: Rack, ctx: BallContext) -> list[tuple[Step, Fraction]]:
@@ -248,22 +254,33 @@ class BowlingDiceModel(BallModel[Rack]):
 
     def resolve(self, rack: Rack, ctx: BallContext, outcome: Step) -> tuple[int, Rack]:
         assert isinstance(outcome, Roll)
-        return _resolve(outcome, ctx.fresh_rack, ctx.standing, len(rack))
+        return _resolve(outcome.groups, ctx.fresh_rack, ctx.standing, len(rack))
 
     def outcome_set(self, rack: Rack, ctx: BallContext) -> frozenset[Step]:
         return _outcome_set(self.kinds, rack)
 
     def sample(self, rack: Rack, ctx: BallContext, rng: random.Random) -> Step:
-        draw = rng.randrange
-        groups = []
+        rolled = roll_faces(rng, sum(rack))  # kind by kind, die by die
+        groups, start = [], 0
         for (faces, _weight), count in zip(self.kinds, rack, strict=True):
-            groups.append(_canonical("".join([faces[draw(SIDES)] for _ in range(count)])))
+            groups.append(_shown(faces, rolled[start : start + count]))
+            start += count
         return Roll.of(tuple(groups))
 
 
+@lru_cache(maxsize=8192)
+def _shown(faces: str, sides: tuple[int, ...]) -> str:
+    """What dice of one kind (`faces`) show when they land on these sides (1 to 6), in canonical order."""
+    return _canonical("".join([faces[side - 1] for side in sides]))
+
+
 @lru_cache(maxsize=4096)
-def _resolve(outcome: Roll, fresh_rack: bool, standing: int, kinds: int) -> tuple[int, Rack]:
-    """The pinfall of a roll and the rack left (a roll's meaning depends on nothing else)."""
+def _resolve(groups: tuple[str, ...], fresh_rack: bool, standing: int, kinds: int) -> tuple[int, Rack]:
+    """The pinfall of a roll (by its groups: a tuple hashes faster than a Roll) and the rack left.
+
+    A roll's meaning depends on nothing else.
+    """
+    outcome = Roll.of(groups)
     mark, down = ("X", "/-") if fresh_rack else ("/", "X-")
     if outcome.count(mark):
         return standing, tuple(0 for _ in range(kinds))
@@ -353,6 +370,11 @@ class BowlingDice(PureChanceGame):
     conformance_options = ({}, {"frames": "2"}, {"dice": "XXXXXX,/PPPPP," + ",".join(["-PPPPP"] * 8)})
 
     def ball_model(self) -> BowlingDiceModel:
+        return self._ball_model
+
+    @cached_property
+    def _ball_model(self) -> BowlingDiceModel:
+        """One model per game (its options are fixed): every new state asks for it."""
         dice = self.options["dice"]
         assert isinstance(dice, DiceSet)
         return BowlingDiceModel(dice)

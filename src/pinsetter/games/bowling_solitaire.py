@@ -21,9 +21,10 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from itertools import accumulate, combinations
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from pinsetter.core.game import Game, IllegalActionError, OptionSpec, ParseError, State, Step
+from pinsetter.core.frozen import unchecked
+from pinsetter.core.game import CHANCE, TERMINAL, Game, IllegalActionError, OptionSpec, ParseError, State, Step
 from pinsetter.core.narration import pins_list
 from pinsetter.core.pins import bit, mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
@@ -149,7 +150,9 @@ class Deal:
     def random(cls, rng: random.Random) -> Deal:
         cards = [v for v in VALUES for _ in range(COPIES)]
         rng.shuffle(cards)
-        return cls(tuple(cards[:10]), (tuple(cards[10:15]), tuple(cards[15:18]), tuple(cards[18:20])))
+        # The whole deck shuffled is a deal: made without `__post_init__`'s checks (every game deals ten).
+        piles = (tuple(cards[10:15]), tuple(cards[15:18]), tuple(cards[18:20]))
+        return unchecked(cls, pins=tuple(cards[:10]), piles=piles)
 
 
 def _number(text: str) -> int:
@@ -163,18 +166,19 @@ def _number(text: str) -> int:
 # --- steps -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, order=True)
-class Action:
-    """`3:4+5+8` (pile 3 takes pins 4, 5 and 8) or `stop` (end the ball)."""
+class Action(NamedTuple):
+    """`3:4+5+8` (pile 3 takes pins 4, 5 and 8) or `stop` (end the ball).
+
+    A named tuple, so comparing and hashing plays (legality checks) runs in C; plays order
+    by kind, then pile, then pins.
+    """
 
     kind: str
     pile: int = 0
     pins: tuple[int, ...] = ()
 
     def __str__(self) -> str:
-        if self.kind == "stop":
-            return "stop"
-        return f"{self.pile}:" + "+".join(str(p) for p in self.pins)
+        return _action_text(*self)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "pile": self.pile, "pins": list(self.pins)}
@@ -198,6 +202,14 @@ class Action:
 
 
 STOP = Action("stop")
+
+
+@lru_cache(maxsize=4096)
+def _action_text(kind: str, pile: int, pins: tuple[int, ...]) -> str:
+    """An action's text form (every step of a record is written out: the texts are kept)."""
+    if kind == "stop":
+        return "stop"
+    return f"{pile}:" + "+".join(str(p) for p in pins)
 
 
 @dataclass(frozen=True, order=True)
@@ -331,15 +343,15 @@ Candidate = tuple[int, bool, int, tuple[Action, Action, Action]]
 
 
 @cache
-def _group_facts(rule: str) -> tuple[tuple[Callable[[Sequence[int]], Any], Candidate], ...]:
+def _group_facts(rule: str) -> tuple[tuple[Callable[[Sequence[int]], Any], ...], tuple[Candidate, ...]]:
     """Per group of the rule, in the order of the pins it takes: how to read its pin values, and its facts."""
-    facts = []
+    readers, facts = [], []
     for group in sorted(groups(rule), key=pins_of):
         where = pins_of(group)
-        read = itemgetter(*(p - 1 for p in where))  # a tuple of values, or one value for a single pin
+        readers.append(itemgetter(*(p - 1 for p in where)))  # a tuple of values, or one value for a single pin
         actions = (Action("play", 1, where), Action("play", 2, where), Action("play", 3, where))
-        facts.append((read, (group, first_play_allowed(group), reach(group), actions)))
-    return tuple(facts)
+        facts.append((group, first_play_allowed(group), reach(group), actions))
+    return tuple(readers), tuple(facts)
 
 
 @cache
@@ -356,11 +368,12 @@ def _candidates(rule: str, pins: tuple[int, ...]) -> tuple[tuple[Candidate, ...]
     The rules' own functions decide everything here, once per deal (and per tuple of values)
     instead of once per play considered.
     """
+    readers, facts = _group_facts(rule)
     by_value: list[list[Candidate]] = [[] for _ in range(11)]
-    for read, facts in _group_facts(rule):
-        for ball in _matching_balls(read(pins)):
-            by_value[ball].append(facts)
-    return tuple(tuple(c) for c in by_value)
+    for balls, candidate in zip(map(_matching_balls, [read(pins) for read in readers]), facts, strict=True):
+        for ball in balls:
+            by_value[ball].append(candidate)
+    return tuple(map(tuple, by_value))
 
 
 # The rules for players (core/rules_text.py's format; `Game.rules` fills the braces).
@@ -551,6 +564,12 @@ class SolitaireState(State):
     def is_chance_node(self) -> bool:
         return not self.is_terminal() and bool(self.table.queue)
 
+    def current_player(self) -> int:
+        """`State.current_player`, with the turn asked once."""
+        if self.is_terminal():
+            return TERMINAL
+        return CHANCE if self.table.queue else 0
+
     def next_slot(self) -> tuple[str, int] | None:
         """The slot the next chance card turns up in (for scripted deals)."""
         return self.table.queue[0] if self.is_chance_node() else None
@@ -573,12 +592,12 @@ class SolitaireState(State):
         return rng.choices(cards, cum_weights=totals)[0]
 
     def legal_actions(self) -> list[Step]:
-        if self.is_terminal() or self.is_chance_node():
+        if self.is_terminal() or self.table.queue:  # over, or a card to turn up
             return []
         return [*self.table.plays(self.game.rule), STOP]
 
     def apply(self, step: Step) -> None:
-        if isinstance(step, Action) and step.kind == "play" and not self.is_terminal() and not self.is_chance_node():
+        if isinstance(step, Action) and step.kind == "play" and not self.is_terminal() and not self.table.queue:
             if step not in self.table.plays(self.game.rule):
                 why = self._why_not(step)
                 raise IllegalActionError(_("{step} is not legal here: {reason}").format(step=step, reason=why), why)
@@ -626,7 +645,7 @@ class SolitaireState(State):
 
     def _settle(self) -> None:
         """A ball with no legal play ends by itself (it is not a decision)."""
-        while not self.is_terminal() and not self.table.queue and not self.table.plays(self.game.rule):
+        while not self.table.queue and not self.is_terminal() and not self.table.plays(self.game.rule):
             self._end_ball()
 
     def _end_ball(self) -> None:
@@ -687,8 +706,8 @@ def slot_card(deal: Deal, state: SolitaireState) -> Card | None:
         return None
     kind, where = slot
     if kind == "pin":
-        return Card(deal.pins[where - 1])
-    return Card(deal.piles[where - 1][state.table.revealed[where - 1]])
+        return CARDS[deal.pins[where - 1]]
+    return CARDS[deal.piles[where - 1][state.table.revealed[where - 1]]]
 
 
 @lru_cache(maxsize=64)

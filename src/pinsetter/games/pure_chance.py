@@ -15,7 +15,7 @@ from collections.abc import Collection, Hashable
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
-from pinsetter.core.game import Game, OptionSpec, State, Step, int_in
+from pinsetter.core.game import CHANCE, TERMINAL, Game, OptionSpec, State, Step, int_in
 from pinsetter.core.scoring import BallContext, Lane, frame_next
 from pinsetter.i18n import N_, _
 
@@ -104,9 +104,13 @@ class PureChanceState(State):
     def is_chance_node(self) -> bool:
         return not self.is_terminal()
 
+    def current_player(self) -> int:
+        """Chance until the game is over (`State.current_player`, with the turn asked once)."""
+        return TERMINAL if self.turn() == TERMINAL else CHANCE
+
     def _context(self) -> tuple[int, BallContext]:
         player = self.turn()
-        ctx = self.ball_context(player)
+        ctx = self._contexts[player]
         assert ctx is not None
         return player, ctx
 
@@ -123,17 +127,21 @@ class PureChanceState(State):
         return self.model.outcome_set(self.racks[player], ctx)
 
     def sample_chance(self, rng: random.Random) -> Step:
-        player, ctx = self._context()
+        player = self.turn()  # `_context`, inline: every chance step of a simulation comes here and to `_apply`
+        ctx = self._contexts[player]
+        assert ctx is not None
         return self.model.sample(self.racks[player], ctx, rng)
 
     def legal_actions(self) -> list[Step]:
         return []
 
     def _apply(self, step: Step) -> None:
-        player, ctx = self._context()
+        player = self.turn()
+        ctx = self._contexts[player]
+        assert ctx is not None
         pins, rack = self.model.resolve(self.racks[player], ctx, step)
         self.record_ball(player, pins)
-        after = self.ball_context(player)
+        after = self._contexts[player]
         self.racks[player] = self.model.fresh() if after is None or after.fresh_rack else rack
 
     def view(self, player: int) -> dict[str, Any]:

@@ -16,11 +16,12 @@ from collections import Counter
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, lru_cache
-from itertools import combinations, product
-from typing import TYPE_CHECKING, Any, ClassVar
+from functools import cache, cached_property, lru_cache
+from itertools import combinations, product, repeat
+from operator import sub
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from pinsetter.core.dice import DiceRoll
+from pinsetter.core.dice import DiceRoll, roll_faces
 from pinsetter.core.game import (
     CHANCE,
     TERMINAL,
@@ -61,10 +62,10 @@ def subsets_by_sum(standing: int) -> dict[int, tuple[int, ...]]:
     """Every non-empty set of standing pins, grouped by the sum of its numbers."""
     groups: dict[int, list[int]] = {}
     sub = standing
-    while sub:
-        groups.setdefault(sum(pins_of(sub)), []).append(sub)
+    while sub:  # every subset, from the largest mask down
+        groups.setdefault(_SUMS[sub], []).append(sub)
         sub = (sub - 1) & standing
-    return {total: tuple(sorted(masks)) for total, masks in groups.items()}
+    return {total: tuple(reversed(masks)) for total, masks in groups.items()}  # each group in increasing order
 
 
 def token_range(dice: tuple[int, ...], tokens: int) -> tuple[int, int]:
@@ -213,16 +214,19 @@ KINDS = (
 )
 
 
-@dataclass(frozen=True, order=True)
-class Action:
-    """A decision. `args` are the pins (cross, extra-pin), dice (keep, flip), a count or an area."""
+class Action(NamedTuple):
+    """A decision. `args` are the pins (cross, extra-pin), dice (keep, flip), a count or an area.
+
+    A named tuple, so comparing and hashing actions (legality checks, memo keys) runs in C;
+    actions order by kind, then arguments, then tokens.
+    """
 
     kind: str
     args: tuple[int, ...] = ()
     tokens: int = 0
 
     def __str__(self) -> str:
-        return _action_text(self.kind, self.args, self.tokens)
+        return _action_text(*self)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "args": list(self.args), "tokens": self.tokens}
@@ -280,11 +284,6 @@ def _action_text(kind: str, args: tuple[int, ...], tokens: int) -> str:
 Roll = DiceRoll  # the dice of one roll, die by die (one to three dice)
 
 
-def _order(action: Action) -> tuple[str, tuple[int, ...], int]:
-    """The actions' natural order as a plain tuple (sorting on it is faster)."""
-    return action.kind, action.args, action.tokens
-
-
 @cache
 def _rolls(count: int) -> list[tuple[Step, Fraction]]:
     p = Fraction(1, 6**count)
@@ -312,11 +311,28 @@ def _crosses(standing: int, low: int, high: int, roll: int) -> tuple[Action, ...
     """Every cross of standing pins summing to `low`..`high`, answering a roll of `roll` (in action order)."""
     by_sum = subsets_by_sum(standing)
     masks = [mask for total in range(low, high + 1) for mask in by_sum.get(total, ())]
-    masks.sort(key=pins_of)  # crosses differ in their pins: the pins order them
-    return tuple(_cross(mask, _SUMS[mask] - roll) for mask in masks)
+    masks.sort(key=_PINS_RANK.__getitem__)  # crosses differ in their pins: the pins order them
+    return tuple(map(_cross, masks, map(sub, map(_SUMS.__getitem__, masks), repeat(roll))))  # _cross(mask, sum - roll)
 
 
 _SUMS = tuple(sum(pins_of(mask)) for mask in range(1 << PINS))
+
+
+def _pins_ranks() -> tuple[int, ...]:
+    """Each set of pins' place in the order of their lists of pins (`pins_of`), to sort masks by it in C."""
+    ranks = [0] * (1 << PINS)
+    for place, mask in enumerate(sorted(range(1 << PINS), key=pins_of)):
+        ranks[mask] = place
+    return tuple(ranks)
+
+
+_PINS_RANK = _pins_ranks()
+
+
+@lru_cache(maxsize=4096)
+def _pins_mask(pins: tuple[int, ...]) -> int:
+    """`mask_of` a cross's pins, kept (every cross is checked, then applied)."""
+    return mask_of(pins)
 
 
 @cache
@@ -553,8 +569,9 @@ class RollingPins(Game):
         rules = (self.advanced, self.auto_strike_held, self.full, self.sheet)
         self.actions_memo: dict[Hashable, tuple[Action, ...]] = _ACTIONS_MEMOS.setdefault(rules, {})
 
-    @property
+    @cached_property
     def advanced(self) -> bool:
+        """Kept once read (the options of a game are fixed): legal actions ask at every decision."""
         return bool(self.options["advanced"])
 
     def options_in_play(self) -> dict[str, object]:
@@ -568,12 +585,12 @@ class RollingPins(Game):
     def simultaneous(self) -> bool:
         return bool(self.options["shared_dice"])
 
-    @property
+    @cached_property
     def auto_strike_held(self) -> bool:
         """The variant where Auto Strike is kept until the player chooses to use it."""
         return self.options["auto_strike"] == "held"
 
-    @property
+    @cached_property
     def sheet(self) -> Sheet:
         sheet = self.options["sheet"]
         assert isinstance(sheet, Sheet)
@@ -726,6 +743,7 @@ class RollingPinsState(State):
 
     def __init__(self, game: RollingPins, players: int) -> None:
         super().__init__(game, players)
+        self.shared = game.shared_dice  # asked at every turn
         self.players = [Player() for _ in range(players)]
         for player in self.players:
             player.marks = [0] * len(game.sheet.areas)
@@ -756,7 +774,7 @@ class RollingPinsState(State):
         for index, player in enumerate(self.players):
             if player.pending_marks:
                 return index
-        if not self.game.shared_dice:
+        if not self.shared:
             return State.turn(self)
         in_play = self._in_play()
         if not in_play:
@@ -767,10 +785,6 @@ class RollingPinsState(State):
                 if self.players[index].phase in phases:
                     return index
         return in_play[0]
-
-    @property
-    def shared(self) -> bool:
-        return self.game.shared_dice
 
     def _in_play(self) -> list[int]:
         """Shared dice: the players still playing the earliest unfinished frame."""
@@ -875,7 +889,7 @@ class RollingPinsState(State):
         return _roll_set(self._roll_size())
 
     def sample_chance(self, rng: random.Random) -> Step:
-        return _ROLL_OF[tuple(rng.randint(1, 6) for _ in range(self._roll_size()))]
+        return _ROLL_OF[roll_faces(rng, self._roll_size())]
 
     @staticmethod
     def _shared_faces(player: Player, faces: tuple[int, ...]) -> tuple[int, ...]:
@@ -906,7 +920,7 @@ class RollingPinsState(State):
         if found is None:
             if len(memo) >= ACTIONS_MEMO_LIMIT:
                 memo.clear()
-            found = memo[key] = tuple(sorted(self._actions(player), key=_order))
+            found = memo[key] = tuple(sorted(self._actions(player)))
         return found
 
     def _actions_key(self, player: Player) -> Hashable:
@@ -915,10 +929,13 @@ class RollingPinsState(State):
         The advanced game reads much of the sheet: all of it (`Player.key`). The basic game reads
         the phase, the standing pins, the tokens, the roll's number of dice and total (the token
         range and the crosses depend on nothing else), whether the dice are kept and how many
-        are chosen, and the pending marks.
+        are chosen, and the pending marks; before a roll (one die or two, whatever the sheet)
+        only the phase and the pending marks.
         """
         if self.game.advanced:
             return player.key()
+        if player.phase == CHOOSE:
+            return player.pending_marks, CHOOSE
         dice = player.dice
         return (
             player.pending_marks,
@@ -993,7 +1010,7 @@ class RollingPinsState(State):
 
     def is_legal(self, action: Action, player: Player) -> bool:
         if action.kind == "cross" and not player.pending_marks and player.phase == ROLLED and player.kept:
-            mask = mask_of(action.args)
+            mask = _pins_mask(action.args)
             if not action.args or mask & ~player.standing:
                 return False
             if self._ten_pin_cost(player) is not None and sorted(player.dice) == [5, 5]:
@@ -1013,10 +1030,10 @@ class RollingPinsState(State):
                     why = self._why_not(step, player)
                     message = _("{step} is not legal here: {reason}") if why else _("{step} is not legal here")
                     raise IllegalActionError(message.format(step=step, reason=why), reason=why)
-                self._apply(step)
+                self._apply_at(index, step)
                 return
         elif index != TERMINAL and self._rolling(index) and step in _roll_set(self._roll_size_of(index)):
-            self._apply(step)  # a possible roll (`possible_outcomes`, with the turn looked up once)
+            self._apply_at(index, step)  # a possible roll (`possible_outcomes`, with the turn looked up once)
             return
         super().apply(step)  # the generic checks, and their errors
 
@@ -1040,7 +1057,11 @@ class RollingPinsState(State):
 
     # --- applying -------------------------------------------------------------------
     def _apply(self, step: Step) -> None:
-        index, player = self._me()
+        self._apply_at(self.turn(), step)
+
+    def _apply_at(self, index: int, step: Step) -> None:
+        """`_apply`, the player to move (`index`) already known."""
+        player = self.players[index]
         if isinstance(step, Roll):
             if self.shared and not player.private_roll:
                 for other in self._in_play():
@@ -1051,7 +1072,14 @@ class RollingPinsState(State):
             return
         assert isinstance(step, Action)
         kind = step.kind
-        if kind == "mark":
+        if kind == "cross":  # the most frequent decisions first
+            player.tokens -= abs(step.tokens)
+            self._cross(player, _pins_mask(step.args), index)
+            if player.standing == 0:
+                self._end_ball(index, player)
+            else:
+                player.phase = CHOOSE
+        elif kind == "mark":
             self._mark(player, step.args[0] - 1)
         elif kind == "dice":
             player.dice_count = step.args[0]
@@ -1085,14 +1113,6 @@ class RollingPinsState(State):
             player.crossed += bin(player.standing).count("1")
             player.standing = 0
             self._end_ball(index, player)
-        elif kind == "cross":
-            mask = mask_of(step.args)
-            player.tokens -= abs(step.tokens)
-            self._cross(player, mask, index)
-            if player.standing == 0:
-                self._end_ball(index, player)
-            else:
-                player.phase = CHOOSE
         elif kind == "miss":
             if self.game.advanced and player.held.get("extra-pin") and player.standing:
                 player.phase = EXTRA_PIN

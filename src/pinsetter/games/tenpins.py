@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cache
 from typing import TYPE_CHECKING
 
-from pinsetter.core.dice import DiceRoll
+from pinsetter.core.dice import DiceRoll, roll_faces
 from pinsetter.core.game import Step
 from pinsetter.core.scoring import BallContext
 from pinsetter.games.pure_chance import BallModel, PureChanceGame, frames_option
@@ -75,9 +75,7 @@ class TenPinsModel(BallModel[None]):
         return _roll_set(2 if ctx.fresh_rack else 1)
 
     def sample(self, rack: None, ctx: BallContext, rng: random.Random) -> Step:
-        if ctx.fresh_rack:
-            return _ROLL_OF[rng.randint(1, 6), rng.randint(1, 6)]  # left to right: the first die first
-        return _ROLL_OF[(rng.randint(1, 6),)]
+        return _ROLL_OF[roll_faces(rng, 2 if ctx.fresh_rack else 1)]  # left to right: the first die first
 
 
 _MODEL = TenPinsModel()

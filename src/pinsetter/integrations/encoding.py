@@ -46,7 +46,7 @@ MAX_CHANCE_OUTCOMES = 200_000
 
 
 def _ordered(steps: Iterable[Step]) -> tuple[Step, ...]:
-    """Distinct steps in the game's own order (every game's steps are ordered dataclasses)."""
+    """Distinct steps in the game's own order (every game's steps are ordered dataclasses or named tuples)."""
     unique = set(steps)
     try:
         return tuple(sorted(unique))  # type: ignore[type-var]
