@@ -5,22 +5,14 @@ python benchmarks/solitaire_expectimax.py [deals]"""
 from __future__ import annotations
 
 import random
-import statistics
 import sys
 import time
+
+from solitaire_expectimax_games import spread
 
 from pinsetter.bots.solitaire import ExpectimaxBot
 from pinsetter.games.bowling_solitaire import BowlingSolitaire, Deal, deal_script
 from pinsetter.solvers.solitaire import PINS_OBJECTIVE, Evaluator, Position
-
-
-def summary(label: str, times: list[float]) -> str:
-    times = sorted(times)
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-    return (
-        f"{label}: n={len(times)} median {statistics.median(times) * 1000:.1f} ms, "
-        f"p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
-    )
 
 
 def main() -> None:
@@ -62,8 +54,8 @@ def main() -> None:
                 action = bot.choose(state, random.Random(0))
                 decisions.append(time.perf_counter() - start)
                 state.apply(action)
-        print(summary(f"{rule}: exact value of a fresh deal", fresh))
-        print(summary(f"{rule}: a decision in play (score objective)", decisions))
+        print(spread(f"{rule}: exact value of a fresh deal", fresh))
+        print(spread(f"{rule}: a decision in play (score objective)", decisions))
 
 
 if __name__ == "__main__":
