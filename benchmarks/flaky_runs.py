@@ -8,23 +8,38 @@ the machine is busy. This runs those tests `--runs` times under `pytest -n 2
 beside them, and reports every test that failed, with how often. Not part of
 `make test`: it takes about as long as `--runs` times the tests themselves.
 
+One run of the whole set takes about 17 minutes of this 2-core machine, so 20
+runs do not fit in one sitting. Every run is therefore added to a ledger
+(`--ledger`, benchmarks/results/flaky_runs.jsonl, kept in git) under the code
+it ran: the git trees of src/ and tests/ and the hash of pyproject.toml. Runs
+on different commits with the same code (a change of docs only) add up; a run
+on a work tree with uncommitted changes to that code is recorded but never
+counted. `--summary` prints the runs and failures per code, newest first.
+
     .venv/bin/python benchmarks/flaky_runs.py --runs 20
     .venv/bin/python benchmarks/flaky_runs.py --runs 3 tests/test_i18n_tui.py
+    .venv/bin/python benchmarks/flaky_runs.py --summary
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import datetime
+import hashlib
+import json
 import multiprocessing
+import os
 import subprocess
 import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+LEDGER = ROOT / "benchmarks" / "results" / "flaky_runs.jsonl"
 SCREEN_TESTS = sorted(
     str(path.relative_to(ROOT))
     for pattern in ("test_tui*.py", "test_i18n_tui.py", "test_*browser*.py", "test_web_tables*.py")
@@ -53,12 +68,61 @@ def failures(report: Path) -> tuple[int, list[str]]:
     return ran, failed
 
 
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def code_version() -> tuple[str, str, bool]:
+    """The commit, a key for the code the tests run (src/ and tests/ trees, pyproject.toml), and whether it is clean."""
+    commit = git("rev-parse", "HEAD")
+    trees = git("rev-parse", "HEAD:src", "HEAD:tests").split()
+    pyproject = hashlib.sha1((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    code = hashlib.sha1(" ".join([*trees, pyproject]).encode()).hexdigest()[:12]
+    clean = not git("status", "--porcelain", "--", "src", "tests", "pyproject.toml")
+    return commit, code, clean
+
+
+def summary(ledger: Path) -> int:
+    """Runs and failures per code version, newest first; only whole-set runs on clean code count."""
+    if not ledger.exists():
+        print(f"no ledger at {ledger}")
+        return 1
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for line in ledger.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            entry = json.loads(line)
+            if entry["clean"] and entry["whole_set"]:
+                groups.setdefault(str(entry["code"]), []).append(entry)
+    if not groups:
+        print("no whole-set run on committed code in the ledger yet")
+    for code, runs in sorted(groups.items(), key=lambda item: item[1][-1]["when"], reverse=True):
+        failed = collections.Counter(test for run in runs for test in run["failed"])
+        commits = sorted({run["commit"][:10] for run in runs})
+        seconds = sorted(run["seconds"] for run in runs)
+        print(
+            f"code {code} (commits {', '.join(commits)}): {len(runs)} runs, "
+            f"{sum(bool(run['failed']) for run in runs)} with a failure, "
+            f"{int(seconds[0])}-{int(seconds[-1])} s a run"
+        )
+        for test, count in failed.most_common():
+            print(f"    {count:3d}  {test}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--burners", type=int, default=1, help="CPU-heavy processes beside the tests")
+    parser.add_argument("--ledger", type=Path, default=LEDGER, help="where each run is recorded")
+    parser.add_argument("--summary", action="store_true", help="print the ledger's runs per code and stop")
     parser.add_argument("tests", nargs="*", default=SCREEN_TESTS)
     args = parser.parse_args()
+    if args.summary:
+        return summary(args.ledger)
+    commit, code, clean = code_version()
+    if not clean:
+        print("uncommitted changes to src/, tests/ or pyproject.toml: these runs are recorded but not counted")
+    args.ledger.parent.mkdir(parents=True, exist_ok=True)
     stop = multiprocessing.Event()
     burners = [multiprocessing.Process(target=burn, args=(stop,), daemon=True) for _ in range(args.burners)]
     for process in burners:
@@ -77,6 +141,20 @@ def main() -> int:
                 counts.update(failed)
                 failed_runs += bool(failed)
                 took = time.monotonic() - started
+                entry = {
+                    "when": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                    "commit": commit,
+                    "code": code,
+                    "clean": clean,
+                    "whole_set": args.tests == SCREEN_TESTS,
+                    "tests": ran,
+                    "failed": failed,
+                    "seconds": round(took),
+                    "burners": args.burners,
+                    "load": round(os.getloadavg()[0], 1),
+                }
+                with args.ledger.open("a", encoding="utf-8") as ledger:
+                    ledger.write(json.dumps(entry) + "\n")
                 print(f"run {run}/{args.runs}: {ran} tests, {len(failed)} failed, {took:.0f} s", flush=True)
                 for test in failed:
                     print(f"    failed: {test}", flush=True)

@@ -29,9 +29,11 @@ from test_tui import screen_text
 from tui_support import quiet, until
 
 
-def human_game(storage: Storage, game: str, seed: int, upto: int | None = None) -> Match:
+def human_game(
+    storage: Storage, game: str, seed: int, upto: int | None = None, options: dict[str, object] | None = None
+) -> Match:
     """`ann` (a human seat, her moves a greedy bot's) against the greedy bot, kept in `storage`."""
-    match = Match.new(game, [PlayerSpec("ann"), PlayerSpec("Greedy bot", "greedy")], seed=seed)
+    match = Match.new(game, [PlayerSpec("ann"), PlayerSpec("Greedy bot", "greedy")], seed=seed, options=options)
     match.storage = storage
     match.store()
     bot = make_bot("greedy", match.game)
@@ -198,7 +200,7 @@ async def test_replay_jumps_by_frame_and_by_decision_with_the_hint_at_each(tmp_p
 
 async def test_replay_plays_itself_and_stops_when_asked(tmp_path: Path) -> None:
     storage = Storage(f"sqlite:///{tmp_path / 'a.sqlite'}")
-    match = human_game(storage, "rolling-pins", 5)
+    match = human_game(storage, "rolling-pins", 5, options={"frames": 2})  # every step is drawn: a short game
     stored = storage.get(match.game_id or 0)
     app = PinsetterApp(storage=storage, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
