@@ -504,11 +504,11 @@ class BowlingSolitaire(Game):
 
     # --- for toolkits (pinsetter.integrations) ---------------------------------------------
     def action_space(self) -> Iterator[Step]:
-        """`stop` and every pile 1-3 with every set of one to three positions (legality is the state's)."""
+        """`stop` and every pile 1-3 with every group the rule can take (`groups`): the state says which are legal."""
         yield STOP
+        removable = [tuple(pins_of(group)) for group in groups(self.rule)]
         for pile in range(1, len(PILE_SIZES) + 1):
-            for size in (1, 2, 3):
-                yield from (Action("play", pile, pins) for pins in combinations(POSITIONS, size))
+            yield from (Action("play", pile, pins) for pins in removable)
 
     def chance_space(self) -> Iterator[Step]:
         """A card turned up: any value."""

@@ -2,10 +2,12 @@
 
 `RollingPins.action_space`, `chance_space`, `max_decisions` and
 `observation_features` (see `pinsetter.core.game.Game`) delegate here, the way
-`table` delegates to rolling_pins_table. The action space is the *text grammar*
-of actions, read back with the game's own parser: pins 1..pins, dice 1-3, the
-ability track's areas, tokens within what a player can hold. Which of them is
-legal is always asked of the state.
+`table` delegates to rolling_pins_table. The action space is every action a
+game with these options can ever offer: the crosses come from the engine's own
+`_crosses` for every roll with the most tokens a player can hold (about 2 000
+with ten frames of ten pins, 82 with two frames and no tokens, not the 21 483
+of every set of pins with every token count), the abilities and marks only in
+the advanced game. Which of them is legal is always asked of the state.
 """
 
 from __future__ import annotations
@@ -16,7 +18,17 @@ from typing import TYPE_CHECKING, Any
 
 from pinsetter.core.dice import DiceRoll
 from pinsetter.core.game import Step
-from pinsetter.games.rolling_pins import ABILITIES, CHOOSE, EXTRA_PIN, ROLLED, ROLLING, TOKEN_LIMIT
+from pinsetter.games.rolling_pins import (
+    ABILITIES,
+    CHOOSE,
+    EXTRA_PIN,
+    ROLLED,
+    ROLLING,
+    TOKEN_LIMIT,
+    Action,
+    _crosses,
+    token_range,
+)
 
 if TYPE_CHECKING:
     from pinsetter.games.rolling_pins import RollingPins
@@ -36,20 +48,43 @@ def _plus(items: Iterable[int]) -> str:
     return "+".join(str(i) for i in items)
 
 
+def most_tokens(game: RollingPins) -> int:
+    """The most tokens a player can hold: one gained a frame (`_start_frame`), none in bonus frames."""
+    return min(game.lane.frames, TOKEN_LIMIT) if game.options["tokens"] else 0
+
+
+def crosses(game: RollingPins) -> Iterator[Action]:
+    """Every cross a game with these options can ever offer, asked of the engine's own `_crosses`.
+
+    A cross depends on the standing pins, the roll's number of dice and total, and the tokens
+    held; the full rack and the most tokens allow the most, so the union over every roll of
+    one or two kept dice with the most tokens is every cross that can ever be legal.
+    """
+    tokens = most_tokens(game)
+    for count in (1, 2):
+        for total in range(count, 6 * count + 1):
+            dice = (total - count + 1, *([1] * (count - 1)))  # any dice of that total: only it and the count matter
+            yield from _crosses(game.full, *token_range(dice, tokens), total)
+
+
 def action_texts(game: RollingPins) -> Iterator[str]:
-    """The text of every action the grammar allows with these options."""
-    pins = tuple(range(1, game.lane.pins + 1))
-    yield from ("dice 1", "dice 2", "extra-dice", "auto-strike", "reroll", "ten-pin", "miss", "pass")
-    yield from (f"flip {die}" for die in range(1, MOST_DICE + 1))
-    yield from (f"keep {_plus(kept)}" for kept in _subsets(range(1, MOST_DICE + 1), (1, 2)))
-    yield from (f"extra-pin {pin}" for pin in pins)
-    yield from (f"mark {area}" for area in range(1, len(game.sheet.areas) + 1))
-    for crossed in _subsets(pins, range(1, len(pins) + 1)):
-        for tokens in range(-TOKEN_LIMIT, TOKEN_LIMIT + 1):
-            yield f"cross {_plus(crossed)}" + (f" tokens {tokens:+d}" if tokens else "")
+    """The text of every action a game with these options can ever offer (a superset of the legal ones).
+
+    The basic game chooses dice, crosses and misses; the advanced game's abilities (reroll, flip,
+    Extra Dice's keep, Extra Pin and its pass, Ten Pin, Auto Strike) and marks come only with it.
+    """
+    yield from ("dice 1", "dice 2", "miss")
+    if game.advanced:
+        yield from ("extra-dice", "auto-strike", "reroll", "ten-pin", "pass")
+        yield from (f"flip {die}" for die in range(1, MOST_DICE + 1))
+        yield from (f"keep {_plus(kept)}" for kept in _subsets(range(1, MOST_DICE + 1), (1, 2)))
+        yield from (f"extra-pin {pin}" for pin in range(1, game.lane.pins + 1))
+        yield from (f"mark {area}" for area in range(1, len(game.sheet.areas) + 1))
+    yield from (str(cross) for cross in crosses(game))
 
 
 def action_space(game: RollingPins) -> Iterator[Step]:
+    """`action_texts` read back with the game's own parser (so each action is the engine's value)."""
     return (game.parse_action(text) for text in action_texts(game))
 
 
