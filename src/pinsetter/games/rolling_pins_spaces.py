@@ -13,11 +13,12 @@ the advanced game. Which of them is legal is always asked of the state.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
 from pinsetter.core.dice import DiceRoll
-from pinsetter.core.game import Step
+from pinsetter.core.game import FeatureLayout, Step
 from pinsetter.games.rolling_pins import (
     ABILITIES,
     CHOOSE,
@@ -115,23 +116,44 @@ def observation_features(game: RollingPins, view: dict[str, Any]) -> Iterator[tu
     The advanced game adds the frame's grey pins, marks per area, abilities held
     (/ 2), Extra Dice active and boxes waiting to be marked (/ 3).
     """
-    pins = range(1, game.lane.pins + 1)
-    for p, entry in enumerate(view["players"]):
-        standing = set(entry["standing"])
-        yield from ((f"p{p}.pin{pin}.standing", float(pin in standing)) for pin in pins)
-        yield f"p{p}.tokens", entry["tokens"] / TOKEN_LIMIT
-        yield from ((f"p{p}.phase.{phase}", float(entry["phase"] == phase)) for phase in PHASES)
-        dice = entry["dice"]
-        for die in range(MOST_DICE):
-            for face in range(1, 7):
-                yield f"p{p}.die{die + 1}.face{face}", float(die < len(dice) and dice[die] == face)
+    players = view["players"]
+    layout = _feature_layout(game.lane.pins, game.advanced, len(game.sheet.areas), len(players))
+    values, at = layout.zeros(), layout.at
+    for p, entry in enumerate(players):
+        for pin in entry["standing"]:
+            values[at[f"p{p}.pin{pin}.standing"]] = 1.0
+        values[at[f"p{p}.tokens"]] = entry["tokens"] / TOKEN_LIMIT
+        if entry["phase"] in PHASES:
+            values[at[f"p{p}.phase.{entry['phase']}"]] = 1.0
+        for die, face in enumerate(entry["dice"][:MOST_DICE], start=1):
+            values[at[f"p{p}.die{die}.face{face}"]] = 1.0
         if not game.advanced:
             continue
-        grey = set(entry["grey"])
-        yield from ((f"p{p}.pin{pin}.grey", float(pin in grey)) for pin in pins)
+        for pin in entry["grey"]:
+            values[at[f"p{p}.pin{pin}.grey"]] = 1.0
         for area, (marks, spec) in enumerate(zip(entry["marks"], game.sheet.areas, strict=True), start=1):
-            yield f"p{p}.area{area}.marked", marks / spec.boxes
-        for ability in ABILITIES:
-            yield f"p{p}.ability.{ability}", entry["abilities"].get(ability, 0) / 2
-        yield f"p{p}.extra_dice_active", float(entry["extra_dice_active"])
-        yield f"p{p}.pending_marks", entry["pending_marks"] / 3
+            values[at[f"p{p}.area{area}.marked"]] = marks / spec.boxes
+        for ability, held in entry["abilities"].items():
+            if ability in ABILITIES:
+                values[at[f"p{p}.ability.{ability}"]] = held / 2
+        values[at[f"p{p}.extra_dice_active"]] = float(entry["extra_dice_active"])
+        values[at[f"p{p}.pending_marks"]] = entry["pending_marks"] / 3
+    return layout.pairs(values)
+
+
+@cache
+def _feature_layout(pins: int, advanced: bool, areas: int, players: int) -> FeatureLayout:
+    """The names of `observation_features`, in order, for these options and players."""
+    names: list[str] = []
+    for p in range(players):
+        names += [f"p{p}.pin{pin}.standing" for pin in range(1, pins + 1)]
+        names.append(f"p{p}.tokens")
+        names += [f"p{p}.phase.{phase}" for phase in PHASES]
+        names += [f"p{p}.die{die}.face{face}" for die in range(1, MOST_DICE + 1) for face in range(1, 7)]
+        if not advanced:
+            continue
+        names += [f"p{p}.pin{pin}.grey" for pin in range(1, pins + 1)]
+        names += [f"p{p}.area{area}.marked" for area in range(1, areas + 1)]
+        names += [f"p{p}.ability.{ability}" for ability in ABILITIES]
+        names += [f"p{p}.extra_dice_active", f"p{p}.pending_marks"]
+    return FeatureLayout(names)
