@@ -187,6 +187,11 @@ class Observer:
     dice, grey pins, marks and abilities; Solitaire's face-up pin values, pile
     tops and sizes, and the cards seen). Nothing else is read, so nothing the
     view hides can leak.
+
+    Built every step, so kept cheap: each player's common entries are kept by
+    pinfalls (they change once a ball), the games set only the nonzero entries
+    of their part by name (`FeatureLayout`), and the values pass to numpy in
+    one array.
     """
 
     def __init__(self, game: Game, players: int) -> None:
