@@ -89,3 +89,27 @@ def test_ids_are_stable_for_an_option_set(game_id: str, options: dict[str, objec
     """Changing one of these breaks every trained agent's ids: say so in the CHANGELOG and docs/integrations.md."""
     index = step_index(get_game(game_id, options))
     assert {i: index.text(i) for i in golden} == golden
+
+
+def test_the_space_is_exactly_what_some_position_offers_in_a_whole_short_game() -> None:
+    """Every position of one frame of three pins (with its token), walked through the engine: the
+    actions legal somewhere are the space, no more (compact) and no fewer (complete)."""
+    game = get_game("rolling-pins", {"frames": "1", "pins": "3"})
+    seen, offered = set(), set()
+    stack = [game.new_state(1)]
+    while stack:
+        state = stack.pop()
+        if state.key() in seen or state.is_terminal():
+            continue
+        seen.add(state.key())
+        if state.is_chance_node():
+            steps = [outcome for outcome, _ in state.chance_outcomes()]
+        else:
+            steps = state.legal_actions()
+            offered.update(steps)
+        for step in steps:
+            child = state.clone()
+            child.apply(step)
+            stack.append(child)
+    assert len(seen) > 10_000
+    assert offered == set(step_index(game).actions)
