@@ -4,9 +4,9 @@
 `observation_features` (see `pinsetter.core.game.Game`) delegate here, the way
 `table` delegates to rolling_pins_table. The action space is every action a
 game with these options can ever offer: the crosses come from the engine's own
-`_crosses` for every roll with the most tokens a player can hold (about 2 000
-with ten frames of ten pins, 82 with two frames and no tokens, not the 21 483
-of every set of pins with every token count), the abilities and marks only in
+`_crosses` for every roll with the most tokens a player can hold (1 979 with
+ten frames of ten pins, 66 with two frames and no tokens, not the 21 483 of
+every set of pins with every token count), the abilities and marks only in
 the advanced game. Which of them is legal is always asked of the state.
 """
 
@@ -64,7 +64,7 @@ def crosses(game: RollingPins) -> Iterator[Action]:
     tokens = most_tokens(game)
     for count in (1, 2):
         for total in range(count, 6 * count + 1):
-            dice = (total - count + 1, *([1] * (count - 1)))  # any dice of that total: only it and the count matter
+            dice = (total,) if count == 1 else (total - total // 2, total // 2)  # any roll of that total alike
             yield from _crosses(game.full, *token_range(dice, tokens), total)
 
 
