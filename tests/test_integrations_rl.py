@@ -30,7 +30,7 @@ from pettingzoo.test import api_test, seed_test
 
 import pinsetter.integrations.gymnasium
 import pinsetter.integrations.openspiel  # noqa: F401  (registers the games)
-from pinsetter.core.game import OptionError
+from pinsetter.core.game import IllegalActionError, OptionError
 from pinsetter.games.registry import GAMES, get_game
 from pinsetter.integrations.encoding import step_index
 from pinsetter.integrations.pettingzoo import env as pz_env
@@ -247,3 +247,15 @@ def test_example_learns_in_a_few_seconds(tmp_path: Path) -> None:
     assert result.check[0] > result.random_mean  # and on seeds it never trained on
     example.plot(str(out), result.curve, result.optimum, result.random_mean, "smoke test")
     assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_openspiel_refuses_an_id_outside_the_space_and_the_engine_an_illegal_one() -> None:
+    game = pyspiel.load_game("pinsetter_rolling_pins", {"frames": 1})
+    state = game.new_initial_state()
+    for outside in (-5, game.num_distinct_actions()):
+        with pytest.raises(ValueError, match="is no id here"):
+            state.apply_action(outside)
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
+    with pytest.raises(IllegalActionError):
+        state.apply_action(illegal)
+    assert state.history() == []  # nothing refused was played

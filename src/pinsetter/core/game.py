@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHANCE",
     "TERMINAL",
+    "FeatureLayout",
     "Game",
     "GameError",
     "GameOverError",
@@ -398,9 +399,33 @@ class Game(ABC):
 
         (name, value in [0, 1]) pairs; every view of the same game, options and
         player count gives the same names in the same order. The pinfalls, scores
-        and whose turn it is are common to all games and not repeated here.
+        and whose turn it is are common to all games and not repeated here. It runs
+        at every step of a training loop: a `FeatureLayout` keeps it cheap.
         """
         return iter(())
+
+
+class FeatureLayout:
+    """The names of a game's observation entries, made once; an observation sets its values by name.
+
+    `Game.observation_features` starts from `zeros()` and sets only the entries a view makes
+    nonzero (a one-hot sets one of its ten), then returns `pairs(values)`: so an observation
+    costs the few entries set, not a Python step per entry, and each entry's name is written
+    in one place (a value set under a name the layout lacks raises KeyError).
+    """
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = tuple(names)
+        self.at = {name: i for i, name in enumerate(self.names)}
+        if len(self.at) != len(self.names):
+            raise ValueError("observation entries need distinct names")
+
+    def zeros(self) -> list[float]:
+        return [0.0] * len(self.names)
+
+    def pairs(self, values: list[float]) -> Iterator[tuple[str, float]]:
+        """(name, value) in layout order (a C-level zip: the observer reads it without a Python loop)."""
+        return zip(self.names, values, strict=True)
 
 
 class State(ABC):

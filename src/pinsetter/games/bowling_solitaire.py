@@ -24,7 +24,17 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from pinsetter.core.frozen import unchecked
-from pinsetter.core.game import CHANCE, TERMINAL, Game, IllegalActionError, OptionSpec, ParseError, State, Step
+from pinsetter.core.game import (
+    CHANCE,
+    TERMINAL,
+    FeatureLayout,
+    Game,
+    IllegalActionError,
+    OptionSpec,
+    ParseError,
+    State,
+    Step,
+)
 from pinsetter.core.narration import pins_list
 from pinsetter.core.pins import bit, mask_of, pins_of
 from pinsetter.games.pure_chance import frames_option
@@ -504,11 +514,11 @@ class BowlingSolitaire(Game):
 
     # --- for toolkits (pinsetter.integrations) ---------------------------------------------
     def action_space(self) -> Iterator[Step]:
-        """`stop` and every pile 1-3 with every set of one to three positions (legality is the state's)."""
+        """`stop` and every pile 1-3 with every group the rule can take (`groups`): the state says which are legal."""
         yield STOP
+        removable = [tuple(pins_of(group)) for group in groups(self.rule)]
         for pile in range(1, len(PILE_SIZES) + 1):
-            for size in (1, 2, 3):
-                yield from (Action("play", pile, pins) for pins in combinations(POSITIONS, size))
+            yield from (Action("play", pile, pins) for pins in removable)
 
     def chance_space(self) -> Iterator[Step]:
         """A card turned up: any value."""
@@ -524,15 +534,33 @@ class BowlingSolitaire(Game):
 
     def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
         """Per position its face-up value (one-hot, all 0 when down); per pile its top and cards / 5; cards seen / 2."""
+        layout = _feature_layout()
+        values, at = layout.zeros(), layout.at
+        pins = view["pins"]
         for position in POSITIONS:
-            value = view["pins"][str(position)]
-            yield f"pin{position}.standing", float(value is not None)
-            yield from ((f"pin{position}.value{card}", float(value == card)) for card in VALUES)
+            value = pins[str(position)]
+            if value is not None:
+                values[at[f"pin{position}.standing"]] = 1.0
+                values[at[f"pin{position}.value{value}"]] = 1.0
         for pile, entry in enumerate(view["piles"], start=1):
-            yield from ((f"pile{pile}.top{card}", float(entry["top"] == card)) for card in VALUES)
-            yield f"pile{pile}.cards", entry["cards"] / max(PILE_SIZES)
-        seen = view["seen"]
-        yield from ((f"seen{card}", seen.count(card) / COPIES) for card in VALUES)
+            if entry["top"] is not None:
+                values[at[f"pile{pile}.top{entry['top']}"]] = 1.0
+            values[at[f"pile{pile}.cards"]] = entry["cards"] / max(PILE_SIZES)
+        for card in view["seen"]:
+            values[at[f"seen{card}"]] += 1 / COPIES
+        return layout.pairs(values)
+
+
+@cache
+def _feature_layout() -> FeatureLayout:
+    """The names of `BowlingSolitaire.observation_features`, in order."""
+    names: list[str] = []
+    for position in POSITIONS:
+        names += [f"pin{position}.standing", *(f"pin{position}.value{card}" for card in VALUES)]
+    for pile in range(1, len(PILE_SIZES) + 1):
+        names += [*(f"pile{pile}.top{card}" for card in VALUES), f"pile{pile}.cards"]
+    names += [f"seen{card}" for card in VALUES]
+    return FeatureLayout(names)
 
 
 class SolitaireState(State):

@@ -2,21 +2,34 @@
 
 `RollingPins.action_space`, `chance_space`, `max_decisions` and
 `observation_features` (see `pinsetter.core.game.Game`) delegate here, the way
-`table` delegates to rolling_pins_table. The action space is the *text grammar*
-of actions, read back with the game's own parser: pins 1..pins, dice 1-3, the
-ability track's areas, tokens within what a player can hold. Which of them is
-legal is always asked of the state.
+`table` delegates to rolling_pins_table. The action space is every action a
+game with these options can ever offer: the crosses come from the engine's own
+`_crosses` for every roll with the most tokens a player can hold (1 979 with
+ten frames of ten pins, 66 with two frames and no tokens, not the 21 483 of
+every set of pins with every token count), the abilities and marks only in
+the advanced game. Which of them is legal is always asked of the state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
 from pinsetter.core.dice import DiceRoll
-from pinsetter.core.game import Step
-from pinsetter.games.rolling_pins import ABILITIES, CHOOSE, EXTRA_PIN, ROLLED, ROLLING, TOKEN_LIMIT
+from pinsetter.core.game import FeatureLayout, Step
+from pinsetter.games.rolling_pins import (
+    ABILITIES,
+    CHOOSE,
+    EXTRA_PIN,
+    ROLLED,
+    ROLLING,
+    TOKEN_LIMIT,
+    Action,
+    _crosses,
+    token_range,
+)
 
 if TYPE_CHECKING:
     from pinsetter.games.rolling_pins import RollingPins
@@ -36,20 +49,43 @@ def _plus(items: Iterable[int]) -> str:
     return "+".join(str(i) for i in items)
 
 
+def most_tokens(game: RollingPins) -> int:
+    """The most tokens a player can hold: one gained a frame (`_start_frame`), none in bonus frames."""
+    return min(game.lane.frames, TOKEN_LIMIT) if game.options["tokens"] else 0
+
+
+def crosses(game: RollingPins) -> Iterator[Action]:
+    """Every cross a game with these options can ever offer, asked of the engine's own `_crosses`.
+
+    A cross depends on the standing pins, the roll's number of dice and total, and the tokens
+    held; the full rack and the most tokens allow the most, so the union over every roll of
+    one or two kept dice with the most tokens is every cross that can ever be legal.
+    """
+    tokens = most_tokens(game)
+    for count in (1, 2):
+        for total in range(count, 6 * count + 1):
+            dice = (total,) if count == 1 else (total - total // 2, total // 2)  # any roll of that total alike
+            yield from _crosses(game.full, *token_range(dice, tokens), total)
+
+
 def action_texts(game: RollingPins) -> Iterator[str]:
-    """The text of every action the grammar allows with these options."""
-    pins = tuple(range(1, game.lane.pins + 1))
-    yield from ("dice 1", "dice 2", "extra-dice", "auto-strike", "reroll", "ten-pin", "miss", "pass")
-    yield from (f"flip {die}" for die in range(1, MOST_DICE + 1))
-    yield from (f"keep {_plus(kept)}" for kept in _subsets(range(1, MOST_DICE + 1), (1, 2)))
-    yield from (f"extra-pin {pin}" for pin in pins)
-    yield from (f"mark {area}" for area in range(1, len(game.sheet.areas) + 1))
-    for crossed in _subsets(pins, range(1, len(pins) + 1)):
-        for tokens in range(-TOKEN_LIMIT, TOKEN_LIMIT + 1):
-            yield f"cross {_plus(crossed)}" + (f" tokens {tokens:+d}" if tokens else "")
+    """The text of every action a game with these options can ever offer (a superset of the legal ones).
+
+    The basic game chooses dice, crosses and misses; the advanced game's abilities (reroll, flip,
+    Extra Dice's keep, Extra Pin and its pass, Ten Pin, Auto Strike) and marks come only with it.
+    """
+    yield from ("dice 1", "dice 2", "miss")
+    if game.advanced:
+        yield from ("extra-dice", "auto-strike", "reroll", "ten-pin", "pass")
+        yield from (f"flip {die}" for die in range(1, MOST_DICE + 1))
+        yield from (f"keep {_plus(kept)}" for kept in _subsets(range(1, MOST_DICE + 1), (1, 2)))
+        yield from (f"extra-pin {pin}" for pin in range(1, game.lane.pins + 1))
+        yield from (f"mark {area}" for area in range(1, len(game.sheet.areas) + 1))
+    yield from (str(cross) for cross in crosses(game))
 
 
 def action_space(game: RollingPins) -> Iterator[Step]:
+    """`action_texts` read back with the game's own parser (so each action is the engine's value)."""
     return (game.parse_action(text) for text in action_texts(game))
 
 
@@ -80,23 +116,44 @@ def observation_features(game: RollingPins, view: dict[str, Any]) -> Iterator[tu
     The advanced game adds the frame's grey pins, marks per area, abilities held
     (/ 2), Extra Dice active and boxes waiting to be marked (/ 3).
     """
-    pins = range(1, game.lane.pins + 1)
-    for p, entry in enumerate(view["players"]):
-        standing = set(entry["standing"])
-        yield from ((f"p{p}.pin{pin}.standing", float(pin in standing)) for pin in pins)
-        yield f"p{p}.tokens", entry["tokens"] / TOKEN_LIMIT
-        yield from ((f"p{p}.phase.{phase}", float(entry["phase"] == phase)) for phase in PHASES)
-        dice = entry["dice"]
-        for die in range(MOST_DICE):
-            for face in range(1, 7):
-                yield f"p{p}.die{die + 1}.face{face}", float(die < len(dice) and dice[die] == face)
+    players = view["players"]
+    layout = _feature_layout(game.lane.pins, game.advanced, len(game.sheet.areas), len(players))
+    values, at = layout.zeros(), layout.at
+    for p, entry in enumerate(players):
+        for pin in entry["standing"]:
+            values[at[f"p{p}.pin{pin}.standing"]] = 1.0
+        values[at[f"p{p}.tokens"]] = entry["tokens"] / TOKEN_LIMIT
+        if entry["phase"] in PHASES:
+            values[at[f"p{p}.phase.{entry['phase']}"]] = 1.0
+        for die, face in enumerate(entry["dice"][:MOST_DICE], start=1):
+            values[at[f"p{p}.die{die}.face{face}"]] = 1.0
         if not game.advanced:
             continue
-        grey = set(entry["grey"])
-        yield from ((f"p{p}.pin{pin}.grey", float(pin in grey)) for pin in pins)
+        for pin in entry["grey"]:
+            values[at[f"p{p}.pin{pin}.grey"]] = 1.0
         for area, (marks, spec) in enumerate(zip(entry["marks"], game.sheet.areas, strict=True), start=1):
-            yield f"p{p}.area{area}.marked", marks / spec.boxes
-        for ability in ABILITIES:
-            yield f"p{p}.ability.{ability}", entry["abilities"].get(ability, 0) / 2
-        yield f"p{p}.extra_dice_active", float(entry["extra_dice_active"])
-        yield f"p{p}.pending_marks", entry["pending_marks"] / 3
+            values[at[f"p{p}.area{area}.marked"]] = marks / spec.boxes
+        for ability, held in entry["abilities"].items():
+            if ability in ABILITIES:
+                values[at[f"p{p}.ability.{ability}"]] = held / 2
+        values[at[f"p{p}.extra_dice_active"]] = float(entry["extra_dice_active"])
+        values[at[f"p{p}.pending_marks"]] = entry["pending_marks"] / 3
+    return layout.pairs(values)
+
+
+@cache
+def _feature_layout(pins: int, advanced: bool, areas: int, players: int) -> FeatureLayout:
+    """The names of `observation_features`, in order, for these options and players."""
+    names: list[str] = []
+    for p in range(players):
+        names += [f"p{p}.pin{pin}.standing" for pin in range(1, pins + 1)]
+        names.append(f"p{p}.tokens")
+        names += [f"p{p}.phase.{phase}" for phase in PHASES]
+        names += [f"p{p}.die{die}.face{face}" for die in range(1, MOST_DICE + 1) for face in range(1, 7)]
+        if not advanced:
+            continue
+        names += [f"p{p}.pin{pin}.grey" for pin in range(1, pins + 1)]
+        names += [f"p{p}.area{area}.marked" for area in range(1, areas + 1)]
+        names += [f"p{p}.ability.{ability}" for ability in ABILITIES]
+        names += [f"p{p}.extra_dice_active", f"p{p}.pending_marks"]
+    return FeatureLayout(names)

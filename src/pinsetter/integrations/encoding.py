@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +41,9 @@ END = "end"
 
 FloatArray = npt.NDArray[np.float32]
 
+
+# Pinfall lists whose common entries an observer keeps (a few hundred bytes each).
+KEPT_LIMIT = 20_000
 
 # Outcome sets larger than this (an exotic Bowling Dice set) are refused rather than enumerated.
 MAX_CHANCE_OUTCOMES = 200_000
@@ -134,14 +138,21 @@ class StepIndex:
         `decided` says whether the episode has had a decision yet; if not and the
         game is already over, `end` is the one legal id.
         """
+        return sorted(self._ids(state, decided))
+
+    def _ids(self, state: State, decided: bool) -> list[int]:
+        """`legal_ids` in the engine's order (a mask needs no sorting)."""
         if self.must_end(state, decided):
             return [self.end_id]
-        return sorted(self.action_id(a) for a in state.legal_actions())
+        try:
+            return list(map(self._action_ids.__getitem__, state.legal_actions()))  # C-level: masks are every step
+        except KeyError:
+            return [self.action_id(a) for a in state.legal_actions()]  # raises, naming the action
 
     def mask(self, state: State, decided: bool = True) -> npt.NDArray[np.int8]:
         """1 for every legal id of `legal_ids`, 0 elsewhere (all 0 at chance nodes and once the episode is over)."""
         mask = np.zeros(self.size, dtype=np.int8)
-        mask[self.legal_ids(state, decided)] = 1
+        mask[self._ids(state, decided)] = 1
         return mask
 
 
@@ -176,11 +187,17 @@ class Observer:
     dice, grey pins, marks and abilities; Solitaire's face-up pin values, pile
     tops and sizes, and the cards seen). Nothing else is read, so nothing the
     view hides can leak.
+
+    Built every step, so kept cheap: each player's common entries are kept by
+    pinfalls (they change once a ball), the games set only the nonzero entries
+    of their part by name (`FeatureLayout`), and the values pass to numpy in
+    one array.
     """
 
     def __init__(self, game: Game, players: int) -> None:
         self.game = game
         self.players = players
+        self._kept: dict[tuple[int, ...], list[float]] = {}  # `_player_values` by pinfalls
         start = game.new_state(players)
         own = [name for name, _ in game.observation_features(start.view(0))]
         self.names: tuple[str, ...] = (*self._common_names(), *own)
@@ -190,8 +207,9 @@ class Observer:
 
     def vector(self, state: State, player: int) -> FloatArray:
         values = self._common_values(state, player)
-        values.extend(value for _, value in self.game.observation_features(state.view(player)))
-        return np.clip(np.asarray(values, dtype=np.float32), 0.0, 1.0)
+        values.extend(map(itemgetter(1), self.game.observation_features(state.view(player))))
+        vector = np.array(values, dtype=np.float32)
+        return np.clip(vector, 0.0, 1.0, out=vector)
 
     # The common part twice, names (once per observer) and values (every step, kept cheap): same order.
     def _common_names(self) -> list[str]:
@@ -205,22 +223,36 @@ class Observer:
         names += [f"turn{p}" for p in range(self.players)]
         return names
 
-    def _common_values(self, state: State, player: int) -> list[float]:
-        lane = self.game.lane
-        values: list[float] = []
-        scores = state.scores()
-        for p in range(self.players):
-            falls = state.pinfalls[p]
-            for b in range(2 * lane.frames + 1):
-                bowled = b < len(falls)
-                values += [float(bowled), falls[b] / lane.pins if bowled else 0.0]
+    def _player_values(self, state: State, p: int) -> list[float]:
+        """Player p's common entries, kept by pinfalls: the steps of a ball (and games that begin alike) share them.
+
+        They read only the pinfalls: the running score and the next ball are the scoring
+        engine's functions of them (`State.scoresheet`, `State.ball_context`).
+        """
+        falls = state.pinfalls[p]
+        key = tuple(falls)
+        found = self._kept.get(key)
+        if found is None:
+            if len(self._kept) >= KEPT_LIMIT:
+                self._kept.clear()
+            lane = self.game.lane
+            found = [0.0] * (2 * (2 * lane.frames + 1))
+            for b, fall in enumerate(falls):
+                found[2 * b], found[2 * b + 1] = 1.0, fall / lane.pins
+            found.append(state.scoresheet(p).total / self.game.max_score)
             ctx = state.ball_context(p)
-            values.append(scores[p] / self.game.max_score)
             if ctx is None:
-                values += [0.0] * 5
+                found += [0.0] * 5
             else:
-                values += [ctx.frame / lane.frames, ctx.ball == 1, ctx.ball == 2, ctx.ball == 3]
-                values.append(ctx.standing / lane.pins)
+                found += [ctx.frame / lane.frames, ctx.ball == 1, ctx.ball == 2, ctx.ball == 3]
+                found.append(ctx.standing / lane.pins)
+            self._kept[key] = found
+        return found
+
+    def _common_values(self, state: State, player: int) -> list[float]:
+        values: list[float] = []
+        for p in range(self.players):
+            values += self._player_values(state, p)
         turn = state.turn()
         values += [float(p == player) for p in range(self.players)]
         values += [float(p == turn) for p in range(self.players)]

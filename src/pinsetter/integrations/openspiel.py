@@ -283,7 +283,13 @@ class PinsetterState(pyspiel.State):  # type: ignore[misc]
         return sorted((index.outcome_id(o), float(p)) for o, p in self.state.chance_classes())
 
     def _apply_action(self, action: int) -> None:
-        self.position.apply(_code(self.current_player(), action))
+        """An id out of range is refused here; an illegal one in range, by the engine (`IllegalActionError`)."""
+        player = self.current_player()
+        index = self.facts.index
+        if not 0 <= action < (len(index.outcomes) if player == pyspiel.PlayerId.CHANCE else index.size):
+            outcomes = len(index.outcomes)
+            raise ValueError(f"{action} is no id here: actions are 0 to {index.size - 1}, outcomes 0 to {outcomes - 1}")
+        self.position.apply(_code(player, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.position.text(_code(player, action))
