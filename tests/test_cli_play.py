@@ -58,13 +58,15 @@ def test_a_refused_move_says_what_this_moment_is_for() -> None:
 
 def test_every_line_fits_80_columns_and_breaks_between_words() -> None:
     typed = ["dice 2", "help", "hint", "quit"]
-    result = runner.invoke(app, ["play", "rolling-pins", "--seed", "3"], input="\n".join(typed) + "\n", env=AT_80)
+    result = runner.invoke(
+        app, ["play", "rolling-pins", "--seed", "3", "--players", "Ann"], input="\n".join(typed) + "\n", env=AT_80
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.split("\n")
     assert widest(result.output) <= 79
     # The header of the second decision is 81 characters long: it goes on over two lines, on a word.
     header = next(i for i, line in enumerate(lines) if line.startswith("== ") and "cross out" in line)
-    assert lines[header] == "== you to play - frame 1, ball 1: cross out pins that add up to the roll, or"
+    assert lines[header] == "== Ann to play - frame 1, ball 1: cross out pins that add up to the roll, or"
     assert lines[header + 1] == "   miss"
     # A move too long for one line keeps its shortcut whole on the next.
     long_move = lines.index("    Cross out 1, 2, 3 and 5 (1 token: 10 becomes 11)")

@@ -18,7 +18,7 @@ from rich.cells import cell_len
 from textual.geometry import Region
 
 from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
-from pinsetter.records import PlayerSpec
+from pinsetter.records import PlayerSpec, player_name
 from pinsetter.session import Match
 from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_common import replay_lines
@@ -61,7 +61,7 @@ async def test_the_lesson_never_starts_a_line_with_closing_punctuation() -> None
     the wrap drops no character (at these widths Textual's own wrap started lines with them)."""
     app = PinsetterApp(storage=None, speed=0)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = LearnScreen(Match.new("tenpins", [PlayerSpec("you")], seed=7), speed=0)
+        screen = LearnScreen(Match.new("tenpins", [PlayerSpec(player_name(1))], seed=7), speed=0)
         app.push_screen(screen)
         for width in (120, 82, 85, 88, 94):
             await pilot.resize_terminal(width, 40)
@@ -91,15 +91,15 @@ def test_footer_keys_speak_the_language_chosen_before_each_screen() -> None:
 
 def test_solitaire_deal_is_one_sentence_in_either_language() -> None:
     """The card and the place it was dealt to read as one Japanese sentence, not English word order."""
-    match = Match.new("bowling-solitaire", [PlayerSpec("you")], seed=7)
+    match = Match.new("bowling-solitaire", [PlayerSpec("Ann")], seed=7)
     for _ in range(13):  # the ten pins and the three piles
         match.apply(match.draw_chance())
     _states, lines = replay_lines(match.game, match.players, match.record.steps)
-    assert re.fullmatch(r"youの配札：\d+（ピン 1 の位置）", lines[0]), lines[0]  # noqa: RUF001
-    assert re.fullmatch(r"youの配札：\d+（山札 3）", lines[12]), lines[12]  # noqa: RUF001
+    assert re.fullmatch(r"Annの配札：\d+（ピン 1 の位置）", lines[0]), lines[0]  # noqa: RUF001
+    assert re.fullmatch(r"Annの配札：\d+（山札 3）", lines[12]), lines[12]  # noqa: RUF001
     set_language("en")
     _states, lines = replay_lines(match.game, match.players, match.record.steps)
-    assert re.fullmatch(r"you's deal: an? \d+ for pin 1", lines[0]), lines[0]
+    assert re.fullmatch(r"Ann's deal: an? \d+ for pin 1", lines[0]), lines[0]
 
 
 def test_end_of_game_ranking_and_comparison_in_japanese() -> None:

@@ -20,7 +20,7 @@ from textual.widgets import OptionList, Select
 
 from pinsetter.bots.base import make_bot
 from pinsetter.core.seeds import step_rng
-from pinsetter.records import PlayerSpec
+from pinsetter.records import PlayerSpec, player_name
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.ui import tui_launcher
@@ -104,7 +104,7 @@ async def test_the_resume_question(
 @pytest.mark.parametrize("size", SIZES, ids=size_id)
 async def test_learn(language: str, size: tuple[int, int]) -> None:
     """Learn Rolling Pins at the first roll to match: the lesson, the table and the actions at once."""
-    match = Match.new("rolling-pins", [PlayerSpec("you")], seed=2)
+    match = Match.new("rolling-pins", [PlayerSpec(player_name(1))], seed=2)  # as the launcher seats it
     match.undo_allowed = True
     app = PinsetterApp(storage=None, speed=0)
     async with app.run_test(size=size) as pilot:

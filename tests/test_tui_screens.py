@@ -92,7 +92,7 @@ async def test_learn_mode_walks_through_the_first_frame_of_every_game(tmp_path: 
             await type_into(pilot, "#seed", str(seed))
             await pilot.press("f4")
             screen = await learn_first_frame(pilot, app)
-            assert screen.match.seed == seed and [p.name for p in screen.match.players] == ["you"]
+            assert screen.match.seed == seed and [p.name for p in screen.match.players] == ["Player 1"]
             read = "\n".join(screen.lessons_seen)
             for word in words:
                 assert word in read, (game, word)

@@ -94,7 +94,9 @@ def test_refusals(client: TestClient) -> None:
     tenpins = new_game(client, "tenpins", [("Ann", "human")])
     assert "no decisions" in error_of(client.get(f"/api/games/{tenpins['id']}/review"), 409)
     advanced = new_game(client, "rolling-pins", [("Ann", "human")], options={"advanced": True})
-    assert "reviewed once it is solved" in error_of(client.get(f"/api/games/{advanced['id']}/review"), 409)
+    not_solved = error_of(client.get(f"/api/games/{advanced['id']}/review"), 409)
+    assert "reviewed once this server has solved it" in not_solved  # the web's players cannot run the solve:
+    assert "pinsetter" not in not_solved and "--option" not in not_solved  # no command for them to type
     small = new_game(client, "rolling-pins", [("Ann", "human")], options=SMALL)
     hostile = "<img src=x onerror=alert(1)>"
     message = error_of(client.get(f"/api/games/{small['id']}/review", params={"player": hostile}), 404)

@@ -366,6 +366,16 @@ def read_json(text: str | bytes) -> Any:
 # --- the record in memory ------------------------------------------------------------------
 
 
+def player_name(number: int) -> str:
+    """The name of a person's seat nobody named: "Player 1".
+
+    Never "you": the log tells every player's moves in the third person ("Player 1 rolls 3 and 4",
+    "Player 1's deal"), as the web page's lobby names seats too. Not translated: a name is kept in
+    the history and keys the statistics (docs/i18n.md).
+    """
+    return f"Player {number}"
+
+
 @dataclass(frozen=True)
 class PlayerSpec:
     """A seat: its name and `human` or the name of the bot playing it.

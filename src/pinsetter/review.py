@@ -49,6 +49,7 @@ __all__ = [
     "FRAME_VALUE",
     "NEAR_BEST",
     "Decision",
+    "NotSolvedYet",
     "PathPoint",
     "PlayerReview",
     "Review",
@@ -82,6 +83,11 @@ SOLVE_COMMAND = "pinsetter solve rolling-pins --option advanced=true"  # the sam
 
 class ReviewError(GameError):
     """A game that cannot be reviewed (no decisions, no exact values) or a seat that is not in it."""
+
+
+class NotSolvedYet(ReviewError):
+    """Advanced Rolling Pins before its long solve: the message names the command, for the terminal;
+    the web, whose players cannot run it, words it for them (web.service)."""
 
 
 # --- what a review holds ---------------------------------------------------------------------------
@@ -348,7 +354,7 @@ class AdvancedRollingPinsValuer(Valuer):
         self.bot = OptimalBot(game)
         evaluator = self.bot.exact
         if evaluator is None or evaluator.solution.first_frame > 1:  # not solved, or a solve cut short
-            raise ReviewError(_not_solved_yet())
+            raise NotSolvedYet(_not_solved_yet())
         self.evaluator = evaluator
 
     def options(self, state: State, seat: int) -> list[OptionValue]:
@@ -371,7 +377,7 @@ class AdvancedRollingPinsValuer(Valuer):
             return self.options(state, seat)[0][1]
         found = advanced_position(state, seat, self.evaluator.kits)
         if found is None:  # pragma: no cover  (a sheet no kit of the solver is like: refused by the bot's values)
-            raise ReviewError(_not_solved_yet())
+            raise NotSolvedYet(_not_solved_yet())
         position, banked = found
         if position.phase == ROLLING:  # the dice are in the air: the roll's value as the dice choice had it
             before = replace(position, phase=CHOOSE, dice=())
@@ -447,17 +453,24 @@ def _as_seat(state: State, seat: int) -> State:
 
 def reviewable(game: Game) -> str | None:
     """Why a game with these options cannot be reviewed, in one line (None when it can)."""
+    refusal = _refusal(game)
+    return None if refusal is None else str(refusal)
+
+
+def _refusal(game: Game) -> ReviewError | None:
     if not game.has_decisions:
-        return _("{game} has no decisions: chance decides every ball, so there is nothing to review").format(
-            game=_(game.name)
+        return ReviewError(
+            _("{game} has no decisions: chance decides every ball, so there is nothing to review").format(
+                game=_(game.name)
+            )
         )
     if game.id == "rolling-pins":
         if game.options.get("advanced") and not _advanced_solved(game):
-            return _not_solved_yet()
+            return NotSolvedYet(_not_solved_yet())
         return None
     if game.id == "bowling-solitaire":
         return None
-    return _("no solver values the decisions of {game}").format(game=_(game.name))
+    return ReviewError(_("no solver values the decisions of {game}").format(game=_(game.name)))
 
 
 def _not_solved_yet() -> str:
@@ -525,9 +538,9 @@ def review(record: Record, seats: Sequence[int] | None = None) -> Review:
     from pinsetter.catalog import game_title
 
     game = game_played(record.game, record.options)
-    refused = reviewable(game)
+    refused = _refusal(game)
     if refused is not None:
-        raise ReviewError(refused)
+        raise refused
     replay(record, check_result=False)
     chosen = sorted(set(seats)) if seats is not None else _default_seats(record)
     for seat in chosen:

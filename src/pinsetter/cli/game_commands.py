@@ -168,7 +168,9 @@ def _same_file(path: Path, other: Path | None) -> bool:
 @app.command()
 def play(
     game: Annotated[str | None, typer.Argument(help=N_("game id; asked for when omitted"))] = None,
-    players: Annotated[str, typer.Option("--players", "-p", help=N_("comma separated: names, or bot:NAME"))] = "you",
+    players: Annotated[
+        str | None, typer.Option("--players", "-p", help=N_("comma separated: names, or bot:NAME (default: Player 1)"))
+    ] = None,
     seed: SeedOpt = None,
     option: OptionOpt = None,
     record: Annotated[Path | None, typer.Option(help=N_("write the record here, after every step"))] = None,
@@ -199,7 +201,7 @@ def play(
     quit. docs/cli.md has the details; `pinsetter rules GAME` the rules.
     """
     from pinsetter.cli.play import pick_game, play_lines
-    from pinsetter.records import PlayerSpec
+    from pinsetter.records import PlayerSpec, player_name
     from pinsetter.session import Match
 
     output_path(record, "--record")  # nothing but a regular file, or nothing, is there
@@ -226,7 +228,7 @@ def play(
         else:
             game_id = pick_game() if game is None else game
             get_game(game_id)  # an unknown game is reported before anything else
-            specs = PlayerSpec.parse_list(players)
+            specs = PlayerSpec.parse_list(players) if players is not None else [PlayerSpec(player_name(1))]
             options = parse_options(game_id, option)
             script = None
             if deal is not None:

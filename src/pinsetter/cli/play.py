@@ -19,7 +19,7 @@ from pinsetter.core.game import GameError, IllegalActionError
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.i18n import N_, _, ngettext
-from pinsetter.records import PlayerSpec
+from pinsetter.records import PlayerSpec, player_name
 from pinsetter.session import Match
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.ui.table_text import draw_table
@@ -90,7 +90,7 @@ def pick_game() -> str:
 def interactive_start(storage: Storage | None) -> None:
     """`pinsetter` alone: choose a game and play it (kept in the history when it can be opened)."""
     game_id = pick_game()
-    match = Match.new(game_id, [PlayerSpec("you")])
+    match = Match.new(game_id, [PlayerSpec(player_name(1))])
     match.storage = storage
     match.store()
     play_lines(match)

@@ -25,7 +25,7 @@ from pinsetter.catalog import game_title, option_words
 from pinsetter.core.game import GameError, OptionSpec
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.i18n import N_, _
-from pinsetter.records import PlayerSpec
+from pinsetter.records import PlayerSpec, player_name
 from pinsetter.session import Match
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
 from pinsetter.ui.tui_common import (
@@ -206,7 +206,7 @@ class Launcher(EnterGuard, Screen[None]):
     async def on_mount(self) -> None:
         self.guard_from_now()
         self.fit(self.app.size.width, self.app.size.height)
-        self.seats: list[PlayerSpec] = [PlayerSpec("you")]
+        self.seats: list[PlayerSpec] = [PlayerSpec(player_name(1))]
         self.game_id = "tenpins"
         games = self.query_one("#games", OptionList)
         games.highlighted = sorted(GAMES).index(self.game_id)
@@ -270,13 +270,13 @@ class Launcher(EnterGuard, Screen[None]):
 
     @staticmethod
     def seat_name(kind: str, taken: list[str]) -> str:
-        """A seat added without a name: `Greedy bot 2` for a bot (as players are named), `player 3` for a human."""
+        """A seat added without a name: `Greedy bot 2` for a bot (as players are named), `Player 3` for a human."""
         if kind != "human":
             return bot_seat_name(kind, taken)
         number = len(taken) + 1
-        while _("player {number}").format(number=number) in taken:
+        while player_name(number) in taken:
             number += 1
-        return _("player {number}").format(number=number)
+        return player_name(number)
 
     def refresh_resume(self) -> None:
         """The unfinished games of the history; a history that cannot be read is reported, not fatal."""
@@ -536,7 +536,7 @@ class Launcher(EnterGuard, Screen[None]):
         message = self.query_one("#launch-message", Static)
         try:
             seed = int(self.query_one("#seed", Input).value)
-            match = Match.new(self.game_id, [PlayerSpec("you")], seed=seed, options=self.chosen_options())
+            match = Match.new(self.game_id, [PlayerSpec(player_name(1))], seed=seed, options=self.chosen_options())
         except (GameError, ValueError) as exc:
             message.update(Text(str(exc), style="red"))
             return

@@ -1,6 +1,6 @@
 """Learn mode: a newcomer's first frame of any game, played on the real engine with explanations.
 
-The game is an ordinary seeded `Match` (one player, "you"; not kept in the history) shown by the
+The game is an ordinary seeded `Match` (one player, "Player 1"; not kept in the history) shown by the
 ordinary game screen; beside it a lesson panel explains what the position shows as it comes up:
 the roll to match, tokens, grey pins and the ability track, the card piles and group rules, and
 what the last ball was (a strike, a spare, an open frame). The words are `pinsetter.lessons`',

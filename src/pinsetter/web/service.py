@@ -223,7 +223,7 @@ class GameService:
         game's is made once.
         """
         from pinsetter.i18n import current_language
-        from pinsetter.review import ReviewError, review, seat_named
+        from pinsetter.review import NotSolvedYet, ReviewError, review, seat_named
 
         stored = self.storage.get(game_id)
         if stored is None:
@@ -242,6 +242,12 @@ class GameService:
         if found is None:
             try:
                 found = ReviewView.model_validate(review(record, seats).to_json())
+            except NotSolvedYet:  # its players cannot run the solve: the server's operator does
+                message = _(
+                    "game {id}: advanced Rolling Pins is reviewed once this server has solved it, "
+                    "which its operator starts once (10 to 25 minutes)"
+                )
+                raise Conflict(message.format(id=game_id)) from None
             except (ReviewError, RecordError) as exc:
                 raise Conflict(_("game {id}: {error}").format(id=game_id, error=exc)) from None
             with self._guard:
