@@ -66,6 +66,7 @@ class Seat:
     kind: str  # "human" or "bot:NAME"
     name: str | None = None  # taken by this name (humans), or the bot's name
     token_hash: str | None = None
+    account: int | None = None  # the account that took the seat (a signed-in player), never shown
 
     @property
     def free(self) -> bool:
@@ -263,7 +264,14 @@ def copy_table(table: StoredTable) -> StoredTable:
 
 
 def _seats_json(seats: list[Seat]) -> str:
-    return json.dumps([{"kind": s.kind, "name": s.name, "token_hash": s.token_hash} for s in seats])
+    return json.dumps([_seat_json(s) for s in seats])
+
+
+def _seat_json(seat: Seat) -> dict[str, Any]:
+    data: dict[str, Any] = {"kind": seat.kind, "name": seat.name, "token_hash": seat.token_hash}
+    if seat.account is not None:
+        data["account"] = seat.account
+    return data
 
 
 def _table(row: sa.Row[Any]) -> StoredTable:

@@ -272,8 +272,9 @@ class TableService:
         table, host = self.store.create(game, instance.options_text(), seed, made, settings)
         return {"id": table.id, "join_code": table.code, "host_token": host, "table": table.public()}
 
-    def sit(self, table_id: int, seat: int, name: str) -> dict[str, Any]:
-        """Take a free human seat by name; the token is returned to this caller only."""
+    def sit(self, table_id: int, seat: int, name: str, account: int | None = None) -> dict[str, Any]:
+        """Take a free human seat by name (a signed-in player's: its `account`'s); the token is returned to
+        this caller only."""
         try:
             check_new_name(name)
         except ValueError as exc:
@@ -290,7 +291,7 @@ class TableService:
                 message = _("the name {name} is taken at this table (case, width and variation selectors aside)")
                 raise Conflict(message.format(name=repr(name)))
             token = new_token()
-            table.seats[seat] = Seat("human", name, token_hash(token))
+            table.seats[seat] = Seat("human", name, token_hash(token), account)
             if self.store.update(table):
                 self.changed(table_id)  # everyone at the table sees the seat taken
                 return {"token": token, "seat": seat, "table": table.public()}
@@ -363,7 +364,7 @@ class TableService:
         # The table's row changes first: its new version makes every write from a copy that still
         # sees a human there (here or in another process) fail its compare-and-set, and the
         # seat's token stops working at once. The record keeps the human and says which bot plays on.
-        table.seats[seat] = Seat(f"bot:{bot}", name=table.seats[seat].name)
+        table.seats[seat] = Seat(f"bot:{bot}", name=table.seats[seat].name, account=table.seats[seat].account)
         if not self.store.update(table):
             raise Conflict(_("the table changed: try again"))
         self._keep(table)
