@@ -103,6 +103,12 @@ def test_names_follow_the_name_rules_and_are_unique_as_names_compare(client: Tes
     assert "8" in error_of(client.post("/api/accounts", json={"name": "Bob", "password": "short"}), 422)
     error_of(client.post("/api/accounts", json={"name": "Bob", "password": "x" * 257}), 422)
     error_of(client.post("/api/accounts", json={"name": "Bob", "password": PASSWORD, "admin": True}), 422)
+    for escaped, status in (("a\\u0000b", 401), ("\\ud800", 422)):  # a NUL is no account's name; a lone
+        raw = f'{{"name": "{escaped}", "password": "{PASSWORD}"}}'  # surrogate, no string: never sent to the database
+        answer = client.post("/api/session", content=raw, headers={"content-type": "application/json"})
+        assert status == 422 or error_of(answer, 401) == "wrong name or password"
+        error_of(answer, status)
+        error_of(client.post("/api/accounts", content=raw, headers={"content-type": "application/json"}), 422)
 
 
 def test_every_change_with_the_session_cookie_needs_its_csrf_token(client: TestClient) -> None:
@@ -194,6 +200,9 @@ def test_a_signed_in_player_sits_under_the_account_name_and_guests_play_as_befor
     for name in ("Ann", "ANN", "Ann\ufe0f"):
         assert "belongs to an account" in error_of(guest.post(f"{at}/seats/1", json={"name": name}), 409)
     assert "give a name" in error_of(guest.post(f"{at}/seats/1", json={}), 422)
+    for escaped in ("\\ud800", "a\\u0000b"):
+        raw = f'{{"name": "{escaped}"}}'
+        error_of(guest.post(f"{at}/seats/1", content=raw, headers={"content-type": "application/json"}), 422)
     assert guest.post(f"{at}/seats/1", json={"name": "Bob"}).json()["table"]["seats"][1]["name"] == "Bob"
     played = guest.post("/api/games", json={"game": "tenpins", "players": [{"name": "Ann", "kind": "human"}]})
     assert played.status_code == 201  # a guest's own game: names are as free as ever

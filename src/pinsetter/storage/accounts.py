@@ -25,7 +25,7 @@ from sqlalchemy.engine import Connection
 from pinsetter.records import Record
 from pinsetter.storage.db import Storage, game_uid, games, metadata, results, stats_since
 from pinsetter.storage.tables import LIVE, tables, token_hash
-from pinsetter.usertext import name_key
+from pinsetter.usertext import name_key, name_problem
 
 __all__ = [
     "ABSENT",
@@ -113,20 +113,15 @@ class AccountStore:
 
     def check_password(self, name: str, password: str) -> Account | None:
         """The account if `password` is its password; None otherwise, after the same work whether the name exists."""
-        with self.storage.engine.begin() as connection:
-            row = connection.execute(
-                sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash).where(
-                    accounts.c.name_key == name_key(name)
-                )
-            ).first()
-        stored = ABSENT if row is None else str(row[2])
+        row = self._row(name)
+        stored = ABSENT if row is None else row[2]
         try:
             self.hasher.verify(stored, _secret(password))
         except (VerificationError, InvalidHashError):
             return None
         if row is None:
             return None  # not reached: no password matches ABSENT
-        account = Account(int(row[0]), str(row[1]))
+        account = Account(row[0], row[1])
         if self.hasher.check_needs_rehash(stored):  # argon2-cffi's parameters grew since this hash was made
             with self.storage.transaction() as connection:
                 connection.execute(
@@ -138,11 +133,18 @@ class AccountStore:
 
     def owner_of(self, name: str) -> Account | None:
         """The account that has this name (as names compare), if any."""
+        row = self._row(name)
+        return None if row is None else Account(row[0], row[1])
+
+    def _row(self, name: str) -> tuple[int, str, str] | None:
+        """The account row (id, name, password hash) of `name`, as names compare; none for a name no account can
+        have (a control character, a lone surrogate: neither is sent to the database, which may refuse them)."""
+        if name_problem(name) is not None:
+            return None
+        query = sa.select(accounts.c.id, accounts.c.name, accounts.c.password_hash)
         with self.storage.engine.begin() as connection:
-            row = connection.execute(
-                sa.select(accounts.c.id, accounts.c.name).where(accounts.c.name_key == name_key(name))
-            ).first()
-        return None if row is None else Account(int(row[0]), str(row[1]))
+            row = connection.execute(query.where(accounts.c.name_key == name_key(name))).first()
+        return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
 
     # --- sessions ------------------------------------------------------------------------
     def open_session(self, account: Account) -> str:
