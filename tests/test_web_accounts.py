@@ -74,6 +74,11 @@ def test_sign_up_in_and_out_with_the_session_cookie(client: TestClient) -> None:
     assert answer.status_code == 200 and answer.json()["name"] == "Ann"
     assert client.cookies[SESSION_COOKIE] != session  # a new session each time
     assert "HttpOnly" in cookie_header(answer)
+    first = client.cookies[SESSION_COOKIE]
+    assert client.post("/api/session", json={"name": "Ann", "password": PASSWORD}).status_code == 200
+    client.cookies.clear()
+    client.cookies.set(SESSION_COOKIE, first)
+    assert client.get("/api/session").json()["name"] is None  # signing in again ended the browser's session
 
 
 def test_the_cookie_is_secure_over_https(db: str) -> None:

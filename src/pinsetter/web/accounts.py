@@ -197,7 +197,11 @@ def seat_name(accounts: AccountStore, request: Request, typed: str | None) -> tu
     return wanted, None
 
 
-def _set_session(request: Request, response: Response, session: str) -> None:
+def _set_session(accounts: AccountStore, request: Request, response: Response, session: str) -> None:
+    """Hand the browser its new session; the one it had before (another account's, say) ends."""
+    before = request.cookies.get(SESSION_COOKIE)
+    if before:
+        accounts.close_session(before)
     response.set_cookie(
         SESSION_COOKIE,
         session,
@@ -251,7 +255,7 @@ def add_account_api(app: FastAPI, accounts: AccountStore, games: GameService) ->
                 _("the name {name} has an account already: choose another").format(name=repr(name))
             ) from None
         session = accounts.open_session(account)
-        _set_session(request, response, session)
+        _set_session(accounts, request, response, session)
         return SessionView(name=account.name, csrf_token=csrf_token(session))
 
     @app.post("/api/session", tags=["accounts"], responses=ACCOUNT_ERRORS)
@@ -266,7 +270,7 @@ def add_account_api(app: FastAPI, accounts: AccountStore, games: GameService) ->
         if account is None:
             raise HTTPException(401, _("wrong name or password"))
         session = accounts.open_session(account)
-        _set_session(request, response, session)
+        _set_session(accounts, request, response, session)
         return SessionView(name=account.name, csrf_token=csrf_token(session))
 
     @app.get("/api/session", tags=["accounts"])
