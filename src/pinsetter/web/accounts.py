@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from pinsetter.i18n import _
+from pinsetter.i18n import _, ngettext
 from pinsetter.storage.accounts import (
     SESSION_DAYS,
     Account,
@@ -225,7 +225,11 @@ def _address(request: Request) -> str:
 
 def _too_many(seconds: int) -> HTTPException:
     minutes = max(1, math.ceil(seconds / 60))
-    message = _("too many sign-in attempts: try again in {minutes} minutes").format(minutes=minutes)
+    message = ngettext(
+        "too many sign-in attempts: try again in {minutes} minute",
+        "too many sign-in attempts: try again in {minutes} minutes",
+        minutes,
+    ).format(minutes=minutes)
     return HTTPException(429, message, headers={"Retry-After": str(seconds)})
 
 
