@@ -306,4 +306,4 @@ def test_migration_0007_adds_the_account_tables_and_runs_again_harmlessly(tmp_pa
         assert {"accounts", "sessions"} <= set(sa.inspect(connection).get_table_names())
         connection.execute(sa.text("UPDATE alembic_version SET version_num = '0006'"))  # as if half made
     again = Storage(path)  # the tables exist: kept, and the revision moves on
-    assert again.revision() == new.revision() == "0007"
+    assert again.revision() == new.revision() == "0008"

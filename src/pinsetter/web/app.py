@@ -42,6 +42,7 @@ from pinsetter.records import MAX_RECORD_BYTES, validation_message
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
 from pinsetter.web.accounts import CsrfGuard, add_account_api, scope_cookie, seat_name
+from pinsetter.web.ratings import add_rating_api
 from pinsetter.web.schemas import (
     ActionRequest,
     AdvanceRequest,
@@ -530,13 +531,16 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     # --- accounts (docs/accounts.md) ---------------------------------------------------------
     app.state.sign_in_limits = add_account_api(app, accounts, service)
+    add_rating_api(app, storage, ERRORS)
 
     # --- online tables (docs/tables.md) ---------------------------------------------------------
     @app.post("/api/tables", status_code=201, tags=["tables"], responses=ERRORS)
     def post_table(body: NewTable) -> dict[str, Any]:
         """Host a table: seats for humans and bots. The host token is returned here only."""
         kinds = [seat.kind for seat in body.seats]
-        return tables.create(body.game, dict(body.options), kinds, body.seed, body.turn_seconds, body.fallback_bot)
+        return tables.create(
+            body.game, dict(body.options), kinds, body.seed, body.turn_seconds, body.fallback_bot, body.rated
+        )
 
     @app.get("/api/tables/{table_id}", tags=["tables"], responses=ERRORS)
     def get_table(table_id: Number) -> dict[str, Any]:

@@ -311,6 +311,9 @@ class NewTable(_Request):
     fallback_bot: str | None = Field(
         default=None, max_length=30, description="the bot that decides when a seat's time runs out (greedy or random)"
     )
+    rated: bool = Field(
+        default=False, description="the game's end rates its players (docs/accounts.md); only signed-in players sit"
+    )
 
 
 class SitRequest(_Request):

@@ -238,6 +238,7 @@ class TableService:
         seed: int | None,
         turn_seconds: int | None = None,
         fallback_bot: str | None = None,
+        rated: bool = False,
     ) -> dict[str, Any]:
         import random
 
@@ -245,6 +246,10 @@ class TableService:
         try:
             instance = get_game(game, options)
             instance.check_players(len(seats))
+            if rated:
+                if len(seats) < 2 or "human" not in seats:
+                    raise Refused(_("a rated table needs two seats or more, one of them for a player"))
+                settings["rated"] = True
             if turn_seconds is not None:
                 if type(turn_seconds) is not int or not MIN_TURN <= turn_seconds <= MAX_TURN:
                     raise Refused(
@@ -287,6 +292,8 @@ class TableService:
                 raise NotFound(_("table {id} has seats 0 to {last}").format(id=table_id, last=len(table.seats) - 1))
             if not table.seats[seat].free:
                 raise Conflict(_("this seat is taken: choose another"))
+            if table.rated and account is None:
+                raise Refused(_("this table is rated: sign in to sit at it"))
             if any(name_key(s.name) == name_key(name) for s in table.seats if s.name is not None):
                 message = _("the name {name} is taken at this table (case, width and variation selectors aside)")
                 raise Conflict(message.format(name=repr(name)))
@@ -684,7 +691,11 @@ class TableService:
         match.record.result = result_of(match.state, match.players)
         also = None if table is None else self.store.unchanged(table)
         # The step that ends the game marks its table finished, in the same transaction.
-        ending = self.store.finishing(table) if table is not None and match.state.is_terminal() else None
+        ending = (
+            self.store.finishing(table, match.record.result)
+            if table is not None and match.state.is_terminal()
+            else None
+        )
         return self.storage.prepare_append(match.record, game_id, before, also, notify, ending)
 
     def drop_stale(self, game_id: int, table: StoredTable | None) -> None:
