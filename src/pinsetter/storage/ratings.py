@@ -70,6 +70,16 @@ rating_changes = sa.Table(
     sa.UniqueConstraint("table_id", "account_id", name="rating_changes_once"),
 )
 
+MOVE = (
+    ratings.update()
+    .where(
+        ratings.c.account_id == sa.bindparam("who"),
+        ratings.c.game == sa.bindparam("board_game"),
+        ratings.c.mode == sa.bindparam("board_mode"),
+    )
+    .values(mu=sa.bindparam("new_mu"), sigma=sa.bindparam("new_sigma"), games=sa.bindparam("played"))
+)
+
 
 def mode_of(game: str, options: dict[str, Any]) -> str:
     """The mode a game's options are rated in: Rolling Pins' basic and advanced apart."""
@@ -119,31 +129,32 @@ def rate_table(connection: Connection, table: StoredTable, result: dict[str, Any
         teams.append([MODEL.rating(mu=mu, sigma=sigma)])
     ranks = ranks_of(result)
     rated = MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
+    moved: list[dict[str, Any]] = []
+    changes: list[dict[str, Any]] = []
     for index, account in enumerate(seated):
         if account is None or account in seated[:index]:
             continue
         mu, sigma, played = current[account]
         after = rated[index][0]
-        connection.execute(
-            ratings.update()
-            .where(ratings.c.account_id == account, ratings.c.game == table.game, ratings.c.mode == mode)
-            .values(mu=after.mu, sigma=after.sigma, games=played + 1, updated=now)
+        board = {"board_game": table.game, "board_mode": mode}
+        moved.append({"who": account, **board, "new_mu": after.mu, "new_sigma": after.sigma, "played": played + 1})
+        changes.append(
+            {
+                "table_id": table.id,
+                "game_id": table.game_id,
+                "account_id": account,
+                "game": table.game,
+                "mode": mode,
+                "rank": ranks[index],
+                "players": len(seated),
+                "mu": after.mu,
+                "sigma": after.sigma,
+                "delta": display(after.mu, after.sigma) - display(mu, sigma),
+                "at": now,
+            }
         )
-        connection.execute(
-            rating_changes.insert().values(
-                table_id=table.id,
-                game_id=table.game_id,
-                account_id=account,
-                game=table.game,
-                mode=mode,
-                rank=ranks[index],
-                players=len(seated),
-                mu=after.mu,
-                sigma=after.sigma,
-                delta=display(after.mu, after.sigma) - display(mu, sigma),
-                at=now,
-            )
-        )
+    connection.execute(MOVE.values(updated=now), moved)  # one statement for every account (executemany)
+    connection.execute(rating_changes.insert(), changes)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from pinsetter.games.registry import all_games
+from pinsetter.core.game import OptionError
+from pinsetter.games.registry import game_class
 from pinsetter.i18n import _
 from pinsetter.storage import Storage
 from pinsetter.storage.ratings import MODES, STANDARD, RatingStore
@@ -15,8 +16,10 @@ from pinsetter.web.service import NotFound, Refused
 
 def checked_mode(game: str, mode: str | None) -> str:
     """The mode asked for, or the game's first; NotFound for an unknown game, Refused for a mode it has not."""
-    if game not in all_games():
-        raise NotFound(_("no game {game}").format(game=repr(game[:40])))
+    try:
+        game_class(game if len(game) <= 40 else game[:40] + "...")  # a long address is named cut short
+    except OptionError as exc:
+        raise NotFound(str(exc)) from None  # the registry's own line: the game and the games there are
     modes = MODES.get(game, (STANDARD,))
     if mode is None:
         return modes[0]
