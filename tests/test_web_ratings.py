@@ -7,6 +7,7 @@ second on a loaded machine), so accounts are few and reused within a test.
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -19,7 +20,7 @@ from pinsetter.games.registry import all_games
 from pinsetter.storage import Storage
 from pinsetter.storage.accounts import AccountStore
 from pinsetter.storage.ratings import ANCHORS, RatingStore, ranks_of, rate_table, rating_changes
-from pinsetter.storage.tables import Seat, TableStore
+from pinsetter.storage.tables import Seat, StoredTable, TableStore
 from pinsetter.web.app import create_app
 from test_web_accounts import sign_up
 from test_web_tables import assert_replays, error_of, play_alone, play_out, receive, start
@@ -164,13 +165,49 @@ def test_every_bot_has_a_fixed_anchor() -> None:
         assert set(bot_names(game)) <= set(ANCHORS), game
 
 
-def test_a_tie_moves_both_alike_and_a_table_is_rated_once(tmp_path: Any) -> None:
-    storage = Storage(f"sqlite:///{tmp_path / 'r.sqlite'}")
+def two_accounts_and_a_bot(storage: Storage) -> tuple[AccountStore, TableStore, StoredTable]:
+    """Ann and Bob (accounts) and a random bot at a rated table."""
     people = AccountStore(storage)
     ann, bob = people.create("Ann", "correct horse"), people.create("Bob", "correct horse")
     seats = [Seat("human", "Ann", "a" * 64, ann.id), Seat("human", "Bob", "b" * 64, bob.id), Seat("bot:random", "R")]
     store = TableStore(storage)
     table, _host = store.create("tenpins", {"frames": 1}, 1, seats, {"rated": True})
+    return people, store, table
+
+
+def test_two_processes_ending_one_table_at_once_rate_it_once_on_postgresql(postgres: str) -> None:
+    """Beyond the compare-and-set that lets one writer end a game: the rating's own check holds under a race."""
+    storage = Storage(postgres)
+    _people, _store, table = two_accounts_and_a_bot(storage)
+    result = {"players": [{"total": 30}, {"total": 20}, {"total": 10}]}
+    barrier = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def end() -> None:
+        try:
+            with Storage(postgres).transaction() as connection:
+                barrier.wait()  # both past the first look before either commits
+                rate_table(connection, table, result)
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=end) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []  # the later one finds the table rated, and the step that ended the game stands
+    leaders = RatingStore(storage).leaderboard("tenpins", "standard")
+    assert [(e.name, e.games) for e in leaders] == [("Ann", 1), ("Bob", 1)]
+    with storage.engine.begin() as connection:
+        assert connection.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar_one() == 2
+
+
+def test_a_tie_moves_both_alike_and_a_table_is_rated_once(tmp_path: Any) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'r.sqlite'}")
+    people, store, table = two_accounts_and_a_bot(storage)
+    ann = people.owner_of("Ann")
+    assert ann is not None
     tie = {"players": [{"total": 30}, {"total": 30}, {"total": 10}]}
     for _attempt in range(2):  # the second time (another process seeing the end): nothing changes
         with storage.transaction() as connection:

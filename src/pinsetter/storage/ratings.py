@@ -123,6 +123,8 @@ def rate_table(connection: Connection, table: StoredTable, result: dict[str, Any
         .with_for_update()  # PostgreSQL: another table's ending waits; SQLite's writes are one at a time
     )
     current = {int(row[0]): (float(row[1]), float(row[2]), int(row[3])) for row in connection.execute(query)}
+    if connection.execute(done).first() is not None:
+        return  # rated meanwhile by a transaction that held these rows first (PostgreSQL reads anew after the lock)
     teams: list[list[PlackettLuceRating]] = []
     for seat, account in zip(table.seats, seated, strict=True):
         mu, sigma = current[account][:2] if account is not None else ANCHORS[seat.kind.removeprefix("bot:")]
