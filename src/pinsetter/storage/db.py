@@ -20,7 +20,7 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -301,8 +301,8 @@ class Merge:
 # A further condition for `Storage.save_if`: a clause built once (it is the key of a cached
 # statement) with bind parameters, and their values for this write.
 Guard = tuple[sa.ColumnElement[bool], dict[str, Any]]
-# A further statement and its values, run in the transaction of an append that ends a game.
-Ending = tuple[sa.Executable, dict[str, Any]]
+# Further writes, made in the transaction of an append that ends a game (its table finished, its ratings).
+Ending = Callable[[Connection], None]
 
 
 class Storage:
@@ -511,7 +511,7 @@ class Storage:
                     if done[i] and p.result_rows:
                         connection.execute(results.insert(), p.result_rows)
                     if done[i] and p.ending is not None:
-                        connection.execute(*p.ending)
+                        p.ending(connection)
                     if done[i] and p.notify is not None:
                         connection.execute(sa.select(sa.func.pg_notify(*p.notify)))
         return [done[i] for i in range(len(prepared))]

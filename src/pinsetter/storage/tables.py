@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from pinsetter.storage.db import Ending, Guard, Storage, StoredGame, games, is_row_id, metadata
 
@@ -66,6 +67,7 @@ class Seat:
     kind: str  # "human" or "bot:NAME"
     name: str | None = None  # taken by this name (humans), or the bot's name
     token_hash: str | None = None
+    account: int | None = None  # the account that took the seat (a signed-in player), never shown
 
     @property
     def free(self) -> bool:
@@ -85,13 +87,18 @@ class StoredTable:
     game_id: int | None
     version: int
     created: str = field(default="")
-    # Fixed when the table is made: {"turn_seconds": N, "fallback_bot": NAME} (no timer when absent).
+    # Fixed when the table is made: {"turn_seconds": N, "fallback_bot": NAME, "rated": true} (no timer when absent).
     settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def turn_seconds(self) -> int | None:
         seconds = self.settings.get("turn_seconds")
         return seconds if isinstance(seconds, int) else None
+
+    @property
+    def rated(self) -> bool:
+        """Whether the game's end rates its signed-in players (set by the host; only they may sit)."""
+        return self.settings.get("rated") is True
 
     @property
     def has_bots(self) -> bool:
@@ -125,6 +132,7 @@ class StoredTable:
             "game_id": self.game_id,
             "turn_seconds": self.turn_seconds,
             "fallback_bot": self.settings.get("fallback_bot"),
+            "rated": self.rated,
             "seats": [{"seat": i, "kind": s.kind, "name": s.name, "free": s.free} for i, s in enumerate(self.seats)],
         }
 
@@ -190,13 +198,24 @@ class TableStore:
         with self.storage.engine.begin() as connection:
             return {int(row[0]): (int(row[1]), str(row[2])) for row in connection.execute(query)}
 
-    def finishing(self, table: StoredTable) -> Ending:
-        """The write that marks a playing table finished, to run with the step that ends its game.
+    def finishing(self, table: StoredTable, result: dict[str, Any] | None) -> Ending:
+        """The writes that mark a playing table finished (and rate a rated one), to run with the step that
+        ends its game.
 
-        It follows the step's own condition that the table is unchanged (`unchanged`), in the same
-        transaction: a table is finished exactly when its game is, and its version moves on.
+        They follow the step's own condition that the table is unchanged (`unchanged`), in the same
+        transaction: a table is finished exactly when its game is, and its version moves on; a rated
+        table's players are rated exactly once, by whichever writer stored the last step.
         """
-        return FINISHING, {"finish_id": table.id, "finish_version": table.version}
+        values = {"finish_id": table.id, "finish_version": table.version}
+
+        def finish(connection: Connection) -> None:
+            connection.execute(FINISHING, values)
+            if table.rated and result is not None:
+                from pinsetter.storage.ratings import rate_table
+
+                rate_table(connection, table, result)
+
+        return finish
 
     def unchanged(self, table: StoredTable) -> Guard:
         """A condition for `Storage.save_if`: the table's row is still at the version `table` was read at.
@@ -263,7 +282,14 @@ def copy_table(table: StoredTable) -> StoredTable:
 
 
 def _seats_json(seats: list[Seat]) -> str:
-    return json.dumps([{"kind": s.kind, "name": s.name, "token_hash": s.token_hash} for s in seats])
+    return json.dumps([_seat_json(s) for s in seats])
+
+
+def _seat_json(seat: Seat) -> dict[str, Any]:
+    data: dict[str, Any] = {"kind": seat.kind, "name": seat.name, "token_hash": seat.token_hash}
+    if seat.account is not None:
+        data["account"] = seat.account
+    return data
 
 
 def _table(row: sa.Row[Any]) -> StoredTable:

@@ -41,6 +41,8 @@ from pinsetter.lessons import LEARN_MARK
 from pinsetter.records import MAX_RECORD_BYTES, validation_message
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
+from pinsetter.web.accounts import CsrfGuard, add_account_api, scope_cookie, seat_name
+from pinsetter.web.ratings import add_rating_api
 from pinsetter.web.schemas import (
     ActionRequest,
     AdvanceRequest,
@@ -164,20 +166,15 @@ class Language:
 
 
 def request_language(scope: Scope) -> str:
-    from contextlib import suppress
-    from http.cookies import CookieError, SimpleCookie
     from urllib.parse import parse_qs
 
     query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang")
     if query:
         return normalise_language(query[0]) or DEFAULT_LANGUAGE
+    chosen = normalise_language(scope_cookie(scope, LANGUAGE_COOKIE) or "")  # a malformed cookie header: none
+    if chosen:
+        return chosen
     headers = dict(scope.get("headers") or [])
-    cookies: SimpleCookie = SimpleCookie()
-    with suppress(CookieError):  # a malformed cookie header: the other sources decide
-        cookies.load(headers.get(b"cookie", b"").decode("latin-1"))
-    chosen = cookies.get(LANGUAGE_COOKIE)
-    if chosen is not None and normalise_language(chosen.value):
-        return normalise_language(chosen.value) or DEFAULT_LANGUAGE
     return negotiate(headers.get(b"accept-language", b"").decode("latin-1"))
 
 
@@ -320,6 +317,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     """
     from contextlib import asynccontextmanager
 
+    from pinsetter.storage.accounts import AccountStore
     from pinsetter.web.tables import Hub, PostgresBroker, TableService, origin_of
 
     given = [origin_of(text) for text in origins]
@@ -330,6 +328,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     service = GameService(storage)
     tables = TableService(storage, service)
     service.table_of = tables.store.table_of_game
+    accounts = AccountStore(storage)
     hub = Hub(tables)
     if storage.engine.dialect.name == "postgresql":
         hub.broker = PostgresBroker(storage.url, hub.push, hub.resync)
@@ -351,6 +350,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     app.state.service = service
     app.state.tables = tables
     app.state.hub = hub
+    app.state.accounts = accounts
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -529,12 +529,18 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
         return player_stats(storage, player or None, game or None, include_bots=bots)
 
+    # --- accounts (docs/accounts.md) ---------------------------------------------------------
+    app.state.sign_in_limits = add_account_api(app, accounts, service)
+    add_rating_api(app, storage, ERRORS)
+
     # --- online tables (docs/tables.md) ---------------------------------------------------------
     @app.post("/api/tables", status_code=201, tags=["tables"], responses=ERRORS)
     def post_table(body: NewTable) -> dict[str, Any]:
         """Host a table: seats for humans and bots. The host token is returned here only."""
         kinds = [seat.kind for seat in body.seats]
-        return tables.create(body.game, dict(body.options), kinds, body.seed, body.turn_seconds, body.fallback_bot)
+        return tables.create(
+            body.game, dict(body.options), kinds, body.seed, body.turn_seconds, body.fallback_bot, body.rated
+        )
 
     @app.get("/api/tables/{table_id}", tags=["tables"], responses=ERRORS)
     def get_table(table_id: Number) -> dict[str, Any]:
@@ -549,9 +555,11 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return found.public()
 
     @app.post("/api/tables/{table_id}/seats/{seat}", tags=["tables"], responses=ERRORS)
-    def post_seat(table_id: Number, seat: Number, body: SitRequest) -> dict[str, Any]:
-        """Take a free seat by name: the seat's token comes back to this caller only (409 when taken)."""
-        return tables.sit(table_id, seat, body.name.strip())
+    def post_seat(table_id: Number, seat: Number, body: SitRequest, request: Request) -> dict[str, Any]:
+        """Take a free seat: a guest by name (not an account's), a signed-in player under the account's name.
+        The seat's token comes back to this caller only (409 when taken)."""
+        name, account = seat_name(accounts, request, body.name)
+        return tables.sit(table_id, seat, name, account)
 
     @app.post("/api/tables/{table_id}/start", tags=["tables"], responses=ERRORS)
     async def post_start(table_id: Number, body: HostRequest) -> dict[str, Any]:
@@ -597,6 +605,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     # Pages, modules, the language catalog and API answers go gzipped to a client that asks (docs/web.md):
     # Starlette's own middleware; zlib's default level (9 saves a few hundred bytes for twice the time).
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6)
+    app.add_middleware(CsrfGuard, accounts=accounts)  # a cookie-authenticated change carries its CSRF token
     app.add_middleware(RequestBody)
     app.add_middleware(Language)  # outermost: even a refused body is answered in the request's language
     return app

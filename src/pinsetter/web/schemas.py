@@ -11,8 +11,10 @@ from pinsetter.core.table import TableView
 from pinsetter.i18n import _
 
 __all__ = [
+    "AccountView",
     "ActionRequest",
     "AdvanceRequest",
+    "Credentials",
     "ErrorBody",
     "GameView",
     "HintView",
@@ -24,6 +26,7 @@ __all__ = [
     "RulesView",
     "SeatRequest",
     "Seed",
+    "SessionView",
     "TableSeat",
 ]
 
@@ -308,10 +311,34 @@ class NewTable(_Request):
     fallback_bot: str | None = Field(
         default=None, max_length=30, description="the bot that decides when a seat's time runs out (greedy or random)"
     )
+    rated: bool = Field(
+        default=False, description="the game's end rates its players (docs/accounts.md); only signed-in players sit"
+    )
 
 
 class SitRequest(_Request):
-    name: str = Field(min_length=1, max_length=40)
+    name: str | None = Field(
+        default=None, min_length=1, max_length=40, description="a guest's name; signed in: the account's (or left out)"
+    )
+
+
+class Credentials(_Request):
+    name: str = Field(min_length=1, max_length=40, description="the account's name (the player name rules)")
+    password: str = Field(
+        min_length=8, max_length=256, description="8 to 256 characters; stored only as an argon2 hash"
+    )
+
+
+class SessionView(BaseModel):
+    name: str | None = Field(description="the signed-in account's name; null for a guest")
+    csrf_token: str | None = Field(
+        description="send it as the X-CSRF-Token header with every change (docs/accounts.md)"
+    )
+
+
+class AccountView(BaseModel):
+    status: Literal["signed out", "deleted"]
+    games_renamed: int | None = Field(default=None, description='stored games where the name became "deleted player"')
 
 
 class HostRequest(_Request):

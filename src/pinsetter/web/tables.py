@@ -238,6 +238,7 @@ class TableService:
         seed: int | None,
         turn_seconds: int | None = None,
         fallback_bot: str | None = None,
+        rated: bool = False,
     ) -> dict[str, Any]:
         import random
 
@@ -245,6 +246,10 @@ class TableService:
         try:
             instance = get_game(game, options)
             instance.check_players(len(seats))
+            if rated:
+                if len(seats) < 2 or "human" not in seats:
+                    raise Refused(_("a rated table needs two seats or more, one of them for a player"))
+                settings["rated"] = True
             if turn_seconds is not None:
                 if type(turn_seconds) is not int or not MIN_TURN <= turn_seconds <= MAX_TURN:
                     raise Refused(
@@ -272,8 +277,9 @@ class TableService:
         table, host = self.store.create(game, instance.options_text(), seed, made, settings)
         return {"id": table.id, "join_code": table.code, "host_token": host, "table": table.public()}
 
-    def sit(self, table_id: int, seat: int, name: str) -> dict[str, Any]:
-        """Take a free human seat by name; the token is returned to this caller only."""
+    def sit(self, table_id: int, seat: int, name: str, account: int | None = None) -> dict[str, Any]:
+        """Take a free human seat by name (a signed-in player's: its `account`'s); the token is returned to
+        this caller only."""
         try:
             check_new_name(name)
         except ValueError as exc:
@@ -286,11 +292,13 @@ class TableService:
                 raise NotFound(_("table {id} has seats 0 to {last}").format(id=table_id, last=len(table.seats) - 1))
             if not table.seats[seat].free:
                 raise Conflict(_("this seat is taken: choose another"))
+            if table.rated and account is None:
+                raise Refused(_("this table is rated: sign in to sit at it"))
             if any(name_key(s.name) == name_key(name) for s in table.seats if s.name is not None):
                 message = _("the name {name} is taken at this table (case, width and variation selectors aside)")
                 raise Conflict(message.format(name=repr(name)))
             token = new_token()
-            table.seats[seat] = Seat("human", name, token_hash(token))
+            table.seats[seat] = Seat("human", name, token_hash(token), account)
             if self.store.update(table):
                 self.changed(table_id)  # everyone at the table sees the seat taken
                 return {"token": token, "seat": seat, "table": table.public()}
@@ -363,7 +371,7 @@ class TableService:
         # The table's row changes first: its new version makes every write from a copy that still
         # sees a human there (here or in another process) fail its compare-and-set, and the
         # seat's token stops working at once. The record keeps the human and says which bot plays on.
-        table.seats[seat] = Seat(f"bot:{bot}", name=table.seats[seat].name)
+        table.seats[seat] = Seat(f"bot:{bot}", name=table.seats[seat].name, account=table.seats[seat].account)
         if not self.store.update(table):
             raise Conflict(_("the table changed: try again"))
         self._keep(table)
@@ -683,7 +691,11 @@ class TableService:
         match.record.result = result_of(match.state, match.players)
         also = None if table is None else self.store.unchanged(table)
         # The step that ends the game marks its table finished, in the same transaction.
-        ending = self.store.finishing(table) if table is not None and match.state.is_terminal() else None
+        ending = (
+            self.store.finishing(table, match.record.result)
+            if table is not None and match.state.is_terminal()
+            else None
+        )
         return self.storage.prepare_append(match.record, game_id, before, also, notify, ending)
 
     def drop_stale(self, game_id: int, table: StoredTable | None) -> None:
