@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable
-from functools import cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, cast
 
@@ -58,11 +57,6 @@ def _best_mark(state: RollingPinsState, actions: list[Step]) -> Step:
         return (areas[area].boxes - player.marks[area], MARK_PREFERENCE.index(areas[area].ability))
 
     return min(actions, key=rank)
-
-
-@cache
-def _mask(pins: tuple[int, ...]) -> int:
-    return mask_of(pins)
 
 
 class GreedyBot(Bot):
@@ -362,22 +356,10 @@ class OptimalBot(Bot):
         return table, earned
 
     @staticmethod
-    def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> list[solver.Terms]:
+    def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> tuple[solver.Terms, ...]:
         """The terms of each action's value (`_value`'s, without the points banked)."""
         s = solver.Situation(table, 0, 0, player.standing, player.tokens)
-        terms = []
-        for action in actions:
-            assert isinstance(action, Action)
-            kind = action.kind
-            if kind == "cross":
-                terms.append(solver.cross_terms(s, _mask(action.args), abs(action.tokens)))
-            elif kind == "dice":
-                terms.append(solver.roll_terms(s, action.args[0]))
-            elif kind == "miss":
-                terms.append(solver.miss_terms(s))
-            else:
-                raise AssertionError(f"{kind} in the basic game")
-        return terms
+        return solver.option_terms(s, cast(tuple[Action, ...], actions))  # a basic game's actions are all Actions
 
     @staticmethod
     def _last_ball(state: RollingPinsState, index: int) -> bool:
