@@ -3,7 +3,6 @@ advanced game once it is solved; until then documented heuristics for its abilit
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Hashable
 from operator import attrgetter
@@ -335,12 +334,8 @@ class OptimalBot(Bot):
             if len(table.memo) >= MEMO_LIMIT:
                 table.memo.clear()
             table.memo[key] = found
-        best, best_value = listed[0], -math.inf
-        for action, (whole, part) in zip(listed, found[1], strict=True):
-            value = banked + whole + part
-            if value > best_value:
-                best, best_value = action, value
-        return best
+        values = [banked + whole + part for whole, part in found[1]]
+        return listed[values.index(max(values))]  # the first of the best, as max() finds it
 
     def _ball_problem(self, state: RollingPinsState, index: int, player: Player) -> tuple[solver.BallTable, int]:
         """The table and points earned of the player's current ball (`solver.situation`'s, kept per ball)."""
