@@ -111,7 +111,12 @@ class BallTable:
     def u_by_tokens(self) -> tuple[array[float], ...]:
         """U(S, T) as a column of plain doubles per T: read per cross in Python faster than `u.item(S, T)`
         (the same floats; an array of doubles, unlike a list of floats, gives the garbage collector nothing)."""
-        return tuple(array("d", self.u[:, t].tolist()) for t in range(self.u.shape[1]))
+        columns = []
+        for t in range(self.u.shape[1]):
+            column = array("d")
+            column.frombytes(np.ascontiguousarray(self.u[:, t], dtype=np.float64).tobytes())  # copied as bytes
+            columns.append(column)
+        return tuple(columns)
 
 
 def solve_ball(pins: int, tokens: int, m: int, clear: FloatArray, miss: FloatArray) -> BallTable:
