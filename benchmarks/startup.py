@@ -10,9 +10,10 @@ are in the page cache. It prints, per command, the median and the maximum of the
 time, the median CPU time of the process (user + system: less moved by other work on the
 machine than the wall clock) and the target, with the load average before and after.
 
-`--without scipy` times the commands as an install without that module sees them: the module is
-refused as not installed (numba probes scipy for BLAS when it first compiles or loads code, and
-scipy is here only because the `rl` extra's open_spiel needs it; `make play` does not install it).
+`--without MODULE` times the commands as an install without that module sees them: the module is
+refused as not installed (`--without coverage`: numba imports coverage where it is installed, as in
+a development environment; scipy, which numba would probe for BLAS, the solvers already refuse it,
+see solvers/compiled.py).
 
 The targets (docs/performance.md) are for an idle machine: under 0.25 s for `score` and `--help`,
 under 0.5 s for the others. The Rolling Pins hint is asked at the first decision of a game played

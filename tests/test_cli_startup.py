@@ -69,7 +69,7 @@ DEAL = "pins=6,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"
         (["rules", "tenpins"], ("tenpins",), ()),
         (["games"], tuple(GAME_MODULES), ()),
         (["analyze", "tenpins"], ("tenpins",), ("numpy",)),
-        (["hint", "bowling-solitaire", "--deal", DEAL], ("bowling-solitaire",), ("numpy", "numba", "scipy")),
+        (["hint", "bowling-solitaire", "--deal", DEAL], ("bowling-solitaire",), ("numpy", "numba")),
     ],
     ids=["help", "score", "rules", "games", "analyze", "hint"],
 )
@@ -79,7 +79,7 @@ def test_a_question_imports_only_the_games_and_libraries_it_needs(
     status, modules = imported_by(args)
     assert status == 0
     assert present(modules, GAME_ENGINES) == sorted(GAME_MODULES[game_id] for game_id in games)
-    assert set(present(modules, HEAVY)) <= set(libraries)  # scipy only where it is installed (numba probes it)
+    assert set(present(modules, HEAVY)) <= set(libraries)  # not scipy, which numba would probe (solvers/compiled.py)
     answers = ("pinsetter.solvers.distribution",) if "analyze" in args else ("pinsetter.solvers.solitaire",)
     assert set(present(modules, SOLVERS_AND_RUNS)) <= {"pinsetter.solvers", *answers}
 
@@ -148,3 +148,29 @@ def test_plain_values_are_what_typer_makes_of_them() -> None:
             for value in SAMPLES:
                 ours = outcome(param._runtime_param._coerce_value, value, param, ctx)
                 assert ours == outcome(typers._coerce_value, value, param, ctx), (param.name, value)
+
+
+def test_numba_starts_without_scipy_and_scipy_imports_afterwards() -> None:
+    """The solvers start numba with scipy refused (its BLAS probe), then scipy imports as usual."""
+    script = (
+        "import sys\n"
+        "import pinsetter.solvers.compiled\n"
+        "import numba.np.arraymath as arraymath\n"
+        "print('scipy' in sys.modules, arraymath._HAVE_BLAS)\n"
+        "import scipy.linalg\n"
+        "print(scipy.linalg.__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "False", "scipy.linalg"]
+
+
+def test_refusing_refuses_only_what_is_not_imported_and_only_within() -> None:
+    from pinsetter.solvers.compiled import refusing
+
+    assert "json" in sys.modules or importlib.import_module("json")
+    assert "wave" not in sys.modules  # a standard module nothing here imports
+    with refusing("json", "wave"):
+        assert importlib.import_module("json.decoder").__name__ == "json.decoder"  # imported before
+        with pytest.raises(ImportError, match="wave"):
+            importlib.import_module("wave")
+    assert importlib.import_module("wave").__name__ == "wave"

@@ -3,10 +3,8 @@ advanced game once it is solved; until then documented heuristics for its abilit
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Hashable
-from functools import cache
 from operator import attrgetter
 from typing import TYPE_CHECKING, cast
 
@@ -58,11 +56,6 @@ def _best_mark(state: RollingPinsState, actions: list[Step]) -> Step:
         return (areas[area].boxes - player.marks[area], MARK_PREFERENCE.index(areas[area].ability))
 
     return min(actions, key=rank)
-
-
-@cache
-def _mask(pins: tuple[int, ...]) -> int:
-    return mask_of(pins)
 
 
 class GreedyBot(Bot):
@@ -341,12 +334,8 @@ class OptimalBot(Bot):
             if len(table.memo) >= MEMO_LIMIT:
                 table.memo.clear()
             table.memo[key] = found
-        best, best_value = listed[0], -math.inf
-        for action, (whole, part) in zip(listed, found[1], strict=True):
-            value = banked + whole + part
-            if value > best_value:
-                best, best_value = action, value
-        return best
+        values = [banked + whole + part for whole, part in found[1]]
+        return listed[values.index(max(values))]  # the first of the best, as max() finds it
 
     def _ball_problem(self, state: RollingPinsState, index: int, player: Player) -> tuple[solver.BallTable, int]:
         """The table and points earned of the player's current ball (`solver.situation`'s, kept per ball)."""
@@ -362,22 +351,10 @@ class OptimalBot(Bot):
         return table, earned
 
     @staticmethod
-    def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> list[solver.Terms]:
+    def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> tuple[solver.Terms, ...]:
         """The terms of each action's value (`_value`'s, without the points banked)."""
         s = solver.Situation(table, 0, 0, player.standing, player.tokens)
-        terms = []
-        for action in actions:
-            assert isinstance(action, Action)
-            kind = action.kind
-            if kind == "cross":
-                terms.append(solver.cross_terms(s, _mask(action.args), abs(action.tokens)))
-            elif kind == "dice":
-                terms.append(solver.roll_terms(s, action.args[0]))
-            elif kind == "miss":
-                terms.append(solver.miss_terms(s))
-            else:
-                raise AssertionError(f"{kind} in the basic game")
-        return terms
+        return solver.option_terms(s, cast(tuple[Action, ...], actions))  # a basic game's actions are all Actions
 
     @staticmethod
     def _last_ball(state: RollingPinsState, index: int) -> bool:

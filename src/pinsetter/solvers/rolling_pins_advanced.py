@@ -37,10 +37,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
 
 from pinsetter.core.files import write_atomically
 from pinsetter.games.rolling_pins import DEFAULT_SHEET, Area
+from pinsetter.solvers.compiled import njit, prange
 
 if TYPE_CHECKING:
     from pinsetter.games.rolling_pins import RollingPins

@@ -23,7 +23,6 @@ from functools import cache
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from pinsetter.core.pins import pins_of
 from pinsetter.core.scoring import Lane, bonus_weights, next_ball
@@ -39,6 +38,7 @@ from pinsetter.games.bowling_solitaire import (
     groups,
     reach,
 )
+from pinsetter.solvers.compiled import njit
 
 __all__ = ["Evaluator", "Objective", "Position", "deal_objective", "score_objective"]
 
