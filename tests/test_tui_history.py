@@ -36,10 +36,13 @@ def human_game(
     match = Match.new(game, [PlayerSpec("ann"), PlayerSpec("Greedy bot", "greedy")], seed=seed, options=options)
     match.storage = storage
     match.store()
+    match.storage = None  # played on without a write per step (some 400): only the game as kept is read here
     bot = make_bot("greedy", match.game)
     while not match.state.is_terminal() and (upto is None or match.steps_done < upto):
         if not match.advance():
             match.apply(bot.choose(match.state, step_rng(1, match.steps_done, 1)))
+    match.storage = storage
+    match.store()  # the same row, now with every step and the result
     return match
 
 
