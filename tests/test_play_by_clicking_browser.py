@@ -59,6 +59,7 @@ GAMES = [
     Game(
         "rolling-pins",
         "rolling-pins",
+        frames=2,
         bot="bot:greedy",
         seed=3,
         clicked=frozenset({"choice", "pin", "play", "miss"}),
@@ -67,6 +68,7 @@ GAMES = [
         "rolling-pins-advanced",
         "rolling-pins",
         advanced=True,
+        frames=2,
         bot="bot:greedy",
         seed=7,
         clicked=frozenset({"choice", "pin", "play", "miss", "track"}),

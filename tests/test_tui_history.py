@@ -36,10 +36,13 @@ def human_game(
     match = Match.new(game, [PlayerSpec("ann"), PlayerSpec("Greedy bot", "greedy")], seed=seed, options=options)
     match.storage = storage
     match.store()
+    match.storage = None  # played on without a write per step (some 400): only the game as kept is read here
     bot = make_bot("greedy", match.game)
     while not match.state.is_terminal() and (upto is None or match.steps_done < upto):
         if not match.advance():
             match.apply(bot.choose(match.state, step_rng(1, match.steps_done, 1)))
+    match.storage = storage
+    match.store()  # the same row, now with every step and the result
     return match
 
 
@@ -200,7 +203,7 @@ async def test_replay_jumps_by_frame_and_by_decision_with_the_hint_at_each(tmp_p
 
 async def test_replay_plays_itself_and_stops_when_asked(tmp_path: Path) -> None:
     storage = Storage(f"sqlite:///{tmp_path / 'a.sqlite'}")
-    match = human_game(storage, "rolling-pins", 5, options={"frames": 2})  # every step is drawn: a short game
+    match = human_game(storage, "rolling-pins", 5, options={"frames": 1})  # every step drawn: one frame, 27 steps
     stored = storage.get(match.game_id or 0)
     app = PinsetterApp(storage=storage, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -2,11 +2,12 @@
 
 At 60x20, 80x24, 120x40 and 200x60: Tab reaches every control of the launcher and each is then in
 view; F2, F3, F4, Enter on a game to resume, ctrl+r open their screens and Escape or `q` come
-back; in the history, the replay, the statistics and Learn Tab reaches every control, each then in
-view, and every key of the replay moves it; in every game each legal action is reached with the
-arrows and is in view when highlighted,
-the hint panel and the log are reached with Tab and scroll, `?` opens the help; at the end of a
-game `v` reviews it, `r` plays it again and `q` goes back. Every key is followed by `quiet` before
+back (at 60x20: keys do not change with the size, and each screen's fit at every size is its
+golden's claim, tests/test_tui_goldens_screens.py); in the history, the replay, the statistics and
+Learn Tab reaches every control, each then in view, and every key of the replay moves it; in every
+game each legal action is reached with the arrows and is in view when highlighted, the hint panel
+and the log are reached with Tab and scroll, `?` opens the help; at the end of a game `v` reviews
+it, `r` plays it again and `q` goes back. Every key is followed by `quiet` before
 the screen is read.
 """
 
@@ -70,7 +71,7 @@ def stored(storage: Storage) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=size_id)
-async def test_the_launcher_and_its_screens_from_the_keyboard(tmp_path: Path, size: tuple[int, int]) -> None:
+async def test_every_launcher_control_in_view_from_the_keyboard(tmp_path: Path, size: tuple[int, int]) -> None:
     storage = Storage(f"sqlite:///{tmp_path / 'k.sqlite'}")
     stored(storage)
     app = PinsetterApp(storage=storage, speed=0)
@@ -84,6 +85,21 @@ async def test_the_launcher_and_its_screens_from_the_keyboard(tmp_path: Path, si
         for widget in chain:  # each control, by Tab, in view when it has the focus
             await tab_to(pilot, app, widget)
             assert in_view(app, widget), (widget, size)
+
+
+async def test_the_launcher_opens_its_screens_from_the_keyboard(tmp_path: Path) -> None:
+    """At the smallest size only: the keys do not depend on it, each screen's fit is its golden's claim."""
+    storage = Storage(f"sqlite:///{tmp_path / 'k.sqlite'}")
+    stored(storage)
+    app = PinsetterApp(storage=storage, speed=0)
+    async with app.run_test(size=SIZES[0]) as pilot:
+        launcher = await wait_for(pilot, app, Launcher)
+        await quiet(pilot)
+        await press(pilot, "down", "down")  # Rolling Pins, as in the walk above
+        last = list(launcher.focus_chain)[-1]
+        last.focus()  # where the walk above leaves the focus (each control is reached by Tab there)
+        await quiet(pilot)
+        assert app.focused is last
         for key, kind in (("f2", HistoryScreen), ("f3", StatsScreen), ("f4", LearnScreen)):
             await press(pilot, key)
             await wait_for(pilot, app, kind)
