@@ -48,6 +48,7 @@ BOT_MODULES: dict[tuple[str, str], str] = {
     ("random", "*"): "pinsetter.bots.random_bot",
     ("greedy", "rolling-pins"): "pinsetter.bots.rolling_pins",
     ("optimal", "rolling-pins"): "pinsetter.bots.rolling_pins",
+    ("win", "rolling-pins"): "pinsetter.bots.rolling_pins_win",
     ("greedy", "bowling-solitaire"): "pinsetter.bots.solitaire",
     ("expectimax", "bowling-solitaire"): "pinsetter.bots.solitaire",
 }
@@ -67,12 +68,14 @@ BOT_TITLES = {
     "greedy": N_("Greedy bot"),
     "optimal": N_("Optimal bot"),
     "expectimax": N_("Expert bot"),
+    "win": N_("Winning bot"),
 }
 BOT_DESCRIPTIONS = {
     "random": N_("plays any legal move, at random"),
     "greedy": N_("takes whatever scores most right now"),
     "optimal": N_("plays perfectly: the exact solution of the game (it maximises the expected final score)"),
     "expectimax": N_("plans each frame over every order the unseen cards can come in (expectimax search)"),
+    "win": N_("plays to finish ahead of its opponents rather than for the highest expected score"),
 }
 
 
