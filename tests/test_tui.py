@@ -405,7 +405,7 @@ async def test_names_are_shown_as_written_everywhere(app: PinsetterApp) -> None:
         await pilot.press("q")
         await quiet(pilot)
         assert isinstance(app.screen, Launcher)
-        assert "Ten Pins (dice), 1 frame - you " in screen_text(app)  # the game in words
+        assert "Ten Pins (dice), 1 frame - Player 1 " in screen_text(app)  # the game in words
         assert all(f"{name} " in screen_text(app) for name in HOSTILE)
         app.screen.query_one("#resume", OptionList).focus()
         await past_guard(pilot, app.screen)

@@ -33,6 +33,7 @@ ANCHORS: dict[str, tuple[float, float]] = {
     "greedy": (22.0, 1.0),  # the best score of the next roll only (Rolling Pins, Bowling Solitaire)
     "expectimax": (30.0, 1.0),  # Bowling Solitaire's solver looking ahead
     "optimal": (30.0, 1.0),  # Rolling Pins' solver: the best expected score
+    "win": (30.0, 1.0),  # the same solver playing to finish ahead: no measurable gain over `optimal` yet
 }
 # The modes of a game rated apart: Rolling Pins' basic and advanced sheets; one mode for the others.
 MODES: dict[str, tuple[str, ...]] = {"rolling-pins": ("basic", "advanced")}
