@@ -37,13 +37,8 @@ from pathlib import Path
 from typing import Any
 
 ENTRY = "from pinsetter.cli.app import run; run()"  # what the installed `pinsetter` script does
-REFUSE = """import importlib.abc, sys
-class Refuse(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name.partition(".")[0] in {refused!r}:
-            raise ImportError(f"No module named {{name!r}}")
-sys.meta_path.insert(0, Refuse())
-"""
+# The whole command run with the modules refused as not installed (pinsetter.core.imports).
+REFUSE = "from pinsetter.core.imports import refusing\nwith refusing(*{refused!r}):\n    "
 DEAL = "pins=6,10,9,8,1,9,6,2,2,5;piles=3,4,3,10,4|8,5,1|7,7"
 FAST, QUICK = 0.25, 0.5  # seconds, on an idle machine
 
@@ -86,7 +81,7 @@ def run_once(args: tuple[str, ...], env: dict[str, str], stdin: str = "", code: 
 
 
 def measure(runs: int, without: list[str]) -> dict[str, Any]:
-    code = REFUSE.format(refused=set(without)) + ENTRY if without else ENTRY
+    code = REFUSE.format(refused=sorted(without)) + ENTRY if without else ENTRY
     with tempfile.TemporaryDirectory() as folder:
         env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
         env["PINSETTER_DB"] = str(Path(folder) / "history.sqlite")

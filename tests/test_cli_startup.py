@@ -165,7 +165,7 @@ def test_numba_starts_without_scipy_and_scipy_imports_afterwards() -> None:
 
 
 def test_refusing_refuses_only_what_is_not_imported_and_only_within() -> None:
-    from pinsetter.solvers.compiled import refusing
+    from pinsetter.core.imports import refusing
 
     assert "json" in sys.modules or importlib.import_module("json")
     assert "wave" not in sys.modules  # a standard module nothing here imports
