@@ -539,3 +539,20 @@ def head_revision() -> str:
     head = ScriptDirectory.from_config(config).get_current_head()
     assert head is not None
     return head
+
+
+@pytest.mark.parametrize(
+    ("before", "added"),
+    [("0006", {"accounts", "sessions"}), ("0007", {"ratings", "rating_changes"})],
+    ids=["0007-accounts", "0008-ratings"],
+)
+def test_a_migration_adds_its_tables_and_runs_again_harmlessly(tmp_path: Path, before: str, added: set[str]) -> None:
+    path = f"sqlite:///{tmp_path / 'm.sqlite'}"
+    with Storage(path, revision=before).engine.begin() as connection:
+        assert not added & set(sa.inspect(connection).get_table_names())
+    new = Storage(path)
+    with new.transaction() as connection:
+        assert added <= set(sa.inspect(connection).get_table_names())
+        connection.execute(sa.text(f"UPDATE alembic_version SET version_num = '{before}'"))  # as if half made
+    again = Storage(path)  # the tables exist: kept, and the revision moves on
+    assert again.revision() == new.revision() == "0008"
