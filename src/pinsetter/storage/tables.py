@@ -87,13 +87,29 @@ class StoredTable:
     game_id: int | None
     version: int
     created: str = field(default="")
-    # Fixed when the table is made: {"turn_seconds": N, "fallback_bot": NAME, "rated": true} (no timer when absent).
+    # Fixed when the table is made: {"turn_seconds": N | "turn_hours": N, "fallback_bot": NAME, "rated": true,
+    # "listed": true, "host": ACCOUNT NAME} (no timer, not listed, no host's name when absent).
     settings: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def turn_hours(self) -> int | None:
+        """An asynchronous table's hours per decision: its deadlines count from the stored time of a step."""
+        hours = self.settings.get("turn_hours")
+        return hours if isinstance(hours, int) else None
+
+    @property
     def turn_seconds(self) -> int | None:
+        """Seconds per decision, with either timer (an asynchronous table's hours in seconds)."""
         seconds = self.settings.get("turn_seconds")
-        return seconds if isinstance(seconds, int) else None
+        if isinstance(seconds, int):
+            return seconds
+        hours = self.turn_hours
+        return None if hours is None else hours * 3600
+
+    @property
+    def listed(self) -> bool:
+        """Whether the host lets the table appear in the open tables (`GET /api/tables?open=true`)."""
+        return self.settings.get("listed") is True
 
     @property
     def rated(self) -> bool:
@@ -131,6 +147,8 @@ class StoredTable:
             "status": self.status,
             "game_id": self.game_id,
             "turn_seconds": self.turn_seconds,
+            "turn_hours": self.turn_hours,
+            "listed": self.listed,
             "fallback_bot": self.settings.get("fallback_bot"),
             "rated": self.rated,
             "seats": [{"seat": i, "kind": s.kind, "name": s.name, "free": s.free} for i, s in enumerate(self.seats)],
@@ -228,7 +246,51 @@ class TableStore:
 
     def timed_and_playing(self) -> list[int]:
         """Tables being played with a turn timer and a game not over (their clocks start again with a server)."""
-        return self._playing_where(tables.c.settings.like('%"turn_seconds"%'))
+        return self._playing_where(
+            sa.or_(tables.c.settings.like('%"turn_seconds"%'), tables.c.settings.like('%"turn_hours"%'))
+        )
+
+    def listed_open(self, limit: int) -> list[StoredTable]:
+        """The open tables their hosts listed, newest first, at most `limit` (one query).
+
+        A listed table is always open when read: the filter on the status comes first, so the
+        settings of the few open tables are the only ones looked at.
+        """
+        query = (
+            sa.select(tables)
+            .where(tables.c.status == "open", tables.c.settings.like('%"listed": true%'))
+            .order_by(tables.c.id.desc())
+            .limit(limit)
+        )
+        with self.storage.engine.begin() as connection:
+            found = [_table(row) for row in connection.execute(query)]
+        return [table for table in found if table.listed]
+
+    def played_by(self, account: int, limit: int) -> list[StoredTable]:
+        """The tables being played where this account holds a seat, newest first, at most `limit`."""
+        query = (
+            sa.select(tables)
+            .where(tables.c.status == "playing", tables.c.seats.like(f'%"account": {int(account)}%'))
+            .order_by(tables.c.id.desc())
+        )
+        mine: list[StoredTable] = []
+        with self.storage.engine.begin() as connection:
+            for row in connection.execute(query):
+                table = _table(row)
+                if any(seat.account == account and seat.kind == "human" for seat in table.seats):
+                    mine.append(table)
+                    if len(mine) == limit:
+                        break
+        return mine
+
+    def step_time(self, game_id: int) -> tuple[int, float] | None:
+        """The stored game's step count and when its last step was stored (seconds since the epoch)."""
+        query = sa.select(games.c.steps, games.c.updated).where(games.c.id == game_id)
+        with self.storage.engine.begin() as connection:
+            row = connection.execute(query).first()
+        if row is None:
+            return None
+        return int(row[0]), datetime.fromisoformat(str(row[1])).timestamp()
 
     def bots_and_playing(self) -> list[int]:
         """Tables being played with a bot seat and a game not over (their bots may be due when a server starts)."""

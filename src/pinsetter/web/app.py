@@ -41,7 +41,7 @@ from pinsetter.lessons import LEARN_MARK
 from pinsetter.records import MAX_RECORD_BYTES, validation_message
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
-from pinsetter.web.accounts import CsrfGuard, add_account_api, scope_cookie, seat_name
+from pinsetter.web.accounts import CsrfGuard, add_account_api, scope_cookie, seat_name, signed_in
 from pinsetter.web.ratings import add_rating_api
 from pinsetter.web.schemas import (
     ActionRequest,
@@ -535,12 +535,38 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
 
     # --- online tables (docs/tables.md) ---------------------------------------------------------
     @app.post("/api/tables", status_code=201, tags=["tables"], responses=ERRORS)
-    def post_table(body: NewTable) -> dict[str, Any]:
-        """Host a table: seats for humans and bots. The host token is returned here only."""
+    def post_table(body: NewTable, request: Request) -> dict[str, Any]:
+        """Host a table: seats for humans and bots. The host token is returned here only.
+
+        `listed`: the table appears in the open tables until it starts; a signed-in host's name is shown there.
+        """
         kinds = [seat.kind for seat in body.seats]
+        host = signed_in(accounts, request)
         return tables.create(
-            body.game, dict(body.options), kinds, body.seed, body.turn_seconds, body.fallback_bot, body.rated
+            body.game,
+            dict(body.options),
+            kinds,
+            body.seed,
+            body.turn_seconds,
+            body.fallback_bot,
+            body.rated,
+            turn_hours=body.turn_hours,
+            listed=body.listed,
+            host_name=None if host is None else host[0].name,
         )
+
+    @app.get("/api/tables", tags=["tables"], responses=ERRORS)
+    def get_tables(request: Request, open: bool = False, mine: bool = False) -> list[dict[str, Any]]:
+        """`open=true`: the listed tables waiting for players, newest first. `mine=true`: the tables being
+        played where it is the signed-in player's turn (401 for a guest). Never a token."""
+        if open == mine:
+            raise Refused(_("ask for open=true or mine=true"))
+        if open:
+            return tables.open_tables()
+        found = signed_in(accounts, request)
+        if found is None:
+            raise StarletteHTTPException(401, _("sign in to see the tables where it is your turn"))
+        return tables.tables_to_play(found[0].id)
 
     @app.get("/api/tables/{table_id}", tags=["tables"], responses=ERRORS)
     def get_table(table_id: Number) -> dict[str, Any]:

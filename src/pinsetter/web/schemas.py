@@ -314,6 +314,13 @@ class NewTable(_Request):
     rated: bool = Field(
         default=False, description="the game's end rates its players (docs/accounts.md); only signed-in players sit"
     )
+    turn_hours: int | None = Field(
+        default=None,
+        description="an asynchronous table: hours for each decision, 1 to 72, stored (instead of turn_seconds)",
+    )
+    listed: bool = Field(
+        default=False, description="shown in the open tables (GET /api/tables?open=true) until it starts"
+    )
 
 
 class SitRequest(_Request):

@@ -57,6 +57,10 @@ MAX_MESSAGE = 4096  # bytes of one WebSocket message from a client
 RATE = 10.0  # messages per second a connection may send on average
 BURST = 20.0
 MIN_TURN, MAX_TURN = 1, 3600  # seconds a host may give each decision
+MIN_HOURS, MAX_HOURS = 1, 72  # hours an asynchronous table gives each decision
+LISTED_MOST = 50  # open tables listed at once (newest first)
+MINE_MOST = 50  # a player's tables looked at for `tables_to_play`
+wall_clock = time.time  # an asynchronous table's deadlines are wall-clock times (tests move it on)
 # Worker threads applying the seats' actions that cannot be applied on the event loop (nothing
 # kept, a bot at the table, a retry) at once: when every action went to anyio's default 40, 50
 # tables at bot speed spent ~45 ms per action waiting for the interpreter's lock and 3 ms acting
@@ -85,6 +89,7 @@ class TableService:
         self.bots_to_play: Callable[[int], None] = self.play_bots
         # Turn timer: table -> seat -> (which decision of the seat, its deadline on time.monotonic()).
         self.deadlines: dict[int, dict[int, tuple[int, float]]] = {}
+        self._step_at: dict[int, tuple[int, float]] = {}  # asynchronous tables: game -> (steps, stored at)
         self._clock_guard = threading.Lock()
         self._timed: dict[int, bool] = {}  # read by the hub without a thread hop
         # Rows of the tables being played, kept between steps: a step is written only if the row
@@ -158,6 +163,8 @@ class TableService:
                 self._incoming.pop(game_id, None)
         with self._clock_guard:
             self.deadlines.pop(table_id, None)
+            if game_id is not None:
+                self._step_at.pop(game_id, None)
         if game_id is not None:
             self.games.forget(game_id)
 
@@ -239,7 +246,11 @@ class TableService:
         turn_seconds: int | None = None,
         fallback_bot: str | None = None,
         rated: bool = False,
+        turn_hours: int | None = None,
+        listed: bool = False,
+        host_name: str | None = None,
     ) -> dict[str, Any]:
+        """A new open table. `listed`: shown in the open tables; `host_name`: a signed-in host's account name."""
         import random
 
         settings: dict[str, Any] = {}
@@ -258,7 +269,21 @@ class TableService:
                         )
                     )
                 settings["turn_seconds"] = turn_seconds
-            if fallback_bot is not None or turn_seconds is not None:
+            if turn_hours is not None:
+                if turn_seconds is not None:
+                    raise Refused(_("give turn_seconds or turn_hours, not both"))
+                if type(turn_hours) is not int or not MIN_HOURS <= turn_hours <= MAX_HOURS:
+                    raise Refused(
+                        _("turn_hours: a whole number of hours from {low} to {high}, not {given}").format(
+                            low=MIN_HOURS, high=MAX_HOURS, given=quoted(turn_hours)
+                        )
+                    )
+                settings["turn_hours"] = turn_hours
+            if listed:
+                settings["listed"] = True
+            if host_name is not None:
+                settings["host"] = host_name
+            if fallback_bot is not None or turn_seconds is not None or turn_hours is not None:
                 names = bot_names(instance.id)
                 settings["fallback_bot"] = fallback_bot or ("greedy" if "greedy" in names else "random")
                 make_bot(settings["fallback_bot"], instance)
@@ -276,6 +301,83 @@ class TableService:
             seed = random.SystemRandom().randrange(SEED_MAX + 1)
         table, host = self.store.create(game, instance.options_text(), seed, made, settings)
         return {"id": table.id, "join_code": table.code, "host_token": host, "table": table.public()}
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        """The tables waiting for players that their hosts listed, newest first (`LISTED_MOST` at most).
+
+        What a stranger needs to choose one and join: the game and its options (in words and as
+        given), the free seats, the timer, whether it is rated, the host's account name (a signed-in
+        host) and the names seated, and the join code. Never a token.
+        """
+        found = []
+        for table in self.store.listed_open(LISTED_MOST):
+            public = table.public()
+            found.append(
+                {
+                    key: public[key]
+                    for key in ("id", "join_code", "game", "options", "title", "rated", "turn_seconds", "turn_hours")
+                }
+                | {
+                    "host": table.settings.get("host"),
+                    "seats": len(table.seats),
+                    "free_seats": sum(1 for seat in table.seats if seat.free),
+                    "players": [seat.name for seat in table.seats if seat.name is not None],
+                    "created": table.created,
+                }
+            )
+        return found
+
+    def tables_to_play(self, account: int) -> list[dict[str, Any]]:
+        """The tables being played where it is this account's turn (a decision or a roll), newest first.
+
+        Touching a timed table here lets its fallback bot play a decision whose time ran out first
+        (as the clock would), so the list never offers a turn that is gone.
+        """
+        mine = []
+        for table in self.store.played_by(account, MINE_MOST):
+            if table.game_id is None:
+                continue
+            seats = [i for i, seat in enumerate(table.seats) if seat.account == account and seat.kind == "human"]
+            left = self._left_at(table)
+            if left is not None and any(seconds <= 0 for seconds in left[1].values()) and self.time_out(table.id):
+                self.changed(table.id)
+                left = self._left_at(table)
+            if left is None:
+                continue
+            turn, time_left = left
+            to_play = [seat for seat in seats if seat in turn]
+            if not to_play:
+                continue
+            seconds = min((time_left[s] for s in to_play if s in time_left), default=None)
+            mine.append(
+                {
+                    "id": table.id,
+                    "join_code": table.code,
+                    "game": table.game,
+                    "title": table.public()["title"],
+                    "seat": to_play[0],
+                    "players": [seat.name for seat in table.seats],
+                    "turn_seconds": table.turn_seconds,
+                    "turn_hours": table.turn_hours,
+                    "time_left": seconds,
+                }
+            )
+        return mine
+
+    def _left_at(self, table: StoredTable) -> tuple[set[int], dict[int, float]] | None:
+        """The seats to act at a playing table (deciding, or rolling) and each waiting seat's seconds left.
+
+        None when the game is over. A game kept here is caught up first; any other is read, not kept.
+        """
+        assert table.game_id is not None
+        with self.games.lock(table.game_id):
+            kept = self.games.kept(table.game_id) is not None
+            match = self.current_match(table.game_id, verify=True) if kept else self.games.match(table.game_id, False)
+            state = match.state
+            if state.is_terminal():
+                return None
+            turn = {state.turn()} if state.is_chance_node() and not match.game.has_decisions else set(state.deciders())
+            return turn, self._time_left(table, match) if table.turn_hours is not None else {}
 
     def sit(self, table_id: int, seat: int, name: str, account: int | None = None) -> dict[str, Any]:
         """Take a free human seat by name (a signed-in player's: its `account`'s); the token is returned to
@@ -799,15 +901,18 @@ class TableService:
                 made[step.actor] += 1
         return [(seat, made[seat]) for seat in state.deciders() if match.players[seat].is_human]
 
-    def _time_left(self, table: StoredTable, match: Match) -> dict[int, float]:
+    def _time_left(self, table: StoredTable, match: Match, may_read: bool = True) -> dict[int, float]:
         """Seconds left to each waiting human seat (only with a turn timer).
 
         A decision's clock starts when this process first sees it pending; a
         restarted server (or another process) starts the clocks it finds anew.
+        An asynchronous table's (`turn_hours`) is stored instead: see `_hours_left`.
         """
         seconds = table.turn_seconds
         if seconds is None:
             return {}
+        if table.turn_hours is not None:
+            return self._hours_left(table, match, seconds, may_read)
         now = time.monotonic()
         left = {}
         with self._clock_guard:
@@ -820,6 +925,26 @@ class TableService:
                 _decision, deadline = clocks.setdefault(seat, (made, now + seconds))
                 left[seat] = round(max(0.0, deadline - now), 1)
         return left
+
+    def _hours_left(self, table: StoredTable, match: Match, seconds: int, may_read: bool) -> dict[int, float]:
+        """An asynchronous table's seconds left to each waiting seat: from the stored time of the game's last step.
+
+        The deadline is the time the last step was stored (the games row's `updated`, to the second)
+        plus the table's hours, so it survives a restart and every player leaving, and every
+        process finds the same one. Kept per game and step count; a step this process applies
+        (its own, or one notified on the event loop) was stored just now.
+        """
+        game_id, steps = table.game_id or 0, len(match.record.steps)
+        with self._clock_guard:
+            known = self._step_at.get(game_id)
+        if known is None or known[0] != steps:
+            stored = self.store.step_time(game_id) if may_read else None
+            at = stored[1] if stored is not None and stored[0] == steps else wall_clock()
+            known = (steps, at)
+            with self._clock_guard:
+                self._step_at[game_id] = known
+        left = max(0.0, known[1] + seconds - wall_clock())
+        return {seat: round(left, 1) for seat, _made in self._waiting(match)}
 
     def time_out(self, table_id: int) -> bool:
         """Play the fallback bot for every waiting seat whose time ran out; True if the game moved."""
@@ -928,7 +1053,7 @@ class TableService:
             view = game_view_data(match, self.games.next_of(match), hide_seed=hide)
             deciders = state.deciders()
             deciding = state.turn() if not state.is_terminal() else None
-            left = self._time_left(table, match) if table.status == "playing" else {}
+            left = self._time_left(table, match, may_read=wait) if table.status == "playing" else {}
             names = [p.name for p in match.players]
             last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
             together = match.game.simultaneous and view["next"] == "decision"
@@ -1314,6 +1439,8 @@ class Hub:
         bucket = TokenBucket(RATE, BURST)
         if table.status == "playing" and table.has_bots:
             self.play_bots(table_id)  # a bot left due (a process stopped while it played) plays on: no stall
+        if table.status == "playing" and table.turn_seconds is not None:
+            self._wake(table_id, timed=True)  # a timed table touched: its clock runs here (a deadline passed plays)
         try:
             await socket.send_json(await anyio.to_thread.run_sync(self.tables.state_for, table_id, seat))
             while True:

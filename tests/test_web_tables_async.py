@@ -1,0 +1,207 @@
+"""Open tables anyone can find, and asynchronous tables whose turn timer counts in hours (issue 31, part 4).
+
+A host lists a table (`"listed": true`) and it appears in `GET /api/tables?open=true`
+until it starts, newest first, with what a stranger needs to join and never a token.
+An asynchronous table (`"turn_hours": N`) counts each decision's time from the stored
+time of the game's last step: its deadlines survive every player leaving and a
+restart, and the fallback bot plays a decision whose time ran out, with nobody
+connected. A signed-in player finds the tables where it is their turn in
+`GET /api/tables?mine=true`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from pinsetter.storage import Storage
+from pinsetter.storage.db import games
+from pinsetter.web.app import create_app
+from test_web_tables import error_of, receive, sit, start, steps
+from waiting import until
+
+PASSWORD = "correct horse battery staple"
+KEYS = {"id", "join_code", "game", "options", "title", "rated", "turn_seconds", "turn_hours", "host"}
+KEYS |= {"seats", "free_seats", "players", "created"}
+
+
+def sign_up(client: TestClient, name: str) -> dict[str, str]:
+    """Sign up (and so in): the headers a change made with the session carries."""
+    answer = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+    return {"X-CSRF-Token": answer.json()["csrf_token"]}
+
+
+def sign_in(client: TestClient, name: str) -> dict[str, str]:
+    answer = client.post("/api/session", json={"name": name, "password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    return {"X-CSRF-Token": answer.json()["csrf_token"]}
+
+
+def new_table(client: TestClient, headers: dict[str, str] | None = None, **body: Any) -> dict[str, Any]:
+    body.setdefault("seats", [{"kind": "human"}, {"kind": "human"}])
+    answer = client.post("/api/tables", json={"game": "tenpins", "options": {"frames": 1}, **body}, headers=headers)
+    assert answer.status_code == 201, answer.text
+    made: dict[str, Any] = answer.json()
+    return made
+
+
+def open_tables(client: TestClient) -> list[dict[str, Any]]:
+    answer = client.get("/api/tables?open=true")
+    assert answer.status_code == 200, answer.text
+    found: list[dict[str, Any]] = answer.json()
+    return found
+
+
+def to_play(client: TestClient) -> list[dict[str, Any]]:
+    answer = client.get("/api/tables?mine=true")
+    assert answer.status_code == 200, answer.text
+    found: list[dict[str, Any]] = answer.json()
+    return found
+
+
+def set_last_step_time(db: str, game_id: int, ago: timedelta) -> None:
+    """Pretend the game's last step was stored `ago` (as if the server had stood still that long)."""
+    storage = Storage(db)
+    when = (datetime.now(UTC) - ago).isoformat(timespec="seconds")
+    with storage.transaction() as connection:
+        connection.execute(sa.update(games).where(games.c.id == game_id).values(updated=when))
+
+
+# --- open tables ----------------------------------------------------------------------------------------
+
+
+def test_only_listed_open_tables_are_listed_newest_first_and_never_a_token(client: TestClient) -> None:
+    csrf = sign_up(client, "Ann")
+    first = new_table(client, csrf, listed=True)  # a signed-in host: the list names her
+    unlisted = new_table(client, csrf)
+    client.delete("/api/session", headers=csrf)
+    rolling = new_table(
+        client,
+        game="rolling-pins",
+        options={"frames": 2},
+        seats=[{"kind": "human"}, {"kind": "bot:greedy"}],
+        listed=True,
+        turn_hours=24,
+    )
+    assert first["table"]["listed"] is True and unlisted["table"]["listed"] is False
+    listed = open_tables(client)
+    assert [t["id"] for t in listed] == [rolling["id"], first["id"]]
+    newest, older = listed
+    assert newest["game"] == "rolling-pins" and newest["options"] == rolling["table"]["options"]
+    assert newest["title"] == rolling["table"]["title"] and newest["turn_hours"] == 24 and newest["host"] is None
+    assert (newest["seats"], newest["free_seats"], newest["players"]) == (2, 1, ["Greedy bot"])
+    assert older["host"] == "Ann" and older["join_code"] == first["join_code"] and older["rated"] is False
+    text = client.get("/api/tables?open=true").text
+    for secret in (first["host_token"], rolling["host_token"], unlisted["join_code"]):
+        assert secret not in text
+    assert "token_hash" not in text and "host_token" not in text
+    assert all(set(t) == KEYS for t in listed)
+    # A seat taken shows at once; a started table leaves the list.
+    token = sit(client, first["id"], 0, "Bob")
+    assert token not in client.get("/api/tables?open=true").text
+    assert [(t["free_seats"], t["players"]) for t in open_tables(client) if t["id"] == first["id"]] == [(1, ["Bob"])]
+    sit(client, first["id"], 1, "Cy")
+    start(client, first)
+    assert [t["id"] for t in open_tables(client)] == [rolling["id"]]
+
+
+def test_the_list_is_asked_for_in_one_way_and_mine_needs_a_sign_in(client: TestClient) -> None:
+    assert "open=true or mine=true" in error_of(client.get("/api/tables"), 422)
+    assert "open=true or mine=true" in error_of(client.get("/api/tables?open=true&mine=true"), 422)
+    error_of(client.get("/api/tables?open=maybe"), 422)
+    assert "sign in" in error_of(client.get("/api/tables?mine=true"), 401)
+
+
+def test_turn_hours_are_checked(client: TestClient) -> None:
+    for hours in (0, 73, "a day", 1.5, True):
+        error_of(
+            client.post("/api/tables", json={"game": "tenpins", "seats": [{"kind": "human"}], "turn_hours": hours}), 422
+        )
+    both = {"game": "tenpins", "seats": [{"kind": "human"}], "turn_hours": 1, "turn_seconds": 30}
+    assert "not both" in error_of(client.post("/api/tables", json=both), 422)
+    made = new_table(client, turn_hours=72)
+    assert (made["table"]["turn_hours"], made["table"]["turn_seconds"]) == (72, 72 * 3600)
+
+
+# --- asynchronous tables -----------------------------------------------------------------------------------
+
+
+def decide(socket: Any, seat: int) -> dict[str, Any]:
+    """Wait for this seat's decision, make the first legal one, and return the state that shows it."""
+    state = receive(socket)
+    while state["view"] is None or seat not in state["view"]["deciders"] or not state["view"]["legal_actions"]:
+        state = receive(socket)
+    before = steps(state)
+    socket.send_json({"action": state["view"]["legal_actions"][0]})
+    while steps(state) <= before:
+        state = receive(socket)
+    return state
+
+
+def test_an_asynchronous_table_goes_on_after_everyone_left_and_a_restart(db: str) -> None:
+    """Deadlines are stored: the same time left after a restart, and a decision whose time ran out is played by
+    the fallback bot with nobody connected; then the players come back and play on."""
+    with TestClient(create_app(db)) as client:
+        sign_up(client, "Bob")
+        csrf = sign_up(client, "Ann")
+        table = new_table(client, csrf, game="rolling-pins", options={"frames": 1}, turn_hours=2)
+        ann = client.post(f"/api/tables/{table['id']}/seats/0", json={}, headers=csrf).json()["token"]
+        bob_csrf = sign_in(client, "Bob")
+        bob = client.post(f"/api/tables/{table['id']}/seats/1", json={}, headers=bob_csrf).json()["token"]
+        answer = client.post(
+            f"/api/tables/{table['id']}/start", json={"host_token": table["host_token"]}, headers=bob_csrf
+        )
+        game_id = answer.json()["game_id"]
+        url = f"/ws/tables/{table['id']}"
+        with client.websocket_connect(f"{url}?token={bob}") as wb, client.websocket_connect(f"{url}?token={ann}") as wa:
+            seen = receive(wb)
+            assert seen["view"]["deciders"] == [0] and 7190 <= seen["view"]["time_left"]["0"] <= 7200
+            assert to_play(client) == []  # Bob's list: not his turn
+            after = decide(wa, 0)
+        seat = after["view"]["deciders"][0]
+        sign_in(client, ["Ann", "Bob"][seat])
+        waiting = to_play(client)
+        assert [(t["id"], t["seat"]) for t in waiting] == [(table["id"], seat)]
+    # Everybody left and the server stopped. Its next start, 100 minutes later, finds the same deadline.
+    set_last_step_time(db, game_id, timedelta(minutes=100))
+    storage = Storage(db)
+    with TestClient(create_app(db)) as again:
+        with again.websocket_connect(url) as watcher:
+            state = receive(watcher)
+            assert state["view"]["deciders"] == [seat]
+            assert 1190 <= state["view"]["time_left"][str(seat)] <= 1200  # 20 minutes left, not 2 hours anew
+        sign_in(again, ["Ann", "Bob"][seat])
+        listed = to_play(again)
+        assert [(t["id"], t["seat"], t["turn_hours"]) for t in listed] == [(table["id"], seat, 2)]
+        assert 1190 <= listed[0]["time_left"] <= 1200
+        stored = storage.get(game_id)
+        assert stored is not None and not any(step.by for step in stored.record.steps)
+    # Stopped again; the next start is past the deadline: its clock lets the fallback bot play, nobody connected.
+    set_last_step_time(db, game_id, timedelta(hours=3))
+    with TestClient(create_app(db)) as third:
+        found = until(
+            lambda: (g := storage.get(game_id)) and any(step.by for step in g.record.steps) and g,
+            "the fallback bot's decision for the seat whose time ran out",
+        )
+        timed_out = [step for step in found.record.steps if step.by]
+        assert [step.by for step in timed_out] == ["greedy"] and timed_out[0].actor == seat
+        # The players come back with their seats' tokens and play on to the end.
+        with third.websocket_connect(f"{url}?token={ann}") as wa, third.websocket_connect(f"{url}?token={bob}") as wb:
+            sockets = {0: wa, 1: wb}
+            latest = {0: receive(wa), 1: receive(wb)}
+            assert not latest[0]["view"]["terminal"]
+            for _ in range(200):
+                if latest[0]["view"]["terminal"]:
+                    break
+                deciding = latest[0]["view"]["deciders"][0]
+                before = steps(latest[0])
+                sockets[deciding].send_json({"action": latest[deciding]["view"]["legal_actions"][0]})
+                for s, ws in sockets.items():  # every seat sees the step
+                    while steps(latest[s]) <= before:
+                        latest[s] = receive(ws)
+            assert latest[0]["view"]["terminal"] and latest[1]["view"]["terminal"]
+        assert third.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
