@@ -1,6 +1,6 @@
 import { api, getCatalog } from "./api.js";
 import { app, clear, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { focusMain, page } from "./page.js";
 import { gamePicture } from "./pictures.js";
 import { TABLE_TEXT, hostKey, store, stored } from "./tables.js";
@@ -335,6 +335,7 @@ export async function lobbyPage() {
   seed.addEventListener("input", () => (lobby.seed = seed.value));
   const start = h("button", { type: "submit", class: "primary", text: t("Start the game"), id: "start" });
   const host = h("button", { type: "button", text: t("Host a table for friends"), id: "host-table", "aria-describedby": "host-help" });
+  const tableExtras = asyncTableOptions();
 
   const form = h(
     "form",
@@ -362,6 +363,7 @@ export async function lobbyPage() {
         turnSeconds,
         h("p", { class: "help", id: "turn-seconds-help", text: TABLE_TEXT.timerHelp }),
       ),
+      tableExtras.box,
     ),
     error,
     h("div", { class: "row" }, start, host),
@@ -395,6 +397,7 @@ export async function lobbyPage() {
     body.seats = lobby.players.map((p) => ({ kind: p.kind }));
     const seconds = turnSeconds.value.trim();
     if (seconds) body.turn_seconds = /^\d+$/.test(seconds) ? Number(seconds) : seconds;
+    Object.assign(body, tableExtras.chosen());
     host.disabled = true;
     const answer = await api("POST", "/api/tables", body);
     host.disabled = false;
@@ -505,12 +508,13 @@ export async function lobbyPage() {
     frontOrder(games).map((game) => h("option", { value: game.id, text: game.name })),
   );
   const hostQuick = h("button", { type: "button", id: "host-quick", text: t("Host a table"), "aria-describedby": "host-quick-help" });
+  const quickListed = listedChoice("host-quick-listed");
   hostQuick.addEventListener("click", async () => {
     frontError.textContent = "";
     const game = games.find((g) => g.id === hostGame.value);
     const seats = Array.from({ length: Math.min(2, game.players[1]) }, () => ({ kind: "human" }));
     hostQuick.disabled = true;
-    const answer = await api("POST", "/api/tables", { game: game.id, seats });
+    const answer = await api("POST", "/api/tables", { game: game.id, seats, listed: quickListed.input.checked });
     if (gen !== page.generation) return;
     hostQuick.disabled = false;
     if (!answer.ok) {
@@ -560,6 +564,7 @@ export async function lobbyPage() {
         "div",
         {},
         h("div", { class: "row" }, hostGame, hostQuick),
+        quickListed.box,
         h("p", { class: "help", id: "host-quick-help", text: t("Your friends take the open seats with the table's code or link.") }),
       ),
       joinForm,
@@ -603,8 +608,10 @@ export async function lobbyPage() {
       h("p", { class: "lead", text: t("Dice, pencil and cards: play one now, learn it step by step, or host a table for friends.") }),
     ),
     frontError,
+    yourTurnsSection(gen),
     cards,
     friends,
+    openTablesSection(gen),
     more,
   );
   drawOptions();
@@ -630,4 +637,157 @@ export async function lobbyPage() {
       ),
     );
   }
+}
+
+// --- open tables and your turns (docs/tables.md): two lists on the front page ---------------------------------
+// Both are asked for again every few seconds while the page is shown (a poll, not a push: a front page holds
+// no socket, and a list a few seconds old is fine for choosing a table); a list is redrawn only when it changed,
+// so that a Join button keeps the focus between two looks.
+const TABLES_POLL_MS = 5000;
+
+function poll(gen, look) {
+  const again = async () => {
+    if (gen !== page.generation) return;
+    await look();
+    if (gen === page.generation) setTimeout(again, TABLES_POLL_MS);
+  };
+  again();
+}
+
+// "2 hours per turn", "30 seconds per turn", or nothing (no timer).
+function timerWords(entry) {
+  if (entry.turn_hours) return tn("{n} hour per turn", "{n} hours per turn", entry.turn_hours);
+  if (entry.turn_seconds) return tn("{n} second per turn", "{n} seconds per turn", entry.turn_seconds);
+  return "";
+}
+
+// The time left to play, in the largest unit that says it: "5 hours left", "12 minutes left".
+function leftWords(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  if (seconds >= 3600) return tn("{n} hour left", "{n} hours left", Math.floor(seconds / 3600));
+  if (seconds >= 60) return tn("{n} minute left", "{n} minutes left", Math.floor(seconds / 60));
+  return tn("{n} second left", "{n} seconds left", Math.ceil(seconds));
+}
+
+// "List the table in the open tables": a checkbox and its label.
+function listedChoice(id) {
+  const input = h("input", { type: "checkbox", id, "aria-describedby": `${id}-help` });
+  const box = h(
+    "div",
+    { class: "option" },
+    h("label", {}, input, " ", t("List it in the open tables")),
+    h("p", { class: "help", id: `${id}-help`, text: t("anyone may then find the table on this page and take a free seat until it starts") }),
+  );
+  return { input, box };
+}
+
+// The host form's options for an open or asynchronous table: listed, and a turn timer in hours.
+function asyncTableOptions() {
+  const listed = listedChoice("host-listed");
+  const hours = h("input", { type: "number", id: "turn-hours", min: 1, max: 72, step: 1, "aria-describedby": "turn-hours-help" });
+  const box = h(
+    "div",
+    {},
+    h(
+      "div",
+      { class: "option" },
+      h("label", { for: "turn-hours", text: t("Turn timer for an asynchronous table (hours)") }),
+      hours,
+      h("p", { class: "help", id: "turn-hours-help", text: t("optional, 1 to 72: play at your own pace; the server keeps each deadline, and a bot decides for a seat whose time ran out") }),
+    ),
+    listed.box,
+  );
+  function chosen() {
+    const body = { listed: listed.input.checked };
+    const text = hours.value.trim();
+    if (text) body.turn_hours = /^\d+$/.test(text) ? Number(text) : text;
+    return body;
+  }
+  return { box, chosen };
+}
+
+function openTablesSection(gen) {
+  const list = h("ul", { class: "plain", id: "open-tables-list" }, h("li", { class: "muted", text: t("Loading…") }));
+  const section = h(
+    "section",
+    { class: "panel", id: "open-tables", "aria-labelledby": "open-tables-h" },
+    h("h2", { id: "open-tables-h", text: t("Open tables") }),
+    h("p", { class: "help", text: t("Tables waiting for players, listed by their hosts.") }),
+    list,
+  );
+  let shown = null;
+  poll(gen, async () => {
+    const answer = await api("GET", "/api/tables?open=true");
+    if (gen !== page.generation || !answer.ok) return; // a failed look keeps what was shown
+    const text = JSON.stringify(answer.data);
+    if (text === shown) return;
+    shown = text;
+    clear(list);
+    if (!answer.data.length) list.append(h("li", { class: "muted", text: t("No open tables right now.") }));
+    for (const entry of answer.data) list.append(openTableItem(entry));
+  });
+  return section;
+}
+
+function openTableItem(entry) {
+  const id = `open-table-${entry.id}`;
+  const who = entry.host ? t("hosted by {name}", { name: entry.host }) : "";
+  const details = [
+    tn("{n} free seat of {seats}", "{n} free seats of {seats}", entry.free_seats, { seats: entry.seats }),
+    entry.players.length ? t("seated: {names}", { names: entry.players.join(", ") }) : "",
+    entry.rated ? t("rated") : "",
+    timerWords(entry),
+    who,
+  ].filter(Boolean);
+  const join = h("button", { type: "button", text: t("Join"), "aria-describedby": id, dataset: { code: entry.join_code } });
+  join.addEventListener("click", () => (location.hash = `#/join/${encodeURIComponent(entry.join_code)}`));
+  return h(
+    "li",
+    { class: "open-table", dataset: { table: String(entry.id) } },
+    h("span", { id, text: entry.title }),
+    " ",
+    join,
+    h("br"),
+    h("span", { class: "help", text: details.join(" · ") }),
+  );
+}
+
+// The tables where it is the signed-in player's turn; hidden for a guest (the server answers 401).
+function yourTurnsSection(gen) {
+  const list = h("ul", { class: "plain", id: "your-turns-list" });
+  const section = h(
+    "section",
+    { class: "panel", id: "your-turns", "aria-labelledby": "your-turns-h", hidden: true },
+    h("h2", { id: "your-turns-h", text: t("Your turn") }),
+    list,
+  );
+  let shown = null;
+  poll(gen, async () => {
+    const answer = await api("GET", "/api/tables?mine=true");
+    if (gen !== page.generation) return;
+    if (!answer.ok) {
+      section.hidden = true; // a guest, or signed out meanwhile
+      shown = null;
+      return;
+    }
+    section.hidden = false;
+    const text = JSON.stringify(answer.data.map((e) => [e.id, e.seat, Math.floor((e.time_left || 0) / 60)]));
+    if (text === shown) return;
+    shown = text;
+    clear(list);
+    if (!answer.data.length) list.append(h("li", { class: "muted", text: t("No table waits for you.") }));
+    for (const entry of answer.data) {
+      const details = [entry.players.join(", "), leftWords(entry.time_left)].filter(Boolean);
+      list.append(
+        h(
+          "li",
+          { dataset: { table: String(entry.id) } },
+          h("a", { href: `#/table/${entry.id}`, text: t("{game} at table {id}", { game: entry.title, id: entry.id }) }),
+          h("br"),
+          h("span", { class: "help", text: details.join(" · ") }),
+        ),
+      );
+    }
+  });
+  return section;
 }
