@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
@@ -71,42 +72,54 @@ def set_last_step_time(db: str, game_id: int, ago: timedelta) -> None:
         connection.execute(sa.update(games).where(games.c.id == game_id).values(updated=when))
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, db: str) -> str:
+    """The history on SQLite, then on PostgreSQL (the `postgres` fixture: skipped without a server, unless CI)."""
+    if request.param == "sqlite":
+        return db
+    url: str = request.getfixturevalue("postgres")
+    return url
+
+
 # --- open tables ----------------------------------------------------------------------------------------
 
 
-def test_only_listed_open_tables_are_listed_newest_first_and_never_a_token(client: TestClient) -> None:
-    csrf = sign_up(client, "Ann")
-    first = new_table(client, csrf, listed=True)  # a signed-in host: the list names her
-    unlisted = new_table(client, csrf)
-    client.delete("/api/session", headers=csrf)
-    rolling = new_table(
-        client,
-        game="rolling-pins",
-        options={"frames": 2},
-        seats=[{"kind": "human"}, {"kind": "bot:greedy"}],
-        listed=True,
-        turn_hours=24,
-    )
-    assert first["table"]["listed"] is True and unlisted["table"]["listed"] is False
-    listed = open_tables(client)
-    assert [t["id"] for t in listed] == [rolling["id"], first["id"]]
-    newest, older = listed
-    assert newest["game"] == "rolling-pins" and newest["options"] == rolling["table"]["options"]
-    assert newest["title"] == rolling["table"]["title"] and newest["turn_hours"] == 24 and newest["host"] is None
-    assert (newest["seats"], newest["free_seats"], newest["players"]) == (2, 1, ["Greedy bot"])
-    assert older["host"] == "Ann" and older["join_code"] == first["join_code"] and older["rated"] is False
-    text = client.get("/api/tables?open=true").text
-    for secret in (first["host_token"], rolling["host_token"], unlisted["join_code"]):
-        assert secret not in text
-    assert "token_hash" not in text and "host_token" not in text
-    assert all(set(t) == KEYS for t in listed)
-    # A seat taken shows at once; a started table leaves the list.
-    token = sit(client, first["id"], 0, "Bob")
-    assert token not in client.get("/api/tables?open=true").text
-    assert [(t["free_seats"], t["players"]) for t in open_tables(client) if t["id"] == first["id"]] == [(1, ["Bob"])]
-    sit(client, first["id"], 1, "Cy")
-    start(client, first)
-    assert [t["id"] for t in open_tables(client)] == [rolling["id"]]
+def test_only_listed_open_tables_are_listed_newest_first_and_never_a_token(database: str) -> None:
+    with TestClient(create_app(database)) as client:
+        csrf = sign_up(client, "Ann")
+        first = new_table(client, csrf, listed=True)  # a signed-in host: the list names her
+        unlisted = new_table(client, csrf)
+        client.delete("/api/session", headers=csrf)
+        rolling = new_table(
+            client,
+            game="rolling-pins",
+            options={"frames": 2},
+            seats=[{"kind": "human"}, {"kind": "bot:greedy"}],
+            listed=True,
+            turn_hours=24,
+        )
+        assert first["table"]["listed"] is True and unlisted["table"]["listed"] is False
+        listed = open_tables(client)
+        assert [t["id"] for t in listed] == [rolling["id"], first["id"]]
+        newest, older = listed
+        assert newest["game"] == "rolling-pins" and newest["options"] == rolling["table"]["options"]
+        assert newest["title"] == rolling["table"]["title"] and newest["turn_hours"] == 24 and newest["host"] is None
+        assert (newest["seats"], newest["free_seats"], newest["players"]) == (2, 1, ["Greedy bot"])
+        assert older["host"] == "Ann" and older["join_code"] == first["join_code"] and older["rated"] is False
+        text = client.get("/api/tables?open=true").text
+        for secret in (first["host_token"], rolling["host_token"], unlisted["join_code"]):
+            assert secret not in text
+        assert "token_hash" not in text and "host_token" not in text
+        assert all(set(t) == KEYS for t in listed)
+        # A seat taken shows at once; a started table leaves the list.
+        token = sit(client, first["id"], 0, "Bob")
+        assert token not in client.get("/api/tables?open=true").text
+        assert [(t["free_seats"], t["players"]) for t in open_tables(client) if t["id"] == first["id"]] == [
+            (1, ["Bob"])
+        ]
+        sit(client, first["id"], 1, "Cy")
+        start(client, first)
+        assert [t["id"] for t in open_tables(client)] == [rolling["id"]]
 
 
 def test_the_list_is_asked_for_in_one_way_and_mine_needs_a_sign_in(client: TestClient) -> None:
@@ -142,9 +155,10 @@ def decide(socket: Any, seat: int) -> dict[str, Any]:
     return state
 
 
-def test_an_asynchronous_table_goes_on_after_everyone_left_and_a_restart(db: str) -> None:
+def test_an_asynchronous_table_goes_on_after_everyone_left_and_a_restart(database: str) -> None:
     """Deadlines are stored: the same time left after a restart, and a decision whose time ran out is played by
     the fallback bot with nobody connected; then the players come back and play on."""
+    db = database
     with TestClient(create_app(db)) as client:
         sign_up(client, "Bob")
         csrf = sign_up(client, "Ann")

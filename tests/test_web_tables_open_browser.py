@@ -38,6 +38,13 @@ def listed_item(driver: WebDriver, table_id: int) -> Any:
     return found[0] if found else None
 
 
+def listed_text(driver: WebDriver, table_id: int) -> str:
+    """The table's entry in the open tables as read now ("" when not listed); the list is redrawn as it changes."""
+    return " ".join(
+        e.text for e in driver.find_elements(By.CSS_SELECTOR, f"#open-tables-list li[data-table='{table_id}']")
+    )
+
+
 def fetch(driver: WebDriver, method: str, path: str, body: Any = None) -> Any:
     """A request made by the page (with its cookie and, for a change, its CSRF token): the JSON answer."""
     return driver.execute_async_script(
@@ -64,12 +71,12 @@ def test_the_front_page_lists_open_tables_live_and_joins_one(
     hidden = api.post("/api/tables", json=body).json()
     table = api.post("/api/tables", json={**body, "listed": True}).json()
     # Listed after the page was drawn: it appears by itself, newest first, in words.
-    item = wait(driver, lambda d: listed_item(d, table["id"]), "the listed table never appeared")
-    assert "Ten Pins (dice), 1 frame" in item.text and "2 free seats of 2" in item.text
+    text = wait(driver, lambda d: listed_text(d, table["id"]), "the listed table never appeared")
+    assert "Ten Pins (dice), 1 frame" in text and "2 free seats of 2" in text
     assert listed_item(driver, hidden["id"]) is None
     api.post(f"/api/tables/{table['id']}/seats/0", json={"name": HOSTILE})
-    wait(driver, lambda d: "1 free seat of 2" in (listed_item(d, table["id"]) or d).text, "the seat taken never showed")
-    assert HOSTILE in listed_item(driver, table["id"]).text  # text, never markup
+    text = wait(driver, lambda d: "1 free seat of 2" in (t := listed_text(d, table["id"])) and t, "no seat taken shown")
+    assert HOSTILE in text  # text, never markup
     assert not driver.find_elements(By.CSS_SELECTOR, "#open-tables-list img")
     full_screenshot(driver, artifacts / "open-tables.png")
     listed_item(driver, table["id"]).find_element(By.TAG_NAME, "button").click()
@@ -92,13 +99,14 @@ def test_a_signed_in_player_finds_the_tables_where_it_is_their_turn(
     fetch(driver, "POST", f"/api/tables/{table['id']}/seats/0", {})
     fetch(driver, "POST", f"/api/tables/{table['id']}/start", {"host_token": table["host_token"]})
     front(driver, base)
-    link = wait(
-        driver, lambda d: d.find_elements(By.CSS_SELECTOR, f"#your-turns-list li[data-table='{table['id']}'] a"), "none"
-    )[0]
+    item = f"#your-turns-list li[data-table='{table['id']}']"
+    entry = wait(driver, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, item)], "not listed")[0]
     assert driver.find_element(By.ID, "your-turns").get_attribute("hidden") is None
-    entry = driver.find_element(By.CSS_SELECTOR, f"#your-turns-list li[data-table='{table['id']}']").text
     assert f"Rolling Pins, 1 frame at table {table['id']}" in entry and "11 hours left" in entry
     full_screenshot(driver, artifacts / "your-turn.png")
-    link.click()
+    driver.find_element(By.CSS_SELECTOR, f"{item} a").click()
     wait(driver, lambda d: d.current_url.endswith(f"#/table/{table['id']}"), "not the table page")
+    # Read inside the wait: a state pushed meanwhile redraws the seats.
+    timer = wait(driver, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, "[data-timer='0']")], "no timer")
+    assert timer[0].startswith("(11 h ") and timer[0].endswith(" min left)")  # hours, not 43,000 seconds
     fetch(driver, "DELETE", "/api/session")

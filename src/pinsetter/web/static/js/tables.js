@@ -23,7 +23,9 @@ export const TABLE_TEXT = {
     return t(" — to play");
   },
   decidingMark: "✎ ",
-  secondsLeft: (n) => t(" ({n} s left)", { n }),
+  // An asynchronous table's hours read as hours and minutes (docs/tables.md, Asynchronous tables).
+  secondsLeft: (n) =>
+    n >= 3600 ? t(" ({hours} h {minutes} min left)", { hours: Math.floor(n / 3600), minutes: Math.floor((n % 3600) / 60) }) : t(" ({n} s left)", { n }),
   stillDeciding: (names) => t("Still to decide this roll: {names}.", { names }),
   yourDecision: (who, others) =>
     others ? t("Your decision, {who} (also deciding: {others})", { who, others }) : t("Your decision, {who} (the last to decide)", { who }),
