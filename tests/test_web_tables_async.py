@@ -219,3 +219,28 @@ def test_an_asynchronous_table_goes_on_after_everyone_left_and_a_restart(databas
                         latest[s] = receive(ws)
             assert latest[0]["view"]["terminal"] and latest[1]["view"]["terminal"]
         assert third.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
+
+
+def test_a_deadline_passed_is_played_when_the_players_list_touches_the_table(
+    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock sleeps until the deadline it computed; a player's list of turns that finds a decision past its
+    deadline first lets the fallback bot play it, and never offers a turn that is gone."""
+    import time
+
+    import pinsetter.web.tables as tables_module
+
+    csrf = sign_up(client, "Ann")
+    table = new_table(client, csrf, game="rolling-pins", options={"frames": 1}, seats=[{"kind": "human"}], turn_hours=1)
+    client.post(f"/api/tables/{table['id']}/seats/0", json={}, headers=csrf)
+    game_id = client.post(f"/api/tables/{table['id']}/start", json={"host_token": table["host_token"]}, headers=csrf)
+    game_id = game_id.json()["game_id"]
+    [waiting] = to_play(client)
+    assert waiting["seat"] == 0 and 3590 <= waiting["time_left"] <= 3600
+    storage = Storage(db)
+    stored = storage.get(game_id)
+    assert stored is not None and not any(step.by for step in stored.record.steps)
+    monkeypatch.setattr(tables_module, "wall_clock", lambda: time.time() + 2 * 3600)  # two hours on
+    to_play(client)
+    stored = storage.get(game_id)
+    assert stored is not None and [step.by for step in stored.record.steps if step.by][:1] == ["greedy"]

@@ -377,7 +377,11 @@ class TableService:
             if state.is_terminal():
                 return None
             turn = {state.turn()} if state.is_chance_node() and not match.game.has_decisions else set(state.deciders())
-            return turn, self._time_left(table, match) if table.turn_hours is not None else {}
+            left = self._time_left(table, match) if table.turn_hours is not None else {}
+        if not kept:
+            with self._clock_guard:
+                self._step_at.pop(table.game_id, None)  # nothing is kept here about a game only looked at
+        return turn, left
 
     def sit(self, table_id: int, seat: int, name: str, account: int | None = None) -> dict[str, Any]:
         """Take a free human seat by name (a signed-in player's: its `account`'s); the token is returned to
