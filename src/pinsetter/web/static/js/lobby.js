@@ -648,7 +648,7 @@ const TABLES_POLL_MS = 5000;
 function poll(gen, look) {
   const again = async () => {
     if (gen !== page.generation) return;
-    await look();
+    if (!document.hidden) await look(); // a tab in the background asks nothing
     if (gen === page.generation) setTimeout(again, TABLES_POLL_MS);
   };
   again();
