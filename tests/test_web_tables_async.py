@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from pinsetter.storage import Storage
 from pinsetter.storage.db import games
+from pinsetter.web.accounts import SESSION_COOKIE
 from pinsetter.web.app import create_app
 from test_web_tables import error_of, receive, sit, start, steps
 from waiting import until
@@ -244,3 +245,25 @@ def test_a_deadline_passed_is_played_when_the_players_list_touches_the_table(
     to_play(client)
     stored = storage.get(game_id)
     assert stored is not None and [step.by for step in stored.record.steps if step.by][:1] == ["greedy"]
+
+
+def test_a_signed_in_players_session_plays_their_seat_from_any_browser(client: TestClient) -> None:
+    """Your turn leads to the table's page, which may be in another browser than the one that sat: the session
+    holds the account's seat there. A connection without it (or of another account) watches."""
+    csrf = sign_up(client, "Ann")
+    table = new_table(client, csrf)
+    client.post(f"/api/tables/{table['id']}/seats/0", json={}, headers=csrf)  # the token is left behind
+    cookie = {"cookie": f"{SESSION_COOKIE}={client.cookies[SESSION_COOKIE]}"}
+    client.cookies.clear()  # Ann's session goes on elsewhere (another browser); this one is a guest's
+    sit(client, table["id"], 1, "Bob")
+    start(client, table)
+    url = f"/ws/tables/{table['id']}"
+    with client.websocket_connect(url, headers=cookie) as ann, client.websocket_connect(url) as guest:
+        assert receive(ann)["seat"] == 0 and receive(guest)["seat"] is None
+        ann.send_json({"action": "roll"})
+        moved = receive(ann)
+        assert moved["seat"] == 0 and steps(moved) == 1
+    sign_up(client, "Cy")  # another account's session watches
+    other = {"cookie": f"{SESSION_COOKIE}={client.cookies[SESSION_COOKIE]}"}
+    with client.websocket_connect(url, headers=other) as cy:
+        assert receive(cy)["seat"] is None

@@ -131,6 +131,12 @@ class StoredTable:
                 return index
         return None
 
+    def seat_of_account(self, account: int | None) -> int | None:
+        """The human seat this account took (signed in), or None: its session plays it from any browser."""
+        if account is None:
+            return None
+        return next((i for i, s in enumerate(self.seats) if s.account == account and s.kind == "human"), None)
+
     def is_host(self, token: str | None) -> bool:
         return bool(token) and secrets.compare_digest(self.host_hash, token_hash(token or ""))
 

@@ -41,7 +41,7 @@ from pinsetter.lessons import LEARN_MARK
 from pinsetter.records import MAX_RECORD_BYTES, validation_message
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
-from pinsetter.web.accounts import CsrfGuard, add_account_api, scope_cookie, seat_name, signed_in
+from pinsetter.web.accounts import SESSION_COOKIE, CsrfGuard, add_account_api, scope_cookie, seat_name, signed_in
 from pinsetter.web.ratings import add_rating_api
 from pinsetter.web.schemas import (
     ActionRequest,
@@ -330,6 +330,13 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     service.table_of = tables.store.table_of_game
     accounts = AccountStore(storage)
     hub = Hub(tables)
+
+    def account_of(socket: WebSocket) -> int | None:
+        """The account a table connection's session cookie signs in, if any (docs/tables.md, Your turn)."""
+        found = accounts.session_account(socket.cookies.get(SESSION_COOKIE))
+        return None if found is None else found.id
+
+    hub.account_of = account_of
     if storage.engine.dialect.name == "postgresql":
         hub.broker = PostgresBroker(storage.url, hub.push, hub.resync)
 

@@ -1173,6 +1173,8 @@ class Hub:
         self._bots_again: set[int] = set()
         self._thinking: anyio.CapacityLimiter | None = None
         tables.bots_to_play = self._bots_to_play
+        # The account a connection's session cookie signs in (set by the app; alone: nobody's).
+        self.account_of: Callable[[WebSocket], int | None] = lambda _socket: None
 
     async def start(self) -> None:
         """Start the broker, the clocks of the timed tables being played and their bots (after a restart too).
@@ -1437,6 +1439,9 @@ class Hub:
             await socket.close(code=1008, reason="unknown token")
             log.warning("table %s: refused an unknown token", table_id)
             return
+        if not token and any(s.account is not None for s in table.seats):
+            # A signed-in player's session holds the seats its account took, in any browser (the origin is checked).
+            seat = table.seat_of_account(await anyio.to_thread.run_sync(self.account_of, socket))
         await socket.accept()
         key = (socket, seat)
         self.connections[table_id].add(key)
