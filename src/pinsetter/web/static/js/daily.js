@@ -1,5 +1,5 @@
 import { api } from "./api.js";
-import { app, append, clear, h } from "./dom.js";
+import { app, clear, h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { focusMain, page } from "./page.js";
 
@@ -156,7 +156,7 @@ async function drawBoard(section, headingId, heading, challenge, day, over) {
     h("p", {
       class: "muted",
       text: challenge.has_odds
-        ? t("Odds: the exact chance of scoring at least as much on the day's dice before they are known.")
+        ? t("Odds: the exact chance, before any die is rolled, of scoring at least this much.")
         : t("No solver gives this game's score distribution yet: no odds beside the scores."),
     }),
   );
@@ -173,8 +173,7 @@ async function drawBoard(section, headingId, heading, challenge, day, over) {
   );
   const headings = [t("Rank"), t("Player"), t("Score")];
   if (challenge.has_odds) headings.push(t("Odds"));
-  append(
-    section,
+  section.append(
     h(
       "div",
       { class: "scroll" },
