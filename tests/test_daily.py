@@ -119,6 +119,12 @@ def board(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Board]:
                 found.answers += [started.text, again.text]
                 play_to_end(client, started.json(), headers, found.answers)
                 found.games[f"{who}:{game}"] = started.json()["id"]
+            left = bob.post("/api/daily/bowling-dice/start", headers=found.bob_csrf)  # one roll, then left
+            assert left.status_code == 201, left.text
+            found.games["bob:bowling-dice"] = left.json()["id"]
+            rolled = bob.post(f"/api/games/{left.json()['id']}/advance", json={"until": "step"}, headers=found.bob_csrf)
+            assert rolled.status_code == 200 and rolled.json()["next"] != "over"
+            found.answers += [left.text, rolled.text]
             yield found
 
 
@@ -177,6 +183,10 @@ def test_todays_seed_is_shown_nowhere_while_the_day_lasts(board: Board) -> None:
             assert answer.status_code == 200, answer.text
             seen.append(answer.text)
     assert board.ann.get("/api/daily/tenpins").json()["seed"] is None
+    assert set(board.games.values()) <= {g.id for g in Storage(board.db).history()}  # kept, and yet
+    for client in (board.ann, board.bob, board.guest):  # the history does not list today's attempts
+        listed = {entry["id"] for entry in client.get("/api/history").json()}
+        assert not listed & set(board.games.values())
     for text in seen:
         assert seed not in text and board.store.secret() not in text
     rows = board.bob.get("/api/daily/tenpins/leaderboard").json()
@@ -203,6 +213,13 @@ def test_a_past_days_seed_is_published_and_replays_offline(board: Board) -> None
         assert review.status_code == 200, review.text
         (ann,) = review.json()["players"]
         assert ann["name"] == "Ann" and ann["decisions"] and review.json()["exact"]
+        listed = {entry["id"] for entry in board.guest.get("/api/history").json()}
+        assert set(board.games.values()) <= listed  # the history lists them again
+        left = board.games["bob:bowling-dice"]  # an attempt left unfinished is not played on with the seed out
+        for tail in ("advance", "undo"):
+            refused = error_of(board.bob.post(f"/api/games/{left}/{tail}", headers=board.bob_csrf), 409)
+            assert "is over" in refused
+        assert board.bob.get(f"/api/games/{left}").json()["seed"] == str(board.store.seed(DAY, "bowling-dice"))
         rows = board.guest.get("/api/daily/tenpins/leaderboard", params={"date": DAY.isoformat()}).json()
         assert {row["game_id"] for row in rows} == {gid, board.games["bob:tenpins"]}  # out, now the day is over
     finally:

@@ -161,6 +161,16 @@ class DailyStore:
             ).first()
         return None if row is None else (date.fromisoformat(row[0]), row[1])
 
+    def from_day(self, game_ids: list[int], day: date) -> set[int]:
+        """Which of `game_ids` are daily games of `day` or later (still sealed on `day`)."""
+        if not game_ids:
+            return set()
+        query = sa.select(daily_games.c.game_id).where(
+            daily_games.c.game_id.in_(game_ids), daily_games.c.day >= day.isoformat()
+        )
+        with self.storage.engine.begin() as connection:
+            return {int(row[0]) for row in connection.execute(query)}
+
     def board(self, day: date, game: str) -> list[DailyEntry]:
         """Every attempt at the day's challenge of `game`, finished or not."""
         return self._entries((daily_games.c.day == day.isoformat()) & (daily_games.c.game == game))

@@ -509,6 +509,8 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
             found = service.resumable(game or None, player or None, limit)
         else:
             found = storage.history(game or None, player or None, limit)
+        sealed = app.state.daily.sealed_among([g.id for g in found])  # today's daily games: after the day
+        found = [g for g in found if g.id not in sealed]
         at = tables.store.tables_of_games([g.id for g in found])
         return [
             {

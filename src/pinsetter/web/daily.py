@@ -44,6 +44,8 @@ GAME_PATH = re.compile(r"^/api/games/([0-9]{1,19})(/[a-z]+)?")
 # What nobody gets of a sealed daily game, its player included: they tell the dice (the record's seed) or
 # the best play (review, hints) before everybody has played.
 WITHHELD = frozenset({"/record", "/review", "/hint"})
+# What moves a game on: closed once its day is over, when the seed (so every die still to come) is published.
+MOVES = frozenset({"/actions", "/advance", "/undo"})
 DAILY_ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": why}
     for code, why in (
@@ -92,7 +94,8 @@ def score_odds(game: str, options: dict[str, object], score: int) -> Fraction | 
 class DailyGuard:
     """Seal a daily game while its day lasts: the game API answers only its player, and withholds its
     record, review and hints from everybody (a 403 or 409 with one line); the seed leaves its view
-    (`GameService.sealed`)."""
+    (`GameService.sealed`). After its day an unfinished attempt is not played on: the published seed
+    would tell its player every die and card still to come."""
 
     def __init__(self, app: ASGIApp, store: DailyStore, accounts: AccountStore, clock: Callable[[], datetime]) -> None:
         self.app = app
@@ -111,7 +114,12 @@ class DailyGuard:
 
     def _refusal(self, scope: Scope, game_id: int, tail: str | None) -> JSONResponse | None:
         daily = self.store.of_game(game_id)
-        if daily is None or daily[0] < today(self.clock()):
+        if daily is None:
+            return None
+        if daily[0] < today(self.clock()):
+            if scope["method"] == "POST" and tail in MOVES:  # the seed is out: an unfinished attempt stands as left
+                message = _("game {id} was the challenge of {day}, which is over: it is not played on after its day")
+                return JSONResponse({"error": message.format(id=game_id, day=daily[0].isoformat())}, 409)
             return None
         if tail in WITHHELD:
             message = _(
@@ -138,6 +146,11 @@ class DailyService:
         """Whether `game_id` is a daily game whose day lasts (its seed stays secret)."""
         daily = self.store.of_game(game_id)
         return daily is not None and daily[0] >= today(self.clock())
+
+    def sealed_among(self, game_ids: list[int]) -> set[int]:
+        """Which of `game_ids` are sealed daily games: the history leaves them out until their day ends
+        (an attempt's running score would tell others something of the day's dice)."""
+        return self.store.from_day(game_ids, today(self.clock()))
 
     def day(self, text: str | None) -> date:
         """The day asked for (today if none): refused when not YYYY-MM-DD or still to come."""
