@@ -33,6 +33,7 @@ from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.accounts import AccountStore
 from pinsetter.storage.daily import DailyEntry, DailyStore, daily_options, parse_day, today
+from pinsetter.storage.db import is_row_id
 from pinsetter.web.accounts import SESSION_COOKIE, scope_cookie, signed_in
 from pinsetter.web.schemas import ErrorBody, GameView
 from pinsetter.web.service import Conflict, GameService, NotFound, Refused
@@ -40,7 +41,8 @@ from pinsetter.web.service import Conflict, GameService, NotFound, Refused
 __all__ = ["DailyGuard", "add_daily_api", "score_odds"]
 
 # /api/games/{id} and what follows it: the game API a sealed daily game answers only to its player.
-GAME_PATH = re.compile(r"^/api/games/([0-9]{1,19})(/[a-z]+)?")
+# The id in plain digits, as the API takes it (anything else is the API's own 422 or 404).
+GAME_PATH = re.compile(r"^/api/games/(0|[1-9][0-9]{0,18})(/[a-z]+)?")
 # What nobody gets of a sealed daily game, its player included: they tell the dice (the record's seed) or
 # the best play (review, hints) before everybody has played.
 WITHHELD = frozenset({"/record", "/review", "/hint"})
@@ -105,7 +107,7 @@ class DailyGuard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = GAME_PATH.match(scope["path"]) if scope["type"] == "http" else None
-        if found is not None:
+        if found is not None and is_row_id(int(found.group(1))):
             refusal = await anyio.to_thread.run_sync(self._refusal, scope, int(found.group(1)), found.group(2))
             if refusal is not None:
                 await refusal(scope, receive, send)
