@@ -25,7 +25,6 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pinsetter.catalog import game_title
-from pinsetter.core.game import OptionError
 from pinsetter.games.registry import GAMES, game_class, get_game
 from pinsetter.i18n import _
 from pinsetter.records import PlayerSpec, result_of
@@ -35,8 +34,9 @@ from pinsetter.storage.accounts import AccountStore
 from pinsetter.storage.daily import DailyEntry, DailyStore, daily_options, parse_day, today
 from pinsetter.storage.db import is_row_id
 from pinsetter.web.accounts import SESSION_COOKIE, scope_cookie, signed_in
+from pinsetter.web.ratings import checked_mode
 from pinsetter.web.schemas import ErrorBody, GameView
-from pinsetter.web.service import Conflict, GameService, NotFound, Refused
+from pinsetter.web.service import Conflict, GameService, Refused
 
 __all__ = ["DailyGuard", "add_daily_api", "score_odds"]
 
@@ -170,10 +170,8 @@ class DailyService:
 
     @staticmethod
     def known(game: str) -> str:
-        try:
-            game_class(game if len(game) <= 40 else game[:40] + "...")
-        except OptionError as exc:
-            raise NotFound(str(exc)) from None
+        """`game`, if the registry has it (NotFound naming the games there otherwise, as the leaderboards do)."""
+        checked_mode(game, None)
         return game
 
     def challenge(self, game: str, day: date, request: Request) -> dict[str, Any]:
