@@ -321,3 +321,36 @@ def test_postgresql_shares_the_secret_and_keeps_one_attempt(postgres: str) -> No
     assert two.of_game(game_id) == (DAY, ann) and [e.game_id for e in two.board(DAY, "tenpins")] == [game_id]
     with one.storage.engine.begin() as connection:
         assert connection.execute(sa.text("SELECT count(*) FROM daily_games")).scalar_one() == 1
+
+
+def start_at_once(url: str) -> None:
+    """Two server processes (two stores over one database) start one account's attempt at the same moment."""
+    import threading
+
+    stores = [DailyStore(Storage(url)) for _ in range(2)]
+    ann = quick_account(stores[0].storage, "Ann")
+    gate = threading.Barrier(2)
+    made: list[tuple[int, bool]] = []
+
+    def start(store: DailyStore) -> None:
+        match = Match.new("tenpins", [PlayerSpec("Ann")], store.seed(DAY, "tenpins"), {"frames": 1})
+        match.record.result = result_of(match.state, match.players)
+        gate.wait()
+        made.append(store.start(DAY, "tenpins", ann, match.record))
+
+    threads = [threading.Thread(target=start, args=(store,)) for store in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({game_id for game_id, _new in made}) == 1 and sorted(new for _id, new in made) == [False, True]
+    assert [e.game_id for e in stores[1].board(DAY, "tenpins")] == [made[0][0]]
+    assert len(stores[0].storage.history()) == 1  # the second start's game went with its refused row
+
+
+def test_two_starts_at_once_make_one_attempt(tmp_path: Path) -> None:
+    start_at_once(f"sqlite:///{tmp_path / 'h.sqlite'}")
+
+
+def test_two_starts_at_once_make_one_attempt_on_postgresql(postgres: str) -> None:
+    start_at_once(postgres)
