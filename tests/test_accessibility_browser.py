@@ -176,6 +176,12 @@ def pages_of(client: httpx.Client) -> list[Page]:
             "return !!document.querySelector('#stats-results > *');",
         ),
         Page("rules", "/#/rules/rolling-pins", "return !!document.getElementById('rules-text');"),
+        Page("daily challenges", "/#/daily", "return !!document.querySelector('#daily-games li');"),
+        Page(
+            "a daily challenge",
+            "/#/daily/tenpins",
+            "return !!document.querySelector('#daily-board h2') && !!document.querySelector('#daily-yesterday h2');",
+        ),
     ]
     return pages
 
@@ -256,6 +262,8 @@ PAGE_NAMES = [
     "review a game",
     "statistics",
     "rules",
+    "daily challenges",
+    "a daily challenge",
 ]
 
 

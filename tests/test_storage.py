@@ -543,8 +543,12 @@ def head_revision() -> str:
 
 @pytest.mark.parametrize(
     ("before", "added"),
-    [("0006", {"accounts", "sessions"}), ("0007", {"ratings", "rating_changes"})],
-    ids=["0007-accounts", "0008-ratings"],
+    [
+        ("0006", {"accounts", "sessions"}),
+        ("0007", {"ratings", "rating_changes"}),
+        ("0008", {"daily_secret", "daily_games"}),
+    ],
+    ids=["0007-accounts", "0008-ratings", "0009-daily"],
 )
 def test_a_migration_adds_its_tables_and_runs_again_harmlessly(tmp_path: Path, before: str, added: set[str]) -> None:
     path = f"sqlite:///{tmp_path / 'm.sqlite'}"
@@ -555,4 +559,4 @@ def test_a_migration_adds_its_tables_and_runs_again_harmlessly(tmp_path: Path, b
         assert added <= set(sa.inspect(connection).get_table_names())
         connection.execute(sa.text(f"UPDATE alembic_version SET version_num = '{before}'"))  # as if half made
     again = Storage(path)  # the tables exist: kept, and the revision moves on
-    assert again.revision() == new.revision() == "0008"
+    assert again.revision() == new.revision() == head_revision()

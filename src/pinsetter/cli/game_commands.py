@@ -176,6 +176,10 @@ def play(
     record: Annotated[Path | None, typer.Option(help=N_("write the record here, after every step"))] = None,
     resume: Annotated[Path | None, typer.Option(help=N_("resume the game in this record, or a game id"))] = None,
     deal: Annotated[str | None, typer.Option(help=N_("bowling-solitaire: play the first frame from this deal"))] = None,
+    daily: Annotated[
+        str | None,
+        typer.Option(help=N_("replay the daily challenge of a past day (YYYY-MM-DD, UTC) with its published --seed")),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
     """Play a game line by line (bots-only games run to the end without input).
@@ -217,6 +221,8 @@ def play(
         fail(message.format(path=visible(str(record))))
     try:
         if resume is not None:
+            if daily is not None:
+                fail(_("--daily starts a past day's challenge afresh: give no --resume with it"))
             if game is not None or deal is not None or option:
                 fail(_("--resume continues a recorded game: give no game, --option or --deal with it"))
             storage = try_storage(db)
@@ -226,10 +232,14 @@ def play(
                 target = output_path(Path(os.path.realpath(resume)), "--resume")
             match = Match.resume(loaded, target)
         else:
+            if daily is not None and game is None:
+                fail(_("--daily needs the game: pinsetter play --daily DATE GAME --seed N"))
             game_id = pick_game() if game is None else game
             get_game(game_id)  # an unknown game is reported before anything else
             specs = PlayerSpec.parse_list(players) if players is not None else [PlayerSpec(player_name(1))]
-            options = parse_options(game_id, option)
+            options = (
+                parse_options(game_id, option) if daily is None else daily_challenge(daily, game_id, seed, option, deal)
+            )
             script = None
             if deal is not None:
                 if game_id != "bowling-solitaire":
@@ -249,6 +259,33 @@ def play(
     except (GameError, ValueError) as exc:
         fail(str(exc))
     play_lines(match)
+
+
+def daily_challenge(
+    day_text: str, game: str, seed: int | None, option: list[str] | None, deal: str | None
+) -> dict[str, object]:
+    """The options of a past day's daily challenge, once `--daily` and its seed are checked (docs/daily.md).
+
+    The seed is the one the server published when the day ended: this command cannot work it out
+    (it needs the server's secret), nor tell a wrong one from the right one.
+    """
+    from pinsetter.storage.daily import daily_options, parse_day, today
+
+    try:
+        day = parse_day(day_text)
+    except ValueError as exc:
+        fail(_("--daily: {error}").format(error=exc))
+    if day >= today():
+        message = _(
+            "--daily {day}: that day is not over yet (UTC); its challenge is played on the server, "
+            "and its seed is published when the day ends"
+        )
+        fail(message.format(day=day.isoformat()))
+    if option or deal is not None:
+        fail(_("--daily plays the challenge as everybody played it: give no --option or --deal with it"))
+    if seed is None:
+        fail(_("--daily needs the day's seed, which the server publishes once the day is over: add --seed N"))
+    return daily_options(game)
 
 
 def _solitaire_hint(deal_text: str, groups: str, objective: str) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from pinsetter.records import MAX_RECORD_BYTES, validation_message
 from pinsetter.storage import Storage
 from pinsetter.usertext import visible
 from pinsetter.web.accounts import SESSION_COOKIE, CsrfGuard, add_account_api, scope_cookie, seat_name, signed_in
+from pinsetter.web.daily import add_daily_api
 from pinsetter.web.ratings import add_rating_api
 from pinsetter.web.schemas import (
     ActionRequest,
@@ -515,6 +516,8 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
             found = service.resumable(game or None, player or None, limit)
         else:
             found = storage.history(game or None, player or None, limit)
+        sealed = app.state.daily.sealed_among([g.id for g in found])  # today's daily games: after the day
+        found = [g for g in found if g.id not in sealed]
         at = tables.store.tables_of_games([g.id for g in found])
         return [
             {
@@ -539,6 +542,7 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     # --- accounts (docs/accounts.md) ---------------------------------------------------------
     app.state.sign_in_limits = add_account_api(app, accounts, service)
     add_rating_api(app, storage, ERRORS)
+    app.state.daily = add_daily_api(app, storage, service, accounts, ERRORS)  # docs/daily.md
 
     # --- online tables (docs/tables.md) ---------------------------------------------------------
     @app.post("/api/tables", status_code=201, tags=["tables"], responses=ERRORS)

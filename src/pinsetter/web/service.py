@@ -59,6 +59,8 @@ class GameService:
         self._guard = threading.Lock()
         # The table a game is played at and its status (TableStore.table_of_game), when online tables are served.
         self.table_of: Callable[[int], tuple[int, str] | None] | None = None
+        # Whether a game is a daily challenge whose day lasts (web/daily.py): its seed is everybody's dice.
+        self.sealed: Callable[[int], bool] | None = None
         self._tutors: weakref.WeakKeyDictionary[Match, Tutor] = weakref.WeakKeyDictionary()
         self._reviews: OrderedDict[tuple[int, str, tuple[int, ...] | None, str], ReviewView] = OrderedDict()
 
@@ -272,7 +274,7 @@ class GameService:
             raise Conflict(str(exc)) from None
         match.game_id = game_id
         finished = bool((record.result or {}).get("complete"))
-        return game_view(match, self.next_of(match), hide_seed=not finished and self.secret(game_id))
+        return game_view(match, self.next_of(match), hide_seed=self.hides_seed(game_id, finished))
 
     def upload(self, text: str) -> int:
         """Store a verified record (from an upload); returns its id."""
@@ -306,7 +308,7 @@ class GameService:
         return "decision"
 
     def view(self, match: Match) -> GameView:
-        hide = not match.state.is_terminal() and match.game_id is not None and self.secret(match.game_id)
+        hide = match.game_id is not None and self.hides_seed(match.game_id, match.state.is_terminal())
         view = game_view(match, self.next_of(match), hide_seed=hide)
         if view.learn:
             view.lesson = [LessonView(**vars(item)) for item in self.tutor(match).now()]
@@ -345,6 +347,10 @@ class GameService:
     def at_table(self, game_id: int) -> bool:
         """Whether the game is (or was) played at an online table: only its seats move it, never the open API."""
         return self.table_of is not None and self.table_of(game_id) is not None
+
+    def hides_seed(self, game_id: int, finished: bool) -> bool:
+        """Whether the game's view leaves its seed out: a table's game being played, a daily game all its day."""
+        return (not finished and self.secret(game_id)) or (self.sealed is not None and self.sealed(game_id))
 
     def secret(self, game_id: int) -> bool:
         """Whether the game's seed (and so its record) is secret: while its table is open or played.

@@ -7,6 +7,7 @@
 // is drawing. Text from users (names, records, messages) is inserted with
 // textContent / createTextNode only: `h()` (js/dom.js) has no way to insert HTML.
 
+import { dailyGamePage, dailyPage } from "./js/daily.js";
 import { app, clear, h } from "./js/dom.js";
 import { gamePage } from "./js/game.js";
 import { historyPage, replayPage } from "./js/history.js";
@@ -44,6 +45,7 @@ function route() {
   if (screen === "join" && arg) return joinPage(arg);
   if (screen === "stats") return statsPage();
   if (screen === "rules") return rulesPage(arg);
+  if (screen === "daily") return arg ? dailyGamePage(arg) : dailyPage();
   app.append(h("h1", { text: t("Not found") }), h("p", {}, h("a", { href: "#/", text: t("Back to the lobby") })));
   return undefined;
 }

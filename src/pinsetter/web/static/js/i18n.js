@@ -69,6 +69,7 @@ export async function setupLanguage() {
     "nav-history": t("History"),
     "nav-stats": t("Stats"),
     "nav-rules": t("Rules"),
+    "nav-daily": t("Daily"),
     "api-docs": t("API documentation"),
   };
   for (const [id, text] of Object.entries(fixed)) {

@@ -1,0 +1,299 @@
+"""The daily challenge over the web API (docs/daily.md): today's challenge per game, one attempt, the day's board.
+
+Each game has one challenge a day (UTC): its standard options and a seed derived from the date
+and a server secret (`pinsetter.storage.daily`). Every signed-in player gets one attempt, on the
+same dice and cards as everybody (the position draw scheme), played through the ordinary game
+API. While the day lasts a daily game is sealed: only its player sees it, and nobody (its player
+included) gets its seed, record, review or hints, since the same dice are everybody's. After the
+day the seed is published and the games open like any other.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable
+from datetime import UTC, date, datetime, time, timedelta
+from fractions import Fraction
+from typing import Any
+
+import anyio
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from pinsetter.catalog import game_title
+from pinsetter.games.registry import GAMES, game_class, get_game
+from pinsetter.i18n import _
+from pinsetter.records import PlayerSpec, result_of
+from pinsetter.session import Match
+from pinsetter.storage import Storage
+from pinsetter.storage.accounts import AccountStore
+from pinsetter.storage.daily import DailyEntry, DailyStore, daily_options, parse_day, today
+from pinsetter.storage.db import is_row_id
+from pinsetter.web.accounts import SESSION_COOKIE, scope_cookie, signed_in
+from pinsetter.web.ratings import checked_mode
+from pinsetter.web.schemas import ErrorBody, GameView
+from pinsetter.web.service import Conflict, GameService, Refused
+
+__all__ = ["DailyGuard", "add_daily_api", "score_odds"]
+
+# /api/games/{id} and what follows it: the game API a sealed daily game answers only to its player.
+# The id in plain digits, as the API takes it (anything else is the API's own 422 or 404).
+GAME_PATH = re.compile(r"^/api/games/(0|[1-9][0-9]{0,18})(/[a-z]+)?")
+# What nobody gets of a sealed daily game, its player included: they tell the dice (the record's seed) or
+# the best play (review, hints) before everybody has played.
+WITHHELD = frozenset({"/record", "/review", "/hint"})
+# What moves a game on: closed once its day is over, when the seed (so every die still to come) is published.
+MOVES = frozenset({"/actions", "/advance", "/undo"})
+DAILY_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": why}
+    for code, why in (
+        (401, "not signed in: guests read the challenge and its board, signed-in players play it"),
+        (404, "no such game"),
+        (409, "the day's attempt is played already (one a day)"),
+        (422, "a date not written YYYY-MM-DD, or a day still to come"),
+    )
+}
+
+
+def _odds_table(game: str, options_json: str) -> tuple[Fraction, ...] | None:
+    """P(final score >= s) for every s under the game's exact distribution, or None where no solver gives one."""
+    from pinsetter.games.pure_chance import PureChanceGame
+    from pinsetter.solvers.distribution import analyze
+
+    instance = get_game(game, json.loads(options_json))
+    if not isinstance(instance, PureChanceGame):
+        return None
+    exact = analyze(instance).exact
+    above: list[Fraction] = []
+    running = Fraction(0)
+    for probability in reversed(exact):
+        running += probability
+        above.append(running)
+    return tuple(reversed(above))
+
+
+_odds_cache: dict[tuple[str, str], tuple[Fraction, ...] | None] = {}
+_odds_guard = threading.Lock()
+
+
+def score_odds(game: str, options: dict[str, object], score: int) -> Fraction | None:
+    """The exact chance of scoring `score` or more in `game` with `options` (kept per game and options);
+    None for a game no solver gives the final-score distribution of (Rolling Pins, Bowling Solitaire)."""
+    key = (game, json.dumps(options, sort_keys=True))
+    with _odds_guard:
+        if key not in _odds_cache:
+            _odds_cache[key] = _odds_table(*key)
+        table = _odds_cache[key]
+    if table is None:
+        return None
+    return table[max(score, 0)] if score < len(table) else Fraction(0)
+
+
+class DailyGuard:
+    """Seal a daily game while its day lasts: the game API answers only its player, and withholds its
+    record, review and hints from everybody (a 403 or 409 with one line); the seed leaves its view
+    (`GameService.sealed`). After its day an unfinished attempt is not played on: the published seed
+    would tell its player every die and card still to come."""
+
+    def __init__(self, app: ASGIApp, store: DailyStore, accounts: AccountStore, clock: Callable[[], datetime]) -> None:
+        self.app = app
+        self.store = store
+        self.accounts = accounts
+        self.clock = clock
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = GAME_PATH.match(scope["path"]) if scope["type"] == "http" else None
+        if found is not None and is_row_id(int(found.group(1))):
+            refusal = await anyio.to_thread.run_sync(self._refusal, scope, int(found.group(1)), found.group(2))
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, scope: Scope, game_id: int, tail: str | None) -> JSONResponse | None:
+        daily = self.store.of_game(game_id)
+        if daily is None:
+            return None
+        if daily[0] < today(self.clock()):
+            if scope["method"] == "POST" and tail in MOVES:  # the seed is out: an unfinished attempt stands as left
+                message = _("game {id} was the challenge of {day}, which is over: it is not played on after its day")
+                return JSONResponse({"error": message.format(id=game_id, day=daily[0].isoformat())}, 409)
+            return None
+        if tail in WITHHELD:
+            message = _(
+                "game {id} is a daily challenge: its record, review and hints come when its day ends (midnight UTC)"
+            )
+            return JSONResponse({"error": message.format(id=game_id)}, 409)
+        account = self.accounts.session_account(scope_cookie(scope, SESSION_COOKIE))
+        if account is None or account.id != daily[1]:
+            message = _("game {id} is another player's daily challenge: it opens when its day ends (midnight UTC)")
+            return JSONResponse({"error": message.format(id=game_id)}, 403)
+        return None
+
+
+class DailyService:
+    """The day's challenges, attempts and boards; `clock` says what time it is (tests move it)."""
+
+    def __init__(self, storage: Storage, games: GameService, accounts: AccountStore) -> None:
+        self.store = DailyStore(storage)
+        self.games = games
+        self.accounts = accounts
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+
+    def sealed(self, game_id: int) -> bool:
+        """Whether `game_id` is a daily game whose day lasts (its seed stays secret)."""
+        daily = self.store.of_game(game_id)
+        return daily is not None and daily[0] >= today(self.clock())
+
+    def sealed_among(self, game_ids: list[int]) -> set[int]:
+        """Which of `game_ids` are sealed daily games: the history leaves them out until their day ends
+        (an attempt's running score would tell others something of the day's dice)."""
+        return self.store.from_day(game_ids, today(self.clock()))
+
+    def day(self, text: str | None) -> date:
+        """The day asked for (today if none): refused when not YYYY-MM-DD or still to come."""
+        now = today(self.clock())
+        if text is None:
+            return now
+        try:
+            asked = parse_day(text)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
+        if asked > now:
+            message = _("{day} has not come yet: the daily challenge of a day opens that day (UTC)")
+            raise Refused(message.format(day=asked.isoformat()))
+        return asked
+
+    @staticmethod
+    def known(game: str) -> str:
+        """`game`, if the registry has it (NotFound naming the games there otherwise, as the leaderboards do)."""
+        checked_mode(game, None)
+        return game
+
+    def challenge(self, game: str, day: date, request: Request) -> dict[str, Any]:
+        """A day's challenge in words; its seed only once the day is over; the caller's attempt."""
+        options = daily_options(game)
+        current = day == today(self.clock())
+        instance = get_game(game, options)
+        ends = datetime.combine(day + timedelta(days=1), time(0), tzinfo=UTC)
+        yours = None
+        found = signed_in(self.accounts, request)
+        if found is not None:
+            entry = self.store.attempt(day, game, found[0].id)
+            if entry is not None:
+                yours = {"game_id": entry.game_id, "finished": entry.finished, "score": _score(entry)}
+        return {
+            "date": day.isoformat(),
+            "game": game,
+            "name": _(instance.name),
+            "title": game_title(game, options),
+            "summary": _(type(instance).summary),
+            "options": options,
+            "today": current,
+            "ends": ends.isoformat(),
+            "seed": None if current else str(self.store.seed(day, game)),  # as text: JavaScript would round it
+            "start": {"method": "POST", "path": f"/api/daily/{game}/start"} if current else None,
+            "has_odds": score_odds(game, options, 0) is not None,
+            "yours": yours,
+        }
+
+    def start(self, game: str, request: Request) -> tuple[GameView, bool]:
+        """The caller's attempt at today's challenge: a new game, or the one already started (not finished)."""
+        found = signed_in(self.accounts, request)
+        if found is None:
+            raise HTTPException(401, _("sign in to play the daily challenge"))
+        account = found[0]
+        day = today(self.clock())
+        entry = self.store.attempt(day, game, account.id)
+        if entry is None:
+            match = Match.new(game, [PlayerSpec(account.name)], self.store.seed(day, game), daily_options(game))
+            match.record.result = result_of(match.state, match.players)
+            game_id, new = self.store.start(day, game, account.id, match.record)
+            if new:
+                match.storage = self.games.storage
+                match.game_id = game_id
+                self.games.remember(game_id, match)
+                return self.games.view(match), True
+            entry = self.store.attempt(day, game, account.id)
+            assert entry is not None
+        if entry.finished:
+            message = _("you have played today's {game} challenge: one attempt a day, and the board shows yours")
+            raise Conflict(message.format(game=_(game_class(game).name)))
+        with self.games.lock(entry.game_id):
+            return self.games.view(self.games.match(entry.game_id)), False
+
+    def leaderboard(self, game: str, day: date, request: Request) -> list[dict[str, Any]]:
+        """The day's finished attempts, best first (equal scores share a rank, the earlier finish first)."""
+        over = day < today(self.clock())
+        found = signed_in(self.accounts, request)
+        me = None if found is None else found[0].id
+        options = daily_options(game)
+        done = sorted(
+            (entry for entry in self.store.board(day, game) if entry.finished),
+            key=lambda entry: (-_score(entry), entry.updated, entry.game_id),
+        )
+        scores = [_score(entry) for entry in done]
+        rows = []
+        for entry, score in zip(done, scores, strict=True):
+            odds = score_odds(game, options, score)
+            mine = me is not None and entry.account_id == me
+            rows.append(
+                {
+                    "rank": 1 + sum(other > score for other in scores),
+                    "name": entry.record.players[0].name,
+                    "score": score,
+                    "game_id": entry.game_id if over or mine else None,
+                    "yours": mine,
+                    "odds": None if odds is None else float(odds),
+                    "odds_exact": None if odds is None else str(odds),
+                }
+            )
+        return rows
+
+
+def _score(entry: DailyEntry) -> int:
+    players = (entry.record.result or {}).get("players") or [{}]
+    return int(players[0].get("total") or 0)
+
+
+def add_daily_api(
+    app: FastAPI, storage: Storage, games: GameService, accounts: AccountStore, errors: dict[int | str, dict[str, Any]]
+) -> DailyService:
+    """The daily challenge's endpoints and its guard over the game API; returns its service."""
+    daily = DailyService(storage, games, accounts)
+    games.sealed = daily.sealed
+    responses = errors | DAILY_ERRORS
+    app.add_middleware(DailyGuard, store=daily.store, accounts=accounts, clock=lambda: daily.clock())
+
+    @app.get("/api/daily", tags=["daily"], responses=responses)
+    def get_dailies(request: Request, date: str | None = None) -> list[dict[str, Any]]:
+        """Every game's challenge of the day (today when `date` is left out)."""
+        day = daily.day(date)
+        return [daily.challenge(game, day, request) for game in sorted(GAMES)]
+
+    @app.get("/api/daily/{game}", tags=["daily"], responses=responses)
+    def get_daily(game: str, request: Request, date: str | None = None) -> dict[str, Any]:
+        """A game's challenge of the day (today when `date`, YYYY-MM-DD in UTC, is left out): its options, how to
+        start it, the caller's attempt; the seed only for a day that is over."""
+        return daily.challenge(daily.known(game), daily.day(date), request)
+
+    @app.post("/api/daily/{game}/start", status_code=201, tags=["daily"], responses=responses)
+    def post_daily_start(game: str, request: Request, response: Response) -> GameView:
+        """Start (201) or go on with (200) the signed-in player's one attempt at today's challenge of `game`;
+        then play it through the game API. 409 once it is finished, 401 for a guest."""
+        view, new = daily.start(daily.known(game), request)
+        if not new:
+            response.status_code = 200
+        return view
+
+    @app.get("/api/daily/{game}/leaderboard", tags=["daily"], responses=responses)
+    def get_daily_leaderboard(game: str, request: Request, date: str | None = None) -> list[dict[str, Any]]:
+        """The day's finished attempts, best first, each with `odds`: the exact chance of scoring that much or
+        more (null where no solver gives the game's score distribution); `game_id` after the day, or your own."""
+        return daily.leaderboard(daily.known(game), daily.day(date), request)
+
+    return daily

@@ -1,0 +1,197 @@
+import { api } from "./api.js";
+import { app, clear, h } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { focusMain, page } from "./page.js";
+
+// pinsetter's web pages: the daily challenge (docs/daily.md). One challenge a day per game, the same
+// dice and cards for everybody, one attempt per signed-in player, and the day's board with the odds.
+
+/** The signed-in player's name and CSRF token ({name: null} for a guest). */
+async function session() {
+  const answer = await api("GET", "/api/session");
+  return answer.ok ? answer.data : { name: null, csrf_token: null };
+}
+
+/** A change made with the session cookie carries its CSRF token (docs/accounts.md). A small copy of what
+ * api.js does for the pages once it sends the token itself. */
+async function post(path, token) {
+  try {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "accept-language": language, "x-csrf-token": token || "" },
+    });
+    const data = await response.json().catch(() => null);
+    if (response.ok) return { ok: true, status: response.status, data };
+    const error = data && typeof data.error === "string" ? data.error : t("request failed ({status})", { status: response.status });
+    return { ok: false, status: response.status, error };
+  } catch (err) {
+    return { ok: false, status: 0, error: t("the server cannot be reached") };
+  }
+}
+
+function percent(odds) {
+  return new Intl.NumberFormat(language, { style: "percent", maximumSignificantDigits: 3 }).format(odds);
+}
+
+function yesterdayOf(day) {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** #/daily: today's challenge of every game, in words. */
+export async function dailyPage() {
+  const gen = page.generation;
+  const title = t("Daily challenge");
+  const answer = await api("GET", "/api/daily");
+  if (gen !== page.generation) return;
+  app.append(h("h1", { text: title }));
+  if (!answer.ok) {
+    app.append(h("p", { class: "error", role: "alert", text: answer.error }));
+    focusMain(title);
+    return;
+  }
+  const first = answer.data[0];
+  app.append(
+    h("p", {
+      text: t("Each day every game has one challenge: the same dice and cards for everybody, and one attempt each. The day is {date} (UTC).", {
+        date: first ? first.date : "",
+      }),
+    }),
+  );
+  const list = h("ul", { class: "daily-list", id: "daily-games" });
+  for (const challenge of answer.data) {
+    list.append(
+      h(
+        "li",
+        { dataset: { game: challenge.game } },
+        h("a", { href: `#/daily/${encodeURIComponent(challenge.game)}`, text: challenge.title }),
+        " · ",
+        h("span", { class: "muted", text: challenge.summary }),
+        challenge.yours ? [" · ", h("span", { text: yoursText(challenge.yours) })] : null,
+      ),
+    );
+  }
+  app.append(list);
+  focusMain(title);
+}
+
+function yoursText(yours) {
+  if (yours.finished) return t("you scored {score}", { score: yours.score });
+  return t("your attempt is under way");
+}
+
+/** #/daily/{game}: the challenge in words, Start (or the line telling a guest to sign in), the day's board
+ * and yesterday's, whose games can be reviewed now that their day is over. */
+export async function dailyGamePage(game) {
+  const gen = page.generation;
+  const [answer, who] = await Promise.all([api("GET", `/api/daily/${encodeURIComponent(game)}`), session()]);
+  if (gen !== page.generation) return;
+  if (!answer.ok) {
+    app.append(h("h1", { text: t("Daily challenge") }), h("p", { class: "error", role: "alert", text: answer.error }));
+    focusMain(t("Daily challenge"));
+    return;
+  }
+  const challenge = answer.data;
+  const title = t("Daily challenge: {game}", { game: challenge.name });
+  const error = h("p", { class: "error", role: "alert", id: "daily-error" });
+  app.append(
+    h("h1", { text: title }),
+    h("p", { id: "daily-what" }, t("{date} (UTC): {title}.", { date: challenge.date, title: challenge.title }), " ", challenge.summary),
+    playPanel(challenge, who, error),
+    error,
+  );
+  const today = h("section", { class: "panel", id: "daily-board", "aria-labelledby": "daily-board-h" });
+  const yesterday = h("section", { class: "panel", id: "daily-yesterday", "aria-labelledby": "daily-yesterday-h" });
+  app.append(today, yesterday);
+  focusMain(title);
+  await Promise.all([
+    drawBoard(today, "daily-board-h", t("Today's board"), challenge, challenge.date, false),
+    drawBoard(yesterday, "daily-yesterday-h", t("Yesterday's board"), challenge, yesterdayOf(challenge.date), true),
+  ]);
+}
+
+function playPanel(challenge, who, error) {
+  const panel = h("div", { class: "panel", id: "daily-play" });
+  const yours = challenge.yours;
+  if (!who.name) {
+    panel.append(h("p", { id: "daily-sign-in", text: t("Sign in to play the daily challenge; anyone can read its board.") }));
+    return panel;
+  }
+  if (yours && yours.finished) {
+    panel.append(h("p", { id: "daily-done", text: t("You played today's challenge and scored {score}. Come back tomorrow for the next one.", { score: yours.score }) }));
+    return panel;
+  }
+  const label = yours ? t("Go on with your attempt") : t("Start today's challenge");
+  const button = h("button", { type: "button", id: "daily-start", text: label });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    const started = await post(`/api/daily/${encodeURIComponent(challenge.game)}/start`, who.csrf_token);
+    button.disabled = false;
+    if (!started.ok) {
+      error.textContent = started.error;
+      return;
+    }
+    location.hash = `#/game/${started.data.id}`;
+  });
+  panel.append(h("p", { text: t("One attempt each, on the same dice and cards as everybody: no hints and no review until the day is over.") }), button);
+  return panel;
+}
+
+async function drawBoard(section, headingId, heading, challenge, day, over) {
+  const gen = page.generation;
+  const answer = await api("GET", `/api/daily/${encodeURIComponent(challenge.game)}/leaderboard?date=${day}`);
+  if (gen !== page.generation) return;
+  clear(section);
+  section.append(h("h2", { id: headingId, text: heading }));
+  if (!answer.ok) {
+    section.append(h("p", { class: "error", role: "alert", text: answer.error }));
+    return;
+  }
+  if (!answer.data.length) {
+    section.append(h("p", { class: "muted", text: t("Nobody has finished this challenge yet.") }));
+    return;
+  }
+  section.append(
+    h("p", {
+      class: "muted",
+      text: challenge.has_odds
+        ? t("Odds: the exact chance, before any die is rolled, of scoring at least this much.")
+        : t("No solver gives this game's score distribution yet: no odds beside the scores."),
+    }),
+  );
+  const rows = answer.data.map((row) =>
+    h(
+      "tr",
+      { dataset: { name: row.name }, class: row.yours ? "yours" : null },
+      h("td", { text: String(row.rank) }),
+      h("td", { text: row.name }),
+      h("td", { text: String(row.score) }),
+      challenge.has_odds ? h("td", { text: row.odds === null ? "" : percent(row.odds) }) : null,
+      h("td", {}, over && row.game_id ? h("a", { href: `#/review/${row.game_id}`, text: t("Review") }) : null),
+    ),
+  );
+  const headings = [t("Rank"), t("Player"), t("Score")];
+  if (challenge.has_odds) headings.push(t("Odds"));
+  section.append(
+    h(
+      "div",
+      { class: "scroll" },
+      h(
+        "table",
+        { class: "list" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            headings.map((label) => h("th", { scope: "col", text: label })),
+            h("th", { scope: "col" }, h("span", { class: "visually-hidden", text: t("Actions") })),
+          ),
+        ),
+        h("tbody", {}, rows),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,93 @@
+"""The daily page (#/daily, #/daily/GAME) in Chromium: a guest is told to sign in, two accounts start today's
+one-frame Ten Pins from the page, and both stand on the day's board with the odds as a percentage.
+
+The games themselves are rolled through the API from each page (with the session's CSRF token): the game
+page's own requests send that token once api.js does (the accounts pages' work), not this module's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import chrome_sessions, require_browser, served, wait
+
+require_browser()
+
+from selenium.webdriver.common.by import By  # noqa: E402
+
+PASSWORD = "correct horse battery staple"
+
+SIGN_UP = """
+const [name, password, done] = arguments;
+fetch("/api/accounts", {method: "POST", headers: {"content-type": "application/json"},
+                        body: JSON.stringify({name, password})})
+  .then((r) => done(r.status));
+"""
+ROLL_OUT = """
+const [id, done] = arguments;
+(async () => {
+  const who = await (await fetch("/api/session")).json();
+  let view = await (await fetch(`/api/games/${id}`)).json();
+  while (view.next !== "over") {
+    const r = await fetch(`/api/games/${id}/advance`, {method: "POST",
+      headers: {"content-type": "application/json", "x-csrf-token": who.csrf_token}, body: '{"until": "step"}'});
+    view = await r.json();
+    if (!r.ok) return done(view.error);
+  }
+  done(view.sheets[0].total);
+})();
+"""
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served over a history of its own, its Ten Pins challenge one frame long (quick to play)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("pinsetter.storage.daily.DAILY_OPTIONS", {"tenpins": {"frames": 1}})
+        with served(Path(tmp_path_factory.mktemp("daily_browser")) / "h.sqlite") as url:
+            yield url
+
+
+def play_today(browser: Any, base: str, name: str) -> int:
+    """Sign up in this browser, start today's Ten Pins from the page, roll it out; the score."""
+    browser.get(base + "/#/daily/tenpins")
+    told = wait(browser, lambda d: d.find_elements(By.ID, "daily-sign-in"), "a guest is not told to sign in")[0]
+    assert "Sign in" in told.text
+    assert browser.execute_async_script(SIGN_UP, name, PASSWORD) == 201
+    browser.refresh()
+    wait(browser, lambda d: d.find_elements(By.ID, "daily-start"), "no Start button for a signed-in player")[0].click()
+    wait(browser, lambda d: "#/game/" in d.current_url, "Start did not open the game")
+    game_id = int(browser.current_url.rsplit("/", 1)[1])
+    score = browser.execute_async_script(ROLL_OUT, game_id)
+    assert isinstance(score, int), score
+    return score
+
+
+def test_two_accounts_play_the_day_and_stand_on_its_board(base: str) -> None:
+    import httpx
+
+    with chrome_sessions(2) as (ann, bob):
+        scores = {"Ann": play_today(ann, base, "Ann"), "Bob": play_today(bob, base, "Bob")}
+        assert scores["Ann"] == scores["Bob"]  # the same dice: one frame of Ten Pins has no decision in it
+        with httpx.Client(base_url=base) as api:
+            odds = Fraction(api.get("/api/daily/tenpins/leaderboard").json()[0]["odds_exact"])
+        ann.get(base + "/#/daily")
+        listed = "#daily-games li[data-game='tenpins'] a"
+        link = wait(ann, lambda d: d.find_elements(By.CSS_SELECTOR, listed), "no list of the day's challenges")
+        assert link[0].text == "Ten Pins (dice), 1 frame"  # words, never an option's key
+        link[0].click()
+        wait(ann, lambda d: d.find_elements(By.CSS_SELECTOR, "#daily-board tbody tr"), "no board")
+        wait(ann, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#daily-board tbody tr")) == 2, "not both ranked")
+        rows = ann.find_elements(By.CSS_SELECTOR, "#daily-board tbody tr")  # drawn once, both there
+        cells = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")][:4] for row in rows]
+        percent = ann.execute_script(
+            "return new Intl.NumberFormat('en', {style: 'percent', maximumSignificantDigits: 3}).format(arguments[0])",
+            float(odds),
+        )
+        assert sorted(cells) == [["1", "Ann", str(scores["Ann"]), percent], ["1", "Bob", str(scores["Bob"]), percent]]
+        assert ann.find_element(By.ID, "daily-done").text.startswith("You played today's challenge")
