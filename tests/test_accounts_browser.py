@@ -4,7 +4,7 @@ Two headless Chromium sessions (each its own cookies and storage) are Ann and Bo
 out and in again (a wrong password shows the API's one line, nothing typed is lost) and plays a
 local game signed in: every change she makes carries her session's CSRF token. Then Ann hosts a
 rated Ten Pins table of one frame, Bob (signed up in his browser) takes the other seat, they play
-it out, and both ratings move: the leaderboard and profile pages show them; those pages and the
+it out, and both ratings move: the leaderboard and profile pages show them (with the game's link); those pages and the
 sign-in page pass axe and are kept as screenshots at 1280 and 390 px, light and dark, in
 `/tmp/pages-shots/` (else `PINSETTER_ARTIFACTS`). Last, Bob deletes his account from his profile.
 
@@ -225,8 +225,8 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
     assert str(ratings["Bob"][0]["rating"]) in card.text and "Ten Pins (dice)" in card.text
     assert len(ann.find_elements(By.CSS_SELECTOR, "#rating-chart-0 circle")) == 2
     game_id = httpx.get(f"{base}/api/players/Bob").json()["best"][0]["game_id"]
-    review = str(ann.find_element(By.CSS_SELECTOR, "#best-games a").get_attribute("href"))
-    assert review.endswith(f"#/review/{game_id}")
+    link = str(ann.find_element(By.CSS_SELECTOR, "#best-games a").get_attribute("href"))
+    assert link.endswith(f"#/history/{game_id}")  # Ten Pins has no decisions to review: stepped through instead
     assert not ann.find_elements(By.ID, "account")  # somebody else's profile has no account section
     bob.get(base + "/#/player/Bob")
     wait(bob, lambda d: d.find_elements(By.ID, "delete-account"), "Bob's own profile has no account section")

@@ -1,4 +1,4 @@
-import { account, api } from "./api.js";
+import { account, api, getCatalog } from "./api.js";
 import { accountSection } from "./account.js";
 import { app, h, s } from "./dom.js";
 import { t, tn } from "./i18n.js";
@@ -16,6 +16,14 @@ const PAD = { l: 50, r: 16, t: 16, b: 36 };
 export function signed(delta) {
   const rounded = Math.round(delta);
   return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "±0";
+}
+
+/** A rated game's link: its review where the game has decisions to review, else stepping through it. */
+function gameLink(entry, games, text) {
+  if (!entry.game_id) return null; // the stored game is gone
+  const spec = games.find((g) => g.id === entry.game);
+  if (spec && !spec.decisions) return h("a", { href: `#/history/${entry.game_id}`, text: t("Step through"), dataset: { game: String(entry.game_id) } });
+  return h("a", { href: `#/review/${entry.game_id}`, text, dataset: { game: String(entry.game_id) } });
 }
 
 function placeWords(entry) {
@@ -85,7 +93,7 @@ function ratingsPanel(data, boards) {
   );
 }
 
-function chartsPanel(data, boards) {
+function chartsPanel(data, boards, games) {
   if (!data.history.length) return [];
   const panel = h("section", { class: "panel", "aria-labelledby": "history-h", id: "rating-history" }, h("h2", { id: "history-h", text: t("Rating over time") }));
   const series = [];
@@ -103,7 +111,7 @@ function chartsPanel(data, boards) {
         h("td", { text: placeWords(e) }),
         h("td", { class: "num", text: signed(e.delta) }),
         h("td", { class: "num", text: e.rating }),
-        h("td", {}, e.game_id ? h("a", { href: `#/review/${e.game_id}`, text: t("Review") }) : null),
+        h("td", {}, gameLink(e, games, t("Review"))),
       ),
     );
     panel.append(
@@ -131,13 +139,14 @@ function chartsPanel(data, boards) {
   const draw = () =>
     holders.forEach(({ holder, one }, index) => {
       const last = one.entries[one.entries.length - 1];
-      const label = t("Rating in {board} over {count} rated games, oldest first: now {rating}", { board: one.title, count: one.entries.length, rating: last.rating });
+      const values = { board: one.title, rating: last.rating };
+      const label = tn("Rating in {board} over {n} rated game: now {rating}", "Rating in {board} over {n} rated games, oldest first: now {rating}", one.entries.length, values);
       holder.append(ratingChart(one.entries, { width: holder.clientWidth || 600, id: `rating-chart-${index}`, label }));
     });
   return [panel, draw];
 }
 
-function bestPanel(data, boards) {
+function bestPanel(data, boards, games) {
   if (!data.best.length) return null;
   return h(
     "section",
@@ -154,7 +163,7 @@ function bestPanel(data, boards) {
           ` · ${placeWords(e)} · ${signed(e.delta)} → ${e.rating}`,
           h("br"),
           h("span", { class: "help", text: when(e.at) }),
-          e.game_id ? [" · ", h("a", { href: `#/review/${e.game_id}`, dataset: { game: String(e.game_id) }, text: t("Review this game") })] : null,
+          e.game_id ? [" · ", gameLink(e, games, t("Review this game"))] : null,
         ),
       ),
     ),
@@ -165,7 +174,7 @@ export async function profilePage(name) {
   const gen = page.generation;
   const root = h("div", { id: "profile", dataset: { ready: "0" } });
   app.append(root);
-  const [boards, answer] = await Promise.all([getBoards(), api("GET", `/api/players/${encodeURIComponent(name)}`)]);
+  const [boards, games, answer] = await Promise.all([getBoards(), getCatalog(), api("GET", `/api/players/${encodeURIComponent(name)}`)]);
   if (gen !== page.generation) return;
   if (!answer.ok) {
     root.append(
@@ -180,11 +189,11 @@ export async function profilePage(name) {
     return;
   }
   const data = answer.data;
-  const [charts, drawCharts] = chartsPanel(data, boards);
+  const [charts, drawCharts] = chartsPanel(data, boards, games);
   root.append(
     h("h1", { class: "profile-name" }, data.name),
     h("p", { class: "lead muted", id: "profile-games", text: tn("{n} rated game", "{n} rated games", data.games) }),
-    h("div", { class: "profile-grid" }, h("div", {}, ratingsPanel(data, boards), bestPanel(data, boards)), h("div", {}, charts || null)),
+    h("div", { class: "profile-grid" }, h("div", {}, ratingsPanel(data, boards), bestPanel(data, boards, games)), h("div", {}, charts || null)),
     account.name === data.name ? accountSection(data.name) : null,
   );
   if (drawCharts) drawCharts();
