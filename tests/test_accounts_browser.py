@@ -85,6 +85,13 @@ def sign_up(driver: WebDriver, base: str, name: str) -> None:
     assert header(driver) == name
 
 
+def sign_out(driver: WebDriver) -> None:
+    """Sign out from the header, and wait for the header to offer "Sign in" again."""
+    driver.find_element(By.ID, "sign-out").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "nav-signin"), "the header never showed the sign-out")
+    assert header(driver) == ""
+
+
 def test_sign_up_out_and_in_and_play_a_local_game_signed_in(browsers: list[WebDriver], base: str) -> None:
     ann = browsers[0]
     ann.get(base + "/#/stats")
@@ -103,8 +110,7 @@ def test_sign_up_out_and_in_and_play_a_local_game_signed_in(browsers: list[WebDr
     assert header(ann) == "Ann"
     assert str(ann.find_element(By.ID, "nav-me").get_attribute("href")).endswith("#/player/Ann")
 
-    ann.find_element(By.ID, "sign-out").click()
-    assert header(ann) == ""
+    sign_out(ann)
     assert httpx.get(f"{base}/api/session").json()["name"] is None  # (a separate client: a guest, as always)
 
     # A wrong password: the one line, the name kept; then the right one.
@@ -233,8 +239,7 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
     check_page(bob, "profile", lambda d: d.execute_script(profile_ready))
 
     # The sign-in page, as a guest sees it (Bob signs out, then in again).
-    bob.find_element(By.ID, "sign-out").click()
-    assert header(bob) == ""
+    sign_out(bob)
     bob.get(base + "/#/signin")
     check_page(bob, "signin", lambda d: d.find_elements(By.ID, "signup-name"))
     fill(bob, "signin", "Bob", PASSWORD)

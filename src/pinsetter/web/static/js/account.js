@@ -116,7 +116,7 @@ export function signinPage() {
       h(
         "p",
         { class: "panel", id: "signed-in" },
-        t("You are signed in as {name}. ", { name: account.name }),
+        `${t("You are signed in as {name}.", { name: account.name })} `,
         h("a", { href: profileHref(account.name), text: t("Your profile") }),
       ),
     );
@@ -238,7 +238,7 @@ export function seatIdentity(table) {
   }
   if (table.rated) {
     return {
-      blocked: h("p", { id: "sit-rated" }, t("This table is rated: only signed-in players sit at it. "), h("a", { href: "#/signin", text: t("Sign in") })),
+      blocked: h("p", { id: "sit-rated" }, `${t("This table is rated: only signed-in players sit at it.")} `, h("a", { href: "#/signin", text: t("Sign in") })),
     };
   }
   return null;

@@ -89,7 +89,7 @@ function ratingsPanel(data, boards) {
             ),
           ),
         )
-      : h("p", { class: "muted", id: "no-ratings", text: t("No rated games yet: ratings come from tables their host made rated.") }),
+      : h("p", { class: "muted", id: "no-ratings", text: t("No rated games yet: ratings come from games at rated tables.") }),
   );
 }
 
