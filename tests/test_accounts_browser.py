@@ -21,7 +21,15 @@ from pathlib import Path
 import httpx
 import pytest
 
-from browser_support import chrome_sessions, lobby_form, pictures_at_both_widths, require_browser, settle, wait
+from browser_support import (
+    chrome_sessions,
+    full_screenshot,
+    lobby_form,
+    pictures_at_both_widths,
+    require_browser,
+    settle,
+    wait,
+)
 from pinsetter.records import Record
 
 require_browser()
@@ -180,12 +188,15 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
     bob.get(link)
     wait(bob, lambda d: d.find_elements(By.ID, "sit-rated"), "a guest was offered a seat at a rated table")
     assert not bob.find_elements(By.CSS_SELECTOR, "#sit button")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    full_screenshot(bob, SHOTS / "join-rated-guest.png")
     sign_up(bob, base, "Bob")
     bob.get(link)
     take_seat(bob, "Bob", 1)
     wait(bob, lambda d: "#/table/" in d.current_url)
     live_at(bob, seat="1")
     wait(ann, lambda d: d.find_element(By.ID, "start-table").is_enabled(), "Ann never saw Bob sit")
+    full_screenshot(ann, SHOTS / "table-rated-host.png")
     ann.find_element(By.ID, "start-table").click()
 
     players = {0: ann, 1: bob}
