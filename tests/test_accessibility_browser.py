@@ -6,7 +6,7 @@ no violation of impact "serious" or "critical" may remain on any page, in the li
 theme: the front page, each game in the middle and at its end (Rolling Pins plain and advanced),
 a table seen by its host before and during its game, the join page, the history, stepping
 through a game, a game's review (with no violation of any impact, its folded tables open), the
-statistics and the rules.
+statistics, the rules, and the account pages as a guest sees them (sign in, a leaderboard, a profile).
 
 Every violation found (of any impact) is printed as a table per page (impact, rule, nodes) and
 written to `$PINSETTER_ARTIFACTS/axe-violations.md`, for notes; each page audited is kept there as
@@ -182,8 +182,24 @@ def pages_of(client: httpx.Client) -> list[Page]:
             "/#/daily/tenpins",
             "return !!document.querySelector('#daily-board h2') && !!document.querySelector('#daily-yesterday h2');",
         ),
+        # The account pages as a guest sees them (tests/test_accounts_browser.py audits them with rated games).
+        Page("sign in", "/#/signin", "return !!document.getElementById('signup-name');"),
+        Page("leaderboard", "/#/leaderboard", "return document.getElementById('board')?.dataset.ready === '1';"),
+        Page(
+            "a player's profile",
+            f"/#/player/{account_of(client.base_url)}",
+            "return document.getElementById('profile')?.dataset.ready === '1';",
+        ),
     ]
     return pages
+
+
+def account_of(base: httpx.URL) -> str:
+    """A signed-up player (from a client of its own: the audit's browser stays a guest); one argon2 hash."""
+    with httpx.Client(base_url=base) as other:
+        answer = other.post("/api/accounts", json={"name": "Ann", "password": "audit-password"})
+    assert answer.status_code == 201, answer.text
+    return "Ann"
 
 
 @dataclass
@@ -264,6 +280,9 @@ PAGE_NAMES = [
     "rules",
     "daily challenges",
     "a daily challenge",
+    "sign in",
+    "leaderboard",
+    "a player's profile",
 ]
 
 

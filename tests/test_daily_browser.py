@@ -1,8 +1,8 @@
 """The daily page (#/daily, #/daily/GAME) in Chromium: a guest is told to sign in, two accounts start today's
 one-frame Ten Pins from the page, and both stand on the day's board with the odds as a percentage.
 
-The games themselves are rolled through the API from each page (with the session's CSRF token): the game
-page's own requests send that token once api.js does (the accounts pages' work), not this module's.
+The games are rolled by clicking the game page's Roll button: a signed-in page's changes carry the
+session's CSRF token (js/api.js), so the test also proves a daily game plays from its page.
 """
 
 from __future__ import annotations
@@ -12,13 +12,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
-from browser_support import chrome_sessions, require_browser, served, wait
+from browser_support import chrome_sessions, require_browser, served, settle, wait
 
 require_browser()
 
 from selenium.webdriver.common.by import By  # noqa: E402
+
+from test_web_browser import after_click  # noqa: E402
 
 PASSWORD = "correct horse battery staple"
 
@@ -27,20 +30,6 @@ const [name, password, done] = arguments;
 fetch("/api/accounts", {method: "POST", headers: {"content-type": "application/json"},
                         body: JSON.stringify({name, password})})
   .then((r) => done(r.status));
-"""
-ROLL_OUT = """
-const [id, done] = arguments;
-(async () => {
-  const who = await (await fetch("/api/session")).json();
-  let view = await (await fetch(`/api/games/${id}`)).json();
-  while (view.next !== "over") {
-    const r = await fetch(`/api/games/${id}/advance`, {method: "POST",
-      headers: {"content-type": "application/json", "x-csrf-token": who.csrf_token}, body: '{"until": "step"}'});
-    view = await r.json();
-    if (!r.ok) return done(view.error);
-  }
-  done(view.sheets[0].total);
-})();
 """
 
 
@@ -63,14 +52,19 @@ def play_today(browser: Any, base: str, name: str) -> int:
     wait(browser, lambda d: d.find_elements(By.ID, "daily-start"), "no Start button for a signed-in player")[0].click()
     wait(browser, lambda d: "#/game/" in d.current_url, "Start did not open the game")
     game_id = int(browser.current_url.rsplit("/", 1)[1])
-    score = browser.execute_async_script(ROLL_OUT, game_id)
-    assert isinstance(score, int), score
-    return score
+    state = settle(browser)
+    while state["next"] != "over":
+        assert state["next"] == "roll" and not state["error"], state
+        state = after_click(browser, browser.find_element(By.ID, "roll"))
+    assert not state["error"], state["error"]
+
+    cookies = {c["name"]: c["value"] for c in browser.get_cookies()}
+    with httpx.Client(base_url=base, cookies=cookies) as api:
+        view = api.get(f"/api/games/{game_id}").json()
+    return int(view["sheets"][0]["total"])
 
 
 def test_two_accounts_play_the_day_and_stand_on_its_board(base: str) -> None:
-    import httpx
-
     with chrome_sessions(2) as (ann, bob):
         scores = {"Ann": play_today(ann, base, "Ann"), "Bob": play_today(bob, base, "Bob")}
         assert scores["Ann"] == scores["Bob"]  # the same dice: one frame of Ten Pins has no decision in it

@@ -224,3 +224,18 @@ def test_a_tie_moves_both_alike_and_a_table_is_rated_once(tmp_path: Any) -> None
     assert [e.name for e in RatingStore(storage).leaderboard("tenpins", "standard")] == ["Bob"]
     with storage.engine.begin() as connection:
         assert connection.execute(sa.select(sa.func.count()).select_from(rating_changes)).scalar_one() == 1
+
+
+def test_the_boards_are_listed_with_titles_in_words(client: TestClient) -> None:
+    """The pages name a board by its title, never its ids: Rolling Pins' two modes apart, one board per other game."""
+    answer = client.get("/api/leaderboards")
+    assert answer.status_code == 200, answer.text
+    found = {(b["game"], b["mode"]): b["title"] for b in answer.json()}
+    assert found[("rolling-pins", "basic")] == "Rolling Pins, basic"
+    assert found[("rolling-pins", "advanced")] == "Rolling Pins, advanced"
+    assert found[("tenpins", "standard")] == all_games()["tenpins"].name  # its name, as the catalog gives it
+    assert len(found) == len(all_games()) + 1
+    for game, mode in found:  # every board listed answers
+        assert client.get(f"/api/leaderboard/{game}", params={"mode": mode}).status_code == 200
+    japanese = client.get("/api/leaderboards", headers={"accept-language": "ja"}).json()
+    assert all(b["title"] != found[(b["game"], b["mode"])] for b in japanese if b["game"] == "rolling-pins")

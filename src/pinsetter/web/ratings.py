@@ -7,11 +7,25 @@ from typing import Any
 from fastapi import FastAPI
 
 from pinsetter.core.game import OptionError
-from pinsetter.games.registry import game_class
-from pinsetter.i18n import _
+from pinsetter.games.registry import all_games, game_class
+from pinsetter.i18n import N_, _
 from pinsetter.storage import Storage
 from pinsetter.storage.ratings import MODES, STANDARD, RatingStore
 from pinsetter.web.service import NotFound, Refused
+
+# A mode in words, after the game's name ("Rolling Pins, advanced"); the one mode of other games says nothing.
+MODE_WORDS = {"basic": N_("basic"), "advanced": N_("advanced")}
+
+
+def boards() -> list[dict[str, str]]:
+    """Every leaderboard there is (a game and mode), titled in words: the pages name boards, never ids."""
+    found = []
+    for game, cls in all_games().items():
+        for mode in MODES.get(game, (STANDARD,)):
+            words = [_(cls.name)] + ([_(MODE_WORDS[mode])] if mode in MODE_WORDS else [])
+            title = _(", ").join(words)  # as a game's options are listed (catalog.describe_variant)
+            found.append({"game": game, "mode": mode, "title": title})
+    return found
 
 
 def checked_mode(game: str, mode: str | None) -> str:
@@ -32,6 +46,11 @@ def checked_mode(game: str, mode: str | None) -> str:
 def add_rating_api(app: FastAPI, storage: Storage, errors: dict[int | str, dict[str, Any]]) -> RatingStore:
     """The rating endpoints; returns their store."""
     store = RatingStore(storage)
+
+    @app.get("/api/leaderboards", tags=["ratings"])
+    def get_boards() -> list[dict[str, str]]:
+        """Every leaderboard: its game, mode and title in words (Rolling Pins' basic and advanced apart)."""
+        return boards()
 
     @app.get("/api/leaderboard/{game}", tags=["ratings"], responses=errors)
     def get_leaderboard(game: str, mode: str | None = None) -> list[dict[str, Any]]:

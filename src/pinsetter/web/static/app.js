@@ -8,12 +8,15 @@
 // textContent / createTextNode only: `h()` (js/dom.js) has no way to insert HTML.
 
 import { dailyGamePage, dailyPage } from "./js/daily.js";
+import { drawAccountBox, loadAccount, onAccountChange, rememberPlace, signinPage } from "./js/account.js";
 import { app, clear, h } from "./js/dom.js";
 import { gamePage } from "./js/game.js";
 import { historyPage, replayPage } from "./js/history.js";
 import { setupLanguage, t } from "./js/i18n.js";
+import { leaderboardPage } from "./js/leaderboard.js";
 import { lobbyPage } from "./js/lobby.js";
 import { page } from "./js/page.js";
+import { profilePage } from "./js/profile.js";
 import { rulesPage } from "./js/rules.js";
 import { statsPage } from "./js/stats.js";
 import { joinPage, tablePage } from "./js/tables.js";
@@ -35,7 +38,8 @@ function route() {
     else link.removeAttribute("aria-current");
   }
   clear(app);
-  const [screen, arg] = parts;
+  const [screen, arg, more] = parts;
+  rememberPlace(hash, screen);
   if (!screen) return lobbyPage();
   if (screen === "game" && /^\d+$/.test(arg || "")) return gamePage(Number(arg));
   if (screen === "history" && !arg) return historyPage();
@@ -46,6 +50,9 @@ function route() {
   if (screen === "stats") return statsPage();
   if (screen === "rules") return rulesPage(arg);
   if (screen === "daily") return arg ? dailyGamePage(arg) : dailyPage();
+  if (screen === "signin") return signinPage();
+  if (screen === "leaderboard") return leaderboardPage(arg, more);
+  if (screen === "player" && arg) return profilePage(arg);
   app.append(h("h1", { text: t("Not found") }), h("p", {}, h("a", { href: "#/", text: t("Back to the lobby") })));
   return undefined;
 }
@@ -68,7 +75,17 @@ document.addEventListener("keydown", (event) => {
   page.keys(event);
 });
 window.addEventListener("hashchange", route);
-setupLanguage().then(() => {
-  setupTheme();
+// Who is signed in (and their session's CSRF token) is known before the first page draws.
+onAccountChange(() => {
+  drawAccountBox();
   route();
 });
+setupLanguage()
+  .then(() => {
+    setupTheme();
+    return loadAccount();
+  })
+  .then(() => {
+    drawAccountBox();
+    route();
+  });

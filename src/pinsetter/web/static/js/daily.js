@@ -1,33 +1,10 @@
-import { api } from "./api.js";
+import { account, api } from "./api.js";
 import { app, clear, h } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { focusMain, page } from "./page.js";
 
 // pinsetter's web pages: the daily challenge (docs/daily.md). One challenge a day per game, the same
 // dice and cards for everybody, one attempt per signed-in player, and the day's board with the odds.
-
-/** The signed-in player's name and CSRF token ({name: null} for a guest). */
-async function session() {
-  const answer = await api("GET", "/api/session");
-  return answer.ok ? answer.data : { name: null, csrf_token: null };
-}
-
-/** A change made with the session cookie carries its CSRF token (docs/accounts.md). A small copy of what
- * api.js does for the pages once it sends the token itself. */
-async function post(path, token) {
-  try {
-    const response = await fetch(path, {
-      method: "POST",
-      headers: { "accept-language": language, "x-csrf-token": token || "" },
-    });
-    const data = await response.json().catch(() => null);
-    if (response.ok) return { ok: true, status: response.status, data };
-    const error = data && typeof data.error === "string" ? data.error : t("request failed ({status})", { status: response.status });
-    return { ok: false, status: response.status, error };
-  } catch (err) {
-    return { ok: false, status: 0, error: t("the server cannot be reached") };
-  }
-}
 
 function percent(odds) {
   return new Intl.NumberFormat(language, { style: "percent", maximumSignificantDigits: 3 }).format(odds);
@@ -85,7 +62,8 @@ function yoursText(yours) {
  * and yesterday's, whose games can be reviewed now that their day is over. */
 export async function dailyGamePage(game) {
   const gen = page.generation;
-  const [answer, who] = await Promise.all([api("GET", `/api/daily/${encodeURIComponent(game)}`), session()]);
+  const answer = await api("GET", `/api/daily/${encodeURIComponent(game)}`);
+  const who = account; // filled from GET /api/session before the first page (js/account.js)
   if (gen !== page.generation) return;
   if (!answer.ok) {
     app.append(h("h1", { text: t("Daily challenge") }), h("p", { class: "error", role: "alert", text: answer.error }));
@@ -126,7 +104,7 @@ function playPanel(challenge, who, error) {
   const button = h("button", { type: "button", id: "daily-start", text: label });
   button.addEventListener("click", async () => {
     button.disabled = true;
-    const started = await post(`/api/daily/${encodeURIComponent(challenge.game)}/start`, who.csrf_token);
+    const started = await api("POST", `/api/daily/${encodeURIComponent(challenge.game)}/start`);
     button.disabled = false;
     if (!started.ok) {
       error.textContent = started.error;

@@ -68,6 +68,7 @@ export async function setupLanguage() {
     "nav-play": t("Play"),
     "nav-history": t("History"),
     "nav-stats": t("Stats"),
+    "nav-leaderboard": t("Leaderboard"),
     "nav-rules": t("Rules"),
     "nav-daily": t("Daily"),
     "api-docs": t("API documentation"),

@@ -1,4 +1,5 @@
-import { api, getCatalog } from "./api.js";
+import { ratedField } from "./account.js";
+import { account, api, getCatalog } from "./api.js";
 import { app, clear, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { focusMain, page } from "./page.js";
@@ -15,7 +16,7 @@ const NAME_KEY = "pinsetter.name"; // the name this browser's player last played
 
 // A name, not "you": the log tells every player's moves in the third person ("Player 1 rolls 3 and 4").
 export function playerName() {
-  const name = (stored(NAME_KEY) || "").trim();
+  const name = account.name || (stored(NAME_KEY) || "").trim(); // signed in: the account's name
   return name || t("Player {number}", { number: 1 });
 }
 
@@ -336,6 +337,7 @@ export async function lobbyPage() {
   const start = h("button", { type: "submit", class: "primary", text: t("Start the game"), id: "start" });
   const host = h("button", { type: "button", text: t("Host a table for friends"), id: "host-table", "aria-describedby": "host-help" });
   const tableExtras = asyncTableOptions();
+  const rated = ratedField(); // signed in: "Rated game"
 
   const form = h(
     "form",
@@ -364,6 +366,7 @@ export async function lobbyPage() {
         h("p", { class: "help", id: "turn-seconds-help", text: TABLE_TEXT.timerHelp }),
       ),
       tableExtras.box,
+      rated.element,
     ),
     error,
     h("div", { class: "row" }, start, host),
@@ -398,6 +401,7 @@ export async function lobbyPage() {
     const seconds = turnSeconds.value.trim();
     if (seconds) body.turn_seconds = /^\d+$/.test(seconds) ? Number(seconds) : seconds;
     Object.assign(body, tableExtras.chosen());
+    if (rated.rated()) body.rated = true;
     host.disabled = true;
     const answer = await api("POST", "/api/tables", body);
     host.disabled = false;

@@ -1,3 +1,4 @@
+import { ratedNote, seatIdentity } from "./account.js";
 import { api, catalogCache, getCatalog } from "./api.js";
 import { drawEnding, drawLog, drawSheets, selectionContext } from "./board.js";
 import { app, append, clear, h, s } from "./dom.js";
@@ -77,6 +78,7 @@ export function seatLabel(seat) {
 export function sitForm(table, sat) {
   const error = h("p", { class: "error", role: "alert", id: "sit-error" });
   const name = h("input", { type: "text", id: "sit-name", maxlength: 40, autocomplete: "nickname", required: true });
+  const identity = seatIdentity(table); // signed in: the account's name; a guest at a rated table: why not
   const free = table.seats.filter((s) => s.free);
   const buttons = free.map((seat) =>
     h("button", {
@@ -86,13 +88,14 @@ export function sitForm(table, sat) {
       dataset: { key: `sit-${seat.seat}`, seat: String(seat.seat) },
       onclick: async (event) => {
         const button = event.currentTarget;
-        if (!name.value.trim()) {
+        if (!identity && !name.value.trim()) {
           error.textContent = t("type your name first");
           name.focus();
           return;
         }
         button.disabled = true;
-        const answer = await api("POST", `/api/tables/${table.id}/seats/${seat.seat}`, { name: name.value.trim() });
+        const body = identity ? identity.body() : { name: name.value.trim() };
+        const answer = await api("POST", `/api/tables/${table.id}/seats/${seat.seat}`, body);
         button.disabled = false;
         if (!answer.ok) {
           error.textContent = answer.error;
@@ -108,8 +111,8 @@ export function sitForm(table, sat) {
     "section",
     { class: "panel", id: "sit", "aria-labelledby": "sit-h" },
     h("h2", { id: "sit-h", text: t("Take a seat") }),
-    h("div", { class: "option" }, h("label", { for: "sit-name", text: t("Your name") }), name),
-    h("div", { class: "row" }, buttons),
+    identity ? identity.field || identity.blocked : h("div", { class: "option" }, h("label", { for: "sit-name", text: t("Your name") }), name),
+    identity && identity.blocked ? null : h("div", { class: "row" }, buttons),
     error,
   );
 }
@@ -498,6 +501,7 @@ export async function tablePage(id) {
       connection,
       h("p", { id: "whoami", text: who }),
       h("p", { id: "table-options", class: "muted", text: table.title || gameName(table.game) }),
+      ratedNote(table),
     ];
     const error = h("p", { class: "error", role: "alert", id: "table-error", text: st.error });
 
