@@ -8,7 +8,7 @@ the machine is busy. This runs those tests `--runs` times under `pytest -n 2
 beside them, and reports every test that failed, with how often. Not part of
 `make test`: it takes about as long as `--runs` times the tests themselves.
 
-One run of the whole set takes about 17 minutes of this 2-core machine, so 20
+One run of the whole set takes about 20 minutes of this 2-core machine, so 20
 runs do not fit in one sitting. Every run is therefore added to a ledger
 (`--ledger`, benchmarks/results/flaky_runs.jsonl, kept in git) under the code
 it ran: the git trees of src/ and tests/ and the hash of pyproject.toml. Runs
@@ -40,10 +40,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "benchmarks" / "results" / "flaky_runs.jsonl"
+SCREEN_PATTERNS = ("test_tui*.py", "test_i18n_tui.py", "test_words_tui.py", "test_*browser*.py", "test_web_tables*.py")
 SCREEN_TESTS = sorted(
-    str(path.relative_to(ROOT))
-    for pattern in ("test_tui*.py", "test_i18n_tui.py", "test_*browser*.py", "test_web_tables*.py")
-    for path in (ROOT / "tests").glob(pattern)
+    {str(found.relative_to(ROOT)) for pattern in SCREEN_PATTERNS for found in (ROOT / "tests").glob(pattern)}
 )
 
 
