@@ -75,6 +75,8 @@ def test_a_game_page_in_japanese(driver: WebDriver, base: str, tmp_path_factory:
     choices[1].click()  # two dice: the roll follows, then pins to cross out
     wait(driver, lambda d: d.find_elements(By.ID, "dice-caption"), "the roll")
     assert text_of(driver, "#dice-caption").startswith("出目")
+    sheets = text_of(driver, "section[aria-labelledby=sheets-h]")
+    assert "Player 1" in sheets and "プレイヤー" not in sheets  # a default name is a name: the same in every language
     assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
     shot = artifacts_folder(tmp_path_factory) / "game-ja.png"
     driver.save_screenshot(str(shot))

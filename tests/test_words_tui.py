@@ -5,10 +5,12 @@ Japanese, through the Textual pilot (set up in the launcher, as a player would) 
 `pinsetter play` with its input scripted. In the full-screen terminal the Japanese games are
 three frames long (set in the launcher): the first frame, one between and the last with its
 bonus balls say everything ten frames say, at a third of the cost (a ten-frame Japanese game
-took two to three minutes of a loaded machine; the English ones stay ten frames long). What a player reads (the log, the status line, the
-actions, the end screen, the launcher's options and players, the history list, the decision
-headers and moves of `pinsetter play`) carries no notation and no game id, after the shortcut
-beside each action and the typed-input help are taken away: those are notation by design.
+took two to three minutes of a loaded machine; the English ones stay ten frames long).
+
+What a player reads (the log, the status line, the actions, the end screen, the launcher's
+options and players, the history list, the decision headers and moves of `pinsetter play`)
+carries no notation and no game id, after the shortcut beside each action and the typed-input
+help are taken away: those are notation by design.
 """
 
 from __future__ import annotations

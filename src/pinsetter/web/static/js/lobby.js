@@ -14,10 +14,16 @@ import { botInfo, botSeatName, gameName, playerNames, when } from "./words.js";
 export const lobby = { game: null, players: null, values: {}, seed: "", more: false };
 const NAME_KEY = "pinsetter.name"; // the name this browser's player last played under
 
-// A name, not "you": the log tells every player's moves in the third person ("Player 1 rolls 3 and 4").
+// A person's seat nobody named: "Player 1", a name, not "you" (the log tells every player's moves in the
+// third person), and the same in every language, as in the terminal: a name keys the history and the
+// statistics, so it must not change with the language of the day (docs/i18n.md).
+export function defaultPersonName(number) {
+  return `Player ${number}`;
+}
+
 export function playerName() {
   const name = account.name || (stored(NAME_KEY) || "").trim(); // signed in: the account's name
-  return name || t("Player {number}", { number: 1 });
+  return name || defaultPersonName(1);
 }
 
 // The seats of a one-click game: this browser's player, and a bot where the game takes two players and has one.
@@ -188,7 +194,7 @@ export async function lobbyPage() {
 
   // A new seat's name: "Player 3", or a bot's as players are named ("Greedy bot 2"), apart from the others.
   function defaultName(kind, index) {
-    if (kind === "human") return t("Player {number}", { number: index + 1 });
+    if (kind === "human") return defaultPersonName(index + 1);
     const taken = lobby.players.filter((_, i) => i !== index).map((p) => p.name);
     return botSeatName(kind, taken);
   }
