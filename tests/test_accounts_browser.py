@@ -161,6 +161,15 @@ def host_rated_table(ann: WebDriver, base: str) -> str:
     ann.find_element(By.ID, "add-human").click()
     ann.find_element(By.CSS_SELECTOR, "#table-options summary").click()
     assert "Only signed-in players" in ann.find_element(By.ID, "rated-help").text
+    # Rated is for a hosted table: while it is ticked, Start (a game played here) is off and says why.
+    start, why = ann.find_element(By.ID, "start"), ann.find_element(By.ID, "start-why")
+    assert start.is_enabled() and not why.is_displayed()
+    ann.find_element(By.ID, "rated").click()
+    wait(ann, lambda d: not start.is_enabled(), "Start stayed on with Rated game ticked")
+    assert why.is_displayed() and "Host a table for friends" in why.text
+    assert start.get_attribute("aria-describedby") == "start-why"
+    ann.find_element(By.ID, "rated").click()
+    wait(ann, lambda d: start.is_enabled() and not why.is_displayed(), "Start stayed off with Rated game unticked")
     ann.find_element(By.ID, "rated").click()
     ann.find_element(By.ID, "host-table").click()
     wait(ann, lambda d: "#/table/" in d.current_url, "no table page")
