@@ -108,10 +108,15 @@ def test_sign_up_out_and_in_and_play_a_local_game_signed_in(browsers: list[WebDr
     wait(ann, lambda d: d.current_url.endswith("#/signin"))
     assert "8 to 256 characters" in ann.find_element(By.ID, "signup-password-help").text
 
-    # A password too short: the API's one line next to the form, and the name typed is still there.
+    # A password too short, a name of spaces: said in words by the page (no field key), nothing typed lost.
     fill(ann, "signup", "Ann", "short")
-    assert "password" in error_line(ann, "signup")
+    assert error_line(ann, "signup") == "The password must have 8 to 256 characters."
     assert ann.find_element(By.ID, "signup-name").get_attribute("value") == "Ann"
+    assert ann.switch_to.active_element == ann.find_element(By.ID, "signup-password")
+    fill(ann, "signup", "   ", PASSWORD)
+    assert error_line(ann, "signup") == "Type a name of 1 to 40 characters."
+    fill(ann, "signin", "Ann", "short")
+    assert error_line(ann, "signin") == "The password must have 8 to 256 characters."
     assert header(ann) == ""
     fill(ann, "signup", "Ann", PASSWORD)
     wait(ann, lambda d: d.current_url.endswith("#/stats"), "the sign-up did not go back to where Ann was")

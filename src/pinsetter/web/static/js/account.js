@@ -59,6 +59,19 @@ export function drawAccountBox() {
   );
 }
 
+/**
+ * The name and password checked in the page and said in words, as the API takes them (schemas.Credentials:
+ * a name of 1 to 40 characters once trimmed, a password of 8 to 256); the API's own lines name its fields,
+ * for programs. Characters are counted as the server counts them (code points, not UTF-16 units).
+ */
+function credentialsProblem(name, password) {
+  const length = (text) => [...text].length;
+  const trimmed = length(name.trim());
+  if (trimmed < 1 || trimmed > 40) return ["name", t("Type a name of 1 to 40 characters.")];
+  if (length(password) < 8 || length(password) > 256) return ["password", t("The password must have 8 to 256 characters.")];
+  return null;
+}
+
 /** One of the page's two forms (sign in, make an account): its fields, button and one-line error. */
 function credentialsForm({ id, title, lead, button, password, help, endpoint }) {
   const error = h("p", { class: "error", role: "alert", id: `${id}-error` });
@@ -92,6 +105,12 @@ function credentialsForm({ id, title, lead, button, password, help, endpoint }) 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    const problem = credentialsProblem(name.value, secret.value);
+    if (problem) {
+      error.textContent = problem[1];
+      (problem[0] === "name" ? name : secret).focus();
+      return;
+    }
     submit.disabled = true;
     // Sent as typed: the server trims the name and says in one line what it refuses. Nothing typed is cleared.
     const answer = await api("POST", endpoint, { name: name.value, password: secret.value });
