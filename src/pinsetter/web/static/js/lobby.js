@@ -5,7 +5,7 @@ import { t, tn } from "./i18n.js";
 import { focusMain, page } from "./page.js";
 import { gamePicture } from "./pictures.js";
 import { TABLE_TEXT, hostKey, store, stored } from "./tables.js";
-import { botInfo, botSeatName, gameName, playerNames, when } from "./words.js";
+import { botInfo, botSeatName, frontOrder, gameName, playerNames, when } from "./words.js";
 
 // pinsetter's web pages: the front page. The four games as pictures, each started in one click
 // (Play now: you against a bot where the game has one, else alone; Learn: the game with a lesson
@@ -42,11 +42,6 @@ function quickWords(game) {
   const players = quickPlayers(game);
   if (players.length === 1) return t("Play now: alone");
   return t("Play now: you against {bot}", { bot: botInfo(players[1].kind).title });
-}
-
-// Games with decisions first (a newcomer learns most from them), then those for more players.
-function frontOrder(games) {
-  return [...games].sort((a, b) => Number(b.decisions) - Number(a.decisions) || b.players[1] - a.players[1]);
 }
 
 export async function lobbyPage() {
