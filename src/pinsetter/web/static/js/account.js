@@ -2,6 +2,7 @@ import { account, api, setAccount } from "./api.js";
 import { app, clear, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { focusMain, page } from "./page.js";
+import { signed } from "./words.js";
 
 // pinsetter's web pages: the player's account (docs/accounts.md). The header says who is signed in;
 // #/signin signs in or up; the signed-in player's profile holds the account's own section (deleting it).
@@ -244,7 +245,43 @@ export function ratedField() {
 /** A table's line saying it is rated, in words (or nothing). */
 export function ratedNote(table) {
   if (!table.rated) return null;
-  return h("p", { class: "rated-note", id: "rated-note", text: t("Rated game: the seated players' ratings change when it ends.") });
+  const text = table.status === "finished" ? t("Rated game: the seated players' ratings changed as it ended.") : t("Rated game: the seated players' ratings change when it ends.");
+  return h("p", { class: "rated-note", id: "rated-note", text });
+}
+
+// The rating changes of a rated table's game, by game id, once read (a table page redraws at every push).
+const changesRead = new Map();
+
+/** "Ann: 1000 → 1012 (+12)": a seat's account's rating before and after `gameId`, from its history (or null). */
+async function changeLine(name, gameId) {
+  const answer = await api("GET", `/api/players/${encodeURIComponent(name)}`);
+  const entry = answer.ok ? answer.data.history.find((e) => e.game_id === gameId) : null;
+  if (!entry) return null;
+  return t("{name}: {before} → {after} ({change})", { name, before: entry.rating - entry.delta, after: entry.rating, change: signed(entry.delta) });
+}
+
+/** At the end of a rated table's game, each seated account's rating change, filled in once read. */
+export function ratingChanges(table, view) {
+  if (!table.rated || !view || !view.terminal || !table.game_id) return null;
+  const list = h("ul", { class: "plain rating-changes", id: "rating-changes", "aria-label": t("Rating changes") });
+  const fill = (into, lines) => {
+    clear(into);
+    lines.forEach((line) => into.append(h("li", { text: line })));
+  };
+  const gameId = table.game_id;
+  if (changesRead.has(gameId)) {
+    fill(list, changesRead.get(gameId));
+    return list;
+  }
+  changesRead.set(gameId, []); // asked once: the redraws meanwhile show an empty list
+  const names = table.seats.filter((seat) => seat.kind === "human" && seat.name).map((seat) => seat.name);
+  Promise.all(names.map((name) => changeLine(name, gameId))).then((lines) => {
+    const found = lines.filter(Boolean);
+    changesRead.set(gameId, found);
+    const shown = document.getElementById("rating-changes");
+    if (shown) fill(shown, found); // the list drawn last, whichever draw made it
+  });
+  return list;
 }
 
 /**

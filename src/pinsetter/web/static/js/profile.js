@@ -5,7 +5,7 @@ import { t, tn } from "./i18n.js";
 import { boardTitle, getBoards } from "./leaderboard.js";
 import { focusMain, page } from "./page.js";
 import { drawAtWidth, niceStep } from "./pathchart.js";
-import { when } from "./words.js";
+import { signed, when } from "./words.js";
 
 // pinsetter's web pages: a player's profile (GET /api/players/{name}): their rating per game and mode,
 // a chart of each rating over their rated games, their best games with links to their reviews, and for
@@ -13,10 +13,6 @@ import { when } from "./words.js";
 
 const PAD = { l: 50, r: 16, t: 16, b: 36 };
 
-export function signed(delta) {
-  const rounded = Math.round(delta);
-  return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "±0";
-}
 
 /** A rated game's link: its review where the game has decisions to review, else stepping through it. */
 function gameLink(entry, games, text) {

@@ -1,4 +1,4 @@
-import { ratedNote, seatIdentity } from "./account.js";
+import { ratedNote, ratingChanges, seatIdentity } from "./account.js";
 import { api, catalogCache, getCatalog } from "./api.js";
 import { drawEnding, drawLog, drawSheets, selectionContext } from "./board.js";
 import { app, append, clear, h, s } from "./dom.js";
@@ -506,8 +506,16 @@ export async function tablePage(id) {
     const error = h("p", { class: "error", role: "alert", id: "table-error", text: st.error });
 
     if (!v) {
+      // Every seat taken: only the host's Start is awaited, and the line says so (the host is told it is theirs).
+      const full = table.seats.every((seat) => !seat.free);
       const status =
-        table.status === "open" ? t("Waiting for players: the host starts the game when every seat is taken.") : t("The host closed this table.");
+        table.status !== "open"
+          ? t("The host closed this table.")
+          : !full
+            ? t("Waiting for players: the host starts the game when every seat is taken.")
+            : st.hostToken
+              ? t("All seats taken: start the game when you are ready.")
+              : t("All seats taken: waiting for the host to start.");
       append(root, [
         head,
         h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: status }),
@@ -551,6 +559,7 @@ export async function tablePage(id) {
         rollButton ? h("div", { class: "toolbar" }, rollButton) : null,
         error,
         drawEnding(v),
+        ratingChanges(table, v),
         h(
           "div",
           { class: "game-grid" },

@@ -45,3 +45,9 @@ export function when(iso) {
 export function frontOrder(games) {
   return [...games].sort((a, b) => Number(b.decisions) - Number(a.decisions) || b.players[1] - a.players[1]);
 }
+
+// A rating change as players read it: "+12", "−85" (a minus sign, not a hyphen), "±0".
+export function signed(delta) {
+  const rounded = Math.round(delta);
+  return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "±0";
+}
