@@ -214,7 +214,10 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
     status = "return document.getElementById('status')?.textContent"
     wait(ann, lambda d: d.execute_script(status) == "All seats taken: start the game when you are ready.", "host")
     wait(bob, lambda d: d.execute_script(status) == "All seats taken: waiting for the host to start.", "Bob's line")
-    full_screenshot(ann, SHOTS / "table-rated-host.png")
+    for width in (1280, 390):
+        ann.set_window_size(width, 900)
+        full_screenshot(ann, SHOTS / f"table-rated-host-{width}.png")
+    ann.set_window_size(1280, 900)
     ann.find_element(By.ID, "start-table").click()
 
     players = {0: ann, 1: bob}
@@ -245,7 +248,11 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
         line = f"{name}: {change['rating'] - delta} → {change['rating']} ({sign})"
         wait(ann, lambda d, line=line: line in d.execute_script(changes), f"no line {line!r} at the table's end")
     assert "changed as it ended" in ann.find_element(By.ID, "rated-note").text
-    full_screenshot(ann, SHOTS / "table-rated-over.png")
+    assert ann.find_element(By.ID, "rating-changes-h").text == "Rating changes"  # inside the Game over panel
+    for width in (1280, 390):
+        ann.set_window_size(width, 900)
+        full_screenshot(ann, SHOTS / f"table-rated-over-{width}.png")
+    ann.set_window_size(1280, 900)
 
     # The leaderboard: picked by the game's name in words, both players ranked, each a link to a profile.
     ann.get(base + "/#/leaderboard")

@@ -263,7 +263,7 @@ async function changeLine(name, gameId) {
 /** At the end of a rated table's game, each seated account's rating change, filled in once read. */
 export function ratingChanges(table, view) {
   if (!table.rated || !view || !view.terminal || !table.game_id) return null;
-  const list = h("ul", { class: "plain rating-changes", id: "rating-changes", "aria-label": t("Rating changes") });
+  const list = h("ul", { class: "plain rating-changes", id: "rating-changes", "aria-labelledby": "rating-changes-h" });
   const fill = (into, lines) => {
     clear(into);
     lines.forEach((line) => into.append(h("li", { text: line })));

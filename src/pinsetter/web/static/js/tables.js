@@ -10,6 +10,12 @@ import { botInfo, gameName, playerLabel } from "./words.js";
 // pinsetter's web pages: online tables (docs/tables.md).
 // The table pages' newer words, in one place (for translation).
 // Looked up when shown (getters), so that the catalog loaded after this module applies.
+// A rated game's end holds the rating changes under its own heading, in the Game over panel.
+function withRatingChanges(ending, changes) {
+  if (ending && changes) ending.append(h("h3", { id: "rating-changes-h", text: t("Rating changes") }), changes);
+  return ending;
+}
+
 export const TABLE_TEXT = {
   get timerLabel() {
     return t("Turn timer for a table (seconds)");
@@ -558,8 +564,7 @@ export async function tablePage(id) {
         table.status === "closed" ? h("p", { class: "reason", id: "closed", text: t("The host closed this table.") }) : null,
         rollButton ? h("div", { class: "toolbar" }, rollButton) : null,
         error,
-        drawEnding(v),
-        ratingChanges(table, v),
+        withRatingChanges(drawEnding(v), ratingChanges(table, v)),
         h(
           "div",
           { class: "game-grid" },
