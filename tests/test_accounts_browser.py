@@ -108,10 +108,15 @@ def test_sign_up_out_and_in_and_play_a_local_game_signed_in(browsers: list[WebDr
     wait(ann, lambda d: d.current_url.endswith("#/signin"))
     assert "8 to 256 characters" in ann.find_element(By.ID, "signup-password-help").text
 
-    # A password too short: the API's one line next to the form, and the name typed is still there.
+    # A password too short, a name of spaces: said in words by the page (no field key), nothing typed lost.
     fill(ann, "signup", "Ann", "short")
-    assert "password" in error_line(ann, "signup")
+    assert error_line(ann, "signup") == "The password must have 8 to 256 characters."
     assert ann.find_element(By.ID, "signup-name").get_attribute("value") == "Ann"
+    assert ann.switch_to.active_element == ann.find_element(By.ID, "signup-password")
+    fill(ann, "signup", "   ", PASSWORD)
+    assert error_line(ann, "signup") == "Type a name of 1 to 40 characters."
+    fill(ann, "signin", "Ann", "short")
+    assert error_line(ann, "signin") == "The password must have 8 to 256 characters."
     assert header(ann) == ""
     fill(ann, "signup", "Ann", PASSWORD)
     wait(ann, lambda d: d.current_url.endswith("#/stats"), "the sign-up did not go back to where Ann was")
@@ -161,6 +166,15 @@ def host_rated_table(ann: WebDriver, base: str) -> str:
     ann.find_element(By.ID, "add-human").click()
     ann.find_element(By.CSS_SELECTOR, "#table-options summary").click()
     assert "Only signed-in players" in ann.find_element(By.ID, "rated-help").text
+    # Rated is for a hosted table: while it is ticked, Start (a game played here) is off and says why.
+    start, why = ann.find_element(By.ID, "start"), ann.find_element(By.ID, "start-why")
+    assert start.is_enabled() and not why.is_displayed()
+    ann.find_element(By.ID, "rated").click()
+    wait(ann, lambda d: not start.is_enabled(), "Start stayed on with Rated game ticked")
+    assert why.is_displayed() and "Host a table for friends" in why.text
+    assert start.get_attribute("aria-describedby") == "start-why"
+    ann.find_element(By.ID, "rated").click()
+    wait(ann, lambda d: start.is_enabled() and not why.is_displayed(), "Start stayed off with Rated game unticked")
     ann.find_element(By.ID, "rated").click()
     ann.find_element(By.ID, "host-table").click()
     wait(ann, lambda d: "#/table/" in d.current_url, "no table page")
@@ -196,7 +210,14 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
     wait(bob, lambda d: "#/table/" in d.current_url)
     live_at(bob, seat="1")
     wait(ann, lambda d: d.find_element(By.ID, "start-table").is_enabled(), "Ann never saw Bob sit")
-    full_screenshot(ann, SHOTS / "table-rated-host.png")
+    # Every seat taken: the status says only the host's Start is awaited, to each in their words.
+    status = "return document.getElementById('status')?.textContent"
+    wait(ann, lambda d: d.execute_script(status) == "All seats taken: start the game when you are ready.", "host")
+    wait(bob, lambda d: d.execute_script(status) == "All seats taken: waiting for the host to start.", "Bob's line")
+    for width in (1280, 390):
+        ann.set_window_size(width, 900)
+        full_screenshot(ann, SHOTS / f"table-rated-host-{width}.png")
+    ann.set_window_size(1280, 900)
     ann.find_element(By.ID, "start-table").click()
 
     players = {0: ann, 1: bob}
@@ -218,11 +239,33 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
     for name, found in ratings.items():
         assert [(r["game"], r["mode"], r["games"]) for r in found] == [("tenpins", "standard", 1)], name
 
+    # The table's end says each account's change, as the API's history has it: "Ann: 1000 → 1012 (+12)".
+    changes = "return document.getElementById('rating-changes')?.innerText || ''"
+    for name in ("Ann", "Bob"):
+        change = httpx.get(f"{base}/api/players/{name}").json()["history"][-1]
+        delta = change["delta"]
+        sign = f"+{delta}" if delta > 0 else f"\N{MINUS SIGN}{-delta}" if delta < 0 else "±0"
+        line = f"{name}: {change['rating'] - delta} → {change['rating']} ({sign})"
+        wait(ann, lambda d, line=line: line in d.execute_script(changes), f"no line {line!r} at the table's end")
+    assert "changed as it ended" in ann.find_element(By.ID, "rated-note").text
+    assert ann.find_element(By.ID, "rating-changes-h").text == "Rating changes"  # inside the Game over panel
+    for width in (1280, 390):
+        ann.set_window_size(width, 900)
+        full_screenshot(ann, SHOTS / f"table-rated-over-{width}.png")
+    ann.set_window_size(1280, 900)
+
     # The leaderboard: picked by the game's name in words, both players ranked, each a link to a profile.
     ann.get(base + "/#/leaderboard")
     wait(ann, lambda d: d.find_elements(By.CSS_SELECTOR, ".board-picker a"), "no boards to pick")
     titles = [a.text for a in ann.find_elements(By.CSS_SELECTOR, ".board-picker a")]
     assert "Rolling Pins, advanced" in titles and "Ten Pins (dice)" in titles and "tenpins" not in titles
+    assert titles.index("Rolling Pins, basic") < titles.index("Bowling Solitaire") < titles.index("Ten Pins (dice)")
+    assert titles.index("Ten Pins (dice)") < titles.index("Bowling Dice")  # the front page's order, not the alphabet's
+    # A bare #/leaderboard opens on the board of Ann's most recent rated game: Ten Pins.
+    heading = wait(ann, lambda d: d.find_elements(By.ID, "board-h"), "no board shown")[0]
+    assert heading.text == "Ten Pins (dice)"
+    current = ann.find_element(By.CSS_SELECTOR, ".board-picker a[aria-current='page']")
+    assert current.get_attribute("data-game") == "tenpins"
     ann.find_element(By.CSS_SELECTOR, ".board-picker a[data-game='tenpins']").click()
     wait(ann, lambda d: d.current_url.endswith("#/leaderboard/tenpins/standard"))
     wait(ann, lambda d: d.find_elements(By.CSS_SELECTOR, "#leaders tbody tr"), "the leaderboard shows nobody")
@@ -241,6 +284,12 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
     card = ann.find_element(By.CSS_SELECTOR, ".rating-card[data-game='tenpins']")
     assert str(ratings["Bob"][0]["rating"]) in card.text and "Ten Pins (dice)" in card.text
     assert len(ann.find_elements(By.CSS_SELECTOR, "#rating-chart-0 circle")) == 2
+    # The chart follows the window's width: narrowed after drawing (a turned phone), the page scrolls not sideways.
+    ann.set_window_size(390, 900)
+    fits = "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    wait(ann, lambda d: d.execute_script(fits), "the profile scrolls sideways once the window narrowed")
+    assert len(ann.find_elements(By.CSS_SELECTOR, "#rating-chart-0 circle")) == 2  # drawn again, whole
+    ann.set_window_size(1280, 900)
     game_id = httpx.get(f"{base}/api/players/Bob").json()["best"][0]["game_id"]
     link = str(ann.find_element(By.CSS_SELECTOR, "#best-games a").get_attribute("href"))
     assert link.endswith(f"#/history/{game_id}")  # Ten Pins has no decisions to review: stepped through instead

@@ -47,9 +47,13 @@ def play_today(browser: Any, base: str, name: str) -> int:
     browser.get(base + "/#/daily/tenpins")
     told = wait(browser, lambda d: d.find_elements(By.ID, "daily-sign-in"), "a guest is not told to sign in")[0]
     assert "Sign in" in told.text
+    assert told.find_element(By.CSS_SELECTOR, "a[href='#/signin']").text == "Sign in"
+    assert "Nobody finished this challenge." in browser.find_element(By.ID, "daily-yesterday").text
     assert browser.execute_async_script(SIGN_UP, name, PASSWORD) == 201
     browser.refresh()
-    wait(browser, lambda d: d.find_elements(By.ID, "daily-start"), "no Start button for a signed-in player")[0].click()
+    start = wait(browser, lambda d: d.find_elements(By.ID, "daily-start"), "no Start button for a signed-in player")[0]
+    assert "primary" in (start.get_attribute("class") or "").split()  # the page's main button
+    start.click()
     wait(browser, lambda d: "#/game/" in d.current_url, "Start did not open the game")
     game_id = int(browser.current_url.rsplit("/", 1)[1])
     state = settle(browser)
@@ -61,7 +65,19 @@ def play_today(browser: Any, base: str, name: str) -> int:
     cookies = {c["name"]: c["value"] for c in browser.get_cookies()}
     with httpx.Client(base_url=base, cookies=cookies) as api:
         view = api.get(f"/api/games/{game_id}").json()
-    return int(view["sheets"][0]["total"])
+    assert view["sealed"] is True and view["seed"] is None
+    score = int(view["sheets"][0]["total"])
+    # The day lasts: the end offers the score and the day's board, never a review or a record that would be refused.
+    ending = wait(browser, lambda d: d.find_elements(By.ID, "daily-ending"), "no daily line at the end")[0]
+    assert f"Your score in today's challenge: {score}." in ending.text
+    board = ending.find_element(By.ID, "daily-board-link")
+    assert board.get_attribute("href").endswith("#/daily/tenpins")
+    assert not browser.find_elements(By.ID, "review")
+    links = browser.find_element(By.ID, "game-links").text
+    assert "Step through" not in links and "Download the record" not in links
+    board.click()
+    wait(browser, lambda d: d.find_elements(By.ID, "daily-board"), "the link did not open the day's board")
+    return score
 
 
 def test_two_accounts_play_the_day_and_stand_on_its_board(base: str) -> None:

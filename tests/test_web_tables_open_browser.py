@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from browser_support import full_screenshot, require_browser, wait
+from browser_support import full_screenshot, lobby_form, require_browser, wait
 
 require_browser()
 
@@ -113,3 +113,34 @@ def test_a_signed_in_player_finds_the_tables_where_it_is_their_turn(
     seated = "const t = document.getElementById('table-page'); return t ? t.dataset.seat : null"
     wait(driver, lambda d: d.execute_script(seated) == "0", "the session did not seat Ann")
     fetch(driver, "DELETE", "/api/session")
+
+
+def test_the_table_form_checks_its_turn_timers_in_words(driver: WebDriver, base: str, artifacts: Path) -> None:
+    """One timer at most, each a whole number in its range: said in words before asking, never the API's field names."""
+    lobby_form(driver, base, "tenpins")
+    driver.find_element(By.CSS_SELECTOR, "#table-options summary").click()
+    assert "one turn timer at most" in driver.find_element(By.ID, "turn-one-help").text
+    seconds, hours = driver.find_element(By.ID, "turn-seconds"), driver.find_element(By.ID, "turn-hours")
+    error = driver.find_element(By.ID, "lobby-error")
+    start = driver.find_element(By.ID, "start")
+    for typed, field, words in (
+        ("100", hours, "a whole number of hours from 1 to 72"),
+        ("1.5", hours, "a whole number of hours from 1 to 72"),
+        ("0", seconds, "a whole number of seconds from 1 to 3600"),
+    ):
+        field.clear()
+        field.send_keys(typed)
+        assert not start.is_enabled()  # a timer is a table's: the game is not started here with it
+        driver.find_element(By.ID, "host-table").click()
+        assert words in error.text and "turn_" not in error.text  # checked in the page, at the click
+        assert driver.switch_to.active_element == field
+        field.clear()
+    hours.send_keys("2")
+    seconds.send_keys("30")
+    driver.find_element(By.ID, "host-table").click()
+    assert error.text == "Give one turn timer only: in seconds or in hours, not both."
+    full_screenshot(driver, artifacts / "table-form-timers.png")
+    seconds.clear()
+    wait(driver, lambda d: d.find_element(By.ID, "start-why").is_displayed(), "Start did not say why it is off")
+    driver.find_element(By.ID, "host-table").click()
+    wait(driver, lambda d: "#/table/" in d.current_url, "a table with a timer of 2 hours was not hosted")

@@ -212,6 +212,11 @@ class GameView(BaseModel):
         default_factory=list,
         description="learn mode: the lessons of the situations first met since the learner's previous turn",
     )
+    sealed: bool = Field(
+        default=False,
+        description="a daily challenge whose day lasts (docs/daily.md): its record, review and hints come when "
+        "the day ends (midnight UTC), so a page offers the day's board instead",
+    )
 
 
 class HintView(BaseModel):

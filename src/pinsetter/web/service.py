@@ -310,6 +310,7 @@ class GameService:
     def view(self, match: Match) -> GameView:
         hide = match.game_id is not None and self.hides_seed(match.game_id, match.state.is_terminal())
         view = game_view(match, self.next_of(match), hide_seed=hide)
+        view.sealed = match.game_id is not None and self.sealed is not None and self.sealed(match.game_id)
         if view.learn:
             view.lesson = [LessonView(**vars(item)) for item in self.tutor(match).now()]
         return view
@@ -439,4 +440,5 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
         "learn": bool(match.record.extra.get(LEARN_MARK)),
         "reviewable": reviewable(match.game) is None,
         "lesson": [],  # learn mode's lessons come with the game service's view (`GameService.view`)
+        "sealed": False,  # a daily game's too (`GameService.view`): a table's game is never a daily one
     }

@@ -2,6 +2,7 @@ import { account, api, setAccount } from "./api.js";
 import { app, clear, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { focusMain, page } from "./page.js";
+import { signed } from "./words.js";
 
 // pinsetter's web pages: the player's account (docs/accounts.md). The header says who is signed in;
 // #/signin signs in or up; the signed-in player's profile holds the account's own section (deleting it).
@@ -59,6 +60,19 @@ export function drawAccountBox() {
   );
 }
 
+/**
+ * The name and password checked in the page and said in words, as the API takes them (schemas.Credentials:
+ * a name of 1 to 40 characters once trimmed, a password of 8 to 256); the API's own lines name its fields,
+ * for programs. Characters are counted as the server counts them (code points, not UTF-16 units).
+ */
+function credentialsProblem(name, password) {
+  const length = (text) => [...text].length;
+  const trimmed = length(name.trim());
+  if (trimmed < 1 || trimmed > 40) return ["name", t("Type a name of 1 to 40 characters.")];
+  if (length(password) < 8 || length(password) > 256) return ["password", t("The password must have 8 to 256 characters.")];
+  return null;
+}
+
 /** One of the page's two forms (sign in, make an account): its fields, button and one-line error. */
 function credentialsForm({ id, title, lead, button, password, help, endpoint }) {
   const error = h("p", { class: "error", role: "alert", id: `${id}-error` });
@@ -92,6 +106,12 @@ function credentialsForm({ id, title, lead, button, password, help, endpoint }) 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    const problem = credentialsProblem(name.value, secret.value);
+    if (problem) {
+      error.textContent = problem[1];
+      (problem[0] === "name" ? name : secret).focus();
+      return;
+    }
     submit.disabled = true;
     // Sent as typed: the server trims the name and says in one line what it refuses. Nothing typed is cleared.
     const answer = await api("POST", endpoint, { name: name.value, password: secret.value });
@@ -225,7 +245,43 @@ export function ratedField() {
 /** A table's line saying it is rated, in words (or nothing). */
 export function ratedNote(table) {
   if (!table.rated) return null;
-  return h("p", { class: "rated-note", id: "rated-note", text: t("Rated game: the seated players' ratings change when it ends.") });
+  const text = table.status === "finished" ? t("Rated game: the seated players' ratings changed as it ended.") : t("Rated game: the seated players' ratings change when it ends.");
+  return h("p", { class: "rated-note", id: "rated-note", text });
+}
+
+// The rating changes of a rated table's game, by game id, once read (a table page redraws at every push).
+const changesRead = new Map();
+
+/** "Ann: 1000 → 1012 (+12)": a seat's account's rating before and after `gameId`, from its history (or null). */
+async function changeLine(name, gameId) {
+  const answer = await api("GET", `/api/players/${encodeURIComponent(name)}`);
+  const entry = answer.ok ? answer.data.history.find((e) => e.game_id === gameId) : null;
+  if (!entry) return null;
+  return t("{name}: {before} → {after} ({change})", { name, before: entry.rating - entry.delta, after: entry.rating, change: signed(entry.delta) });
+}
+
+/** At the end of a rated table's game, each seated account's rating change, filled in once read. */
+export function ratingChanges(table, view) {
+  if (!table.rated || !view || !view.terminal || !table.game_id) return null;
+  const list = h("ul", { class: "plain rating-changes", id: "rating-changes", "aria-labelledby": "rating-changes-h" });
+  const fill = (into, lines) => {
+    clear(into);
+    lines.forEach((line) => into.append(h("li", { text: line })));
+  };
+  const gameId = table.game_id;
+  if (changesRead.has(gameId)) {
+    fill(list, changesRead.get(gameId));
+    return list;
+  }
+  changesRead.set(gameId, []); // asked once: the redraws meanwhile show an empty list
+  const names = table.seats.filter((seat) => seat.kind === "human" && seat.name).map((seat) => seat.name);
+  Promise.all(names.map((name) => changeLine(name, gameId))).then((lines) => {
+    const found = lines.filter(Boolean);
+    changesRead.set(gameId, found);
+    const shown = document.getElementById("rating-changes");
+    if (shown) fill(shown, found); // the list drawn last, whichever draw made it
+  });
+  return list;
 }
 
 /**

@@ -93,7 +93,14 @@ function playPanel(challenge, who, error) {
   const panel = h("div", { class: "panel", id: "daily-play" });
   const yours = challenge.yours;
   if (!who.name) {
-    panel.append(h("p", { id: "daily-sign-in", text: t("Sign in to play the daily challenge; anyone can read its board.") }));
+    panel.append(
+      h(
+        "p",
+        { id: "daily-sign-in" },
+        `${t("Sign in to play the daily challenge; anyone can read its board.")} `,
+        h("a", { href: "#/signin", text: t("Sign in") }), // as the rated join page offers it
+      ),
+    );
     return panel;
   }
   if (yours && yours.finished) {
@@ -101,7 +108,7 @@ function playPanel(challenge, who, error) {
     return panel;
   }
   const label = yours ? t("Go on with your attempt") : t("Start today's challenge");
-  const button = h("button", { type: "button", id: "daily-start", text: label });
+  const button = h("button", { type: "button", class: "primary", id: "daily-start", text: label });
   button.addEventListener("click", async () => {
     button.disabled = true;
     const started = await api("POST", `/api/daily/${encodeURIComponent(challenge.game)}/start`);
@@ -127,7 +134,8 @@ async function drawBoard(section, headingId, heading, challenge, day, over) {
     return;
   }
   if (!answer.data.length) {
-    section.append(h("p", { class: "muted", text: t("Nobody has finished this challenge yet.") }));
+    // Yesterday's is over: nobody will finish it any more.
+    section.append(h("p", { class: "muted", text: over ? t("Nobody finished this challenge.") : t("Nobody has finished this challenge yet.") }));
     return;
   }
   section.append(

@@ -310,19 +310,30 @@ export async function gamePage(id) {
       game.ending_notes && game.ending_notes.length
         ? [h("h3", { text: t("What the score means") }), h("div", { class: "ending-notes", id: "ending-notes" }, game.ending_notes.map((line) => h("p", { text: line })))]
         : null,
+      // A daily challenge while its day lasts: no review yet (its dice are everybody's), its day's board instead.
+      game.sealed
+        ? h(
+            "p",
+            { id: "daily-ending" },
+            `${t("Your score in today's challenge: {score}.", { score: game.sheets[0].total })} `,
+            h("a", { href: `#/daily/${encodeURIComponent(game.game)}`, id: "daily-board-link", text: t("See the day's board") }),
+          )
+        : null,
       h(
         "div",
         { class: "row" },
         again,
         // The review where the game's decisions have values (basic Rolling Pins, Solitaire), else the step-through.
-        h("a", {
-          href: game.reviewable ? `#/review/${id}` : `#/history/${id}`,
-          class: "button",
-          id: "review",
-          text: t("Review this game"),
-          dataset: { key: "review", keyhint: "V" },
-          "aria-keyshortcuts": "V",
-        }),
+        game.sealed
+          ? null
+          : h("a", {
+              href: game.reviewable ? `#/review/${id}` : `#/history/${id}`,
+              class: "button",
+              id: "review",
+              text: t("Review this game"),
+              dataset: { key: "review", keyhint: "V" },
+              "aria-keyshortcuts": "V",
+            }),
         h("a", { href: "#/", class: "button", id: "front-page", text: t("Front page"), dataset: { key: "front-page", keyhint: "B" }, "aria-keyshortcuts": "B" }),
       ),
       h("p", { class: "help", text: t("Play again: the same players and options, new dice and cards.") }),
@@ -398,11 +409,13 @@ export async function gamePage(id) {
         type: "button",
         id: "hint-button",
         text: t("Hint (H)"),
-        disabled: st.busy || game.next !== "decision",
+        disabled: st.busy || game.next !== "decision" || game.sealed,
         // Why it is off, as Undo says: a newcomer should not wonder whether it is broken.
         title: !game.has_decisions
           ? t("no hints: this game has no decisions, every ball is the dice's")
-          : game.next !== "decision"
+          : game.sealed
+            ? t("no hints in a daily challenge: everybody plays it on their own")
+            : game.next !== "decision"
             ? t("hints are for decisions: there is none to take now")
             : t("every option now, valued by the solvers"),
         dataset: { key: "hint" },
@@ -444,10 +457,15 @@ export async function gamePage(id) {
           h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h", text: t("Log") }), drawLog(game)),
           h(
             "p",
-            {},
-            h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: t("Download the record") }),
-            " · ",
-            h("a", { href: `#/history/${id}`, text: t("Step through") }),
+            { id: "game-links" },
+            // A daily game's record and steps come when its day ends (docs/daily.md).
+            game.sealed
+              ? h("a", { href: `#/daily/${encodeURIComponent(game.game)}`, text: t("See the day's board") })
+              : [
+                  h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: t("Download the record") }),
+                  " · ",
+                  h("a", { href: `#/history/${id}`, text: t("Step through") }),
+                ],
             // The seed as the server's digits (a string): never through Number, which rounds past 2^53.
             game.seed !== null ? [" · ", h("span", { id: "seed-shown", text: t("seed {seed}", { seed: game.seed }) })] : null,
           ),

@@ -1,8 +1,9 @@
-import { account, api } from "./api.js";
+import { account, api, getCatalog } from "./api.js";
 import { profileHref } from "./account.js";
 import { app, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { focusMain, page } from "./page.js";
+import { frontOrder } from "./words.js";
 
 // pinsetter's web pages: the leaderboards (GET /api/leaderboards, GET /api/leaderboard/{game}?mode=).
 // A board is a game and a mode (Rolling Pins' basic and advanced sheets are rated apart), picked by
@@ -38,12 +39,33 @@ function places(rows) {
   });
 }
 
+/** The boards in the front page's order of the games (a game's modes as the server lists them). */
+function inFrontOrder(boards, games) {
+  const order = frontOrder(games).map((g) => g.id);
+  const place = (board) => (order.includes(board.game) ? order.indexOf(board.game) : order.length);
+  return [...boards].sort((a, b) => place(a) - place(b)); // stable: a game's modes keep their order
+}
+
+/** The board a bare #/leaderboard opens on: the signed-in player's most recent rated game's, else the first. */
+async function openingBoard(boards) {
+  if (account.name) {
+    const answer = await api("GET", `/api/players/${encodeURIComponent(account.name)}`);
+    const history = answer.ok ? answer.data.history : [];
+    const last = history[history.length - 1]; // oldest first
+    const theirs = last && boards.find((b) => b.game === last.game && b.mode === last.mode);
+    if (theirs) return theirs;
+  }
+  return boards[0];
+}
+
 export async function leaderboardPage(game, mode) {
   const gen = page.generation;
-  const boards = await getBoards();
+  const [all, games] = await Promise.all([getBoards(), getCatalog()]);
+  const boards = inFrontOrder(all, games);
+  const opening = game ? null : await openingBoard(boards);
   if (gen !== page.generation) return;
   const title = t("Leaderboard");
-  const chosen = boards.find((b) => b.game === game && (!mode || b.mode === mode)) || (game ? null : boards[0]);
+  const chosen = game ? boards.find((b) => b.game === game && (!mode || b.mode === mode)) || null : opening;
   const picker = h(
     "nav",
     { class: "board-picker", "aria-label": t("Leaderboards") },

@@ -5,7 +5,7 @@ import { t, tn } from "./i18n.js";
 import { focusMain, page } from "./page.js";
 import { gamePicture } from "./pictures.js";
 import { TABLE_TEXT, hostKey, store, stored } from "./tables.js";
-import { botInfo, botSeatName, gameName, playerNames, when } from "./words.js";
+import { botInfo, botSeatName, frontOrder, gameName, playerNames, when } from "./words.js";
 
 // pinsetter's web pages: the front page. The four games as pictures, each started in one click
 // (Play now: you against a bot where the game has one, else alone; Learn: the game with a lesson
@@ -42,11 +42,6 @@ function quickWords(game) {
   const players = quickPlayers(game);
   if (players.length === 1) return t("Play now: alone");
   return t("Play now: you against {bot}", { bot: botInfo(players[1].kind).title });
-}
-
-// Games with decisions first (a newcomer learns most from them), then those for more players.
-function frontOrder(games) {
-  return [...games].sort((a, b) => Number(b.decisions) - Number(a.decisions) || b.players[1] - a.players[1]);
 }
 
 export async function lobbyPage() {
@@ -338,12 +333,30 @@ export async function lobbyPage() {
   );
 
   const seed = h("input", { type: "text", id: "seed", inputmode: "numeric", value: lobby.seed, "aria-describedby": "seed-help" });
-  const turnSeconds = h("input", { type: "number", id: "turn-seconds", min: 1, max: 3600, step: 1, "aria-describedby": "turn-seconds-help" });
+  const turnSeconds = h("input", { type: "number", id: "turn-seconds", min: 1, max: 3600, step: 1, "aria-describedby": "turn-seconds-help turn-one-help" });
   seed.addEventListener("input", () => (lobby.seed = seed.value));
   const start = h("button", { type: "submit", class: "primary", text: t("Start the game"), id: "start" });
   const host = h("button", { type: "button", text: t("Host a table for friends"), id: "host-table", "aria-describedby": "host-help" });
   const tableExtras = asyncTableOptions();
   const rated = ratedField(); // signed in: "Rated game"
+  // A table's options (a timer, the open tables, Rated game) mean nothing to a game played here:
+  // while one is chosen, Start is off and says why, so that none is ignored in silence.
+  const startWhy = h("p", {
+    class: "help",
+    id: "start-why",
+    hidden: true,
+    text: t("The options for a table apply to a hosted table only: press “Host a table for friends”, or clear them to start the game here."),
+  });
+  function tableOnlyChosen() {
+    return Boolean(typed(turnSeconds) || tableExtras.chosen().listed || typed(tableExtras.hoursInput) || rated.rated());
+  }
+  function showStart() {
+    const chosen = tableOnlyChosen();
+    start.disabled = chosen;
+    startWhy.hidden = !chosen;
+    if (chosen) start.setAttribute("aria-describedby", "start-why");
+    else start.removeAttribute("aria-describedby");
+  }
 
   const form = h(
     "form",
@@ -362,7 +375,7 @@ export async function lobbyPage() {
     // The turn timer is a table's option only: folded away unless a table is to be hosted.
     h(
       "details",
-      { class: "table-options", id: "table-options" },
+      { class: "table-options", id: "table-options", oninput: showStart, onchange: showStart },
       h("summary", { text: t("Options for a table") }),
       h(
         "div",
@@ -376,6 +389,7 @@ export async function lobbyPage() {
     ),
     error,
     h("div", { class: "row" }, start, host),
+    startWhy,
     h("p", {
       class: "help",
       id: "host-help",
@@ -401,11 +415,29 @@ export async function lobbyPage() {
     return body;
   }
 
+  // The turn timers checked here and said in words (the API's own messages name its fields, for programs).
+  function timerProblem() {
+    const seconds = typed(turnSeconds);
+    const hours = typed(tableExtras.hoursInput);
+    const whole = (text, low, high) => /^\d+$/.test(text) && Number(text) >= low && Number(text) <= high;
+    if (seconds && hours) return [turnSeconds, t("Give one turn timer only: in seconds or in hours, not both.")];
+    if (seconds && !whole(seconds, 1, 3600)) return [turnSeconds, t("The turn timer in seconds must be a whole number of seconds from 1 to 3600.")];
+    if (hours && !whole(hours, 1, 72)) return [tableExtras.hoursInput, t("The turn timer in hours must be a whole number of hours from 1 to 72.")];
+    return null;
+  }
+
   host.addEventListener("click", async () => {
+    error.textContent = "";
+    const problem = timerProblem();
+    if (problem) {
+      error.textContent = problem[1];
+      problem[0].focus();
+      return;
+    }
     const body = chosenOptions();
     body.seats = lobby.players.map((p) => ({ kind: p.kind }));
     const seconds = turnSeconds.value.trim();
-    if (seconds) body.turn_seconds = /^\d+$/.test(seconds) ? Number(seconds) : seconds;
+    if (seconds) body.turn_seconds = Number(seconds);
     Object.assign(body, tableExtras.chosen());
     if (rated.rated()) body.rated = true;
     host.disabled = true;
@@ -421,6 +453,7 @@ export async function lobbyPage() {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (tableOnlyChosen()) return showStart(); // Start is off then (Enter in a field included)
     const body = chosenOptions();
     body.players = lobby.players.map((p) => ({ name: p.name, kind: p.kind }));
     const first = lobby.players.find((p) => p.kind === "human");
@@ -679,6 +712,12 @@ function leftWords(seconds) {
   return tn("{n} second left", "{n} seconds left", Math.ceil(seconds));
 }
 
+// What a number field holds, to check before sending: its value holds "" for what is not a number,
+// which `badInput` tells apart from an empty field ("?", never a whole number, so refused in words).
+function typed(input) {
+  return input.value.trim() || (input.validity.badInput ? "?" : "");
+}
+
 // "List the table in the open tables": a checkbox and its label.
 function listedChoice(id) {
   const input = h("input", { type: "checkbox", id, "aria-describedby": `${id}-help` });
@@ -694,7 +733,7 @@ function listedChoice(id) {
 // The host form's options for an open or asynchronous table: listed, and a turn timer in hours.
 function asyncTableOptions() {
   const listed = listedChoice("host-listed");
-  const hours = h("input", { type: "number", id: "turn-hours", min: 1, max: 72, step: 1, "aria-describedby": "turn-hours-help" });
+  const hours = h("input", { type: "number", id: "turn-hours", min: 1, max: 72, step: 1, "aria-describedby": "turn-hours-help turn-one-help" });
   const box = h(
     "div",
     {},
@@ -704,6 +743,7 @@ function asyncTableOptions() {
       h("label", { for: "turn-hours", text: t("Turn timer for an asynchronous table (hours)") }),
       hours,
       h("p", { class: "help", id: "turn-hours-help", text: t("optional, 1 to 72: play at your own pace; the server keeps each deadline, and a bot decides for a seat whose time ran out") }),
+      h("p", { class: "help", id: "turn-one-help", text: t("Give one turn timer at most: in seconds or in hours.") }),
     ),
     listed.box,
   );
@@ -713,7 +753,7 @@ function asyncTableOptions() {
     if (text) body.turn_hours = /^\d+$/.test(text) ? Number(text) : text;
     return body;
   }
-  return { box, chosen };
+  return { box, chosen, hoursInput: hours };
 }
 
 function openTablesSection(gen) {

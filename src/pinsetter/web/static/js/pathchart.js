@@ -1,5 +1,6 @@
-import { s } from "./dom.js";
+import { clear, s } from "./dom.js";
 import { t } from "./i18n.js";
+import { page } from "./page.js";
 
 // pinsetter's web pages: the review's chart of a player's expected final score over the game
 // (GET /api/games/{id}/review: a player's `path`). Inline SVG drawn at the width it is shown at,
@@ -111,4 +112,22 @@ export function pathChart(path, lost, { width, id, label }) {
   marks.filter((m) => !m.classList.contains("lost")).forEach((m) => svg.append(m));
   marks.filter((m) => m.classList.contains("lost")).forEach((m) => svg.append(m));
   return svg;
+}
+
+// Each chart at its holder's width, again whenever that width changes (a turned phone, a resized window):
+// `charts` as [{ holder, draw: (width) => svg }]. The review's charts and the profile's rating charts.
+export function drawAtWidth(charts) {
+  const drawn = new Map();
+  const draw = ({ holder, draw: make }) => {
+    const width = Math.floor(holder.clientWidth);
+    if (!width || drawn.get(holder) === width) return;
+    drawn.set(holder, width);
+    clear(holder);
+    holder.append(make(width));
+  };
+  charts.forEach(draw);
+  if (typeof ResizeObserver !== "function") return;
+  const observer = new ResizeObserver(() => charts.forEach(draw));
+  charts.forEach(({ holder }) => observer.observe(holder));
+  page.leave = () => observer.disconnect();
 }

@@ -4,8 +4,8 @@ import { app, h, s } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { boardTitle, getBoards } from "./leaderboard.js";
 import { focusMain, page } from "./page.js";
-import { niceStep } from "./pathchart.js";
-import { when } from "./words.js";
+import { drawAtWidth, niceStep } from "./pathchart.js";
+import { signed, when } from "./words.js";
 
 // pinsetter's web pages: a player's profile (GET /api/players/{name}): their rating per game and mode,
 // a chart of each rating over their rated games, their best games with links to their reviews, and for
@@ -13,10 +13,6 @@ import { when } from "./words.js";
 
 const PAD = { l: 50, r: 16, t: 16, b: 36 };
 
-export function signed(delta) {
-  const rounded = Math.round(delta);
-  return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "±0";
-}
 
 /** A rated game's link: its review where the game has decisions to review, else stepping through it. */
 function gameLink(entry, games, text) {
@@ -135,15 +131,14 @@ function chartsPanel(data, boards, games) {
     );
     return { holder, one };
   });
-  // Drawn once the panel is in the page: at the width it is shown at.
-  const draw = () =>
-    holders.forEach(({ holder, one }, index) => {
-      const last = one.entries[one.entries.length - 1];
-      const values = { board: one.title, rating: last.rating };
-      const label = tn("Rating in {board} over {n} rated game: now {rating}", "Rating in {board} over {n} rated games, oldest first: now {rating}", one.entries.length, values);
-      holder.append(ratingChart(one.entries, { width: holder.clientWidth || 600, id: `rating-chart-${index}`, label }));
-    });
-  return [panel, draw];
+  // Drawn once the panel is in the page: at the width it is shown at, and again when that width changes.
+  const charts = holders.map(({ holder, one }, index) => {
+    const last = one.entries[one.entries.length - 1];
+    const values = { board: one.title, rating: last.rating };
+    const label = tn("Rating in {board} over {n} rated game: now {rating}", "Rating in {board} over {n} rated games, oldest first: now {rating}", one.entries.length, values);
+    return { holder, draw: (width) => ratingChart(one.entries, { width, id: `rating-chart-${index}`, label }) };
+  });
+  return [panel, () => drawAtWidth(charts)];
 }
 
 function bestPanel(data, boards, games) {

@@ -1,8 +1,8 @@
 import { api, getCatalog } from "./api.js";
-import { app, append, clear, h, s } from "./dom.js";
+import { app, append, h, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { focusMain, page } from "./page.js";
-import { pathChart } from "./pathchart.js";
+import { drawAtWidth, pathChart } from "./pathchart.js";
 import { playerLabel } from "./words.js";
 
 // pinsetter's web pages: a game's review (GET /api/games/{id}/review, docs/review.md). For each
@@ -236,25 +236,9 @@ export async function reviewPage(id) {
     links,
     review.players.map((player) => playerSection(player, charts)),
   ]);
-  drawCharts(charts);
+  drawAtWidth(charts);
   // The review drawn on this page load, for the first-render benchmark (benchmarks/web_weight.py).
   if (!performance.getEntriesByName("pinsetter:drawn").length) performance.mark("pinsetter:drawn");
   root.dataset.ready = "1";
 }
 
-// Each chart at its holder's width, again whenever that width changes (a turned phone, a resized window).
-function drawCharts(charts) {
-  const drawn = new Map();
-  const draw = ({ holder, draw: make }) => {
-    const width = Math.floor(holder.clientWidth);
-    if (!width || drawn.get(holder) === width) return;
-    drawn.set(holder, width);
-    clear(holder);
-    holder.append(make(width));
-  };
-  charts.forEach(draw);
-  if (typeof ResizeObserver !== "function") return;
-  const observer = new ResizeObserver(() => charts.forEach(draw));
-  charts.forEach(({ holder }) => observer.observe(holder));
-  page.leave = () => observer.disconnect();
-}

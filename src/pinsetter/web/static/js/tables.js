@@ -1,4 +1,4 @@
-import { ratedNote, seatIdentity } from "./account.js";
+import { ratedNote, ratingChanges, seatIdentity } from "./account.js";
 import { api, catalogCache, getCatalog } from "./api.js";
 import { drawEnding, drawLog, drawSheets, selectionContext } from "./board.js";
 import { app, append, clear, h, s } from "./dom.js";
@@ -10,6 +10,12 @@ import { botInfo, gameName, playerLabel } from "./words.js";
 // pinsetter's web pages: online tables (docs/tables.md).
 // The table pages' newer words, in one place (for translation).
 // Looked up when shown (getters), so that the catalog loaded after this module applies.
+// A rated game's end holds the rating changes under its own heading, in the Game over panel.
+function withRatingChanges(ending, changes) {
+  if (ending && changes) ending.append(h("h3", { id: "rating-changes-h", text: t("Rating changes") }), changes);
+  return ending;
+}
+
 export const TABLE_TEXT = {
   get timerLabel() {
     return t("Turn timer for a table (seconds)");
@@ -506,8 +512,16 @@ export async function tablePage(id) {
     const error = h("p", { class: "error", role: "alert", id: "table-error", text: st.error });
 
     if (!v) {
+      // Every seat taken: only the host's Start is awaited, and the line says so (the host is told it is theirs).
+      const full = table.seats.every((seat) => !seat.free);
       const status =
-        table.status === "open" ? t("Waiting for players: the host starts the game when every seat is taken.") : t("The host closed this table.");
+        table.status !== "open"
+          ? t("The host closed this table.")
+          : !full
+            ? t("Waiting for players: the host starts the game when every seat is taken.")
+            : st.hostToken
+              ? t("All seats taken: start the game when you are ready.")
+              : t("All seats taken: waiting for the host to start.");
       append(root, [
         head,
         h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: status }),
@@ -550,7 +564,7 @@ export async function tablePage(id) {
         table.status === "closed" ? h("p", { class: "reason", id: "closed", text: t("The host closed this table.") }) : null,
         rollButton ? h("div", { class: "toolbar" }, rollButton) : null,
         error,
-        drawEnding(v),
+        withRatingChanges(drawEnding(v), ratingChanges(table, v)),
         h(
           "div",
           { class: "game-grid" },

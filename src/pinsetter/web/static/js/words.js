@@ -39,3 +39,15 @@ export function when(iso) {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString(language);
 }
+
+// The games as the front page shows them: those with decisions first (a newcomer learns most from them),
+// then those for more players. The leaderboard's boards follow the same order.
+export function frontOrder(games) {
+  return [...games].sort((a, b) => Number(b.decisions) - Number(a.decisions) || b.players[1] - a.players[1]);
+}
+
+// A rating change as players read it: "+12", "−85" (a minus sign, not a hyphen), "±0".
+export function signed(delta) {
+  const rounded = Math.round(delta);
+  return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "±0";
+}
