@@ -8,7 +8,10 @@ PostgreSQL variant (the `postgres` fixture) checks the shared secret and the one
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+import random
+import threading
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
@@ -21,17 +24,24 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from pinsetter.bots.base import make_bot
 from pinsetter.cli.app import app as cli
+from pinsetter.core.game import State
 from pinsetter.games.pure_chance import PureChanceGame
 from pinsetter.games.registry import get_game
 from pinsetter.records import PlayerSpec, result_of
 from pinsetter.session import Match
 from pinsetter.solvers.distribution import analyze
+from pinsetter.solvers.rolling_pins import policy_for
+from pinsetter.solvers.rolling_pins_win import ball_key, final_distribution
 from pinsetter.storage import Storage
 from pinsetter.storage.accounts import accounts
 from pinsetter.storage.daily import DAILY_OPTIONS, DailyStore, daily_options, day_seed, today
 from pinsetter.usertext import name_key
+from pinsetter.web import daily as daily_web
 from pinsetter.web.app import create_app
+from pinsetter.web.daily import score_odds
+from waiting import CEILING, until
 
 PASSWORD = "correct horse battery staple"
 DAY = date(2026, 11, 20)  # a day long over for the command line, which reads the real clock
@@ -252,9 +262,111 @@ def test_the_board_is_ranked_with_the_exact_odds(board: Board) -> None:
         assert row["rank"] == 1 + sum(other["score"] > row["score"] for other in rows)
         assert Fraction(row["odds_exact"]) == sum(exact[row["score"] :], Fraction(0))
         assert row["odds"] == pytest.approx(float(Fraction(row["odds_exact"])))
-    (rolled,) = board.guest.get("/api/daily/rolling-pins/leaderboard").json()
-    assert rolled["name"] == "Ann" and rolled["odds"] is None  # no solver gives its score distribution
-    assert board.guest.get("/api/daily/rolling-pins").json()["has_odds"] is False
+    assert all(row["odds_pending"] is False for row in rows)
+    challenge = board.guest.get("/api/daily/tenpins").json()
+    assert challenge["has_odds"] and challenge["odds_kind"] == "exact" and not challenge["odds_pending"]
+
+
+def optimal_play(options: dict[str, object]) -> dict[int, float]:
+    """P(final score = s) of the optimal bot from the start, by playing every roll out through the engine.
+
+    Independent of the solver's score tables: the engine deals every outcome with its probability, and the
+    bot (the expected-score policy, ties as it breaks them) takes each decision; positions are memoised.
+    """
+    game = get_game("rolling-pins", options)
+    bot = make_bot("optimal", game)
+    rng = random.Random(0)  # the optimal bot draws nothing: its choice is the policy's
+    memo: dict[Hashable, dict[int, float]] = {}
+
+    def walk(state: State) -> dict[int, float]:
+        key = state.key()
+        if key not in memo:
+            found: dict[int, float] = {}
+            if state.is_terminal():
+                found[state.scores()[0]] = 1.0
+            elif state.is_chance_node():
+                for outcome, chance in state.chance_outcomes():
+                    for score, then in walk(state.child(outcome)).items():
+                        found[score] = found.get(score, 0.0) + float(chance) * then
+            else:
+                found = walk(state.child(bot.choose(state, rng)))
+            memo[key] = found
+        return memo[key]
+
+    return walk(game.new_state(1))
+
+
+@pytest.mark.parametrize("options", [{"pins": 4, "frames": 1}, {"pins": 3, "frames": 2}], ids=["1-frame", "2-frames"])
+def test_rolling_pins_odds_equal_the_optimal_bots_play(options: dict[str, object]) -> None:
+    """The odds of a short game against every roll played out by the engine and the optimal bot (small
+    games: the walk takes a second; the day's own game is checked against the solver below)."""
+    dist = optimal_play(options)
+    assert sum(dist.values()) == pytest.approx(1.0, abs=1e-12)
+    until(lambda: score_odds("rolling-pins", options, 0) is not None, "the odds worked out in their thread")
+    for score in range(max(dist) + 3):
+        at_least = sum(chance for s, chance in dist.items() if s >= score)
+        assert score_odds("rolling-pins", options, score) == pytest.approx(at_least, abs=1e-9)
+
+
+def test_the_days_rolling_pins_board_has_an_optimal_players_odds(board: Board) -> None:
+    """The day's basic Rolling Pins board: the chance that the optimal player scores at least as much."""
+    rows = until(
+        lambda: [r for r in board.guest.get("/api/daily/rolling-pins/leaderboard").json() if not r["odds_pending"]],
+        "the Rolling Pins odds worked out",
+    )
+    (rolled,) = rows
+    challenge = board.guest.get("/api/daily/rolling-pins").json()
+    assert challenge["has_odds"] and challenge["odds_kind"] == "optimal" and not challenge["odds_pending"]
+    assert rolled["name"] == "Ann" and rolled["odds_exact"] is None  # a float, not a fraction
+    policy = policy_for(4, 2, 1)  # OPTIONS["rolling-pins"], tokens on
+    solver = final_distribution(policy, ball_key(2, 1, 1, False, 0, 0), 0, 0b1111, 1)
+    assert rolled["odds"] == pytest.approx(float(solver[rolled["score"] :].sum()), abs=1e-9)
+    odds = [score_odds("rolling-pins", OPTIONS["rolling-pins"], s) for s in range(len(solver) + 2)]
+    assert odds[0] == pytest.approx(1.0, abs=1e-12) and odds[-1] == odds[-2] == 0.0
+    # The mean of a score is the sum of P(score >= s) over s >= 1: the policy's expected score.
+    assert sum(chance or 0.0 for chance in odds[1:]) == pytest.approx(policy.expected_score, abs=1e-9)
+
+
+def asked_while_held(board: Board) -> None:
+    """The board and the challenge while the odds are being worked out: pending, asked twice, worked out once."""
+    (pending,) = board.guest.get("/api/daily/rolling-pins/leaderboard").json()
+    assert pending["odds"] is None and pending["odds_exact"] is None and pending["odds_pending"] is True
+    challenge = board.guest.get("/api/daily/rolling-pins").json()
+    assert challenge["has_odds"] and challenge["odds_pending"] is True
+    assert len(daily_web.ODDS.working) == 1  # asked twice, worked out once
+
+
+def test_the_board_answers_pending_then_the_odds(board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worked out in a thread (held here until the board has answered pending): the board never waits on it."""
+    released = threading.Event()
+    real = daily_web._optimal_odds
+
+    def held(game: str, options_json: str) -> tuple[float, ...]:
+        assert released.wait(CEILING), "the test never let the odds be worked out"
+        return real(game, options_json)
+
+    monkeypatch.setattr(daily_web, "ODDS", daily_web.OddsBook())  # nothing worked out in this process yet
+    monkeypatch.setattr(daily_web, "_optimal_odds", held)
+    try:
+        asked_while_held(board)
+    finally:
+        released.set()
+    (row,) = until(
+        lambda: [r for r in board.guest.get("/api/daily/rolling-pins/leaderboard").json() if r["odds"] is not None],
+        "the odds after their work",
+    )
+    assert row["odds_pending"] is False and not daily_web.ODDS.working
+    assert row["odds"] == real("rolling-pins", json.dumps(OPTIONS["rolling-pins"], sort_keys=True))[row["score"]]
+    assert board.guest.get("/api/daily/rolling-pins").json()["odds_pending"] is False
+
+
+def test_odds_only_where_a_solver_gives_a_distribution(board: Board) -> None:
+    cases: tuple[tuple[str, dict[str, object]], ...] = (("bowling-solitaire", {}), ("rolling-pins", {"advanced": True}))
+    for game, options in cases:
+        assert daily_web.ODDS.odds(game, options) == daily_web.Odds(None)
+        assert score_odds(game, options, 0) is None
+    (solitaire,) = [c for c in board.guest.get("/api/daily").json() if c["game"] == "bowling-solitaire"]
+    assert solitaire["has_odds"] is False and solitaire["odds_kind"] is None and solitaire["odds_pending"] is False
 
 
 def test_refusals_name_what_was_wrong(board: Board) -> None:

@@ -11,9 +11,11 @@ day the seed is published and the games open like any other.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from fractions import Fraction
 from typing import Any
@@ -38,7 +40,9 @@ from pinsetter.web.ratings import checked_mode
 from pinsetter.web.schemas import ErrorBody, GameView
 from pinsetter.web.service import Conflict, GameService, Refused
 
-__all__ = ["DailyGuard", "add_daily_api", "score_odds"]
+__all__ = ["ODDS", "DailyGuard", "Odds", "OddsBook", "add_daily_api", "score_odds"]
+
+logger = logging.getLogger(__name__)
 
 # /api/games/{id} and what follows it: the game API a sealed daily game answers only to its player.
 # The id in plain digits, as the API takes it (anything else is the API's own 422 or 404).
@@ -59,14 +63,27 @@ DAILY_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _odds_table(game: str, options_json: str) -> tuple[Fraction, ...] | None:
-    """P(final score >= s) for every s under the game's exact distribution, or None where no solver gives one."""
+def _odds_kind(game: str, options: dict[str, object]) -> str | None:
+    """Which odds a game's board carries: "exact" (a pure-chance game's own distribution), "optimal" (basic
+    Rolling Pins: the expected-score optimal player's, in floating point), or None (no solver gives one)."""
+    from pinsetter.games.pure_chance import PureChanceGame
+    from pinsetter.games.rolling_pins import RollingPins
+
+    instance = get_game(game, options)
+    if isinstance(instance, PureChanceGame):
+        return "exact"
+    if isinstance(instance, RollingPins) and not instance.advanced:
+        return "optimal"
+    return None
+
+
+def _exact_odds(game: str, options_json: str) -> tuple[Fraction, ...]:
+    """P(final score >= s) for every s under a pure-chance game's exact distribution (a second or less)."""
     from pinsetter.games.pure_chance import PureChanceGame
     from pinsetter.solvers.distribution import analyze
 
     instance = get_game(game, json.loads(options_json))
-    if not isinstance(instance, PureChanceGame):
-        return None
+    assert isinstance(instance, PureChanceGame)
     exact = analyze(instance).exact
     above: list[Fraction] = []
     running = Fraction(0)
@@ -76,21 +93,101 @@ def _odds_table(game: str, options_json: str) -> tuple[Fraction, ...] | None:
     return tuple(reversed(above))
 
 
-_odds_cache: dict[tuple[str, str], tuple[Fraction, ...] | None] = {}
-_odds_guard = threading.Lock()
+def _optimal_odds(game: str, options_json: str) -> tuple[float, ...]:
+    """P(final score >= s) for every s of a basic Rolling Pins player who plays the expected-score optimal
+    policy from the start of the game (`rolling_pins_win.final_distribution`, double precision).
+
+    About a minute of CPU for ten frames of ten pins, the solve included (the solve itself is then kept
+    on disk by `policy_for`): `OddsBook` runs it in a thread of its own, never inside a request.
+    """
+    from pinsetter.games.rolling_pins import RollingPins
+    from pinsetter.solvers.rolling_pins import policy_for
+    from pinsetter.solvers.rolling_pins_win import ball_key, final_distribution
+
+    instance = get_game(game, json.loads(options_json))
+    assert isinstance(instance, RollingPins) and not instance.advanced
+    lane = instance.lane
+    gain = 1 if instance.options["tokens"] else 0
+    policy = policy_for(lane.pins, lane.frames, gain)
+    # Frame 1, ball 1, no bonus owed, every pin standing, the frame's token(s) gained, nothing banked.
+    start = ball_key(lane.frames, 1, 1, False, 0, 0)
+    dist = final_distribution(policy, start, 0, instance.full, gain)
+    above: list[float] = []
+    running = 0.0
+    for probability in reversed(dist.tolist()):
+        running += probability
+        above.append(min(running, 1.0))
+    return tuple(reversed(above))
 
 
-def score_odds(game: str, options: dict[str, object], score: int) -> Fraction | None:
-    """The exact chance of scoring `score` or more in `game` with `options` (kept per game and options);
-    None for a game no solver gives the final-score distribution of (Rolling Pins, Bowling Solitaire)."""
-    key = (game, json.dumps(options, sort_keys=True))
-    with _odds_guard:
-        if key not in _odds_cache:
-            _odds_cache[key] = _odds_table(*key)
-        table = _odds_cache[key]
-    if table is None:
-        return None
-    return table[max(score, 0)] if score < len(table) else Fraction(0)
+OddsTable = tuple[Fraction, ...] | tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Odds:
+    """A game's odds of scoring at least a score: `kind` "exact" or "optimal" (None: the game has none);
+    `table[s]` = P(score >= s), None while `pending` (worked out in the background)."""
+
+    kind: str | None
+    table: OddsTable | None = None
+    pending: bool = False
+
+    def at_least(self, score: int) -> Fraction | float | None:
+        """The chance of scoring `score` or more (None when there are no odds, or not yet)."""
+        if self.table is None:
+            return None
+        if score >= len(self.table):
+            return Fraction(0) if isinstance(self.table[0], Fraction) else 0.0
+        return self.table[max(score, 0)]
+
+
+class OddsBook:
+    """Every game's odds, kept per (game, options) in this process.
+
+    The exact odds of the pure-chance games are worked out at once (a second or less); basic Rolling
+    Pins' in a background thread the first time they are asked for: meanwhile they are pending.
+    """
+
+    def __init__(self) -> None:
+        self.tables: dict[tuple[str, str], OddsTable | None] = {}
+        self.working: set[tuple[str, str]] = set()
+        self.guard = threading.Lock()
+
+    def odds(self, game: str, options: dict[str, object]) -> Odds:
+        """The odds of `game` with `options`, starting their work if it has not started."""
+        kind = _odds_kind(game, options)
+        if kind is None:
+            return Odds(None)
+        key = (game, json.dumps(options, sort_keys=True))
+        with self.guard:
+            if key in self.tables:
+                return Odds(kind, self.tables[key])
+            if kind == "exact":
+                table = self.tables[key] = _exact_odds(*key)
+                return Odds(kind, table)
+            if key not in self.working:
+                self.working.add(key)
+                threading.Thread(target=self._work, args=(key,), name=f"odds {game}", daemon=True).start()
+        return Odds(kind, None, pending=True)
+
+    def _work(self, key: tuple[str, str]) -> None:
+        table: OddsTable | None = None
+        try:
+            table = _optimal_odds(*key)
+        except Exception:  # the board goes without odds (logged): a failed thread must not stay pending
+            logger.exception("working out the odds of %s %s failed", *key)
+        with self.guard:
+            self.tables[key] = table
+            self.working.discard(key)
+
+
+ODDS = OddsBook()
+
+
+def score_odds(game: str, options: dict[str, object], score: int) -> Fraction | float | None:
+    """The chance of scoring `score` or more in `game` with `options`: exact (a Fraction) for the pure-chance
+    games, a float for basic Rolling Pins' optimal player; None where there are none, or not yet."""
+    return ODDS.odds(game, options).at_least(score)
 
 
 class DailyGuard:
@@ -179,6 +276,7 @@ class DailyService:
         options = daily_options(game)
         current = day == today(self.clock())
         instance = get_game(game, options)
+        odds = ODDS.odds(game, options)
         ends = datetime.combine(day + timedelta(days=1), time(0), tzinfo=UTC)
         yours = None
         found = signed_in(self.accounts, request)
@@ -197,7 +295,9 @@ class DailyService:
             "ends": ends.isoformat(),
             "seed": None if current else str(self.store.seed(day, game)),  # as text: JavaScript would round it
             "start": {"method": "POST", "path": f"/api/daily/{game}/start"} if current else None,
-            "has_odds": score_odds(game, options, 0) is not None,
+            "has_odds": odds.kind is not None,
+            "odds_kind": odds.kind,
+            "odds_pending": odds.pending,
             "yours": yours,
         }
 
@@ -231,7 +331,7 @@ class DailyService:
         over = day < today(self.clock())
         found = signed_in(self.accounts, request)
         me = None if found is None else found[0].id
-        options = daily_options(game)
+        odds = ODDS.odds(game, daily_options(game))
         done = sorted(
             (entry for entry in self.store.board(day, game) if entry.finished),
             key=lambda entry: (-_score(entry), entry.updated, entry.game_id),
@@ -239,7 +339,7 @@ class DailyService:
         scores = [_score(entry) for entry in done]
         rows = []
         for entry, score in zip(done, scores, strict=True):
-            odds = score_odds(game, options, score)
+            chance = odds.at_least(score)
             mine = me is not None and entry.account_id == me
             rows.append(
                 {
@@ -248,8 +348,9 @@ class DailyService:
                     "score": score,
                     "game_id": entry.game_id if over or mine else None,
                     "yours": mine,
-                    "odds": None if odds is None else float(odds),
-                    "odds_exact": None if odds is None else str(odds),
+                    "odds": None if chance is None else float(chance),
+                    "odds_exact": str(chance) if isinstance(chance, Fraction) else None,
+                    "odds_pending": odds.pending,
                 }
             )
         return rows
@@ -292,8 +393,9 @@ def add_daily_api(
 
     @app.get("/api/daily/{game}/leaderboard", tags=["daily"], responses=responses)
     def get_daily_leaderboard(game: str, request: Request, date: str | None = None) -> list[dict[str, Any]]:
-        """The day's finished attempts, best first, each with `odds`: the exact chance of scoring that much or
-        more (null where no solver gives the game's score distribution); `game_id` after the day, or your own."""
+        """The day's finished attempts, best first, each with `odds`: the chance of scoring that much or more
+        (exact, or an optimal player's for Rolling Pins; null where no solver gives the game's score distribution,
+        or while `odds_pending`); `game_id` after the day, or your own."""
         return daily.leaderboard(daily.known(game), daily.day(date), request)
 
     return daily
