@@ -138,14 +138,16 @@ async function drawBoard(section, headingId, heading, challenge, day, over) {
     section.append(h("p", { class: "muted", text: over ? t("Nobody finished this challenge.") : t("Nobody has finished this challenge yet.") }));
     return;
   }
-  section.append(
-    h("p", {
-      class: "muted",
-      text: challenge.has_odds
-        ? t("Odds: the exact chance, before any die is rolled, of scoring at least this much.")
-        : t("No solver gives this game's score distribution yet: no odds beside the scores."),
-    }),
-  );
+  const oddsLine = !challenge.has_odds
+    ? t("No solver gives this game's score distribution yet: no odds beside the scores.")
+    : challenge.odds_kind === "optimal"
+      ? t("Odds: the chance, before any die is rolled, that a player who plays for the best expected score scores at least this much.")
+      : t("Odds: the exact chance, before any die is rolled, of scoring at least this much.");
+  section.append(h("p", { class: "muted", text: oddsLine }));
+  // Worked out on the server the first time they are asked for (a minute or so): the board comes without them.
+  if (answer.data.some((row) => row.odds_pending)) {
+    section.append(h("p", { class: "muted", id: `${headingId}-pending`, text: t("The odds are being worked out: reload the page in a minute or two to see them.") }));
+  }
   const rows = answer.data.map((row) =>
     h(
       "tr",
