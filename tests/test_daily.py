@@ -32,7 +32,7 @@ from pinsetter.games.registry import get_game
 from pinsetter.records import PlayerSpec, result_of
 from pinsetter.session import Match
 from pinsetter.solvers.distribution import analyze
-from pinsetter.solvers.rolling_pins import policy_for
+from pinsetter.solvers.rolling_pins import RULES_VERSION, policy_for
 from pinsetter.solvers.rolling_pins_win import ball_key, final_distribution
 from pinsetter.storage import Storage
 from pinsetter.storage.accounts import accounts
@@ -336,7 +336,7 @@ def asked_while_held(board: Board) -> None:
     assert len(daily_web.ODDS.working) == 1  # asked twice, worked out once
 
 
-def test_the_board_answers_pending_then_the_odds(board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_board_answers_pending_then_the_odds_and_keeps_them(board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
     """Worked out in a thread (held here until the board has answered pending): the board never waits on it."""
     released = threading.Event()
     real = daily_web._optimal_odds
@@ -345,6 +345,8 @@ def test_the_board_answers_pending_then_the_odds(board: Board, monkeypatch: pyte
         assert released.wait(CEILING), "the test never let the odds be worked out"
         return real(game, options_json)
 
+    with board.store.storage.transaction() as connection:
+        connection.execute(sa.text("DELETE FROM daily_odds"))  # nothing kept by an earlier test
     monkeypatch.setattr(daily_web, "ODDS", daily_web.OddsBook())  # nothing worked out in this process yet
     monkeypatch.setattr(daily_web, "_optimal_odds", held)
     try:
@@ -356,8 +358,21 @@ def test_the_board_answers_pending_then_the_odds(board: Board, monkeypatch: pyte
         "the odds after their work",
     )
     assert row["odds_pending"] is False and not daily_web.ODDS.working
-    assert row["odds"] == real("rolling-pins", json.dumps(OPTIONS["rolling-pins"], sort_keys=True))[row["score"]]
+    options_json = json.dumps(OPTIONS["rolling-pins"], sort_keys=True)
+    worked_out = real("rolling-pins", options_json)
+    assert row["odds"] == worked_out[row["score"]]
     assert board.guest.get("/api/daily/rolling-pins").json()["odds_pending"] is False
+    # Kept in the database (the same doubles), so another process or a restart reads them instead.
+    assert DailyStore(Storage(board.db)).kept_odds(RULES_VERSION, "rolling-pins", options_json) == worked_out
+
+    def never(game: str, options_json: str) -> tuple[float, ...]:
+        raise AssertionError("the odds were worked out again")
+
+    monkeypatch.setattr(daily_web, "ODDS", daily_web.OddsBook())  # as if the server had restarted
+    monkeypatch.setattr(daily_web, "_optimal_odds", never)
+    (again,) = board.guest.get("/api/daily/rolling-pins/leaderboard").json()
+    assert again["odds_pending"] is False and again["odds"] == worked_out[again["score"]]
+    assert not daily_web.ODDS.working
 
 
 def test_odds_only_where_a_solver_gives_a_distribution(board: Board) -> None:
@@ -433,6 +448,10 @@ def test_postgresql_shares_the_secret_and_keeps_one_attempt(postgres: str) -> No
     assert two.of_game(game_id) == (DAY, ann) and [e.game_id for e in two.board(DAY, "tenpins")] == [game_id]
     with one.storage.engine.begin() as connection:
         assert connection.execute(sa.text("SELECT count(*) FROM daily_games")).scalar_one() == 1
+    one.keep_odds("rules", "rolling-pins", "{}", (1.0, 0.1 + 0.2))
+    two.keep_odds("rules", "rolling-pins", "{}", (1.0, 0.5))  # the first kept stays
+    assert two.kept_odds("rules", "rolling-pins", "{}") == (1.0, 0.1 + 0.2)
+    assert one.kept_odds("other rules", "rolling-pins", "{}") is None
 
 
 def start_at_once(url: str) -> None:

@@ -547,8 +547,9 @@ def head_revision() -> str:
         ("0006", {"accounts", "sessions"}),
         ("0007", {"ratings", "rating_changes"}),
         ("0008", {"daily_secret", "daily_games"}),
+        ("0009", {"daily_odds"}),
     ],
-    ids=["0007-accounts", "0008-ratings", "0009-daily"],
+    ids=["0007-accounts", "0008-ratings", "0009-daily", "0010-daily-odds"],
 )
 def test_a_migration_adds_its_tables_and_runs_again_harmlessly(tmp_path: Path, before: str, added: set[str]) -> None:
     path = f"sqlite:///{tmp_path / 'm.sqlite'}"

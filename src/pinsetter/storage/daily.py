@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import threading
 from dataclasses import dataclass
@@ -57,6 +58,16 @@ daily_games = sa.Table(
     sa.UniqueConstraint("day", "game", "account_id", name="daily_games_once"),
     sa.UniqueConstraint("game_id", name="daily_games_game"),
 )
+# Odds worked out in the background (`pinsetter.web.daily.OddsBook`), by a SHA-256 of rules, game and options.
+daily_odds = sa.Table(
+    "daily_odds",
+    metadata,
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("game", sa.String(40), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("odds", sa.Text, nullable=False),
+    sa.Column("created", sa.String(40), nullable=False),
+)
 
 
 def daily_options(game: str) -> dict[str, object]:
@@ -77,6 +88,10 @@ def parse_day(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise ValueError(_("a day is written YYYY-MM-DD, not {text}").format(text=repr(text[:40]))) from None
+
+
+def _odds_key(rules: str, game: str, options_json: str) -> str:
+    return hashlib.sha256(f"{rules}|{game}|{options_json}".encode()).hexdigest()
 
 
 def day_seed(secret: str, day: date, game: str) -> int:
@@ -174,6 +189,26 @@ class DailyStore:
     def board(self, day: date, game: str) -> list[DailyEntry]:
         """Every attempt at the day's challenge of `game`, finished or not."""
         return self._entries((daily_games.c.day == day.isoformat()) & (daily_games.c.game == game))
+
+    def kept_odds(self, rules: str, game: str, options_json: str) -> tuple[float, ...] | None:
+        """Odds another process (or this one, before a restart) worked out and kept: P(score >= s) by s."""
+        query = sa.select(daily_odds.c.odds).where(daily_odds.c.key == _odds_key(rules, game, options_json))
+        with self.storage.engine.begin() as connection:
+            found = connection.execute(query).scalar_one_or_none()
+        return None if found is None else tuple(float(chance) for chance in json.loads(found))
+
+    def keep_odds(self, rules: str, game: str, options_json: str, odds: tuple[float, ...]) -> None:
+        """Keep worked-out odds for every process; a row already there (another process's) stays."""
+        made = {
+            "key": _odds_key(rules, game, options_json),
+            "game": game,
+            "options": options_json,
+            "odds": json.dumps(list(odds)),  # a float's repr reads back as the same double
+            "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        with self.storage.transaction() as connection:
+            dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+            connection.execute(dialect.insert(daily_odds).values(made).on_conflict_do_nothing())
 
     def _entries(self, where: sa.ColumnElement[bool]) -> list[DailyEntry]:
         query = (

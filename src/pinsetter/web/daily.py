@@ -142,10 +142,12 @@ class Odds:
 
 
 class OddsBook:
-    """Every game's odds, kept per (game, options) in this process.
+    """Every game's odds, kept per (game, options) in this process, and basic Rolling Pins' in the database too.
 
-    The exact odds of the pure-chance games are worked out at once (a second or less); basic Rolling
-    Pins' in a background thread the first time they are asked for: meanwhile they are pending.
+    The exact odds of the pure-chance games are worked out at once (a second or less). Basic Rolling
+    Pins' are read from the database when another process (or this one, before a restart) kept them,
+    and otherwise worked out in a background thread the first time they are asked for, then kept
+    there: meanwhile they are pending.
     """
 
     def __init__(self) -> None:
@@ -153,8 +155,8 @@ class OddsBook:
         self.working: set[tuple[str, str]] = set()
         self.guard = threading.Lock()
 
-    def odds(self, game: str, options: dict[str, object]) -> Odds:
-        """The odds of `game` with `options`, starting their work if it has not started."""
+    def odds(self, game: str, options: dict[str, object], store: DailyStore | None = None) -> Odds:
+        """The odds of `game` with `options`, starting their work if it has not started (and `store` has none)."""
         kind = _odds_kind(game, options)
         if kind is None:
             return Odds(None)
@@ -165,20 +167,37 @@ class OddsBook:
             if kind == "exact":
                 table = self.tables[key] = _exact_odds(*key)
                 return Odds(kind, table)
+            if key in self.working:
+                return Odds(kind, None, pending=True)
+        kept = None if store is None else store.kept_odds(_rules(), *key)  # the database, outside the lock
+        with self.guard:
+            if kept is not None:
+                self.tables[key] = kept
+            if key in self.tables:
+                return Odds(kind, self.tables[key])
             if key not in self.working:
                 self.working.add(key)
-                threading.Thread(target=self._work, args=(key,), name=f"odds {game}", daemon=True).start()
+                threading.Thread(target=self._work, args=(key, store), name=f"odds {game}", daemon=True).start()
         return Odds(kind, None, pending=True)
 
-    def _work(self, key: tuple[str, str]) -> None:
-        table: OddsTable | None = None
+    def _work(self, key: tuple[str, str], store: DailyStore | None) -> None:
+        table: tuple[float, ...] | None = None
         try:
             table = _optimal_odds(*key)
-        except Exception:  # the board goes without odds (logged): a failed thread must not stay pending
-            logger.exception("working out the odds of %s %s failed", *key)
+            if store is not None:
+                store.keep_odds(_rules(), *key, table)
+        except Exception:  # the board goes on without odds (logged): a failed thread must not stay pending
+            logger.exception("working out (or keeping) the odds of %s %s failed", *key)
         with self.guard:
             self.tables[key] = table
             self.working.discard(key)
+
+
+def _rules() -> str:
+    """The solver's rules version: odds kept under older rules are not read back."""
+    from pinsetter.solvers.rolling_pins import RULES_VERSION
+
+    return RULES_VERSION
 
 
 ODDS = OddsBook()
@@ -276,7 +295,7 @@ class DailyService:
         options = daily_options(game)
         current = day == today(self.clock())
         instance = get_game(game, options)
-        odds = ODDS.odds(game, options)
+        odds = ODDS.odds(game, options, self.store)
         ends = datetime.combine(day + timedelta(days=1), time(0), tzinfo=UTC)
         yours = None
         found = signed_in(self.accounts, request)
@@ -331,7 +350,7 @@ class DailyService:
         over = day < today(self.clock())
         found = signed_in(self.accounts, request)
         me = None if found is None else found[0].id
-        odds = ODDS.odds(game, daily_options(game))
+        odds = ODDS.odds(game, daily_options(game), self.store)
         done = sorted(
             (entry for entry in self.store.board(day, game) if entry.finished),
             key=lambda entry: (-_score(entry), entry.updated, entry.game_id),
