@@ -329,6 +329,8 @@ def test_the_days_rolling_pins_board_has_an_optimal_players_odds(board: Board) -
 
 def asked_while_held(board: Board) -> None:
     """The board and the challenge while the odds are being worked out: pending, asked twice, worked out once."""
+    (listed,) = [c for c in board.guest.get("/api/daily").json() if c["game"] == "rolling-pins"]
+    assert listed["has_odds"] and listed["odds_pending"] and not daily_web.ODDS.working  # the list starts nothing
     (pending,) = board.guest.get("/api/daily/rolling-pins/leaderboard").json()
     assert pending["odds"] is None and pending["odds_exact"] is None and pending["odds_pending"] is True
     challenge = board.guest.get("/api/daily/rolling-pins").json()

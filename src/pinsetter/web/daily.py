@@ -155,8 +155,9 @@ class OddsBook:
         self.working: set[tuple[str, str]] = set()
         self.guard = threading.Lock()
 
-    def odds(self, game: str, options: dict[str, object], store: DailyStore | None = None) -> Odds:
-        """The odds of `game` with `options`, starting their work if it has not started (and `store` has none)."""
+    def odds(self, game: str, options: dict[str, object], store: DailyStore | None = None, work: bool = True) -> Odds:
+        """The odds of `game` with `options`, starting their work if it has not started (and `store` has none);
+        with `work` false, never started here: pending until a request that needs them starts it."""
         kind = _odds_kind(game, options)
         if kind is None:
             return Odds(None)
@@ -175,7 +176,7 @@ class OddsBook:
                 self.tables[key] = kept
             if key in self.tables:
                 return Odds(kind, self.tables[key])
-            if key not in self.working:
+            if work and key not in self.working:
                 self.working.add(key)
                 threading.Thread(target=self._work, args=(key, store), name=f"odds {game}", daemon=True).start()
         return Odds(kind, None, pending=True)
@@ -290,12 +291,13 @@ class DailyService:
         checked_mode(game, None)
         return game
 
-    def challenge(self, game: str, day: date, request: Request) -> dict[str, Any]:
-        """A day's challenge in words; its seed only once the day is over; the caller's attempt."""
+    def challenge(self, game: str, day: date, request: Request, work: bool = True) -> dict[str, Any]:
+        """A day's challenge in words; its seed only once the day is over; the caller's attempt. `work`: start
+        working out its odds if they are not yet (the list of every game's challenge leaves that to each one's page)."""
         options = daily_options(game)
         current = day == today(self.clock())
         instance = get_game(game, options)
-        odds = ODDS.odds(game, options, self.store)
+        odds = ODDS.odds(game, options, self.store, work)
         ends = datetime.combine(day + timedelta(days=1), time(0), tzinfo=UTC)
         yours = None
         found = signed_in(self.accounts, request)
@@ -393,7 +395,7 @@ def add_daily_api(
     def get_dailies(request: Request, date: str | None = None) -> list[dict[str, Any]]:
         """Every game's challenge of the day (today when `date` is left out)."""
         day = daily.day(date)
-        return [daily.challenge(game, day, request) for game in sorted(GAMES)]
+        return [daily.challenge(game, day, request, work=False) for game in sorted(GAMES)]
 
     @app.get("/api/daily/{game}", tags=["daily"], responses=responses)
     def get_daily(game: str, request: Request, date: str | None = None) -> dict[str, Any]:
