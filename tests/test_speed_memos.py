@@ -26,6 +26,7 @@ from pinsetter.games.registry import get_game
 from pinsetter.games.rolling_pins import RollingPinsState, subsets_by_sum
 from pinsetter.records import PlayerSpec, RecordStep
 from pinsetter.session import Match
+from pinsetter.solvers import rolling_pins as solver
 
 
 def positions(game_id: str, options: dict[str, object], players: int, games: int, seed: int) -> list[State]:
@@ -99,6 +100,35 @@ def test_lazy_generators_draw_what_step_rng_draws() -> None:
 
         assert draws(lazy) == draws(eager)
         assert type(lazy) is random.Random and lazy.getstate() == eager.getstate()
+
+
+def test_a_spare_generator_serves_again_only_while_never_drawn_from() -> None:
+    """`Match.advance` hands its bots one generator while they draw nothing (`lazy_step_rng`'s `spare`)."""
+
+    def draws(rng: random.Random) -> list[object]:
+        return [rng.randint(1, 6), rng.random(), rng.choice(range(50))]
+
+    spare = lazy_step_rng(5, 1, 1)
+    again = lazy_step_rng(5, 2, 1, spare)
+    assert again is spare
+    assert draws(again) == draws(step_rng(5, 2, 1))
+    fresh = lazy_step_rng(5, 3, 1, again)  # drawn from: it holds that step's state now
+    assert fresh is not again
+    assert draws(fresh) == draws(step_rng(5, 3, 1))
+
+
+def test_flat_tables_hold_the_solvers_values() -> None:
+    """The optimal bot reads U, the rolls' and the miss's values in `BallTable.flat`, where `flat_index` says."""
+    policy = solver.policy_for(4, 3, 1)
+    for table in policy.tables.values():
+        size, columns = table.u.shape
+        for standing in range(size):
+            for tokens in range(columns):
+                read = [table.flat[solver.flat_index(s, standing, tokens, size)] for s in range(4)]
+                assert read[solver.U] == table.u.item(standing, tokens)
+                assert read[solver.ONE_DIE] == table.by_dice.item(0, standing, tokens)
+                assert read[solver.TWO_DICE] == table.by_dice.item(1, standing, tokens)
+                assert read[solver.MISS] == table.miss.item(standing, tokens)
 
 
 def test_optimal_bot_kept_terms_choose_what_evaluate_ranks_first() -> None:

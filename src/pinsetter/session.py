@@ -70,6 +70,7 @@ class Match:
         # One narration per language, made when an interface first asks for the log in it: a
         # narration keeps the words it has told, so one shared by two languages would mix them.
         self._narrations: dict[str, Narration] = {}
+        self._spare_rng: random.Random | None = None  # `advance`'s last generator for a bot
 
     def log_words(self) -> list[str]:
         """Every step so far as the log tells it (pinsetter.core.narration), the same in every interface."""
@@ -218,7 +219,9 @@ class Match:
             return True
         bot = self.bots.get(player)
         if bot is not None:  # `bot_action_for`, the player to move already known
-            self._apply(bot.choose(self.state, self._bot_rng()), player)
+            # The bot is done with the last step's generator when it answers: one not drawn from serves again.
+            rng = self._spare_rng = lazy_step_rng(self.seed, len(self.record.steps), BOT_STREAM, self._spare_rng)
+            self._apply(bot.choose(self.state, rng), player)
             return True
         return False  # the game is over (TERMINAL), or a human decides
 

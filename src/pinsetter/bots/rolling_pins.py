@@ -4,8 +4,7 @@ advanced game once it is solved; until then documented heuristics for its abilit
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
-from operator import attrgetter
+from operator import add, attrgetter, itemgetter
 from typing import TYPE_CHECKING, cast
 
 from pinsetter.bots.base import Bot, OptionValue, register_bot
@@ -28,7 +27,7 @@ from pinsetter.solvers import rolling_pins as solver
 if TYPE_CHECKING:  # imported by the advanced game's functions: the basic game's bots and hints need no numba
     from pinsetter.solvers import rolling_pins_advanced as advanced
 
-# Positions whose option terms a ball problem's table keeps (a bounded memo: cleared when full).
+# Positions whose option reads the policy keeps (a bounded memo: cleared when full).
 MEMO_LIMIT = 50_000
 
 # An advanced game of at most this many frames is solved the first time a bot or a hint needs
@@ -169,8 +168,8 @@ class OptimalBot(Bot):
         self.rp = game
         lane = game.lane
         self.policy = solver.policy_for(lane.pins, lane.frames, 1 if game.options["tokens"] else 0)
-        # The ball problem of the last balls seen: (pinfalls, frame, ball) -> (table, points earned).
-        self._where: tuple[Hashable, solver.BallTable, int] | None = None
+        # The ball problem of the last pinfalls seen: (pinfalls, table, points earned, token columns).
+        self._where: tuple[list[int], solver.BallTable, int, int] | None = None
         self.exact = advanced_solution(game) if game.advanced else None
 
     def is_exact(self, state: State) -> bool:
@@ -319,42 +318,43 @@ class OptimalBot(Bot):
         """The first of the best-valued actions (as `evaluate`'s stable sort puts first).
 
         Every value is added up exactly as `evaluate` adds it (points banked, then the option's
-        terms), so the choice is the same; the terms of an option do not depend on the points
-        banked and are kept on the ball problem's table for the next time the position comes up
-        (in this game or another).
+        whole and part), so the choice is the same. Where each option's part is read in the table
+        and what its whole is do not depend on the table's values (`solver.option_reads`): they
+        are kept for the next time the position comes up, in any ball of any game, and the parts
+        are then read in one C call.
         """
         table, earned = self._ball_problem(state, index, player)
-        banked = earned + table.multiplier * player.crossed
-        # The options and their terms depend on the roll's total and number of dice, not its faces.
-        key = (player.phase, player.standing, player.tokens, sum(player.dice), len(player.dice))
-        found = table.memo.get(key)
         listed = tuple(actions)
+        if len(listed) == 1:
+            return listed[0]
+        standing = player.standing
+        # The options depend on the roll's total and number of dice, not on its faces.
+        key = (player.phase, standing, player.tokens, sum(player.dice), len(player.dice))
+        memo = self.policy.memo
+        found = memo.get(key)
         if found is None or found[0] != listed:
-            found = (listed, self._terms(table, player, listed))
-            if len(table.memo) >= MEMO_LIMIT:
-                table.memo.clear()
-            table.memo[key] = found
-        values = [banked + whole + part for whole, part in found[1]]
+            moves = cast(tuple[Action, ...], listed)  # a basic game's actions are all Actions
+            reads, wholes = solver.option_reads(1 << self.policy.pins, standing, player.tokens, moves)
+            found = (listed, itemgetter(*reads), wholes)
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = found
+        banked = earned + table.multiplier * player.crossed
+        bases = (banked, banked + table.multiplier * bin(standing).count("1"))  # banked + whole
+        values = list(map(add, map(bases.__getitem__, found[2]), found[1](table.flat)))
         return listed[values.index(max(values))]  # the first of the best, as max() finds it
 
     def _ball_problem(self, state: RollingPinsState, index: int, player: Player) -> tuple[solver.BallTable, int]:
-        """The table and points earned of the player's current ball (`solver.situation`'s, kept per ball)."""
-        ctx = state.ball_context(index)
-        assert ctx is not None
-        where = (tuple(state.pinfalls[index]), ctx.frame, ctx.ball)
-        if self._where is None or self._where[0] != where:
+        """The table and points earned of the player's current ball (`solver.situation`'s, kept while
+        the pinfalls, which decide both, stay the same)."""
+        pinfalls = state.pinfalls[index]
+        if self._where is None or self._where[0] != pinfalls:
             s = self._situation(state, index, player)
-            self._where = (where, s.table, s.earned)
-        _, table, earned = self._where
-        if player.tokens >= table.u.shape[1]:
+            self._where = (list(pinfalls), s.table, s.earned, s.table.u.shape[1])
+        _, table, earned, token_columns = self._where
+        if player.tokens >= token_columns:
             self._situation(state, index, player)  # raises, naming the impossible token count
         return table, earned
-
-    @staticmethod
-    def _terms(table: solver.BallTable, player: Player, actions: tuple[Step, ...]) -> tuple[solver.Terms, ...]:
-        """The terms of each action's value (`_value`'s, without the points banked)."""
-        s = solver.Situation(table, 0, 0, player.standing, player.tokens)
-        return solver.option_terms(s, cast(tuple[Action, ...], actions))  # a basic game's actions are all Actions
 
     @staticmethod
     def _last_ball(state: RollingPinsState, index: int) -> bool:

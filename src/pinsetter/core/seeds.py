@@ -85,14 +85,22 @@ _new_random = random.Random.__new__
 _seed_random = _random.Random.seed
 
 
-def lazy_step_rng(seed: int, index: int, stream: int) -> random.Random:
+def lazy_step_rng(seed: int, index: int, stream: int, spare: random.Random | None = None) -> random.Random:
     """`step_rng(seed, index, stream)`, seeded only when first used.
 
     Seeding a Mersenne Twister costs a few microseconds, more than a whole decision of most
     bots; a bot that never draws (greedy, optimal, expectimax) should not pay for it. The
     generator draws exactly what `step_rng` draws.
+
+    `spare`, a generator made here earlier and no longer used by anyone, is made this one if it
+    was never drawn from (it holds no state yet): a simulation's bots then share one object
+    instead of making one a step.
     """
-    return _LazyRandom(hash((seed, index, stream)))
+    value = hash((seed, index, stream))
+    if type(spare) is _LazyRandom:
+        spare._value = value
+        return spare
+    return _LazyRandom(value)
 
 
 class _LazyRandom(random.Random):

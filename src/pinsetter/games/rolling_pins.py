@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -340,6 +341,9 @@ def _cross(mask: int, tokens: int) -> Action:
     """Each cross once (actions are values)."""
     return Action("cross", pins_of(mask), tokens)
 
+
+# Actions every basic game lists (actions are values: one instance of each will do).
+_ONE_DIE, _TWO_DICE, _MISS = Action("dice", (1,)), Action("dice", (2,)), Action("miss")
 
 # Legal actions kept per rules (see `RollingPins.actions_memo`), each memo cleared when full.
 _ACTIONS_MEMOS: dict[Hashable, dict[Hashable, tuple[Action, ...]]] = {}
@@ -744,6 +748,8 @@ class RollingPinsState(State):
     def __init__(self, game: RollingPins, players: int) -> None:
         super().__init__(game, players)
         self.shared = game.shared_dice  # asked at every turn
+        # No marks to make (the basic game) and no shared roll: whole frames in turn, as `State.turn`.
+        self._frames_in_turn = not game.advanced and not game.shared_dice
         self.players = [Player() for _ in range(players)]
         for player in self.players:
             player.marks = [0] * len(game.sheet.areas)
@@ -767,6 +773,8 @@ class RollingPinsState(State):
     def turn(self) -> int:
         if self._forced is not None:
             return self._forced
+        if self._frames_in_turn:
+            return self._turn if self._turn is not None else State.turn(self)
         if self.shared:  # a player's own reroll is in the air: it lands at once, whoever else decides
             for index, player in enumerate(self.players):
                 if player.private_roll:
@@ -910,7 +918,8 @@ class RollingPinsState(State):
         player = self.players[index]
         if player.phase == ROLLING and not player.pending_marks:
             return []  # the dice are in the air
-        return list[Step](self._sorted_actions(player))
+        actions: list[Step] = list(self._sorted_actions(player))
+        return actions
 
     def _sorted_actions(self, player: Player) -> tuple[Action, ...]:
         """`_actions` in order, kept per rules and `_actions_key` (simulations meet the same sheets often)."""
@@ -920,8 +929,18 @@ class RollingPinsState(State):
         if found is None:
             if len(memo) >= ACTIONS_MEMO_LIMIT:
                 memo.clear()
-            found = memo[key] = tuple(sorted(self._actions(player)))
+            found = memo[key] = self._in_order(player)
         return found
+
+    def _in_order(self, player: Player) -> tuple[Action, ...]:
+        """`_actions` sorted. The crosses come in order and share one kind: only the others are
+        sorted, and the crosses go in as one block, where their kind sorts among the others'."""
+        others, crosses = self._options(player)
+        others.sort()
+        if not crosses:
+            return tuple(others)
+        at = bisect_left(others, crosses[0])
+        return (*others[:at], *crosses, *others[at:])
 
     def _actions_key(self, player: Player) -> Hashable:
         """Everything of the player's sheet that `_actions` reads (keep the two together).
@@ -948,48 +967,47 @@ class RollingPinsState(State):
             player.dice_count,
         )
 
-    def _actions(self, player: Player, with_crosses: bool = True) -> Iterator[Action]:
+    def _actions(self, player: Player) -> Iterator[Action]:
+        """Every legal action of the player to move (`_sorted_actions` puts them in order)."""
+        others, crosses = self._options(player)
+        yield from others
+        yield from crosses
+
+    def _options(self, player: Player) -> tuple[list[Action], tuple[Action, ...]]:
+        """The legal actions: the others, and apart from them the crosses, in order (`_crosses`)."""
         advanced = self.game.advanced
         if player.pending_marks:
-            yield from (Action("mark", (area + 1,)) for area in self._open_areas(player))
-            return
+            return [Action("mark", (area + 1,)) for area in self._open_areas(player)], ()
         if player.phase == CHOOSE:
             auto_strike = advanced and player.held.get("auto-strike") and self._first_roll_of_rack(player)
             if auto_strike and not self.game.auto_strike_held:
-                yield Action("auto-strike")  # earned in the frame before: this frame is a strike
-                return
-            yield Action("dice", (1,))
-            yield Action("dice", (2,))
+                return [Action("auto-strike")], ()  # earned in the frame before: this frame is a strike
+            others = [_ONE_DIE, _TWO_DICE]
             if advanced and player.held.get("extra-dice") and not player.extra_dice:
-                yield Action("extra-dice")
+                others.append(Action("extra-dice"))
             if auto_strike:
-                yield Action("auto-strike")
-            return
+                others.append(Action("auto-strike"))
+            return others, ()
         if player.phase == EXTRA_PIN:
-            yield Action("pass")
-            for pin in pins_of(player.standing):
-                yield Action("extra-pin", (pin,))
-            return
+            return [Action("pass"), *(Action("extra-pin", (pin,)) for pin in pins_of(player.standing))], ()
         # ROLLED: reroll, then flip, then keep (Extra Dice), then tokens and the cross.
+        others = []
         before_keep = not (player.extra_dice and player.kept)
         if advanced and player.held.get("reroll") and not player.flipped and before_keep:
-            yield Action("reroll")
+            others.append(Action("reroll"))
         if advanced and player.held.get("flip") and before_keep:
-            for die in range(1, len(player.dice) + 1):
-                yield Action("flip", (die,))
+            others.extend(Action("flip", (die,)) for die in range(1, len(player.dice) + 1))
         if not player.kept:
-            for kept in combinations(range(1, len(player.dice) + 1), player.dice_count):
-                yield Action("keep", kept)
-            return
+            dice = range(1, len(player.dice) + 1)
+            others.extend(Action("keep", kept) for kept in combinations(dice, player.dice_count))
+            return others, ()
         if self._ten_pin_cost(player) is not None:
-            yield Action("ten-pin")
+            others.append(Action("ten-pin"))
             if sorted(player.dice) == [5, 5]:
-                return  # both dice show five: the strike is immediate
-        yield Action("miss")
-        if not with_crosses:
-            return
+                return others, ()  # both dice show five: the strike is immediate
+        others.append(_MISS)
         low, high = token_range(player.dice, player.tokens)
-        yield from _crosses(player.standing, low, high, sum(player.dice))
+        return others, _crosses(player.standing, low, high, sum(player.dice))
 
     def _first_roll_of_rack(self, player: Player) -> bool:
         return player.standing == self.game.full and player.rolls_on_rack == 0 and player.crossed == 0

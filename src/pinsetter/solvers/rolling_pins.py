@@ -101,22 +101,32 @@ class BallTable:
     miss: FloatArray  # value of ending it with S standing, by (S, tokens)
     u: FloatArray  # U(S, T)
     by_dice: FloatArray  # U(S, T) when rolling one die [0] or two dice [1] next
-    # What bots found for positions of this ball problem (their own keys): a memo, not part of the table.
-    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def start_value(self, standing: int, tokens: int) -> float:
         return float(self.multiplier * bin(standing).count("1") + self.u[standing, tokens])
 
     @cached_property
-    def u_by_tokens(self) -> tuple[array[float], ...]:
-        """U(S, T) as a column of plain doubles per T: read per cross in Python faster than `u.item(S, T)`
-        (the same floats; an array of doubles, unlike a list of floats, gives the garbage collector nothing)."""
-        columns = []
-        for t in range(self.u.shape[1]):
-            column = array("d")
-            column.frombytes(np.ascontiguousarray(self.u[:, t], dtype=np.float64).tobytes())  # copied as bytes
-            columns.append(column)
-        return tuple(columns)
+    def flat(self) -> array[float]:
+        """U, the value of rolling one die, of two and of a miss, as one array of plain doubles
+        (`flat_index` says where each is): a bot reads every option of a position with one C call
+        (`operator.itemgetter`). The same floats, copied as bytes; unlike a list of floats, it gives
+        the garbage collector nothing to walk."""
+        sections = np.stack((self.u, self.by_dice[0], self.by_dice[1], self.miss))  # (section, standing, tokens)
+        flat = array("d")
+        flat.frombytes(np.ascontiguousarray(sections.transpose(2, 0, 1), dtype=np.float64).tobytes())
+        return flat
+
+
+# Sections of `BallTable.flat`: U after a cross, rolling one die, two dice, ending the ball.
+U, ONE_DIE, TWO_DICE, MISS = range(4)
+
+
+def flat_index(section: int, standing: int, tokens: int, size: int) -> int:
+    """Where `BallTable.flat` holds a section's value at (standing, tokens), with `size` sets of pins.
+
+    Token counts come first: the place does not depend on how many a table holds.
+    """
+    return (tokens * 4 + section) * size + standing
 
 
 def solve_ball(pins: int, tokens: int, m: int, clear: FloatArray, miss: FloatArray) -> BallTable:
@@ -167,6 +177,8 @@ class Policy:
     tables: dict[tuple[Any, ...], BallTable] = field(default_factory=dict)
     frame_values: dict[tuple[int, int, int], FloatArray] = field(default_factory=dict)
     seconds: float = 0.0
+    # What bots found for positions of this game (their own keys): a memo, not part of the policy.
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def max_tokens(self) -> int:
@@ -400,48 +412,59 @@ def situation(
 
 
 # An option's value is `s.banked() + whole + part`: points certain, a whole number that depends on
-# the option (not on the points already banked), and the table's expectation. Bots keep the terms
-# of the options they see often; adding them up the same way gives the very same float.
+# the option (not on the points already banked), and the table's expectation. Bots keep where the
+# terms of the options they see often are read; adding them up the same way gives the very same float.
 Terms = tuple[int, float]
+
+# A basic game's option as the bots see it: (kind, pins or dice, tokens), as `Action` holds it.
+Move = tuple[str, tuple[int, ...], int]
+
+_MASK_OF = cache(mask_of)
+
+
+def option_reads(
+    size: int, standing: int, tokens: int, moves: Iterable[Move]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Where each move's part is in `BallTable.flat`, and its whole: the pins standing (1) or none (0).
+
+    A cross (U after it, its tokens spent either way), a roll of one or two dice, a miss. The
+    same for every table with `size` sets of standing pins.
+    """
+    reads, wholes = [], []
+    for kind, args, spent in moves:
+        if kind == "cross":
+            reads.append(flat_index(U, standing & ~_MASK_OF(args), tokens - abs(spent), size))
+            wholes.append(1)
+        elif kind == "dice":
+            reads.append(flat_index(ONE_DIE + args[0] - 1, standing, tokens, size))
+            wholes.append(1)
+        elif kind == "miss":
+            reads.append(flat_index(MISS, standing, tokens, size))
+            wholes.append(0)
+        else:
+            raise ValueError(f"{kind} in the basic game")
+    return tuple(reads), tuple(wholes)
+
+
+def option_terms(s: Situation, moves: Iterable[Move]) -> tuple[Terms, ...]:
+    """The terms of each move from one position (`option_reads`, read in the table)."""
+    table = s.table
+    reads, wholes = option_reads(len(table.u), s.standing, s.tokens, moves)
+    whole = table.multiplier * bin(s.standing).count("1")
+    flat = table.flat
+    return tuple((whole if counted else 0, flat[at]) for at, counted in zip(reads, wholes, strict=True))
 
 
 def cross_terms(s: Situation, mask: int, cost: int) -> Terms:
     return option_terms(s, (("cross", pins_of(mask), cost),))[0]
 
 
-_MASK_OF = cache(mask_of)
-
-# A basic game's option as the bots see it: (kind, pins or dice, tokens), as `Action` holds it.
-Move = tuple[str, tuple[int, ...], int]
-
-
-def option_terms(s: Situation, moves: Iterable[Move]) -> tuple[Terms, ...]:
-    """The terms of each move from one position: a cross (its pins, tokens spent either way),
-    a roll (of that many dice) or a miss. Crosses, most of the options, in one loop."""
-    table = s.table
-    standing, tokens = s.standing, s.tokens
-    whole = table.multiplier * bin(standing).count("1")
-    u_after = table.u_by_tokens  # U after the cross: u_after[tokens left][pins left]
-    terms = []
-    for kind, args, spent in moves:
-        if kind == "cross":
-            terms.append((whole, u_after[tokens - abs(spent)][standing & ~_MASK_OF(args)]))
-        elif kind == "dice":
-            terms.append(roll_terms(s, args[0]))
-        elif kind == "miss":
-            terms.append(miss_terms(s))
-        else:
-            raise ValueError(f"{kind} in the basic game")
-    return tuple(terms)  # tuples of numbers: the garbage collector soon stops tracking them
-
-
 def miss_terms(s: Situation) -> Terms:
-    return 0, s.table.miss.item(s.standing, s.tokens)
+    return option_terms(s, (("miss", (), 0),))[0]
 
 
 def roll_terms(s: Situation, dice_count: int) -> Terms:
-    table = s.table
-    return table.multiplier * bin(s.standing).count("1"), table.by_dice.item(dice_count - 1, s.standing, s.tokens)
+    return option_terms(s, (("dice", (dice_count,), 0),))[0]
 
 
 def cross_value(s: Situation, mask: int, cost: int) -> float:
