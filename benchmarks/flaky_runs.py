@@ -54,17 +54,23 @@ def burn(stop: multiprocessing.synchronize.Event) -> None:
             x = (x * 31 + 7) % 1_000_003
 
 
-def failures(report: Path) -> tuple[int, list[str]]:
-    """The number of tests run and the ids of those that failed or errored, from a JUnit XML report."""
+def failures(report: Path) -> tuple[int, list[str], dict[str, str]]:
+    """From a JUnit XML report: the number of tests run, the ids of those that failed or errored, and
+    why each failed (pytest's one-line message, cut short): the report itself is gone after the run."""
     if not report.exists():
-        return 0, ["(no report: pytest did not finish)"]
+        return 0, ["(no report: pytest did not finish)"], {}
     tree = ET.parse(report)
-    ran, failed = 0, []
+    ran, failed, why = 0, [], {}
     for case in tree.iter("testcase"):
         ran += 1
-        if case.find("failure") is not None or case.find("error") is not None:
-            failed.append(f"{case.get('classname')}::{case.get('name')}")
-    return ran, failed
+        problem = case.find("failure")
+        if problem is None:
+            problem = case.find("error")
+        if problem is not None:
+            test = f"{case.get('classname')}::{case.get('name')}"
+            failed.append(test)
+            why[test] = (problem.get("message") or "")[:400]
+    return ran, failed, why
 
 
 def git(*args: str) -> str:
@@ -136,7 +142,7 @@ def main() -> int:
                 command = [sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "loadfile"]
                 command += ["-p", "no:cacheprovider", f"--junitxml={report}", *args.tests]
                 subprocess.run(command, cwd=ROOT, capture_output=True, check=False)
-                ran, failed = failures(report)
+                ran, failed, why = failures(report)
                 counts.update(failed)
                 failed_runs += bool(failed)
                 took = time.monotonic() - started
@@ -148,6 +154,7 @@ def main() -> int:
                     "whole_set": args.tests == SCREEN_TESTS,
                     "tests": ran,
                     "failed": failed,
+                    "why": why,
                     "seconds": round(took),
                     "burners": args.burners,
                     "load": round(os.getloadavg()[0], 1),
@@ -156,7 +163,7 @@ def main() -> int:
                     ledger.write(json.dumps(entry) + "\n")
                 print(f"run {run}/{args.runs}: {ran} tests, {len(failed)} failed, {took:.0f} s", flush=True)
                 for test in failed:
-                    print(f"    failed: {test}", flush=True)
+                    print(f"    failed: {test}: {why.get(test, '')}", flush=True)
     finally:
         stop.set()
         for process in burners:
