@@ -175,6 +175,18 @@ def lobby_form(driver: Any, base: str, game: str) -> None:
     driver.find_element(By.CSS_SELECTOR, f"input[name=game][value='{game}']").click()
 
 
+def table_form(driver: Any, base: str, game: str, frames: int) -> None:
+    """The lobby form for a table of two human seats of `game`, `frames` long, its table options open."""
+    from selenium.webdriver.common.by import By
+
+    lobby_form(driver, base, game)
+    field = driver.find_element(By.ID, "opt-frames")
+    field.clear()
+    field.send_keys(str(frames))
+    driver.find_element(By.ID, "add-human").click()
+    driver.find_element(By.CSS_SELECTOR, "#table-options summary").click()
+
+
 def pictures_at_both_widths(driver: Any, folder: Path, name: str, ready: Any) -> None:
     """`name`-{1280,390}-{light,dark}.png of the whole page, redrawn per theme; then 1280 px, light, redrawn."""
     for width in (1280, 390):

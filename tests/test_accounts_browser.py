@@ -24,10 +24,10 @@ import pytest
 from browser_support import (
     chrome_sessions,
     full_screenshot,
-    lobby_form,
     pictures_at_both_widths,
     require_browser,
     settle,
+    table_form,
     wait,
 )
 from pinsetter.records import Record
@@ -159,12 +159,7 @@ def table_state(driver: WebDriver) -> dict[str, str]:
 
 def host_rated_table(ann: WebDriver, base: str) -> str:
     """Ann hosts a rated Ten Pins table of one frame with two human seats from the lobby form: its join link."""
-    lobby_form(ann, base, "tenpins")
-    frames = ann.find_element(By.ID, "opt-frames")
-    frames.clear()
-    frames.send_keys("1")
-    ann.find_element(By.ID, "add-human").click()
-    ann.find_element(By.CSS_SELECTOR, "#table-options summary").click()
+    table_form(ann, base, "tenpins", frames=1)
     assert "Only signed-in players" in ann.find_element(By.ID, "rated-help").text
     # Rated is for a hosted table: while it is ticked, Start (a game played here) is off and says why.
     start, why = ann.find_element(By.ID, "start"), ann.find_element(By.ID, "start-why")

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from browser_support import chrome, lobby_form, pictures_at_both_widths, require_browser, wait
+from browser_support import chrome, pictures_at_both_widths, require_browser, table_form, wait
 
 require_browser()
 
@@ -37,12 +37,7 @@ TOKENS = "return Object.keys(localStorage).filter(k => k.startsWith('pinsetter.t
 
 def host_async_table(ann: WebDriver, base: str) -> int:
     """Ann hosts a listed Ten Pins table of two frames, two human seats, 24 hours a turn: its id."""
-    lobby_form(ann, base, "tenpins")
-    frames = ann.find_element(By.ID, "opt-frames")
-    frames.clear()
-    frames.send_keys("2")
-    ann.find_element(By.ID, "add-human").click()
-    ann.find_element(By.CSS_SELECTOR, "#table-options summary").click()
+    table_form(ann, base, "tenpins", frames=2)
     ann.find_element(By.ID, "turn-hours").send_keys(str(HOURS))
     ann.find_element(By.ID, "host-listed").click()
     ann.find_element(By.ID, "host-table").click()
