@@ -57,6 +57,7 @@ def play_today(browser: Any, base: str, name: str) -> int:
     wait(browser, lambda d: "#/game/" in d.current_url, "Start did not open the game")
     game_id = int(browser.current_url.rsplit("/", 1)[1])
     state = settle(browser)
+    assert not browser.find_elements(By.ID, "pace")  # no bot at a daily challenge: no bots' pace to set
     while state["next"] != "over":
         assert state["next"] == "roll" and not state["error"], state
         state = after_click(browser, browser.find_element(By.ID, "roll"))

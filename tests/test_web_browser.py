@@ -147,6 +147,7 @@ def test_tenpins_with_hostile_names_and_a_bot(driver: WebDriver, base: str, api:
     hint = driver.find_element(By.ID, "hint-button")
     assert not hint.is_enabled()  # no decisions in this game, and it says so
     assert hint.get_attribute("title") == "no hints: this game has no decisions, every ball is the dice's"
+    assert driver.find_element(By.ID, "pace").is_displayed()  # a bot plays: its pace can be set
     play_by_clicking(driver, api, game_id)
     lines = finish(driver, api, game_id, artifacts, "tenpins")
     assert any(HOSTILE in line for line in lines)

@@ -177,7 +177,8 @@ def test_an_asynchronous_table_goes_on_after_both_pages_closed_and_reopened(base
             mover.get(base + "/#/")
             assert header(mover) == NAMES[turn]  # signed in by the cookie alone
             link = your_turn_link(mover, table_id)
-            assert link.text == f"Ten Pins (dice), 2 frames at table {table_id}"
+            code = httpx.get(f"{base}/api/tables/{table_id}").json()["join_code"]  # the code players know it by
+            assert link.text == f"Ten Pins (dice), 2 frames, table {code}"
             if not pictures_taken:
                 # The other player's front page has no table waiting for them.
                 assert nothing_waits(other, base) == "No table waits for you."

@@ -102,7 +102,7 @@ def test_a_signed_in_player_finds_the_tables_where_it_is_their_turn(
     item = f"#your-turns-list li[data-table='{table['id']}']"
     entry = wait(driver, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, item)], "not listed")[0]
     assert driver.find_element(By.ID, "your-turns").get_attribute("hidden") is None
-    assert f"Rolling Pins, 1 frame at table {table['id']}" in entry and "11 hours left" in entry
+    assert f"Rolling Pins, 1 frame, table {table['join_code']}" in entry and "11 hours left" in entry
     full_screenshot(driver, artifacts / "your-turn.png")
     driver.find_element(By.CSS_SELECTOR, f"{item} a").click()
     wait(driver, lambda d: d.current_url.endswith(f"#/table/{table['id']}"), "not the table page")

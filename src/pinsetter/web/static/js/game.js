@@ -421,7 +421,8 @@ export async function gamePage(id) {
         dataset: { key: "hint" },
         onclick: () => hint(),
       }),
-      h("label", { class: "pace", for: "pace" }, t("Bot pace"), paceInput, paceText),
+      // The bots' pace only where a bot plays: a game of people alone has none to set.
+      game.players.some((p) => p.kind !== "human") ? h("label", { class: "pace", for: "pace" }, t("Bot pace"), paceInput, paceText) : null,
     );
 
     const hintPanel = st.hint

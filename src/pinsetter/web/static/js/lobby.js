@@ -832,7 +832,7 @@ function yourTurnsSection(gen) {
         h(
           "li",
           { dataset: { table: String(entry.id) } },
-          h("a", { href: `#/table/${entry.id}`, text: t("{game} at table {id}", { game: entry.title, id: entry.id }) }),
+          h("a", { href: `#/table/${entry.id}`, text: t("{game}, table {code}", { game: entry.title, code: entry.join_code }) }),
           h("br"),
           h("span", { class: "help", text: details.join(" · ") }),
         ),
