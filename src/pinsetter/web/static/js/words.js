@@ -35,9 +35,11 @@ export function playerNames(players) {
   return players.map((p) => playerLabel(p.name, p.kind)).join(t(", "));
 }
 
+// A stored time as the reader's language writes it, to the minute ("Dec 3, 2026, 8:13 AM"; "2026/12/03 8:13").
 export function when(iso) {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString(language);
+  if (Number.isNaN(date.getTime())) return String(iso);
+  return date.toLocaleString(language, { dateStyle: "medium", timeStyle: "short" });
 }
 
 // The games as the front page shows them: those with decisions first (a newcomer learns most from them),
