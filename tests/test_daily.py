@@ -9,9 +9,8 @@ PostgreSQL variant (the `postgres` fixture) checks the shared secret and the one
 from __future__ import annotations
 
 import json
-import random
 import threading
-from collections.abc import Hashable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
@@ -24,9 +23,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from pinsetter.bots.base import make_bot
 from pinsetter.cli.app import app as cli
-from pinsetter.core.game import State
 from pinsetter.games.pure_chance import PureChanceGame
 from pinsetter.games.registry import get_game
 from pinsetter.records import PlayerSpec, result_of
@@ -41,6 +38,7 @@ from pinsetter.usertext import name_key
 from pinsetter.web import daily as daily_web
 from pinsetter.web.app import create_app
 from pinsetter.web.daily import score_odds
+from test_rolling_pins_win import final_scores
 from waiting import CEILING, until
 
 PASSWORD = "correct horse battery staple"
@@ -268,32 +266,9 @@ def test_the_board_is_ranked_with_the_exact_odds(board: Board) -> None:
 
 
 def optimal_play(options: dict[str, object]) -> dict[int, float]:
-    """P(final score = s) of the optimal bot from the start, by playing every roll out through the engine.
-
-    Independent of the solver's score tables: the engine deals every outcome with its probability, and the
-    bot (the expected-score policy, ties as it breaks them) takes each decision; positions are memoised.
-    """
-    game = get_game("rolling-pins", options)
-    bot = make_bot("optimal", game)
-    rng = random.Random(0)  # the optimal bot draws nothing: its choice is the policy's
-    memo: dict[Hashable, dict[int, float]] = {}
-
-    def walk(state: State) -> dict[int, float]:
-        key = state.key()
-        if key not in memo:
-            found: dict[int, float] = {}
-            if state.is_terminal():
-                found[state.scores()[0]] = 1.0
-            elif state.is_chance_node():
-                for outcome, chance in state.chance_outcomes():
-                    for score, then in walk(state.child(outcome)).items():
-                        found[score] = found.get(score, 0.0) + float(chance) * then
-            else:
-                found = walk(state.child(bot.choose(state, rng)))
-            memo[key] = found
-        return memo[key]
-
-    return walk(game.new_state(1))
+    """P(final score = s) of the optimal bot from the start, by playing every roll out through the engine
+    (tests/test_rolling_pins_win.py's walk): independent of the solver's score tables."""
+    return final_scores(get_game("rolling-pins", options).new_state(1), 0)
 
 
 @pytest.mark.parametrize("options", [{"pins": 4, "frames": 1}, {"pins": 3, "frames": 2}], ids=["1-frame", "2-frames"])
