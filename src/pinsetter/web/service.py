@@ -308,9 +308,11 @@ class GameService:
         return "decision"
 
     def view(self, match: Match) -> GameView:
-        hide = match.game_id is not None and self.hides_seed(match.game_id, match.state.is_terminal())
+        game_id = match.game_id
+        sealed = game_id is not None and self.is_sealed(game_id)  # one look-up: a view is made at every step
+        hide = sealed or (game_id is not None and not match.state.is_terminal() and self.secret(game_id))
         view = game_view(match, self.next_of(match), hide_seed=hide)
-        view.sealed = match.game_id is not None and self.sealed is not None and self.sealed(match.game_id)
+        view.sealed = sealed
         if view.learn:
             view.lesson = [LessonView(**vars(item)) for item in self.tutor(match).now()]
         return view
@@ -351,7 +353,11 @@ class GameService:
 
     def hides_seed(self, game_id: int, finished: bool) -> bool:
         """Whether the game's view leaves its seed out: a table's game being played, a daily game all its day."""
-        return (not finished and self.secret(game_id)) or (self.sealed is not None and self.sealed(game_id))
+        return (not finished and self.secret(game_id)) or self.is_sealed(game_id)
+
+    def is_sealed(self, game_id: int) -> bool:
+        """Whether the game is a daily challenge whose day lasts (`sealed`, set where daily games are served)."""
+        return self.sealed is not None and self.sealed(game_id)
 
     def secret(self, game_id: int) -> bool:
         """Whether the game's seed (and so its record) is secret: while its table is open or played.
