@@ -12,7 +12,7 @@ PLAY_STAMP := $(VENV)/.play-$(SUM)
 STAMP := $(VENV)/.installed-$(SUM)
 EXTRAS := dev,rl,cluster,plot
 
-.PHONY: play test lint typecheck unit bench clean browser messages-extract messages-update messages-compile
+.PHONY: play test lint typecheck unit bench clean browser compiled messages-extract messages-update messages-compile
 
 $(VENV)/bin/python:
 	@echo "pinsetter: making a virtual environment in $(VENV)"
@@ -32,7 +32,7 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	@rm -f $(VENV)/.installed-* $(VENV)/.play-*
 	@touch $(STAMP) $(PLAY_STAMP)
 
-play: $(PLAY_STAMP)
+play: $(PLAY_STAMP) compiled
 	@echo "pinsetter: starting the game ($(BIN)/pinsetter; q or Ctrl+C quits)"
 	$(BIN)/pinsetter
 
@@ -46,8 +46,13 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # Two workers (this machine has two cores); a module's tests stay in one worker (shared browser, servers).
-unit: $(STAMP) browser
+unit: $(STAMP) browser compiled
 	$(BIN)/pytest -n 2 --dist loadfile
+
+# The compiled searches built ahead of time, so that hints start without numba (docs/performance.md);
+# quick when they are current, and the searches compile on first use where they cannot be built.
+compiled: | $(VENV)/bin/python
+	@$(BIN)/python -m pinsetter.solvers.ahead_of_time || echo "pinsetter: the searches will be compiled on first use instead"
 
 # The browser tests drive Debian's Chromium: installed here when run as root (as CI is).
 browser:
@@ -77,4 +82,4 @@ messages-compile: $(STAMP)
 	$(PYBABEL) compile -d $(LOCALE) -D pinsetter --statistics
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache src/pinsetter/solvers/_*_aot_*
