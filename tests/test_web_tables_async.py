@@ -267,3 +267,43 @@ def test_a_signed_in_players_session_plays_their_seat_from_any_browser(client: T
     other = {"cookie": f"{SESSION_COOKIE}={client.cookies[SESSION_COOKIE]}"}
     with client.websocket_connect(url, headers=other) as cy:
         assert receive(cy)["seat"] is None
+
+
+def test_a_players_list_replays_a_game_not_kept_here_only_when_it_moved(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`GET /api/tables?mine=true` is polled every few seconds: a game this process does not keep (played
+    by another process, or before a restart) is replayed once per stored step, not on every poll."""
+    replays: list[int] = []
+
+    with TestClient(create_app(db)) as playing, TestClient(create_app(db)) as listing:
+        sign_up(playing, "Bob")
+        csrf = sign_up(playing, "Ann")
+        table = new_table(playing, csrf, game="rolling-pins", options={"frames": 1}, turn_hours=2)
+        ann = playing.post(f"/api/tables/{table['id']}/seats/0", json={}, headers=csrf).json()["token"]
+        bob_csrf = sign_in(playing, "Bob")
+        playing.post(f"/api/tables/{table['id']}/seats/1", json={}, headers=bob_csrf)
+        playing.post(f"/api/tables/{table['id']}/start", json={"host_token": table["host_token"]}, headers=bob_csrf)
+        sign_in(listing, "Ann")
+        service = listing.app.state.service  # the listing process's games (the playing one replays its own)
+        replay = service.match
+
+        def counted(game_id: int, keep: bool = True) -> Any:
+            replays.append(game_id)
+            return replay(game_id, keep)
+
+        monkeypatch.setattr(service, "match", counted)
+        first = to_play(listing)
+        assert [(t["id"], t["seat"]) for t in first] == [(table["id"], 0)] and 7190 <= first[0]["time_left"] <= 7200
+        for _ in range(3):
+            again = to_play(listing)
+            assert [{**t, "time_left": None} for t in again] == [{**t, "time_left": None} for t in first]
+            assert first[0]["time_left"] - 5 <= again[0]["time_left"] <= first[0]["time_left"]  # the clock runs
+        assert len(replays) == 1
+        with playing.websocket_connect(f"/ws/tables/{table['id']}?token={ann}") as socket:
+            after = decide(socket, 0)
+        replays.clear()
+        expected = [(table["id"], 0)] if 0 in after["view"]["deciders"] else []
+        assert [(t["id"], t["seat"]) for t in to_play(listing)] == expected
+        assert [(t["id"], t["seat"]) for t in to_play(listing)] == expected
+        assert len(replays) == 1  # the step moved the stored count: one replay, then none

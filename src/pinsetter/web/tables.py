@@ -60,6 +60,7 @@ MIN_TURN, MAX_TURN = 1, 3600  # seconds a host may give each decision
 MIN_HOURS, MAX_HOURS = 1, 72  # hours an asynchronous table gives each decision
 LISTED_MOST = 50  # open tables listed at once (newest first)
 MINE_MOST = 50  # a player's tables looked at for `tables_to_play`
+TURNS_KEPT = 4096  # games not kept here whose turn `tables_to_play` remembers
 wall_clock = time.time  # an asynchronous table's deadlines are wall-clock times (tests move it on)
 # Worker threads applying the seats' actions that cannot be applied on the event loop (nothing
 # kept, a bot at the table, a retry) at once: when every action went to anyio's default 40, 50
@@ -69,6 +70,16 @@ ACT_THREADS = 4
 BOT_THREADS = 2  # bots thinking at once, in threads of their own: a slow bot never holds up a seat's action
 BOT_TRIES = 100  # times a bot thinks again because the game moved on meanwhile, before its runner lets go
 MAX_BATCH = 64  # steps one transaction writes at most
+
+
+@dataclasses.dataclass(frozen=True)
+class _Turn:
+    """What a player's list needs of a game not kept here, as of its `steps`-th stored step."""
+
+    steps: int
+    over: bool
+    turn: frozenset[int]  # the seats to act
+    waiting: tuple[int, ...]  # the human seats with a decision pending (their clocks run)
 
 
 class _Stale(Exception):
@@ -90,6 +101,9 @@ class TableService:
         # Turn timer: table -> seat -> (which decision of the seat, its deadline on time.monotonic()).
         self.deadlines: dict[int, dict[int, tuple[int, float]]] = {}
         self._step_at: dict[int, tuple[int, float]] = {}  # asynchronous tables: game -> (steps, stored at)
+        # Games not kept here, as `tables_to_play` last found them: who is to act changes only with a
+        # step, so a player's list replays a game only when its stored step count moved.
+        self._turns: dict[int, _Turn] = {}
         self._clock_guard = threading.Lock()
         self._timed: dict[int, bool] = {}  # read by the hub without a thread hop
         # Rows of the tables being played, kept between steps: a step is written only if the row
@@ -367,21 +381,46 @@ class TableService:
     def _left_at(self, table: StoredTable) -> tuple[set[int], dict[int, float]] | None:
         """The seats to act at a playing table (deciding, or rolling) and each waiting seat's seconds left.
 
-        None when the game is over. A game kept here is caught up first; any other is read, not kept.
+        None when the game is over. A game kept here is caught up first; any other is read, not kept,
+        and replayed only when its stored step count differs from the last time it was read here.
         """
-        assert table.game_id is not None
-        with self.games.lock(table.game_id):
-            kept = self.games.kept(table.game_id) is not None
-            match = self.current_match(table.game_id, verify=True) if kept else self.games.match(table.game_id, False)
+        game_id = table.game_id
+        assert game_id is not None
+        with self.games.lock(game_id):
+            if self.games.kept(game_id) is not None:
+                match = self.current_match(game_id, verify=True)
+                if match.state.is_terminal():
+                    return None
+                return self._turn(match), self._time_left(table, match) if table.turn_hours is not None else {}
+        stored = self.store.step_time(game_id)
+        with self._clock_guard:
+            known = self._turns.get(game_id)
+        if stored is None or known is None or known.steps != stored[0]:
+            match = self.games.match(game_id, False)
             state = match.state
-            if state.is_terminal():
-                return None
-            turn = {state.turn()} if state.is_chance_node() and not match.game.has_decisions else set(state.deciders())
-            left = self._time_left(table, match) if table.turn_hours is not None else {}
-        if not kept:
+            known = _Turn(len(match.record.steps), state.is_terminal(), frozenset(), ())
+            if not known.over:
+                known = dataclasses.replace(
+                    known, turn=frozenset(self._turn(match)), waiting=tuple(seat for seat, _ in self._waiting(match))
+                )
             with self._clock_guard:
-                self._step_at.pop(table.game_id, None)  # nothing is kept here about a game only looked at
-        return turn, left
+                while len(self._turns) >= TURNS_KEPT:
+                    del self._turns[next(iter(self._turns))]  # the oldest first
+                self._turns[game_id] = known
+        if known.over:
+            return None
+        left: dict[int, float] = {}
+        if table.turn_hours is not None and table.turn_seconds is not None:
+            at = stored[1] if stored is not None and stored[0] == known.steps else wall_clock()
+            remaining = round(max(0.0, at + table.turn_seconds - wall_clock()), 1)
+            left = {seat: remaining for seat in known.waiting}
+        return set(known.turn), left
+
+    @staticmethod
+    def _turn(match: Match) -> set[int]:
+        """The seats to act: those deciding, or the seat to roll in a game of chance alone."""
+        state = match.state
+        return {state.turn()} if state.is_chance_node() and not match.game.has_decisions else set(state.deciders())
 
     def sit(self, table_id: int, seat: int, name: str, account: int | None = None) -> dict[str, Any]:
         """Take a free human seat by name (a signed-in player's: its `account`'s); the token is returned to
