@@ -89,6 +89,16 @@ def test_opponent_distribution_equals_the_optimal_bot_through_the_engine(pins: i
         assert {s: p for s, p in enumerate(dist) if p > 1e-15} == pytest.approx(exact, abs=1e-12)
 
 
+@pytest.mark.parametrize(("pins", "frames", "gain"), [(3, 1, 1), (3, 2, 0), (2, 3, 1), (4, 3, 1), (10, 1, 1)])
+def test_the_start_distribution_is_the_first_balls_without_every_table_kept(pins: int, frames: int, gain: int) -> None:
+    """What the daily odds show (`start_distribution`, tables dropped frame by frame) is, to the last bit,
+    `final_distribution` at the game's first ball (every position's tables kept)."""
+    policy = solver.policy_for(pins, frames, gain)
+    kept = win.final_distribution(policy, win.ball_key(frames, 1, 1, False, 0, 0), 0, (1 << pins) - 1, gain)
+    assert np.array_equal(win.start_distribution(policy), kept)
+    assert kept @ np.arange(len(kept)) == pytest.approx(policy.expected_score, abs=1e-9)
+
+
 @pytest.mark.parametrize(("pins", "tokens", "seat"), [(2, True, 0), (2, False, 0), (3, True, 1), (3, False, 1)])
 def test_one_frame_the_win_bot_is_exact(pins: int, tokens: bool, seat: int) -> None:
     # With one frame, neither player sees anything of the other before its own game ends (the

@@ -90,6 +90,7 @@ class WinBot(OptimalBot):
         for action in state.legal_actions():
             assert isinstance(action, Action)
             if action.kind == "dice":
+                assert ball.by_dice is not None  # a plan's own tables keep them
                 value = ball.by_dice[action.args[0] - 1, standing, tokens, min(y, top)]
             elif action.kind == "cross":
                 mask = mask_of(action.args)

@@ -43,7 +43,7 @@ from pinsetter.games.rolling_pins import _PINS_RANK
 from pinsetter.solvers import rolling_pins as solver
 from pinsetter.solvers.rolling_pins import DIE_TOTALS, NEG, PENDING, BallTable, Policy, levels
 
-__all__ = ["ScoredTables", "final_distribution", "plan", "score_tables", "win_chance"]
+__all__ = ["ScoredTables", "final_distribution", "plan", "score_tables", "start_distribution", "win_chance"]
 
 FloatArray = npt.NDArray[np.floating[Any]]  # single precision for the win tables, double for distributions
 IntArray = npt.NDArray[np.int64]
@@ -60,15 +60,15 @@ def _counts(pins: int) -> IntArray:
 
 
 def solve_ball_scored(
-    pins: int, tokens: int, m: int, clear: FloatArray, miss: FloatArray, follow: BallTable | None
-) -> tuple[FloatArray, FloatArray]:
+    pins: int, tokens: int, m: int, clear: FloatArray, miss: FloatArray, follow: BallTable | None, dice: bool = True
+) -> tuple[FloatArray, FloatArray | None]:
     """One ball problem with a score axis: the value of starting to roll on S with T tokens and y points.
 
     `clear` (T, y) and `miss` (S, T, y) are the values of ending the ball with y points gained in all.
     With `follow`, every decision is that expected-score table's (the optimal bot's policy, whose
     values are then expectations of any function of the final score); without it, each decision
     maximises the value, score by score. Returns the start values (S, T, y), and those of
-    rolling one die [0] or two [1] next (2, S, T, y).
+    rolling one die [0] or two [1] next (2, S, T, y; None unless `dice`: they are twice the memory).
     """
     tt = tokens + 1
     size = 1 << pins
@@ -80,8 +80,9 @@ def solve_ball_scored(
     dtype = np.float64 if follow is not None else np.float32
     u = np.empty((size, tt, zs), dtype=dtype)
     u[0] = clear[:, np.minimum(z_index, ys - 1)]
-    by_dice = np.empty((2, size, tt, zs), dtype=dtype)
-    by_dice[:, 0] = u[0]
+    by_dice = np.empty((2, size, tt, zs), dtype=dtype) if dice else None
+    if by_dice is not None:
+        by_dice[:, 0] = u[0]
     pad = tokens
     width = 13 + 2 * pad
     for level in levels(pins, 12 + tokens):
@@ -95,14 +96,16 @@ def solve_ball_scored(
         else:
             one, two, one_die = _follow_level(level, u, m_val, follow, m, size_here, width, pad, tokens, tt)
             u[level.states] = np.where(one_die[..., None], one, two)
-        by_dice[0, level.states] = one
-        by_dice[1, level.states] = two
+        if by_dice is not None:
+            by_dice[0, level.states] = one
+            by_dice[1, level.states] = two
     start = np.empty((size, tt, ys), dtype=dtype)
-    dice_start = np.empty((2, size, tt, ys), dtype=dtype)
+    dice_start = np.empty((2, size, tt, ys), dtype=dtype) if by_dice is not None else None
     for count in range(pins + 1):
         rows = np.flatnonzero(counts == count)
         start[rows] = u[rows][:, :, m * count : m * count + ys]
-        dice_start[:, rows] = by_dice[:, rows][:, :, :, m * count : m * count + ys]
+        if dice_start is not None and by_dice is not None:
+            dice_start[:, rows] = by_dice[:, rows][:, :, :, m * count : m * count + ys]
     return start, dice_start
 
 
@@ -223,7 +226,7 @@ class ScoredBall:
 
     multiplier: int
     start: FloatArray  # (S, T, y)
-    by_dice: FloatArray  # (2, S, T, y)
+    by_dice: FloatArray | None  # (2, S, T, y); None in tables that follow the expected-score policy
     miss: FloatArray  # (S, T, y): the value of ending the ball with S standing
 
 
@@ -249,6 +252,7 @@ def score_tables(
     after: dict[tuple[int, int], FloatArray] | None = None,
     pending: tuple[int, int] | None = None,
     held: int | None = None,
+    keep: bool = True,
 ) -> ScoredTables:
     """Ball problems from `first_frame` to `last_frame` (the game's last by default) with a score axis.
 
@@ -257,7 +261,9 @@ def score_tables(
     value. With `last_frame` before the game's last, `after[(w1, w2)][T, y]` values starting the
     next frame with T tokens before its token is gained. `pending`: the bonuses the first frame
     owes (only its ball problems are solved), all by default. `held`: the tokens held in the
-    first frame (the token axis then stops at what can be held), every count by default.
+    first frame (the token axis then stops at what can be held), every count by default. Without
+    `keep`, each frame's ball problems are dropped once the frame before it no longer needs them
+    (only `frames` is returned): a few hundred MB at most instead of gigabytes for ten frames.
     """
     pins, frames, gain = policy.pins, policy.frames, policy.token_gain
     last = frames if last_frame is None else last_frame
@@ -268,7 +274,9 @@ def score_tables(
     frame_values: dict[tuple[int, int, int], FloatArray] = {}
 
     def ball(key: tuple[object, ...], tokens: int, m: int, clear: FloatArray, miss: FloatArray) -> FloatArray:
-        start, by_dice = solve_ball_scored(pins, tokens, m, clear, miss, policy.tables[key] if follow else None)
+        start, by_dice = solve_ball_scored(
+            pins, tokens, m, clear, miss, policy.tables[key] if follow else None, dice=not follow
+        )
         balls[key] = ScoredBall(m, start, by_dice, miss)
         return start
 
@@ -289,7 +297,9 @@ def score_tables(
                 ball(("BB1", w2), tmax, 1 + w2, bonus[full], bonus)
                 ball(("B2L", 1 + w2), tmax, 1 + w2, bonus[full], end_st)
             start = ball(("B1L", w1, w2), tmax, 1 + w1, balls[("BB1", w2)].start[full], balls[("B2L", 1 + w2)].start)
-            frame_values[(frames, w1, w2)] = start[full]
+            frame_values[(frames, w1, w2)] = start[full] if keep else start[full].copy()
+        if not keep:
+            balls.clear()
     for frame in range(min(last, frames - 1), first_frame - 1, -1):
         tokens = most(frame)
         if frame == last:
@@ -303,7 +313,10 @@ def score_tables(
                 ball(("B2", frame, 1 + w2), tokens, 1 + w2, nxt[(1, 0)], open_end)
             second = balls[("B2", frame, 1 + w2)].start
             start = ball(("B1", frame, w1, w2), tokens, 1 + w1, nxt[(w2 + 1, 1)], second)
-            frame_values[(frame, w1, w2)] = start[full]
+            frame_values[(frame, w1, w2)] = start[full] if keep else start[full].copy()
+        if not keep:
+            balls.clear()
+            del open_end, second, start
     return ScoredTables(first_frame, balls, frame_values)
 
 
@@ -323,6 +336,22 @@ def distribution_tables(policy: Policy) -> ScoredTables:
         terminal[top] = 1.0
         _DISTRIBUTIONS[key] = score_tables(policy, 1, terminal, follow=True)
     return _DISTRIBUTIONS[key]
+
+
+def start_distribution(policy: Policy) -> FloatArray:
+    """P(final score = s), s = 0..max, of the expected-score policy from the start of a game.
+
+    `final_distribution` at the first ball of the game, without keeping the tables of every position
+    (`distribution_tables`: about a gigabyte for ten frames of ten pins, kept for the process's life):
+    what a page showing the odds of a new game needs.
+    """
+    top = 3 * policy.pins * policy.frames
+    terminal = np.zeros(top + 1)
+    terminal[top] = 1.0
+    frames = score_tables(policy, 1, terminal, follow=True, keep=False).frames
+    at_least = frames[(1, 0, 0)][policy.token_gain, ::-1]
+    chance: FloatArray = np.clip(at_least - np.append(at_least[1:], 0.0), 0.0, None)
+    return chance
 
 
 def future_points(policy: Policy, key: tuple[object, ...], standing: int, tokens: int) -> FloatArray:

@@ -95,23 +95,22 @@ def _exact_odds(game: str, options_json: str) -> tuple[Fraction, ...]:
 
 def _optimal_odds(game: str, options_json: str) -> tuple[float, ...]:
     """P(final score >= s) for every s of a basic Rolling Pins player who plays the expected-score optimal
-    policy from the start of the game (`rolling_pins_win.final_distribution`, double precision).
+    policy from the start of the game (`rolling_pins_win.start_distribution`, double precision; the
+    tables of every other position are not kept: they would hold a gigabyte for the server's life).
 
     About a minute of CPU for ten frames of ten pins, the solve included (the solve itself is then kept
     on disk by `policy_for`): `OddsBook` runs it in a thread of its own, never inside a request.
     """
     from pinsetter.games.rolling_pins import RollingPins
     from pinsetter.solvers.rolling_pins import policy_for
-    from pinsetter.solvers.rolling_pins_win import ball_key, final_distribution
+    from pinsetter.solvers.rolling_pins_win import start_distribution
 
     instance = get_game(game, json.loads(options_json))
     assert isinstance(instance, RollingPins) and not instance.advanced
     lane = instance.lane
     gain = 1 if instance.options["tokens"] else 0
     policy = policy_for(lane.pins, lane.frames, gain)
-    # Frame 1, ball 1, no bonus owed, every pin standing, the frame's token(s) gained, nothing banked.
-    start = ball_key(lane.frames, 1, 1, False, 0, 0)
-    dist = final_distribution(policy, start, 0, instance.full, gain)
+    dist = start_distribution(policy)
     above: list[float] = []
     running = 0.0
     for probability in reversed(dist.tolist()):
