@@ -89,6 +89,27 @@ def test_opponent_distribution_equals_the_optimal_bot_through_the_engine(pins: i
         assert {s: p for s, p in enumerate(dist) if p > 1e-15} == pytest.approx(exact, abs=1e-12)
 
 
+@pytest.mark.parametrize(("pins", "frames", "gain"), [(3, 3, 1), (4, 2, 0), (2, 4, 1)])
+def test_every_positions_distribution_is_the_one_of_a_pass_keeping_every_table(
+    pins: int, frames: int, gain: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The opponents' distributions come from every frame's start values and, inside a frame, that frame's
+    ball problems worked out from the next frame's start (two frames kept): the same figures, position by
+    position, as one pass over the whole game keeping every table."""
+    monkeypatch.setattr(win, "_FRAME_STARTS", {})
+    monkeypatch.setattr(win, "_FRAME_BALLS", type(win._FRAME_BALLS)())
+    policy = solver.policy_for(pins, frames, gain)
+    whole = win.score_tables(policy, 1, win._top_reached(policy), follow=True).balls
+    order = sorted(whole, key=lambda key: (-(frames if key[0] in win._LAST_FRAME_BALLS else key[1]), str(key)))  # type: ignore[operator]
+    for key in [*order, *reversed(order)]:  # frames asked in and out of order: some worked out again
+        start = whole[key].start
+        for standing in range(start.shape[0]):
+            for tokens in range(start.shape[1]):
+                expected = start[standing, tokens, ::-1]
+                assert np.allclose(win._at_least(policy, key, standing, tokens), expected, rtol=0, atol=1e-15)
+    assert len(win._FRAME_BALLS) == win.FRAMES_KEPT
+
+
 @pytest.mark.parametrize(("pins", "frames", "gain"), [(3, 1, 1), (3, 2, 0), (2, 3, 1), (4, 3, 1), (10, 1, 1)])
 def test_the_start_distribution_is_the_first_balls_without_every_table_kept(pins: int, frames: int, gain: int) -> None:
     """What the daily odds show (`start_distribution`, tables dropped frame by frame) is, to the last bit,

@@ -33,6 +33,7 @@ cross moves: misses read their end value at z - m * |standing|.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -320,43 +321,83 @@ def score_tables(
     return ScoredTables(first_frame, balls, frame_values)
 
 
-_DISTRIBUTIONS: dict[tuple[int, int, int], ScoredTables] = {}
+# The expected-score policy's final-score distributions (how the opponents are modelled). Evaluated
+# with the terminal value 1 at y = C (the largest score), and y past C read as C, a position's value
+# at y is P(points still to come >= C - y): one pass gives every position's. A process keeps every
+# frame's start values (about a megabyte for ten frames of ten pins); a position inside a frame reads
+# its frame's ball problems, worked out from the next frame's start values when first asked, and the
+# last two frames asked are kept (every position's tables at once took 1.3 GB for ten frames).
+_FRAME_STARTS: dict[tuple[int, int, int], dict[tuple[int, int, int], FloatArray]] = {}
+_FRAME_BALLS: OrderedDict[tuple[int, int, int, int], dict[tuple[object, ...], FloatArray]] = OrderedDict()
+FRAMES_KEPT = 2
+_LAST_FRAME_BALLS = ("B1L", "BB1", "B2L", "BONUS")
 
 
-def distribution_tables(policy: Policy) -> ScoredTables:
-    """The expected-score policy's final-score distributions from every position, exactly.
+def _policy_key(policy: Policy) -> tuple[int, int, int]:
+    return policy.pins, policy.frames, policy.token_gain
 
-    Evaluated with the terminal value 1 at y = C (the largest score), and y past C read as C,
-    a position's value at y is P(points still to come >= C - y): one pass gives them all.
-    """
-    key = (policy.pins, policy.frames, policy.token_gain)
-    if key not in _DISTRIBUTIONS:
-        top = 3 * policy.pins * policy.frames
-        terminal = np.zeros(top + 1)
-        terminal[top] = 1.0
-        _DISTRIBUTIONS[key] = score_tables(policy, 1, terminal, follow=True)
-    return _DISTRIBUTIONS[key]
+
+def _top_reached(policy: Policy) -> FloatArray:
+    top = 3 * policy.pins * policy.frames
+    terminal = np.zeros(top + 1)
+    terminal[top] = 1.0
+    return terminal
+
+
+def frame_starts(policy: Policy) -> dict[tuple[int, int, int], FloatArray]:
+    """`[(frame, w1, w2)][T, y]`: P(points still to come >= C - y) of the expected-score policy
+    starting that frame holding T tokens (its own included), every frame's, from one pass."""
+    key = _policy_key(policy)
+    if key not in _FRAME_STARTS:
+        _FRAME_STARTS[key] = score_tables(policy, 1, _top_reached(policy), follow=True, keep=False).frames
+    return _FRAME_STARTS[key]
+
+
+def frame_balls(policy: Policy, frame: int) -> dict[tuple[object, ...], FloatArray]:
+    """The start values (S, T, y) of every ball problem of one frame, as `frame_starts` has them at its start."""
+    key = (*_policy_key(policy), frame)
+    if key in _FRAME_BALLS:
+        _FRAME_BALLS.move_to_end(key)
+        return _FRAME_BALLS[key]
+    terminal = _top_reached(policy)
+    if frame == policy.frames:
+        tables = score_tables(policy, frame, terminal, follow=True)
+    else:
+        starts, gain = frame_starts(policy), policy.token_gain
+        after = {pending: starts[(frame + 1, *pending)][gain:] for pending in PENDING}
+        tables = score_tables(policy, frame, terminal, follow=True, last_frame=frame, after=after)
+    while len(_FRAME_BALLS) >= FRAMES_KEPT:
+        _FRAME_BALLS.popitem(last=False)
+    _FRAME_BALLS[key] = {ball_key: ball.start for ball_key, ball in tables.balls.items()}
+    return _FRAME_BALLS[key]
+
+
+def _at_least(policy: Policy, key: tuple[object, ...], standing: int, tokens: int) -> FloatArray:
+    """P(points still to come >= f), f = 0..C, of the expected-score policy about to roll on `standing`."""
+    last = key[0] in _LAST_FRAME_BALLS
+    frame = policy.frames if last else int(key[1])  # type: ignore[call-overload]
+    if standing == (1 << policy.pins) - 1 and key[0] in ("B1", "B1L"):  # a frame's first roll: kept for all
+        w1, w2 = int(key[-2]), int(key[-1])  # type: ignore[call-overload]
+        row: FloatArray = frame_starts(policy)[(frame, w1, w2)][tokens, ::-1]
+        return row
+    inside: FloatArray = frame_balls(policy, frame)[key][standing, tokens, ::-1]
+    return inside
 
 
 def start_distribution(policy: Policy) -> FloatArray:
     """P(final score = s), s = 0..max, of the expected-score policy from the start of a game.
 
-    `final_distribution` at the first ball of the game, without keeping the tables of every position
-    (`distribution_tables`: about a gigabyte for ten frames of ten pins, kept for the process's life):
-    what a page showing the odds of a new game needs.
+    `final_distribution` at the first ball of the game, from `frame_starts` alone: what a page
+    showing the odds of a new game needs.
     """
-    top = 3 * policy.pins * policy.frames
-    terminal = np.zeros(top + 1)
-    terminal[top] = 1.0
-    frames = score_tables(policy, 1, terminal, follow=True, keep=False).frames
-    at_least = frames[(1, 0, 0)][policy.token_gain, ::-1]
+    at_least = frame_starts(policy)[(1, 0, 0)][policy.token_gain, ::-1]
     chance: FloatArray = np.clip(at_least - np.append(at_least[1:], 0.0), 0.0, None)
     return chance
 
 
 def future_points(policy: Policy, key: tuple[object, ...], standing: int, tokens: int) -> FloatArray:
     """P(points still to come = f), f = 0..C, of the expected-score policy about to roll on `standing`."""
-    at_least = distribution_tables(policy).balls[key].start[standing, tokens, ::-1]
+    at_least = _at_least(policy, key, standing, tokens)
     chance: FloatArray = np.clip(at_least - np.append(at_least[1:], 0.0), 0.0, None)
     return chance
 
