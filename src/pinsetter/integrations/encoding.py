@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from operator import itemgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -207,9 +206,9 @@ class Observer:
 
     def vector(self, state: State, player: int) -> FloatArray:
         values = self._common_values(state, player)
-        values.extend(map(itemgetter(1), self.game.observation_features(state.view(player))))
+        values += self.game.observation_values(state, player)  # `observation_features` of the view, values only
         vector = np.array(values, dtype=np.float32)
-        return np.clip(vector, 0.0, 1.0, out=vector)
+        return vector.clip(0.0, 1.0, out=vector)  # `np.clip` without its Python-level dispatch
 
     # The common part twice, names (once per observer) and values (every step, kept cheap): same order.
     def _common_names(self) -> list[str]:
