@@ -487,10 +487,9 @@ class BowlingSolitaire(Game):
         of a tournament) gets the same deals whatever they play; each card is still
         equally likely to be any unseen one.
         """
-        assert isinstance(state, SolitaireState)
-        card = slot_card(seeded_deal(seed, state.deals), state)
-        assert card is not None
-        return card
+        assert isinstance(state, SolitaireState) and state.table.queue, "a card turns up only at a chance node"
+        table = state.table
+        return _slot_card(seeded_deal(seed, state.deals), table, table.queue[0])
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.bowling_solitaire_table import solitaire_table
@@ -643,8 +642,13 @@ class SolitaireState(State):
         )
         return new
 
+    def is_terminal(self) -> bool:
+        """`State.is_terminal`, reading the turn while it is known (asked several times a step: one call less)."""
+        turn = self._turn
+        return (State.turn(self) if turn is None else turn) == TERMINAL
+
     def is_chance_node(self) -> bool:
-        return not self.is_terminal() and bool(self.table.queue)
+        return bool(self.table.queue) and not self.is_terminal()
 
     def current_player(self) -> int:
         """`State.current_player`, with the turn asked once."""
@@ -786,10 +790,15 @@ def slot_card(deal: Deal, state: SolitaireState) -> Card | None:
     slot = state.next_slot()
     if slot is None:
         return None
+    return _slot_card(deal, state.table, slot)
+
+
+def _slot_card(deal: Deal, table: Table, slot: tuple[str, int]) -> Card:
+    """The card of `deal` for `slot` of the table's queue: a pin's, or a pile's next card."""
     kind, where = slot
     if kind == "pin":
         return CARDS[deal.pins[where - 1]]
-    return CARDS[deal.piles[where - 1][state.table.revealed[where - 1]]]
+    return CARDS[deal.piles[where - 1][table.revealed[where - 1]]]
 
 
 @lru_cache(maxsize=64)
