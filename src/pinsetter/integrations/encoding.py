@@ -208,9 +208,11 @@ class Observer:
     view hides can leak.
 
     Built every step, so kept cheap: each player's common entries are kept by
-    pinfalls (they change once a ball), the games set only the nonzero entries
-    of their part by name (`FeatureLayout`), and the values pass to numpy in
-    one array.
+    pinfalls (they change once a ball), the games give only the values of their
+    part (`Game.observation_values`: the nonzero entries set at positions found
+    once, Solitaire's read from the table without making the view, both tested
+    equal to `observation_features` of the view), and the values pass to numpy
+    in one array.
     """
 
     def __init__(self, game: Game, players: int) -> None:
