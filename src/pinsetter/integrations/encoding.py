@@ -230,7 +230,7 @@ class Observer:
         values = self._common_values(state, player)
         values += self.game.observation_values(state, player)  # `observation_features` of the view, values only
         vector = np.array(values, dtype=np.float32)
-        return vector.clip(0.0, 1.0, out=vector)  # `np.clip` without its Python-level dispatch
+        return vector.clip(0.0, 1.0, out=vector)  # the method: `np.clip` without its array-function dispatch
 
     # The common part twice, names (once per observer) and values (every step, kept cheap): same order.
     def _common_names(self) -> list[str]:
