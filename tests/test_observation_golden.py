@@ -39,3 +39,27 @@ def test_observation_vectors_of_a_seeded_game_are_unchanged(
             vectors += 1
         match.advance()
     assert vectors > 100 and sha.hexdigest()[:16] == digest
+
+
+@pytest.mark.parametrize("game_id", ["rolling-pins", "bowling-solitaire", "tenpins", "bowling-dice"])
+def test_observation_values_are_the_values_of_the_views_features(game_id: str) -> None:
+    """`Game.observation_values` (what the observer reads; Solitaire's skips the view) is
+    `observation_features(view)` value for value, for every player in every position of seeded games."""
+    from pinsetter.games.registry import GAMES
+
+    cls = GAMES[game_id]
+    positions = 0
+    for options in cls.conformance_options:
+        game = get_game(game_id, options)
+        for players in sorted({cls.min_players, min(cls.max_players, 2)}):
+            for seed in range(4):
+                match = Match(game, [PlayerSpec(f"p{i}", "random") for i in range(players)], seed)
+                while True:
+                    for p in range(players):
+                        expected = [value for _, value in game.observation_features(match.state.view(p))]
+                        assert game.observation_values(match.state, p) == expected
+                        positions += 1
+                    if match.state.is_terminal():
+                        break
+                    match.advance()
+    assert positions > 500

@@ -404,6 +404,14 @@ class Game(ABC):
         """
         return iter(())
 
+    def observation_values(self, state: State, player: int) -> list[float]:
+        """The values of `observation_features(state.view(player))`, in order: what the observer reads every step.
+
+        A game may make them without building the view (a dict, then read back), if they are
+        exactly those values: tests compare the two in every position of seeded games.
+        """
+        return [value for _name, value in self.observation_features(state.view(player))]
+
 
 class FeatureLayout:
     """The names of a game's observation entries, made once; an observation sets its values by name.

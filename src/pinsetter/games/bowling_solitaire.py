@@ -487,10 +487,9 @@ class BowlingSolitaire(Game):
         of a tournament) gets the same deals whatever they play; each card is still
         equally likely to be any unseen one.
         """
-        assert isinstance(state, SolitaireState)
-        card = slot_card(seeded_deal(seed, state.deals), state)
-        assert card is not None
-        return card
+        assert isinstance(state, SolitaireState) and state.table.queue, "a card turns up only at a chance node"
+        table = state.table
+        return _slot_card(seeded_deal(seed, state.deals), table, table.queue[0])
 
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.bowling_solitaire_table import solitaire_table
@@ -534,21 +533,26 @@ class BowlingSolitaire(Game):
 
     def observation_features(self, view: dict[str, Any]) -> Iterator[tuple[str, float]]:
         """Per position its face-up value (one-hot, all 0 when down); per pile its top and cards / 5; cards seen / 2."""
-        layout = _feature_layout()
-        values, at = layout.zeros(), layout.at
         pins = view["pins"]
-        for position in POSITIONS:
-            value = pins[str(position)]
-            if value is not None:
-                values[at[f"pin{position}.standing"]] = 1.0
-                values[at[f"pin{position}.value{value}"]] = 1.0
-        for pile, entry in enumerate(view["piles"], start=1):
-            if entry["top"] is not None:
-                values[at[f"pile{pile}.top{entry['top']}"]] = 1.0
-            values[at[f"pile{pile}.cards"]] = entry["cards"] / max(PILE_SIZES)
+        piles = view["piles"]
+        seen = [0] * (len(VALUES) + 1)
         for card in view["seen"]:
-            values[at[f"seen{card}"]] += 1 / COPIES
-        return layout.pairs(values)
+            seen[card] += 1
+        values = _feature_values(
+            [pins[str(position)] or 0 for position in POSITIONS],
+            [entry["top"] or 0 for entry in piles],
+            [entry["cards"] for entry in piles],
+            seen,
+        )
+        return _feature_layout().pairs(values)
+
+    def observation_values(self, state: State, player: int) -> list[float]:
+        """`observation_features` of the view, read from the table without making the view (every step of a loop)."""
+        assert isinstance(state, SolitaireState)
+        t = state.table
+        standing = t.standing
+        pins = [value if standing >> index & 1 else 0 for index, value in enumerate(t.pins)]
+        return _feature_values(pins, t.tops, t.remaining, t.seen)
 
 
 @cache
@@ -561,6 +565,55 @@ def _feature_layout() -> FeatureLayout:
         names += [*(f"pile{pile}.top{card}" for card in VALUES), f"pile{pile}.cards"]
     names += [f"seen{card}" for card in VALUES]
     return FeatureLayout(names)
+
+
+class _FeatureIndex(NamedTuple):
+    """Where each entry of `_feature_layout` is, by position, pile and value (no name built per step)."""
+
+    size: int
+    pin_standing: tuple[int, ...]  # by position - 1
+    pin_value: tuple[tuple[int, ...], ...]  # by position - 1, then value (index 0 unused)
+    pile_top: tuple[tuple[int, ...], ...]  # by pile - 1, then value (index 0 unused)
+    pile_cards: tuple[int, ...]  # by pile - 1
+    seen: tuple[int, ...]  # by value (index 0 unused)
+
+
+@cache
+def _feature_index() -> _FeatureIndex:
+    at = _feature_layout().at
+    unused = -1
+    return _FeatureIndex(
+        len(at),
+        tuple(at[f"pin{p}.standing"] for p in POSITIONS),
+        tuple((unused, *(at[f"pin{p}.value{v}"] for v in VALUES)) for p in POSITIONS),
+        tuple((unused, *(at[f"pile{pile}.top{v}"] for v in VALUES)) for pile in range(1, len(PILE_SIZES) + 1)),
+        tuple(at[f"pile{pile}.cards"] for pile in range(1, len(PILE_SIZES) + 1)),
+        (unused, *(at[f"seen{v}"] for v in VALUES)),
+    )
+
+
+def _feature_values(pins: Sequence[int], tops: Sequence[int], cards: Sequence[int], seen: Sequence[int]) -> list[float]:
+    """The game's observation entries, in layout order: the one encoding of both the view and the table.
+
+    `pins`: the value of each position's face-up pin (0: none standing); `tops`: each pile's
+    face-up card (0: none); `cards`: each pile's cards left; `seen`: copies seen by value (index 1-10).
+    """
+    index = _feature_index()
+    values = [0.0] * index.size
+    for position, value in enumerate(pins):
+        if value:
+            values[index.pin_standing[position]] = 1.0
+            values[index.pin_value[position][value]] = 1.0
+    most = max(PILE_SIZES)
+    for pile, top in enumerate(tops):
+        if top:
+            values[index.pile_top[pile][top]] = 1.0
+        values[index.pile_cards[pile]] = cards[pile] / most
+    seen_at = index.seen
+    for value in VALUES:
+        if seen[value]:
+            values[seen_at[value]] = seen[value] / COPIES
+    return values
 
 
 class SolitaireState(State):
@@ -589,8 +642,13 @@ class SolitaireState(State):
         )
         return new
 
+    def is_terminal(self) -> bool:
+        """`State.is_terminal`, reading the turn while it is known (asked several times a step: one call less)."""
+        turn = self._turn
+        return (State.turn(self) if turn is None else turn) == TERMINAL
+
     def is_chance_node(self) -> bool:
-        return not self.is_terminal() and bool(self.table.queue)
+        return bool(self.table.queue) and not self.is_terminal()
 
     def current_player(self) -> int:
         """`State.current_player`, with the turn asked once."""
@@ -732,10 +790,15 @@ def slot_card(deal: Deal, state: SolitaireState) -> Card | None:
     slot = state.next_slot()
     if slot is None:
         return None
+    return _slot_card(deal, state.table, slot)
+
+
+def _slot_card(deal: Deal, table: Table, slot: tuple[str, int]) -> Card:
+    """The card of `deal` for `slot` of the table's queue: a pin's, or a pile's next card."""
     kind, where = slot
     if kind == "pin":
         return CARDS[deal.pins[where - 1]]
-    return CARDS[deal.piles[where - 1][state.table.revealed[where - 1]]]
+    return CARDS[deal.piles[where - 1][table.revealed[where - 1]]]
 
 
 @lru_cache(maxsize=64)

@@ -741,6 +741,11 @@ class RollingPins(Game):
 
         return observation_features(self, view)
 
+    def observation_values(self, state: State, player: int) -> list[float]:
+        from pinsetter.games.rolling_pins_spaces import observation_values
+
+        return observation_values(self, state.view(player))
+
 
 class RollingPinsState(State):
     game: RollingPins

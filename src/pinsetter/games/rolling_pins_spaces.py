@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pinsetter.core.dice import DiceRoll
 from pinsetter.core.game import FeatureLayout, Step
@@ -34,7 +34,7 @@ from pinsetter.games.rolling_pins import (
 if TYPE_CHECKING:
     from pinsetter.games.rolling_pins import RollingPins
 
-__all__ = ["action_space", "chance_space", "max_decisions", "observation_features"]
+__all__ = ["action_space", "chance_space", "max_decisions", "observation_features", "observation_values"]
 
 PHASES = (CHOOSE, ROLLING, ROLLED, EXTRA_PIN)
 MOST_DICE = 3  # two chosen and one more with Extra Dice, or the three shared dice
@@ -116,29 +116,89 @@ def observation_features(game: RollingPins, view: dict[str, Any]) -> Iterator[tu
     The advanced game adds the frame's grey pins, marks per area, abilities held
     (/ 2), Extra Dice active and boxes waiting to be marked (/ 3).
     """
+    players = len(view["players"])
+    layout = _feature_layout(game.lane.pins, game.advanced, len(game.sheet.areas), players)
+    return layout.pairs(observation_values(game, view))
+
+
+def observation_values(game: RollingPins, view: dict[str, Any]) -> list[float]:
+    """The values of `observation_features`, in order (what the observer reads every step)."""
     players = view["players"]
-    layout = _feature_layout(game.lane.pins, game.advanced, len(game.sheet.areas), len(players))
-    values, at = layout.zeros(), layout.at
-    for p, entry in enumerate(players):
+    areas = game.sheet.areas
+    index = _feature_index(game.lane.pins, game.advanced, len(areas), len(players))
+    values = [0.0] * index.size
+    for entry, at in zip(players, index.players, strict=True):
+        standing_at = at.standing
         for pin in entry["standing"]:
-            values[at[f"p{p}.pin{pin}.standing"]] = 1.0
-        values[at[f"p{p}.tokens"]] = entry["tokens"] / TOKEN_LIMIT
-        if entry["phase"] in PHASES:
-            values[at[f"p{p}.phase.{entry['phase']}"]] = 1.0
-        for die, face in enumerate(entry["dice"][:MOST_DICE], start=1):
-            values[at[f"p{p}.die{die}.face{face}"]] = 1.0
+            values[standing_at[pin]] = 1.0
+        values[at.tokens] = entry["tokens"] / TOKEN_LIMIT
+        phase = at.phase.get(entry["phase"])
+        if phase is not None:
+            values[phase] = 1.0
+        for die_at, face in zip(at.dice, entry["dice"][:MOST_DICE], strict=False):
+            values[die_at[face]] = 1.0
         if not game.advanced:
             continue
         for pin in entry["grey"]:
-            values[at[f"p{p}.pin{pin}.grey"]] = 1.0
-        for area, (marks, spec) in enumerate(zip(entry["marks"], game.sheet.areas, strict=True), start=1):
-            values[at[f"p{p}.area{area}.marked"]] = marks / spec.boxes
+            values[at.grey[pin]] = 1.0
+        for area_at, marks, spec in zip(at.marked, entry["marks"], areas, strict=True):
+            values[area_at] = marks / spec.boxes
         for ability, held in entry["abilities"].items():
-            if ability in ABILITIES:
-                values[at[f"p{p}.ability.{ability}"]] = held / 2
-        values[at[f"p{p}.extra_dice_active"]] = float(entry["extra_dice_active"])
-        values[at[f"p{p}.pending_marks"]] = entry["pending_marks"] / 3
-    return layout.pairs(values)
+            ability_at = at.abilities.get(ability)
+            if ability_at is not None:
+                values[ability_at] = held / 2
+        values[at.extra_dice_active] = float(entry["extra_dice_active"])
+        values[at.pending_marks] = entry["pending_marks"] / 3
+    return values
+
+
+class _PlayerIndex(NamedTuple):
+    """Where one player's entries of `_feature_layout` are (no name is built per step)."""
+
+    standing: tuple[int, ...]  # by pin (index 0 unused)
+    tokens: int
+    phase: dict[str, int]
+    dice: tuple[tuple[int, ...], ...]  # by die - 1, then face (index 0 unused)
+    grey: tuple[int, ...]  # by pin (index 0 unused); advanced only, as the rest
+    marked: tuple[int, ...]  # by area - 1
+    abilities: dict[str, int]
+    extra_dice_active: int
+    pending_marks: int
+
+
+class _FeatureIndex(NamedTuple):
+    size: int
+    players: tuple[_PlayerIndex, ...]
+
+
+@cache
+def _feature_index(pins: int, advanced: bool, areas: int, players: int) -> _FeatureIndex:
+    """`_feature_layout`'s entries by player, pin, die and face (-1: no such entry)."""
+    at = _feature_layout(pins, advanced, areas, players).at
+    unused = -1
+
+    def find(name: str) -> int:
+        return at.get(name, unused) if not advanced else at[name]
+
+    entries = []
+    for p in range(players):
+        entries.append(
+            _PlayerIndex(
+                (unused, *(at[f"p{p}.pin{pin}.standing"] for pin in range(1, pins + 1))),
+                at[f"p{p}.tokens"],
+                {phase: at[f"p{p}.phase.{phase}"] for phase in PHASES},
+                tuple(
+                    (unused, *(at[f"p{p}.die{die}.face{face}"] for face in range(1, 7)))
+                    for die in range(1, MOST_DICE + 1)
+                ),
+                (unused, *(find(f"p{p}.pin{pin}.grey") for pin in range(1, pins + 1))),
+                tuple(find(f"p{p}.area{area}.marked") for area in range(1, areas + 1)),
+                {ability: at[f"p{p}.ability.{ability}"] for ability in ABILITIES} if advanced else {},
+                find(f"p{p}.extra_dice_active"),
+                find(f"p{p}.pending_marks"),
+            )
+        )
+    return _FeatureIndex(len(at), tuple(entries))
 
 
 @cache

@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from operator import itemgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -44,6 +43,9 @@ FloatArray = npt.NDArray[np.float32]
 
 # Pinfall lists whose common entries an observer keeps (a few hundred bytes each).
 KEPT_LIMIT = 20_000
+
+# Sets of legal ids whose mask an index keeps (one byte an id: 2 kB each for Rolling Pins).
+MASKS_KEPT = 4_096
 
 # Outcome sets larger than this (an exotic Bowling Dice set) are refused rather than enumerated.
 MAX_CHANCE_OUTCOMES = 200_000
@@ -67,6 +69,8 @@ class StepIndex:
     outcomes: tuple[Step, ...]
     _action_ids: dict[Step, int] = field(repr=False, compare=False)
     _outcome_ids: dict[Step, int] = field(repr=False, compare=False)
+    # `shared_mask`'s arrays (read-only) by the tuple of legal ids: a game's positions share few sets.
+    _masks: dict[tuple[int, ...], npt.NDArray[np.int8]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, game: Game) -> StepIndex:
@@ -151,8 +155,23 @@ class StepIndex:
 
     def mask(self, state: State, decided: bool = True) -> npt.NDArray[np.int8]:
         """1 for every legal id of `legal_ids`, 0 elsewhere (all 0 at chance nodes and once the episode is over)."""
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[self._ids(state, decided)] = 1
+        return self.shared_mask(state, decided).copy()
+
+    def shared_mask(self, state: State, decided: bool = True) -> npt.NDArray[np.int8]:
+        """`mask`, read-only and shared by every position with the same legal ids (made once per set of ids).
+
+        An environment's step reads a mask and hands out a copy; making it anew (zeros, then
+        setting the ids) cost more than finding it.
+        """
+        ids = tuple(self._ids(state, decided))
+        mask = self._masks.get(ids)
+        if mask is None:
+            if len(self._masks) >= MASKS_KEPT:
+                self._masks.clear()
+            mask = np.zeros(self.size, dtype=np.int8)
+            mask[list(ids)] = 1
+            mask.flags.writeable = False
+            self._masks[ids] = mask
         return mask
 
 
@@ -189,9 +208,11 @@ class Observer:
     view hides can leak.
 
     Built every step, so kept cheap: each player's common entries are kept by
-    pinfalls (they change once a ball), the games set only the nonzero entries
-    of their part by name (`FeatureLayout`), and the values pass to numpy in
-    one array.
+    pinfalls (they change once a ball), the games give only the values of their
+    part (`Game.observation_values`: the nonzero entries set at positions found
+    once, Solitaire's read from the table without making the view, both tested
+    equal to `observation_features` of the view), and the values pass to numpy
+    in one array.
     """
 
     def __init__(self, game: Game, players: int) -> None:
@@ -207,9 +228,9 @@ class Observer:
 
     def vector(self, state: State, player: int) -> FloatArray:
         values = self._common_values(state, player)
-        values.extend(map(itemgetter(1), self.game.observation_features(state.view(player))))
+        values += self.game.observation_values(state, player)  # `observation_features` of the view, values only
         vector = np.array(values, dtype=np.float32)
-        return np.clip(vector, 0.0, 1.0, out=vector)
+        return vector.clip(0.0, 1.0, out=vector)  # the method: `np.clip` without its array-function dispatch
 
     # The common part twice, names (once per observer) and values (every step, kept cheap): same order.
     def _common_names(self) -> list[str]:

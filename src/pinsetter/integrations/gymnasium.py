@@ -106,8 +106,8 @@ class PinsetterEnv(gymnasium.Env[ObsType, np.int64]):
 
     def _observe(self) -> tuple[ObsType, dict[str, Any]]:
         state = self._match().state
-        self._mask = self.index.mask(state, self._decided)
-        return self.observer.vector(state, 0), {"action_mask": self._mask.copy(), "score": state.scores()[0]}
+        self._mask = self.index.shared_mask(state, self._decided)
+        return self.observer.vector(state, 0), {"action_mask": self._mask.copy(), "score": state.scoresheet(0).total}
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The legal ids of the position last observed, as booleans (`info["action_mask"]`; sb3-contrib asks this)."""
