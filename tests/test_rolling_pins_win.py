@@ -187,3 +187,35 @@ def test_a_win_bot_behind_takes_risks_the_optimal_bot_does_not() -> None:
 def test_registered_for_rolling_pins() -> None:
     game = get_game("rolling-pins", {"frames": 1})
     assert isinstance(make_bot("win", game), WinBot)
+
+
+def test_the_frame_start_values_are_kept_on_disk_and_a_damaged_file_is_worked_out_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The opponents' frame-start chances take tens of seconds for ten frames: a later process reads them
+    from the solver's cache (PINSETTER_CACHE_DIR, a temporary folder in tests); a bad file costs a pass."""
+    monkeypatch.setattr(win, "_FRAME_STARTS", {})
+    policy = solver.policy_for(3, 3, 1)
+    path = win.starts_path(policy)
+    path.unlink(missing_ok=True)
+    made = win.frame_starts(policy)
+    assert path.exists()
+
+    def no_pass(*args: object, **kwargs: object) -> None:
+        raise AssertionError("worked out again although the cache holds them")
+
+    monkeypatch.setattr(win, "_FRAME_STARTS", {})
+    with monkeypatch.context() as patched:
+        patched.setattr(win, "score_tables", no_pass)
+        read = win.frame_starts(policy)
+    assert read.keys() == made.keys() and all(np.array_equal(read[k], made[k]) for k in made)
+    for damage in (b"not a zip file", path.read_bytes()[:200]):
+        path.write_bytes(damage)
+        monkeypatch.setattr(win, "_FRAME_STARTS", {})
+        again = win.frame_starts(policy)
+        assert all(np.array_equal(again[k], made[k]) for k in made)
+        assert win._load_starts(path, policy) is not None  # rewritten whole
+    other = solver.policy_for(3, 2, 1)  # another game's file under this one's name is refused
+    win.frame_starts(other)
+    path.write_bytes(win.starts_path(other).read_bytes())
+    assert win._load_starts(path, policy) is None

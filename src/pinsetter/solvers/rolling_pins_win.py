@@ -33,13 +33,18 @@ cross moves: misses read their end value at z - m * |standing|.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
 from collections import OrderedDict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from pinsetter.core.files import write_atomically
 from pinsetter.games.rolling_pins import _PINS_RANK
 from pinsetter.solvers import rolling_pins as solver
 from pinsetter.solvers.rolling_pins import DIE_TOTALS, NEG, PENDING, BallTable, Policy, levels
@@ -346,11 +351,50 @@ def _top_reached(policy: Policy) -> FloatArray:
 
 def frame_starts(policy: Policy) -> dict[tuple[int, int, int], FloatArray]:
     """`[(frame, w1, w2)][T, y]`: P(points still to come >= C - y) of the expected-score policy
-    starting that frame holding T tokens (its own included), every frame's, from one pass."""
+    starting that frame holding T tokens (its own included), every frame's, from one pass.
+
+    Kept in memory and in the solver's disk cache beside the policy (a megabyte for ten frames of ten
+    pins, where the pass takes tens of seconds): a later process reads them.
+    """
     key = _policy_key(policy)
     if key not in _FRAME_STARTS:
-        _FRAME_STARTS[key] = score_tables(policy, 1, _top_reached(policy), follow=True, keep=False).frames
+        path = starts_path(policy)
+        starts = _load_starts(path, policy)
+        if starts is None:  # no cache, or a bad one
+            starts = score_tables(policy, 1, _top_reached(policy), follow=True, keep=False).frames
+            with contextlib.suppress(OSError):  # a read-only cache only costs the pass next time
+                buffer = io.BytesIO()
+                arrays: dict[str, Any] = {"_".join(map(str, k)): v for k, v in starts.items()}
+                np.savez(buffer, **arrays)
+                write_atomically(path, buffer.getvalue())
+        _FRAME_STARTS[key] = starts
     return _FRAME_STARTS[key]
+
+
+# Changes whenever what `frame_starts` computes changes, so that an older cache is never read.
+STARTS_VERSION = 1
+
+
+def starts_path(policy: Policy) -> Path:
+    tag = f"{solver.RULES_VERSION}:{STARTS_VERSION}:{policy.pins}:{policy.frames}:{policy.token_gain}"
+    return solver.cache_dir() / f"rolling-pins-chances-{hashlib.sha256(tag.encode()).hexdigest()[:16]}.npz"
+
+
+def _load_starts(path: Path, policy: Policy) -> dict[tuple[int, int, int], FloatArray] | None:
+    """The cached start values, or None when the file is missing, damaged or not this game's."""
+    top = 3 * policy.pins * policy.frames
+    expected = {
+        (frame, w1, w2): (policy.token_gain * frame + 1, top + 1)
+        for frame in range(1, policy.frames + 1)
+        for w1, w2 in PENDING
+    }
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            starts = {tuple(int(x) for x in name.split("_")): data[name] for name in data.files}
+    except Exception:  # zip, zlib, numpy and parsing errors all mean a bad cache
+        return None
+    shapes = {k: v.shape for k, v in starts.items()}
+    return starts if shapes == expected and all(v.dtype == np.float64 for v in starts.values()) else None  # type: ignore[return-value]
 
 
 def frame_balls(policy: Policy, frame: int) -> dict[tuple[object, ...], FloatArray]:
