@@ -252,6 +252,37 @@ def test_rolling_pins_solve_and_hint(tmp_path: Path) -> None:
     assert re.search(r"\bmiss\b|cross \d|tokens [+-]|\d\+\d|standing \d", plain.output) is None, plain.output
 
 
+def test_a_rolling_pins_hint_gives_the_chance_to_finish_ahead_on_request(tmp_path: Path) -> None:
+    path = tmp_path / "two.json"
+    played = runner.invoke(
+        app,
+        ["play", "rolling-pins", "-p", "Ann,bot:optimal", "--option", "frames=2", "--seed", "5", "--record", str(path)],
+        input="dice 2\nquit\n",
+    )
+    assert played.exit_code == 0, played.output
+    asked = runner.invoke(app, ["hint", "rolling-pins", "--record", str(path), "--chances", "--json"])
+    assert asked.exit_code == 0, asked.output
+    data = json.loads(asked.output)
+    assert data["chance_meaning"].startswith("the chance to finish ahead of every other player")
+    from pinsetter.bots.base import make_bot
+    from pinsetter.records import Record, replay
+
+    state = replay(Record.load(path), check_result=False)
+    expected = dict(make_bot("win", state.game).win_values(state) or [])  # type: ignore[attr-defined]
+    assert {o["action"]: o["chance"] for o in data["options"]} == {str(a): v for a, v in expected.items()}
+    plain = runner.invoke(app, ["hint", "rolling-pins", "--record", str(path), "--chances"])
+    assert plain.exit_code == 0, plain.output
+    assert "Chances: the chance to finish ahead" in plain.output
+    assert re.search(r"^\s+\d+\.\d{4}\s+\d+\.\d%\s+Cross out", plain.output, re.MULTILINE), plain.output
+    # Where there are no chances to give, one line says why (exit 2).
+    alone = tmp_path / "alone.json"
+    runner.invoke(app, ["play", "rolling-pins", "--seed", "3", "--record", str(alone)], input="dice 2\nquit\n")
+    refused = runner.invoke(app, ["hint", "rolling-pins", "--record", str(alone), "--chances"])
+    assert refused.exit_code == 2 and refused.output.count("\n") == 1 and "other players" in refused.output
+    other = runner.invoke(app, ["hint", "tenpins", "--record", str(alone), "--chances"])
+    assert other.exit_code == 2 and "--chances is for rolling-pins" in other.output
+
+
 def test_serve_on_a_port_in_use_or_an_unknown_host_says_why_in_one_line() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

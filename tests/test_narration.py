@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from pinsetter.core.game import State
 from pinsetter.core.narration import Narration, narrate, pins_list
 from pinsetter.games.registry import get_game
 from pinsetter.i18n import using_language
@@ -214,3 +215,40 @@ def test_the_log_is_told_in_the_language_asked_even_after_another() -> None:
     assert english == again and len(japanese) == len(english)
     assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line) for line in japanese), japanese
     assert not any(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", line) for line in english), english
+
+
+def test_a_chance_reads_as_a_percentage_never_as_a_false_certainty() -> None:
+    from pinsetter.bots.hints import percent
+
+    assert [percent(c) for c in (0.0, 0.0004, 0.0005, 0.6123, 0.9994, 0.9995, 0.99999, 1.0)] == [
+        "0.0%",
+        "under 0.1%",
+        "0.1%",
+        "61.2%",
+        "99.9%",
+        "over 99.9%",
+        "over 99.9%",
+        "100.0%",
+    ]
+
+
+def test_hints_offer_chances_only_where_there_is_someone_to_finish_ahead_of() -> None:
+    from pinsetter.bots.hints import offers_chances, win_chances
+    from pinsetter.games.registry import get_game
+
+    def first_decision(game_id: str, players: int, **options: object) -> State:
+        state = get_game(game_id, options).new_state(players)
+        while state.is_chance_node():
+            state.apply(state.chance_outcomes()[0][0])
+        return state
+
+    assert offers_chances(first_decision("rolling-pins", 2, frames=1))
+    chances = win_chances(first_decision("rolling-pins", 2, frames=1))
+    assert chances is not None and all(0 <= c <= 1 for c in chances.values())
+    for game_id, players, options in (
+        ("rolling-pins", 1, {"frames": 1}),
+        ("rolling-pins", 2, {"frames": 1, "advanced": True}),
+        ("bowling-dice", 2, {"frames": 1}),
+    ):
+        state = first_decision(game_id, players, **options)
+        assert not offers_chances(state) and win_chances(state) is None, (game_id, players, options)

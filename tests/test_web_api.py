@@ -226,10 +226,34 @@ def test_hints_are_for_decisions(client: TestClient) -> None:
     hint = client.get(f"/api/games/{view['id']}/hint")
     assert hint.status_code == 200
     body = hint.json()
-    assert set(body) == {"bot", "meaning", "options", "words"}
+    assert set(body) == {"bot", "meaning", "options", "words", "chances_offered", "chance_meaning"}
     assert body["words"] and body["words"][0].endswith("(best)")
+    assert body["chances_offered"] is False and body["chance_meaning"] is None  # one player: nobody to be ahead of
+    assert "other players" in error_of(client.get(f"/api/games/{view['id']}/hint?chances=true"), 409)
     dice = new_game(client, "tenpins", [("ann", "human")], options={"frames": 1})
     error_of(client.get(f"/api/games/{dice['id']}/hint"), 409)
+
+
+def test_a_hint_gives_each_options_chance_to_finish_ahead_on_request(client: TestClient) -> None:
+    """Basic Rolling Pins against another player: the hint offers the chances, and gives them when asked
+    (the `win` bot's values, the other player taken to play for the best expected score)."""
+    view = new_game(client, "rolling-pins", [("ann", "human"), ("bob", "bot:optimal")], options={"frames": 2}, seed=5)
+    gid = view["id"]
+    while view["next"] != "decision":
+        view = client.post(f"/api/games/{gid}/advance", json={"until": "step"}).json()
+    plain = client.get(f"/api/games/{gid}/hint").json()
+    assert plain["chances_offered"] is True and plain["chance_meaning"] is None
+    assert all("chance" not in option for option in plain["options"])
+    asked = client.get(f"/api/games/{gid}/hint?chances=true").json()
+    assert asked["chance_meaning"].startswith("the chance to finish ahead of every other player")
+    assert [o["value"] for o in asked["options"]] == [o["value"] for o in plain["options"]]  # still by expected score
+    chances = [o["chance"] for o in asked["options"]]
+    assert all(0 < c < 1 for c in chances) and len(set(chances)) > 1
+    likeliest = max(chances)
+    for option, words in zip(asked["options"], asked["words"], strict=True):
+        assert ", chance to finish ahead " in words and "%" in words
+        assert ("the likeliest to finish ahead" in words) == (option["chance"] >= likeliest - 1e-6)
+    error_of(client.get(f"/api/games/{gid}/hint?chances=maybe"), 422)
 
 
 def test_advance_until_human_plays_the_bots_and_stops_at_a_human(client: TestClient) -> None:

@@ -227,6 +227,15 @@ def test_rolling_pins_refusal_hint_undo_and_reload(
     driver.find_element(By.ID, "hint-button").click()
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#hint .hint-words li"), "no hint shown")
     assert "best" in driver.find_element(By.CSS_SELECTOR, "#hint .hint-words li").text
+    # Against another player, the chance to finish ahead of them, when asked for.
+    driver.find_element(By.CSS_SELECTOR, "#hint button[data-key='chances']").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "chance-meaning"), "no chances shown")
+    assert driver.find_element(By.ID, "chance-meaning").text.startswith("Chances: the chance to finish ahead")
+    lines = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#hint .hint-words li")]
+    assert all(", chance to finish ahead " in line and "%" in line for line in lines)
+    assert sum("the likeliest to finish ahead" in line for line in lines) >= 1
+    assert driver.find_elements(By.CSS_SELECTOR, "#hint button[data-key='chances']") == []
+    driver.save_screenshot(str(artifacts / "rolling-pins-hint-chances.png"))
 
     # A legal pick, taken back with Undo.
     choice = legal[0]

@@ -25,6 +25,7 @@ PLAIN_LABELS = {
         "(the bonus from later frames is estimated)"
     ),
 }
+CHANCE_LABEL = N_("the chance to finish ahead of every other player, who are taken to play for the best expected score")
 ESTIMATE_LABEL = N_(
     "estimated final score if you play on well (an estimate: from the basic game's exact values; "
     "abilities are not counted)"
@@ -76,12 +77,51 @@ VALUE_NAMES = {
 ESTIMATE_NAME = N_("estimated final score {value}")
 
 
-def hint_words(state: State, name: str, values: list[OptionValue]) -> list[str]:
-    """Each option as a move with its value, best first: `Cross out 4 and 6: expected final score 145.1 (best)`."""
+def offers_chances(state: State) -> bool:
+    """Whether `win_chances` has an answer here (without working it out): basic Rolling Pins with other players."""
+    return (
+        state.game.id == "rolling-pins"
+        and not state.game.options.get("advanced")
+        and state.num_players > 1
+        and not state.is_terminal()
+        and not state.is_chance_node()
+    )
+
+
+def win_chances(state: State) -> dict[str, float] | None:
+    """Each option's chance to finish strictly ahead of every other player, by its action text.
+
+    Asked for beside the expected scores ("on request": it plans the rest of the frame against the
+    others' chances, tenths of a second, after a pass of tens of seconds the first time a machine
+    asks for a game's options). Only basic Rolling Pins with other players has them (the `win` bot,
+    which takes the others to play for the best expected score); None elsewhere.
+    """
+    if state.is_terminal() or state.is_chance_node():
+        return None
+    bot = _evaluator("win", state.game)
+    values = getattr(bot, "win_values", lambda _state: None)(state)
+    return None if values is None else {str(action): float(value) for action, value in values}
+
+
+def percent(chance: float) -> str:
+    """A chance as a player reads it: `61.2%`; `under 0.1%`, `over 99.9%` where a tenth would round to certain."""
+    if 0 < chance < 0.0005:
+        return _("under {percent}").format(percent="0.1%")
+    if 0.9995 <= chance < 1:
+        return _("over {percent}").format(percent="99.9%")
+    return f"{100 * chance:.1f}%"
+
+
+def hint_words(
+    state: State, name: str, values: list[OptionValue], chances: dict[str, float] | None = None
+) -> list[str]:
+    """Each option as a move with its value, best first: `Cross out 4 and 6: expected final score 145.1 (best)`;
+    with `chances` (`win_chances`), each option's chance to finish ahead after its value."""
     if not values:
         return []
     pattern = _(ESTIMATE_NAME) if is_estimate(state) else _(VALUE_NAMES.get(name, "{value}"))
     best = values[0][1]
+    best_chance = max(chances.values()) if chances else None
     words = []
     for action, value in values:
         behind = best - value
@@ -90,9 +130,17 @@ def hint_words(state: State, name: str, values: list[OptionValue]) -> list[str]:
         else:
             gap = _("{gap} less than the best").format(gap=f"{behind:.1f}" if behind >= 0.05 else f"{behind:.3f}")
         move = state.game.action_words(state, str(action))
-        words.append(
-            _("{move}: {value} ({gap})").format(move=move, value=pattern.format(value=f"{value:.1f}"), gap=gap)
-        )
+        shown = pattern.format(value=f"{value:.1f}")
+        chance = None if chances is None else chances.get(str(action))
+        if chance is not None and best_chance is not None:
+            if chance >= best_chance - 1e-6:
+                gap = _("{gap}; the likeliest to finish ahead").format(gap=gap)
+            line = _("{move}: {value}, chance to finish ahead {chance} ({gap})").format(
+                move=move, value=shown, chance=percent(chance), gap=gap
+            )
+        else:
+            line = _("{move}: {value} ({gap})").format(move=move, value=shown, gap=gap)
+        words.append(line)
     return words
 
 

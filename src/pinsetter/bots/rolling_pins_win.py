@@ -46,7 +46,7 @@ class WinBot(OptimalBot):
         self._plan: tuple[Hashable, win.ScoredTables, int] | None = None
 
     def choose(self, state: State, rng: random.Random) -> Step:
-        values = self._win_values(state)
+        values = self.win_values(state)
         if values is None:
             return super().choose(state, rng)
         best = max(value for _, value in values)
@@ -59,7 +59,7 @@ class WinBot(OptimalBot):
 
     def evaluate(self, state: State) -> list[OptionValue] | None:
         """Every option with its chance to finish ahead, best first (expected score breaks ties)."""
-        values = self._win_values(state)
+        values = self.win_values(state)
         if values is None:
             return super().evaluate(state)
         expected = dict(super().evaluate(state) or [])
@@ -71,7 +71,7 @@ class WinBot(OptimalBot):
         return super().evaluate(state)
 
     # --- the plan ------------------------------------------------------------------------
-    def _win_values(self, state: State) -> list[OptionValue] | None:
+    def win_values(self, state: State) -> list[OptionValue] | None:
         """Each legal action's chance to win, in the order of the legal actions (None: not this bot's to value)."""
         rp, index, player = _split(state)
         if rp.game.advanced or rp.num_players < 2 or player.pending_marks:

@@ -326,9 +326,18 @@ def hint(
     deal: Annotated[str | None, typer.Option(help=N_("bowling-solitaire: the start of this deal"))] = None,
     groups: Annotated[str, typer.Option(help=N_("bowling-solitaire: connected or mutual"))] = "connected",
     objective: Annotated[str, typer.Option(help=N_("bowling-solitaire: score, pins or strike"))] = "score",
+    chances: Annotated[
+        bool,
+        typer.Option(
+            "--chances",
+            help=N_("rolling-pins with other players: each option's chance to finish ahead of them too"),
+        ),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """The value of every option at a decision, from the solvers."""
+    if chances and game != "rolling-pins":
+        fail(_("--chances is for rolling-pins (basic, with other players)"))
     if deal is not None:
         if game != "bowling-solitaire":
             fail(_("--deal is for bowling-solitaire"))
@@ -344,7 +353,7 @@ def hint(
         return
     if record is None:
         fail(_("give the position: --record FILE (or --deal for bowling-solitaire)"))
-    from pinsetter.bots.hints import is_estimate, option_values
+    from pinsetter.bots.hints import CHANCE_LABEL, is_estimate, option_values, percent, win_chances
     from pinsetter.records import RecordError, replay
 
     loaded = load_record(record)
@@ -361,6 +370,13 @@ def hint(
     if found is None:
         fail(_("no bot can value the options of {game} here").format(game=game))
     bot, label, values = found
+    chance_of = win_chances(state) if chances else None
+    if chances and chance_of is None:
+        fail(
+            _("{file}: no chances to finish ahead here: they are for basic Rolling Pins with other players").format(
+                file=visible(str(record))
+            )
+        )
     estimate = is_estimate(state)
     data: dict[str, Any] = {
         "player": state.current_player(),
@@ -370,10 +386,17 @@ def hint(
         "value": values[0][1],
         "options": [{"action": str(a), "words": state.game.action_words(state, str(a)), "value": v} for a, v in values],
     }
+    if chance_of is not None:
+        data["chance_meaning"] = _(CHANCE_LABEL)
+        for option_row in data["options"]:
+            option_row["chance"] = chance_of[option_row["action"]]
     if as_json:
         emit_json(data)
         return
     typer.echo(state.describe())
     typer.echo(_("Values: {meaning}").format(meaning=label))
+    if chance_of is not None:
+        typer.echo(_("Chances: {meaning}").format(meaning=_(CHANCE_LABEL)))
     for option_row in data["options"]:
-        typer.echo(f"  {option_row['value']:9.4f}  {option_row['words']}")
+        chance = f"  {percent(option_row['chance']):>11}" if "chance" in option_row else ""
+        typer.echo(f"  {option_row['value']:9.4f}{chance}  {option_row['words']}")

@@ -461,9 +461,11 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         return service.undo(game_id)
 
     @app.get("/api/games/{game_id}/hint", tags=["play"], responses=ERRORS)
-    def get_hint(game_id: Number) -> HintView:
+    def get_hint(game_id: Number, chances: bool = False) -> HintView:
+        """Every option's value, best first; `chances=true` adds each one's chance to finish ahead of the
+        other players (basic Rolling Pins with other players: `chances_offered`; 409 elsewhere)."""
         with service.lock(game_id):
-            return service.hint(game_id)
+            return service.hint(game_id, chances)
 
     @app.get("/api/games/{game_id}/review", tags=["records"], responses=ERRORS)
     def get_review(game_id: Number, player: str | None = None) -> ReviewView:

@@ -224,6 +224,12 @@ class HintView(BaseModel):
     meaning: str
     options: list[dict[str, Any]]
     words: list[str] = Field(description="each option's value in plain words, best first")
+    chances_offered: bool = Field(
+        default=False, description="each option's chance to finish ahead can be asked for (`?chances=true`)"
+    )
+    chance_meaning: str | None = Field(
+        default=None, description="with `?chances=true`: what the options' `chance` means, in words"
+    )
 
 
 class ReviewedDecision(BaseModel):

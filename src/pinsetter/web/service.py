@@ -197,24 +197,33 @@ class GameService:
             match.undo()
             return self.view(match)
 
-    def hint(self, game_id: int) -> HintView:
-        from pinsetter.bots.hints import hint_words, option_values
+    def hint(self, game_id: int, chances: bool = False) -> HintView:
+        from pinsetter.bots.hints import CHANCE_LABEL, hint_words, offers_chances, option_values, win_chances
 
         self.check_free(game_id)  # at a table, nobody (a spectator included) gets the solver's advice
         match = self.match(game_id)
         state = match.state
         if state.is_terminal() or state.is_chance_node() or match.is_bot_turn():
             raise Conflict(_("hints are for a human's decision"))
+        offered = offers_chances(state)
+        if chances and not offered:
+            raise Conflict(_("chances to finish ahead are for basic Rolling Pins with other players"))
         found = option_values(state)
         if found is None:
             return HintView(bot=None, meaning=_("no solver values this game's options"), options=[], words=[])
         bot, meaning, values = found
-        words = hint_words(state, bot, values)
+        chance_of = win_chances(state) if chances else None
+        options: list[dict[str, Any]] = [{"action": str(a), "value": v} for a, v in values]
+        if chance_of is not None:
+            for option in options:
+                option["chance"] = chance_of[option["action"]]
         return HintView(
             bot=bot,
             meaning=meaning,
-            options=[{"action": str(a), "value": v} for a, v in values],
-            words=words,
+            options=options,
+            words=hint_words(state, bot, values, chance_of),
+            chances_offered=offered,
+            chance_meaning=_(CHANCE_LABEL) if chance_of is not None else None,
         )
 
     def review(self, game_id: int, player: str | None) -> ReviewView:

@@ -45,6 +45,7 @@ export async function gamePage(id) {
     pile: null,
     error: "",
     hint: null,
+    chances: false, // the player asked for the chance to finish ahead with the hints
     hintStep: -1,
     busy: false,
     timer: null,
@@ -135,7 +136,8 @@ export async function gamePage(id) {
       st.hinting = true; // the page will draw again when the hint comes: not settled yet (data-busy)
       root.dataset.busy = "1";
     }
-    const answer = await api("GET", `/api/games/${id}/hint`);
+    // Once asked for, each option's chance to finish ahead comes with every later hint of the game.
+    const answer = await api("GET", `/api/games/${id}/hint${st.chances ? "?chances=true" : ""}`);
     if (stale()) return;
     if (!quiet) st.busy = false;
     else st.hinting = false;
@@ -431,7 +433,19 @@ export async function gamePage(id) {
           { class: "panel", id: "hint", tabindex: -1, "aria-labelledby": "hint-h" },
           h("h2", { id: "hint-h", text: t("Hint") }),
           h("p", { class: "help", text: st.hint.meaning }),
+          st.hint.chance_meaning ? h("p", { class: "help", id: "chance-meaning", text: t("Chances: {meaning}", { meaning: st.hint.chance_meaning }) }) : null,
           st.hint.words.length ? h("ol", { class: "hint-words" }, st.hint.words.map((w) => h("li", { text: w }))) : null,
+          st.hint.chances_offered && !st.hint.chance_meaning
+            ? h("button", {
+                type: "button",
+                text: t("Show each option's chance to finish ahead"),
+                dataset: { key: "chances" },
+                onclick: () => {
+                  st.chances = true;
+                  hint();
+                },
+              })
+            : null,
         )
       : null;
 
