@@ -271,3 +271,37 @@ async def test_the_launcher_fits_80x24(tmp_path: Path) -> None:
         await pilot.click("#play")
         await quiet(pilot)
         assert isinstance(app.screen, GameScreen)
+
+
+async def test_c_adds_each_options_chance_to_finish_ahead_to_the_hints() -> None:
+    """Basic Rolling Pins against another player: the hints offer the chances under the values, and c gives
+    them beside each option; where nobody can be finished ahead of, c says so in the status line."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        match = Match.new(
+            "rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob", "optimal")], seed=5, options={"frames": "1"}
+        )
+        while match.state.is_chance_node():
+            match.apply(match.draw_chance())
+        screen = await open_game(app, pilot, match)
+        await pilot.press("h")
+        await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
+        assert "c: each option's chance to finish ahead too" in screen.hints[screen.match.steps_done].plain
+        await pilot.press("c")
+        await until(pilot, lambda: screen.match.steps_done in screen.chance_hints, "the chances")
+        shown = screen.chance_hints[screen.match.steps_done].plain
+        assert "Chances: the chance to finish ahead of every other player" in shown
+        options = [line for line in shown.split("\n") if ": expected final score" in line]
+        assert options and all(", chance to finish ahead " in line and "%" in line for line in options)
+        assert "chance to finish ahead" in screen_text(app)
+    alone = PinsetterApp(storage=None, speed=0)
+    async with alone.run_test(size=(100, 30)) as pilot:
+        single = Match.new("rolling-pins", [PlayerSpec("ann")], seed=5, options={"frames": "1"})
+        while single.state.is_chance_node():
+            single.apply(single.draw_chance())
+        screen = await open_game(alone, pilot, single)
+        await pilot.press("c")
+        await quiet(pilot)
+        assert screen.message.startswith("chances to finish ahead are for")
+        assert "! chances to finish ahead are for basic Rolling Pins" in screen_text(alone)  # wrapped after
+        assert not screen.show_chances

@@ -28,7 +28,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from pinsetter.bots.hints import hint_words, option_values
+from pinsetter.bots.hints import CHANCE_LABEL, hint_words, offers_chances, option_values, win_chances
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.table_common import refusal_line
@@ -157,7 +157,8 @@ KEYS_HELP = (
     ),
     N_("• Dice games: space rolls."),
     N_(
-        "• h hints (Tab reaches the panel to scroll it), u undo (until chance reveals something), [ and ] "
+        "• h hints (Tab reaches the panel to scroll it), c each option's chance to finish ahead with them "
+        "(basic Rolling Pins with other players), u undo (until chance reveals something), [ and ] "
         "slower and faster automatic steps, a abilities (advanced Rolling Pins), ctrl+t high-contrast "
         "colours, ? or F1 this help, q back to the launcher."
     ),
@@ -242,6 +243,7 @@ class GameScreen(EnterGuard, Screen[None]):
         Binding("right_square_bracket", "faster", N_("Faster")),
         Binding("f1", "help", N_("Help"), show=False),
         Binding("a", "abilities", N_("Abilities"), show=False),
+        Binding("c", "toggle_chances", N_("Chances"), show=False),
         Binding("m", "miss", N_("Miss"), show=False),
         Binding("s", "stop", N_("Stop"), show=False),
         Binding("p", "next_pile", N_("Pile"), show=False),
@@ -257,8 +259,10 @@ class GameScreen(EnterGuard, Screen[None]):
         self.pile: int | None = None
         self.show_hint = False
         self.show_abilities = False
+        self.show_chances = False  # each option's chance to finish ahead, with the hints (asked for with c)
         self.hints: dict[int, Text] = {}  # hint text by the number of steps played, once worked out
-        self.thinking: int | None = None  # the position whose hints are being worked out
+        self.chance_hints: dict[int, Text] = {}  # the same with each option's chance to finish ahead
+        self.thinking: tuple[int, bool] | None = None  # the hints being worked out (steps, with chances)
         self.message = ""  # a refusal, in red, until the next change of selection or position
         self.note = ""  # a passing word (the pace, a line kept for later), until the next change
         self.tick_pending = False
@@ -545,13 +549,16 @@ class GameScreen(EnterGuard, Screen[None]):
         if not self.show_hint:
             return
         hint = self.query_one("#hint", WrappedText)
-        key = self.match.steps_done
+        key = (self.match.steps_done, self.show_chances and offers_chances(self.match.state))
+        known = self.chance_hints if key[1] else self.hints
         if not self.human_to_act():
             hint.show(Text(_("(no decision now)"), style="italic"))
-        elif key in self.hints:
-            hint.show(self.hints[key])
+        elif key[0] in known:
+            hint.show(known[key[0]])
         else:
             thinking = _("thinking... (the first hint of a game can take a few seconds)")
+            if key[1] and not self.chance_hints:
+                thinking = _("thinking... (the first chances of a game can take half a minute)")
             hint.show(Text(thinking, style="italic"))
             if self.thinking != key:
                 self.thinking = key
@@ -559,30 +566,36 @@ class GameScreen(EnterGuard, Screen[None]):
                 language = current_language()
                 self.run_worker(lambda: self.work_out_hint(key, state, language), thread=True, exclusive=True)
 
-    def work_out_hint(self, key: int, state: Any, language: str) -> None:
+    def work_out_hint(self, key: tuple[int, bool], state: Any, language: str) -> None:
         """In the worker's thread, which starts in the default language: the screen's is passed in."""
         with using_language(language):
-            text = self.hint_text(state)
+            text = self.hint_text(state, chances=key[1])
         self.app.call_from_thread(self.hint_ready, key, text)
 
-    def hint_ready(self, key: int, text: Text) -> None:
-        self.hints[key] = text
+    def hint_ready(self, key: tuple[int, bool], text: Text) -> None:
+        (self.chance_hints if key[1] else self.hints)[key[0]] = text
         if self.thinking == key:
             self.thinking = None
         if self.is_mounted:
             self.update_hint()
 
     @staticmethod
-    def hint_text(state: Any) -> Text:
-        """Every option with its value, best first (the panel scrolls), then what the values are."""
+    def hint_text(state: Any, chances: bool = False) -> Text:
+        """Every option with its value, best first (the panel scrolls), then what the values are; with
+        `chances`, each option's chance to finish ahead too (offered under the values where there is one)."""
         found = option_values(state)
         if found is None:
             return Text(_("no hints for this position"))
         name, label, values = found
+        chance_of = win_chances(state) if chances else None
         text = Text()
-        for line in hint_words(state, name, values):
+        for line in hint_words(state, name, values, chance_of):
             text.append(f"{line}\n")
         text.append(label, style="italic")  # what the values are, once, under them
+        if chance_of is not None:
+            text.append("\n" + _("Chances: {meaning}").format(meaning=_(CHANCE_LABEL)), style="italic")
+        elif offers_chances(state):
+            text.append("\n" + _("c: each option's chance to finish ahead too"), style="italic")
         return text
 
     def human_roll(self) -> bool:
@@ -773,6 +786,16 @@ class GameScreen(EnterGuard, Screen[None]):
 
     def action_toggle_hint(self) -> None:
         self.show_hint = not self.show_hint
+        self.refresh_all()
+
+    def action_toggle_chances(self) -> None:
+        """Each option's chance to finish ahead of the others, with the hints (basic Rolling Pins with others)."""
+        if not offers_chances(self.match.state) and not self.show_chances:
+            self.message = _("chances to finish ahead are for basic Rolling Pins with other players")
+            self.refresh_all()
+            return
+        self.show_chances = not self.show_chances
+        self.show_hint = True
         self.refresh_all()
 
     def action_abilities(self) -> None:
