@@ -222,28 +222,16 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
             k = POPCOUNT[standing]
             best = acc[d, BEST]
             if stack[d, PILE] == -1:
-                # The first option: stop the ball (merged: unless a play takes every pin for the most
-                # the frame can still earn; then that is the decision's value).
+                # Merged: a play taking every pin for the most the frame can still earn is the
+                # decision's value. Else stopping ball 2 (worth an open frame) comes first, and
+                # stopping ball 1 last (PILE 3), with the best play known: it may be cut off.
                 stack[d, PILE] = 0
                 tops = (1 << t1 >> 1) | (1 << t2 >> 1) | (1 << t3 >> 1)
                 if merge and k <= 3 and ceiling[ball - 1, k] <= clear[ball - 1, k] and clearing[standing] & tops:
                     best = clear[ball - 1, k]
-                    stack[d, PILE] = 3
+                    stack[d, PILE] = 4
                 elif ball == 2:
                     best = par[4]
-                else:
-                    key, pile = _node_key(
-                        merge, live_values, dead_copies[live_values], REVEAL, standing, 2,
-                        max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0, seen,
-                    )  # fmt: skip
-                    index = _probe(slots, key, mask)
-                    if slots[index, 0] == key and not np.isnan(values[index, 1]):
-                        best = values[index, 1]
-                        index = -1
-                    else:
-                        acc[d, PENDING] = 0.0
-                        cut = best
-                        ball, r1, r2, r3, t1, t2, t3 = 2, max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0
             # Then every play, pile by pile: the groups the top takes, walked as a set (CURSOR: those
             # left, -1 before the pile's first).
             while index < 0 and stack[d, PILE] < 3:
@@ -290,6 +278,22 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
                 if index < 0 and left == 0:
                     stack[d, PILE] += 1
                     stack[d, CURSOR] = -1
+            if index < 0 and ball == 1 and stack[d, PILE] < 4:
+                stack[d, PILE] = 4
+                if not (merge and best >= ceiling[0, k]):
+                    key, pile = _node_key(
+                        merge, live_values, dead_copies[live_values], REVEAL, standing, 2,
+                        max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0, seen,
+                    )  # fmt: skip
+                    index = _probe(slots, key, mask)
+                    if slots[index, 0] == key and not np.isnan(values[index, 1]):
+                        if values[index, 1] > best:
+                            best = values[index, 1]
+                        index = -1
+                    else:
+                        acc[d, PENDING] = 0.0
+                        cut = best
+                        ball, r1, r2, r3, t1, t2, t3 = 2, max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0
             acc[d, BEST] = best
             solved = index < 0
         else:
@@ -301,9 +305,9 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
             v = stack[d, CURSOR]
             summed = acc[d, SUMMED]
             total = 10 - FIELD_SUMS[seen & 1023] - FIELD_SUMS[seen >> 10]  # the cards unseen
-            cut = acc[d, CUT]
+            cut_here = acc[d, CUT]
             most = ceiling[ball - 1, POPCOUNT[standing]]
-            margin = 1e-9 * (abs(cut) + abs(most) + 1.0)
+            margin = 1e-9 * (abs(cut_here) + abs(most) + 1.0)
             if merge:
                 # Every card's child key shares all but the turned-up pile's code and the seen counts:
                 # the rest of `_merged_key` is worked out once for the node.
@@ -329,7 +333,7 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
                 dead_seen = seen & ~fields
                 dead_unseen = dead - FIELD_SUMS[dead_seen & 1023] - FIELD_SUMS[dead_seen >> 10]
             while v <= DEAD_CARDS:
-                if expected + (total - summed) * most < (cut - margin) * total:
+                if expected + (total - summed) * most < (cut_here - margin) * total:
                     pruned = True  # even if every card left earned the most, the parent's best stays
                     break
                 card = v
@@ -380,7 +384,11 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
                     index = -1
                 else:
                     acc[d, PENDING] = weight
+                    # A decision's exact value is wanted; a chance node is cut off below what would
+                    # cut this one off (even with the cards after it earning the most).
                     cut = -np.inf
+                    if child_pile >= 0:
+                        cut = ((cut_here - margin) * total - expected - (total - summed - weight) * most) / weight
                     t1, t2, t3, seen, pile = u1, u2, u3, after, child_pile
                     break
             stack[d, CURSOR] = v
@@ -397,10 +405,12 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
             depth -= 1
             if pruned:
                 # No value: the slot stays unsolved (NaN), searched again if it is wanted. Its parent
-                # is a decision whose best the option cannot beat.
+                # is a decision whose best the option cannot beat, or a chance node cut off with it
+                # (popped in the next round).
                 d -= 1
-                pruned = False
-                solved = False
+                if stack[d, TYPE] == DECIDE:
+                    pruned = False
+                    solved = False
                 continue
             values[stack[d, SLOT], 1] = result
             if depth == 0:
