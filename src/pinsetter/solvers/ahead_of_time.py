@@ -56,7 +56,7 @@ SOLITAIRE = Build(
     exports=(
         (
             "search",
-            f"float64(UniTuple({_INTS}, 10), boolean, float64[::1], float64[:, ::1], float64[:, ::1], {_MEMO}, "
+            f"float64(UniTuple({_INTS}, 8), boolean, float64[::1], float64[:, ::1], float64[:, ::1], {_MEMO}, "
             + ", ".join(["int64"] * 10)
             + ")",
         ),

@@ -99,6 +99,7 @@ def _rule_tables(rule: str) -> tuple[IntArray, ...]:
     """What a group rule fixes for every deal: each group's mask, size, first-play permission,
     neighbours and positions (padded with 0), and which of the 1024 standing sets hold it."""
     masks = groups(rule)
+    assert len(masks) <= 64, "the search keeps a set of groups in 64 bits"
     size = np.array([len(pins_of(g)) for g in masks], dtype=np.int64)
     first_ok = np.array([first_play_allowed(g) for g in masks], dtype=np.int64)
     neigh = np.array([reach(g) for g in masks], dtype=np.int64)
@@ -109,11 +110,12 @@ def _rule_tables(rule: str) -> tuple[IntArray, ...]:
 
 
 def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
-    """The deal's tables for the search: the rule's groups, the groups each ball value can take
-    (`flat`, listed by value from `starts`), per standing set the values still live (`live`, see
-    `_merged_key`) and the values whose card takes every standing pin in one play (`clearing`),
-    and per set of live values the copies of all the other values that the piles hold
-    (`dead_copies`)."""
+    """The deal's tables for the search: the rule's groups; as sets of groups (bit i: group i), the
+    groups each ball value can take (`takes`) and per standing set the groups a play may take
+    (`playable`: standing, and touching a fallen pin or allowed first); per standing set the values
+    still live (`live`, see `_merged_key`) and the values whose card takes every standing pin in
+    one play (`clearing`); and per set of live values the copies of all the other values that the
+    piles hold (`dead_copies`)."""
     masks, size, first_ok, neigh, where, inside = _rule_tables(rule)
     values = np.array((0, *pins), dtype=np.int64)[where]  # a padding position reads 0
     balls = np.arange(1, 11, dtype=np.int64)
@@ -121,16 +123,20 @@ def _group_tables(rule: str, pins: tuple[int, ...]) -> tuple[IntArray, ...]:
     summed = (values.sum(axis=1) % 10)[:, None] == balls[None, :] % 10
     match = np.where((size == 1)[:, None], single, summed)  # `matches`, group x ball value
     pin_counts = np.bincount(np.array(pins, dtype=np.int64), minlength=11)
-    starts = np.zeros(12, dtype=np.int64)
-    starts[2:] = np.cumsum(match.sum(axis=0))
-    flat = np.nonzero(match.T)[1].astype(np.int64)  # by ball value, then in group order
+    bits = np.uint64(1) << np.arange(len(masks), dtype=np.uint64)  # the search walks them in group order
+    takes = np.zeros(11, dtype=np.uint64)
+    takes[1:] = np.bitwise_or.reduce(np.where(match, bits[:, None], np.uint64(0)), axis=0)
+    standing = np.arange(1024, dtype=np.int64)
+    touching = (neigh[None, :] & ~standing[:, None] & 1023) != 0
+    allowed = np.where(standing[:, None] == 1023, first_ok[None, :] != 0, touching) & inside
+    playable = np.bitwise_or.reduce(np.where(allowed, bits[None, :], np.uint64(0)), axis=1)
     match_bits = (match.astype(np.int64) << (balls - 1)[None, :]).sum(axis=1)
     live = np.bitwise_or.reduce(np.where(inside, match_bits[None, :], 0), axis=1)
     dead_copies = (~VALUE_BITS).astype(np.int64) @ (COPIES - pin_counts[1:])
     clearing = np.zeros(1024, dtype=np.int64)
     legal_alone = (neigh & ~masks & 1023) != 0  # with only the group standing, the chain rule holds
     np.bitwise_or.at(clearing, masks[legal_alone], match_bits[legal_alone])
-    return masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies, clearing
+    return masks, size, takes.view(np.int64), playable.view(np.int64), pin_counts, live, dead_copies, clearing
 
 
 @cache

@@ -26,10 +26,18 @@ FIELDS = (VALUE_BITS * (3 << (2 * np.arange(10)))).sum(axis=1)  # a value set's 
 FIELD_SUMS = ((np.arange(1024)[:, None] >> (2 * np.arange(5))[None, :]) & 3).sum(axis=1)
 POPCOUNT = VALUE_BITS.sum(axis=1)
 
+# A set of groups (bit i: group i) is walked lowest bit first: the bit's index from a de Bruijn
+# sequence (the bit times DE_BRUIJN, top six bits, wrapping as int64 does).
+DE_BRUIJN = 0x03F79D71B4CB0A89
+BIT_INDEX = np.zeros(64, dtype=np.int64)
+BIT_INDEX[[((1 << i) * DE_BRUIJN % (1 << 64)) >> 58 for i in range(64)]] = np.arange(64)
+
 # Nodes and the search's stack.
 DECIDE, REVEAL = 0, 1
 MAX_DEPTH = 128
 DEAD_CARDS = 11  # a chance node's cursor after value 10: the dead values' turn, together
 # Fields of a stack frame.
 TYPE, STANDING, BALL, R1, R2, R3, T1, T2, T3, SEEN, SLOT, PILE, CURSOR = range(13)
-BEST, PENDING = 0, 1  # float fields: best (or expected) so far, the pending child's weight/offset
+# Float fields: best (or expected) so far, the pending child's weight/offset; a chance node's cut
+# (below it the parent decision needs no exact value) and the weight of the cards it has summed.
+BEST, PENDING, CUT, SUMMED = 0, 1, 2, 3

@@ -16,7 +16,10 @@ from pinsetter.solvers.compiled import njit
 from pinsetter.solvers.solitaire_layout import (
     BALL,
     BEST,
+    BIT_INDEX,
     CURSOR,
+    CUT,
+    DE_BRUIJN,
     DEAD_CARDS,
     DEAD_TOP,
     DECIDE,
@@ -35,6 +38,7 @@ from pinsetter.solvers.solitaire_layout import (
     SEEN,
     SLOT,
     STANDING,
+    SUMMED,
     T1,
     T2,
     T3,
@@ -158,11 +162,12 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
     A node on top of the stack goes through its options (or cards) in one pass, taking every
     child's memoised value as it comes, until a child must be searched: that child is pushed.
     """
-    masks, size, first_ok, neigh, pin_counts, starts, flat, live, dead_copies, clearing = g
+    masks, size, takes, playable, pin_counts, live, dead_copies, clearing = g
     slots, values, meta = memo
     mask = len(slots) - 1
     stack = np.zeros((MAX_DEPTH, 13), dtype=np.int64)
-    acc = np.zeros((MAX_DEPTH, 2))
+    acc = np.zeros((MAX_DEPTH, 4))
+    cut = -np.inf  # the root's exact value is wanted
     live_values = live[standing] if merge else 1023
     key, pile = _node_key(
         merge, live_values, dead_copies[live_values], kind, standing, ball, r1, r2, r3, t1, t2, t3, seen
@@ -200,10 +205,13 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
             # node come out 1/(unseen cards) too low.
             acc[depth, BEST] = -np.inf if pile < 0 else 0.0
             acc[depth, PENDING] = 0.0
+            acc[depth, CUT] = cut
+            acc[depth, SUMMED] = 0.0
             depth += 1
         d = depth - 1
         index = -1  # no child to push, unless one is found missing below
         solved = False
+        pruned = False
         standing = stack[d, STANDING]
         ball = stack[d, BALL]
         r1, r2, r3 = stack[d, R1], stack[d, R2], stack[d, R3]
@@ -214,29 +222,18 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
             k = POPCOUNT[standing]
             best = acc[d, BEST]
             if stack[d, PILE] == -1:
-                # The first option: stop the ball (merged: unless a play takes every pin for the most
-                # the frame can still earn; then that is the decision's value).
+                # Merged: a play taking every pin for the most the frame can still earn is the
+                # decision's value. Else stopping ball 2 (worth an open frame) comes first, and
+                # stopping ball 1 last (PILE 3), with the best play known: it may be cut off.
                 stack[d, PILE] = 0
                 tops = (1 << t1 >> 1) | (1 << t2 >> 1) | (1 << t3 >> 1)
                 if merge and k <= 3 and ceiling[ball - 1, k] <= clear[ball - 1, k] and clearing[standing] & tops:
                     best = clear[ball - 1, k]
-                    stack[d, PILE] = 3
+                    stack[d, PILE] = 4
                 elif ball == 2:
                     best = par[4]
-                else:
-                    key, pile = _node_key(
-                        merge, live_values, dead_copies[live_values], REVEAL, standing, 2,
-                        max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0, seen,
-                    )  # fmt: skip
-                    index = _probe(slots, key, mask)
-                    if slots[index, 0] == key and not np.isnan(values[index, 1]):
-                        best = values[index, 1]
-                        index = -1
-                    else:
-                        acc[d, PENDING] = 0.0
-                        ball, r1, r2, r3, t1, t2, t3 = 2, max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0
-            # Then every play, pile by pile.
-            cleared = 1023 & ~standing
+            # Then every play, pile by pile: the groups the top takes, walked as a set (CURSOR: those
+            # left, -1 before the pile's first).
             while index < 0 and stack[d, PILE] < 3:
                 if merge and best >= ceiling[ball - 1, k]:
                     break  # the best option so far earns the most the frame can: none can beat it
@@ -246,19 +243,13 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
                     stack[d, PILE] += 1
                     stack[d, CURSOR] = -1
                     continue
-                cursor = stack[d, CURSOR]
-                if cursor < 0:
-                    cursor = starts[top]
-                while cursor < starts[top + 1]:
-                    candidate = flat[cursor]
-                    cursor += 1
-                    if masks[candidate] & ~standing:
-                        continue
-                    if standing == 1023:
-                        if first_ok[candidate] == 0:
-                            continue
-                    elif neigh[candidate] & cleared == 0:
-                        continue
+                left = stack[d, CURSOR]
+                if left == -1:  # never a set left: some group was taken out of it
+                    left = takes[top] & playable[standing]
+                while left != 0:
+                    lowest = left & -left
+                    left ^= lowest
+                    candidate = BIT_INDEX[((lowest * DE_BRUIJN) >> 58) & 63]
                     immediate = (par[0] if ball == 1 else par[1]) * size[candidate]
                     rest = standing & ~masks[candidate]
                     if rest == 0:
@@ -276,16 +267,33 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
                             index = -1
                         else:
                             acc[d, PENDING] = immediate
+                            cut = best - immediate
                             standing, r1, r2, r3, t1, t2, t3, pile = rest, c1, c2, c3, u1, u2, u3, child_pile
                             break
                     if value > best:
                         best = value
                         if merge and best >= ceiling[ball - 1, k]:
                             break
-                stack[d, CURSOR] = cursor
-                if index < 0 and cursor >= starts[top + 1]:
+                stack[d, CURSOR] = left
+                if index < 0 and left == 0:
                     stack[d, PILE] += 1
                     stack[d, CURSOR] = -1
+            if index < 0 and ball == 1 and stack[d, PILE] < 4:
+                stack[d, PILE] = 4
+                if not (merge and best >= ceiling[0, k]):
+                    key, pile = _node_key(
+                        merge, live_values, dead_copies[live_values], REVEAL, standing, 2,
+                        max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0, seen,
+                    )  # fmt: skip
+                    index = _probe(slots, key, mask)
+                    if slots[index, 0] == key and not np.isnan(values[index, 1]):
+                        if values[index, 1] > best:
+                            best = values[index, 1]
+                        index = -1
+                    else:
+                        acc[d, PENDING] = 0.0
+                        cut = best
+                        ball, r1, r2, r3, t1, t2, t3 = 2, max(r1 - 1, 0), max(r2 - 1, 0), max(r3 - 1, 0), 0, 0, 0
             acc[d, BEST] = best
             solved = index < 0
         else:
@@ -295,12 +303,50 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
             dead = dead_copies[live_values]
             expected = acc[d, BEST]
             v = stack[d, CURSOR]
+            summed = acc[d, SUMMED]
+            total = 10 - FIELD_SUMS[seen & 1023] - FIELD_SUMS[seen >> 10]  # the cards unseen
+            cut_here = acc[d, CUT]
+            most = ceiling[ball - 1, POPCOUNT[standing]]
+            margin = 1e-9 * (abs(cut_here) + abs(most) + 1.0)
+            if merge:
+                # Every card's child key shares all but the turned-up pile's code and the seen counts:
+                # the rest of `_merged_key` is worked out once for the node.
+                plays = POPCOUNT[standing] + (ball == 1)
+                if pile == 0:
+                    turned, ra, ta, rb, tb = r1, r2, t2, r3, t3
+                elif pile == 1:
+                    turned, ra, ta, rb, tb = r2, r1, t1, r3, t3
+                else:
+                    turned, ra, ta, rb, tb = r3, r1, t1, r2, t2
+                other1 = _pile_code(live_values, ball, plays, ra, ta)
+                other2 = _pile_code(live_values, ball, plays, rb, tb)
+                if other1 > other2:
+                    other1, other2 = other2, other1
+                next_pile = -1  # the child's pile to turn up: the next one with cards but no top
+                if pile < 1 and r2 > 0 and t2 == 0:
+                    next_pile = 1
+                elif pile < 2 and r3 > 0 and t3 == 0:
+                    next_pile = 2
+                base = standing | ((ball - 1) << 10) | (REVEAL_FLAG if next_pile >= 0 else 0)
+                fields = FIELDS[live_values]
+                live_seen = seen & fields
+                dead_seen = seen & ~fields
+                dead_unseen = dead - FIELD_SUMS[dead_seen & 1023] - FIELD_SUMS[dead_seen >> 10]
             while v <= DEAD_CARDS:
+                if expected + (total - summed) * most < (cut_here - margin) * total:
+                    pruned = True  # even if every card left earned the most, the parent's best stays
+                    break
                 card = v
                 weight = 0
                 if v < DEAD_CARDS:
                     if (live_values >> (v - 1)) & 1:
                         weight = _unseen(pin_counts[v], seen, v)
+                elif merge:
+                    weight = dead_unseen
+                    if weight > 0:
+                        card = 1
+                        while (live_values >> (card - 1)) & 1 or _unseen(pin_counts[card], seen, card) == 0:
+                            card += 1
                 else:
                     card = 0
                     for w in range(1, 11):
@@ -313,23 +359,42 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
                     continue
                 u1, u2, u3 = (card if pile == 0 else t1), (card if pile == 1 else t2), (card if pile == 2 else t3)
                 after = seen + (1 << (2 * (card - 1)))
-                key, child_pile = _node_key(
-                    merge, live_values, dead, REVEAL, standing, ball, r1, r2, r3, u1, u2, u3, after
-                )
+                if merge:
+                    code = _pile_code(live_values, ball, plays, turned, card)
+                    a, b, c = other1, other2, code
+                    if b > c:
+                        b, c = c, b
+                        if a > b:
+                            a, b = b, a
+                    key = base | (a << 11) | (b << 18) | (c << 25)
+                    if _face_down(a) + _face_down(b) + _face_down(c) != 0:
+                        if v <= DEAD_CARDS:  # a live card (v is past it)
+                            key |= ((live_seen + (1 << (2 * (card - 1)))) << 32) | (dead_unseen << 52)
+                        else:
+                            key |= (live_seen << 32) | ((dead_unseen - 1) << 52)
+                    child_pile = next_pile
+                else:
+                    key, child_pile = _node_key(
+                        merge, live_values, dead, REVEAL, standing, ball, r1, r2, r3, u1, u2, u3, after
+                    )
                 index = _probe(slots, key, mask)
                 if slots[index, 0] == key and not np.isnan(values[index, 1]):
                     expected += weight * values[index, 1]
+                    summed += weight
                     index = -1
                 else:
                     acc[d, PENDING] = weight
+                    # A decision's exact value is wanted; a chance node is cut off below what would
+                    # cut this one off (even with the cards after it earning the most).
+                    cut = -np.inf
+                    if child_pile >= 0:
+                        cut = ((cut_here - margin) * total - expected - (total - summed - weight) * most) / weight
                     t1, t2, t3, seen, pile = u1, u2, u3, after, child_pile
                     break
             stack[d, CURSOR] = v
             acc[d, BEST] = expected
+            acc[d, SUMMED] = summed
             if index < 0:  # every card tried: the expectation is complete
-                total = 0
-                for w in range(1, 11):
-                    total += _unseen(pin_counts[w], seen, w)
                 acc[d, BEST] /= total
                 solved = True
         while solved:
@@ -337,8 +402,17 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
             result = acc[d, BEST]
             if meta[1]:
                 return result  # full: stop (the caller grows the memo and searches again)
-            values[stack[d, SLOT], 1] = result
             depth -= 1
+            if pruned:
+                # No value: the slot stays unsolved (NaN), searched again if it is wanted. Its parent
+                # is a decision whose best the option cannot beat, or a chance node cut off with it
+                # (popped in the next round).
+                d -= 1
+                if stack[d, TYPE] == DECIDE:
+                    pruned = False
+                    solved = False
+                continue
+            values[stack[d, SLOT], 1] = result
             if depth == 0:
                 return result
             d -= 1
@@ -348,6 +422,7 @@ def search(g, merge, par, ceiling, clear, memo, kind, standing, ball, r1, r2, r3
                     acc[d, BEST] = value
             else:
                 acc[d, BEST] += acc[d, PENDING] * result
+                acc[d, SUMMED] += acc[d, PENDING]
             solved = False  # the parent goes on with its next option or card in the next pass
 
 
