@@ -274,9 +274,16 @@ def test_a_rolling_pins_hint_gives_the_chance_to_finish_ahead_on_request(tmp_pat
     assert plain.exit_code == 0, plain.output
     assert "Chances: the chance to finish ahead" in plain.output
     assert re.search(r"^\s+\d+\.\d{4}\s+\d+\.\d%\s+Cross out", plain.output, re.MULTILINE), plain.output
+    # At the prompt of `play`, the word `chances`.
+    again = runner.invoke(app, ["play", "--resume", str(path)], input="chances\nquit\n")
+    said_once = " ".join(again.output.split())  # lines wrapped at the terminal's width, read as one text
+    assert "Chances: the chance to finish ahead" in said_once
+    assert said_once.count(", chance to finish ahead ") == len(data["options"])
     # Where there are no chances to give, one line says why (exit 2).
     alone = tmp_path / "alone.json"
     runner.invoke(app, ["play", "rolling-pins", "--seed", "3", "--record", str(alone)], input="dice 2\nquit\n")
+    said = runner.invoke(app, ["play", "--resume", str(alone)], input="chances\nquit\n")
+    assert "chances to finish ahead are for basic Rolling Pins with other players" in said.output
     refused = runner.invoke(app, ["hint", "rolling-pins", "--record", str(alone), "--chances"])
     assert refused.exit_code == 2 and refused.output.count("\n") == 1 and "other players" in refused.output
     other = runner.invoke(app, ["hint", "tenpins", "--record", str(alone), "--chances"])

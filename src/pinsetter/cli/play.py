@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 HELP = N_("""\
 Type a move as listed (the shortcut in brackets), or:
   hint     the value of every option (where a solver knows it)
+  chances  the hint with each option's chance to finish ahead (Rolling Pins against others)
   undo     take back your last move (not once a roll or a card was seen since)
   sheet    show the scoresheets
   rules    show the rules of this game
@@ -109,17 +110,21 @@ def show_sheets(match: Match) -> None:
     )
 
 
-def show_hint(match: Match) -> None:
-    """The value of every option, best first, each wrapped on words under the one before."""
-    from pinsetter.bots.hints import hint_words, option_values
+def show_hint(match: Match, chances: bool = False) -> None:
+    """The value of every option, best first, each wrapped on words under the one before; with `chances`,
+    each option's chance to finish ahead of the other players too."""
+    from pinsetter.bots.hints import CHANCE_LABEL, hint_words, option_values, win_chances
 
     found = option_values(match.state)
     if found is None:
         say(_("no hints for this position"), 2)
         return
     name, label, values = found
+    chance_of = win_chances(match.state) if chances else None
     say(label, 2)
-    for line in hint_words(match.state, name, values):
+    if chance_of is not None:
+        say(_("Chances: {meaning}").format(meaning=_(CHANCE_LABEL)), 2, 4)
+    for line in hint_words(match.state, name, values, chance_of):
         say(line, 4, 6)
 
 
@@ -232,6 +237,15 @@ def _common_word(match: Match, text: str) -> bool:
                 ),
                 2,
             )
+    elif word == "chances":
+        from pinsetter.bots.hints import offers_chances
+
+        if offers_chances(match.state) and not match.is_bot_turn():
+            show_hint(match, chances=True)
+        elif match.state.is_chance_node() or match.is_bot_turn():
+            say(_("no hints for this position"), 2)
+        else:
+            say(_("chances to finish ahead are for basic Rolling Pins with other players"), 2)
     elif word == "undo":
         try:
             taken = match.undo()
