@@ -273,6 +273,8 @@ def test_a_rolling_pins_hint_gives_the_chance_to_finish_ahead_on_request(tmp_pat
     plain = runner.invoke(app, ["hint", "rolling-pins", "--record", str(path), "--chances"])
     assert plain.exit_code == 0, plain.output
     assert "Chances: the chance to finish ahead" in plain.output
+    assert re.search(r"^\s+score\s+chance ahead\s+move$", plain.output, re.MULTILINE), plain.output
+    assert "(best score" in plain.output and "best chance)" in plain.output
     assert re.search(r"^\s+\d+\.\d{4}\s+\d+\.\d%\s+Cross out", plain.output, re.MULTILINE), plain.output
     # At the prompt of `play`, the word `chances`.
     again = runner.invoke(app, ["play", "--resume", str(path)], input="chances\nquit\n")
@@ -287,7 +289,7 @@ def test_a_rolling_pins_hint_gives_the_chance_to_finish_ahead_on_request(tmp_pat
     refused = runner.invoke(app, ["hint", "rolling-pins", "--record", str(alone), "--chances"])
     assert refused.exit_code == 2 and refused.output.count("\n") == 1 and "other players" in refused.output
     other = runner.invoke(app, ["hint", "tenpins", "--record", str(alone), "--chances"])
-    assert other.exit_code == 2 and "--chances is for rolling-pins" in other.output
+    assert other.exit_code == 2 and "--chances is for Rolling Pins" in other.output
 
 
 def test_serve_on_a_port_in_use_or_an_unknown_host_says_why_in_one_line() -> None:

@@ -245,14 +245,15 @@ def test_a_hint_gives_each_options_chance_to_finish_ahead_on_request(client: Tes
     assert plain["chances_offered"] is True and plain["chance_meaning"] is None
     assert all("chance" not in option for option in plain["options"])
     asked = client.get(f"/api/games/{gid}/hint?chances=true").json()
-    assert asked["chance_meaning"].startswith("the chance to finish ahead of every other player")
+    assert asked["chance_meaning"].startswith("the chance to finish ahead of every other player, assuming")
     assert [o["value"] for o in asked["options"]] == [o["value"] for o in plain["options"]]  # still by expected score
     chances = [o["chance"] for o in asked["options"]]
     assert all(0 < c < 1 for c in chances) and len(set(chances)) > 1
     likeliest = max(chances)
     for option, words in zip(asked["options"], asked["words"], strict=True):
         assert ", chance to finish ahead " in words and "%" in words
-        assert ("the likeliest to finish ahead" in words) == (option["chance"] >= likeliest - 1e-6)
+        assert ("best chance)" in words) == (option["chance"] >= likeliest - 1e-6)
+        assert ("(best score" in words) == (option is asked["options"][0])
     error_of(client.get(f"/api/games/{gid}/hint?chances=maybe"), 422)
 
 

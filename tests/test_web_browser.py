@@ -233,9 +233,13 @@ def test_rolling_pins_refusal_hint_undo_and_reload(
     assert driver.find_element(By.ID, "chance-meaning").text.startswith("Chances: the chance to finish ahead")
     lines = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#hint .hint-words li")]
     assert all(", chance to finish ahead " in line and "%" in line for line in lines)
-    assert sum("the likeliest to finish ahead" in line for line in lines) >= 1
-    assert driver.find_elements(By.CSS_SELECTOR, "#hint button[data-key='chances']") == []
+    assert sum("best chance)" in line for line in lines) >= 1 and "(best score" in lines[0]
+    hide = driver.find_element(By.CSS_SELECTOR, "#hint button[data-key='chances']")
+    assert hide.text == "Hide the chances"
     driver.save_screenshot(str(artifacts / "rolling-pins-hint-chances.png"))
+    hide.click()
+    wait(driver, lambda d: not d.find_elements(By.ID, "chance-meaning"), "the chances still shown")
+    assert ", chance to finish ahead " not in driver.find_element(By.CSS_SELECTOR, "#hint .hint-words li").text
 
     # A legal pick, taken back with Undo.
     choice = legal[0]

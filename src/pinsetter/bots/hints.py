@@ -25,7 +25,10 @@ PLAIN_LABELS = {
         "(the bonus from later frames is estimated)"
     ),
 }
-CHANCE_LABEL = N_("the chance to finish ahead of every other player, who are taken to play for the best expected score")
+CHANCE_LABEL = N_(
+    "the chance to finish ahead of every other player, assuming they play for the best expected score; "
+    "to win rather than to score, pick the best chance (behind late in a game it can be a lower score)"
+)
 ESTIMATE_LABEL = N_(
     "estimated final score if you play on well (an estimate: from the basic game's exact values; "
     "abilities are not counted)"
@@ -88,6 +91,17 @@ def offers_chances(state: State) -> bool:
     )
 
 
+def chances_take_a_while(state: State) -> bool:
+    """Whether `win_chances` must first work out the others' chances (tens of seconds, once per machine)."""
+    bot = _evaluator("win", state.game)
+    policy = getattr(bot, "policy", None)
+    if policy is None:
+        return False
+    from pinsetter.solvers.rolling_pins_win import frame_starts_at_hand
+
+    return not frame_starts_at_hand(policy)
+
+
 def win_chances(state: State) -> dict[str, float] | None:
     """Each option's chance to finish strictly ahead of every other player, by its action text.
 
@@ -116,7 +130,8 @@ def hint_words(
     state: State, name: str, values: list[OptionValue], chances: dict[str, float] | None = None
 ) -> list[str]:
     """Each option as a move with its value, best first: `Cross out 4 and 6: expected final score 145.1 (best)`;
-    with `chances` (`win_chances`), each option's chance to finish ahead after its value."""
+    with `chances` (`win_chances`), each option's chance to finish ahead after its value, and which is best
+    by each measure: `..., chance to finish ahead 11.6% (score 0.1 below the best; best chance)`."""
     if not values:
         return []
     pattern = _(ESTIMATE_NAME) if is_estimate(state) else _(VALUE_NAMES.get(name, "{value}"))
@@ -133,10 +148,16 @@ def hint_words(
         shown = pattern.format(value=f"{value:.1f}")
         chance = None if chances is None else chances.get(str(action))
         if chance is not None and best_chance is not None:
+            # Two measures side by side: each says which of them it is best or behind by.
+            notes = [
+                _("best score")
+                if behind < 5e-4
+                else _("score {gap} below the best").format(gap=f"{behind:.1f}" if behind >= 0.05 else f"{behind:.3f}")
+            ]
             if chance >= best_chance - 1e-6:
-                gap = _("{gap}; the likeliest to finish ahead").format(gap=gap)
-            line = _("{move}: {value}, chance to finish ahead {chance} ({gap})").format(
-                move=move, value=shown, chance=percent(chance), gap=gap
+                notes.append(_("best chance"))
+            line = _("{move}: {value}, chance to finish ahead {chance} ({notes})").format(
+                move=move, value=shown, chance=percent(chance), notes=_("; ").join(notes)
             )
         else:
             line = _("{move}: {value} ({gap})").format(move=move, value=shown, gap=gap)

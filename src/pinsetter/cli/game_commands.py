@@ -337,7 +337,7 @@ def hint(
 ) -> None:
     """The value of every option at a decision, from the solvers."""
     if chances and game != "rolling-pins":
-        fail(_("--chances is for rolling-pins (basic, with other players)"))
+        fail(_("--chances is for Rolling Pins (basic rules, with other players)"))
     if deal is not None:
         if game != "bowling-solitaire":
             fail(_("--deal is for bowling-solitaire"))
@@ -353,7 +353,15 @@ def hint(
         return
     if record is None:
         fail(_("give the position: --record FILE (or --deal for bowling-solitaire)"))
-    from pinsetter.bots.hints import CHANCE_LABEL, is_estimate, option_values, percent, win_chances
+    from pinsetter.bots.hints import (
+        CHANCE_LABEL,
+        chances_take_a_while,
+        is_estimate,
+        offers_chances,
+        option_values,
+        percent,
+        win_chances,
+    )
     from pinsetter.records import RecordError, replay
 
     loaded = load_record(record)
@@ -370,6 +378,8 @@ def hint(
     if found is None:
         fail(_("no bot can value the options of {game} here").format(game=game))
     bot, label, values = found
+    if chances and not as_json and offers_chances(state) and chances_take_a_while(state):
+        typer.echo(_("working out the other players' chances (about half a minute, the first time only)"), err=True)
     chance_of = win_chances(state) if chances else None
     if chances and chance_of is None:
         fail(
@@ -396,7 +406,19 @@ def hint(
     typer.echo(state.describe())
     typer.echo(_("Values: {meaning}").format(meaning=label))
     if chance_of is not None:
+        # Two measures: columns with headings, and which option is best by each.
         typer.echo(_("Chances: {meaning}").format(meaning=_(CHANCE_LABEL)))
+        best_chance = max(chance_of.values())
+        score, ahead, move = _("score"), _("chance ahead"), _("move")  # headings (outside an f-string: extracted)
+        typer.echo(f"  {score:>9}  {ahead:>11}  {move}")
+        for index, option_row in enumerate(data["options"]):
+            marks = [_("best score")] if index == 0 else []
+            if option_row["chance"] >= best_chance - 1e-6:
+                marks.append(_("best chance"))
+            note = f"  ({_('; ').join(marks)})" if marks else ""
+            typer.echo(
+                f"  {option_row['value']:9.4f}  {percent(option_row['chance']):>11}  {option_row['words']}{note}"
+            )
+        return
     for option_row in data["options"]:
-        chance = f"  {percent(option_row['chance']):>11}" if "chance" in option_row else ""
-        typer.echo(f"  {option_row['value']:9.4f}{chance}  {option_row['words']}")
+        typer.echo(f"  {option_row['value']:9.4f}  {option_row['words']}")

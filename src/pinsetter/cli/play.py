@@ -237,10 +237,12 @@ def _common_word(match: Match, text: str) -> bool:
                 ),
                 2,
             )
-    elif word == "chances":
-        from pinsetter.bots.hints import offers_chances
+    elif word in ("chances", "hint chances"):
+        from pinsetter.bots.hints import chances_take_a_while, offers_chances
 
         if offers_chances(match.state) and not match.is_bot_turn():
+            if chances_take_a_while(match.state):
+                say(_("working out the other players' chances (about half a minute, the first time only)"), 2)
             show_hint(match, chances=True)
         elif match.state.is_chance_node() or match.is_bot_turn():
             say(_("no hints for this position"), 2)

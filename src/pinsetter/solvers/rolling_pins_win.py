@@ -371,6 +371,11 @@ def frame_starts(policy: Policy) -> dict[tuple[int, int, int], FloatArray]:
     return _FRAME_STARTS[key]
 
 
+def frame_starts_at_hand(policy: Policy) -> bool:
+    """Whether `frame_starts` has its answer in memory or in the disk cache (else a pass of tens of seconds)."""
+    return _policy_key(policy) in _FRAME_STARTS or _load_starts(starts_path(policy), policy) is not None
+
+
 # Changes whenever what `frame_starts` computes changes, so that an older cache is never read.
 STARTS_VERSION = 1
 

@@ -589,13 +589,13 @@ class GameScreen(EnterGuard, Screen[None]):
         name, label, values = found
         chance_of = win_chances(state) if chances else None
         text = Text()
+        if chance_of is None and offers_chances(state):  # first, where it is seen without scrolling
+            text.append(_("c: each option's chance to finish ahead too") + "\n", style="italic")
         for line in hint_words(state, name, values, chance_of):
             text.append(f"{line}\n")
         text.append(label, style="italic")  # what the values are, once, under them
         if chance_of is not None:
             text.append("\n" + _("Chances: {meaning}").format(meaning=_(CHANCE_LABEL)), style="italic")
-        elif offers_chances(state):
-            text.append("\n" + _("c: each option's chance to finish ahead too"), style="italic")
         return text
 
     def human_roll(self) -> bool:

@@ -435,13 +435,19 @@ export async function gamePage(id) {
           h("p", { class: "help", text: st.hint.meaning }),
           st.hint.chance_meaning ? h("p", { class: "help", id: "chance-meaning", text: t("Chances: {meaning}", { meaning: st.hint.chance_meaning }) }) : null,
           st.hint.words.length ? h("ol", { class: "hint-words" }, st.hint.words.map((w) => h("li", { text: w }))) : null,
-          st.hint.chances_offered && !st.hint.chance_meaning
+          st.hint.chances_offered
             ? h("button", {
                 type: "button",
-                text: t("Show each option's chance to finish ahead"),
+                // The first time a server works them out takes a while: the button says so meanwhile.
+                text: st.busy && st.chances !== Boolean(st.hint.chance_meaning)
+                  ? t("Working out the chances (up to half a minute, the first time only)…")
+                  : st.hint.chance_meaning
+                    ? t("Hide the chances")
+                    : t("Show each option's chance to finish ahead"),
+                disabled: st.busy,
                 dataset: { key: "chances" },
                 onclick: () => {
-                  st.chances = true;
+                  st.chances = !st.hint.chance_meaning;
                   hint();
                 },
               })
