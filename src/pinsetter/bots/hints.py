@@ -29,6 +29,8 @@ CHANCE_LABEL = N_(
     "the chance to finish ahead of every other player, assuming they play for the best expected score; "
     "to win rather than to score, pick the best chance (behind late in a game it can be a lower score)"
 )
+NO_CHANCES = N_("chances to finish ahead are for basic Rolling Pins with other players")
+CHANCES_WAIT = N_("working out the other players' chances (about half a minute, the first time only)")
 ESTIMATE_LABEL = N_(
     "estimated final score if you play on well (an estimate: from the basic game's exact values; "
     "abilities are not counted)"
@@ -117,6 +119,24 @@ def win_chances(state: State) -> dict[str, float] | None:
     return None if values is None else {str(action): float(value) for action, value in values}
 
 
+def chance_line() -> str:
+    """What the chances mean, as the line under (or above) them."""
+    return _("Chances: {meaning}").format(meaning=_(CHANCE_LABEL))
+
+
+def best_chances(chances: dict[str, float]) -> set[str]:
+    """The options with the best chance to finish ahead (closer than the `win` bot's tie are equal)."""
+    from pinsetter.bots.rolling_pins_win import TIE
+
+    best = max(chances.values())
+    return {action for action, chance in chances.items() if chance >= best - TIE}
+
+
+def _gap(behind: float) -> str:
+    """How far behind the best an option's value is, to the figure that tells it apart."""
+    return f"{behind:.1f}" if behind >= 0.05 else f"{behind:.3f}"
+
+
 def percent(chance: float) -> str:
     """A chance as a player reads it: `61.2%`; `under 0.1%`, `over 99.9%` where a tenth would round to certain."""
     if 0 < chance < 0.0005:
@@ -136,30 +156,23 @@ def hint_words(
         return []
     pattern = _(ESTIMATE_NAME) if is_estimate(state) else _(VALUE_NAMES.get(name, "{value}"))
     best = values[0][1]
-    best_chance = max(chances.values()) if chances else None
+    likeliest = best_chances(chances) if chances else set()
     words = []
     for action, value in values:
         behind = best - value
-        if behind < 5e-4:
-            gap = _("best")
-        else:
-            gap = _("{gap} less than the best").format(gap=f"{behind:.1f}" if behind >= 0.05 else f"{behind:.3f}")
         move = state.game.action_words(state, str(action))
         shown = pattern.format(value=f"{value:.1f}")
         chance = None if chances is None else chances.get(str(action))
-        if chance is not None and best_chance is not None:
+        if chance is not None:
             # Two measures side by side: each says which of them it is best or behind by.
-            notes = [
-                _("best score")
-                if behind < 5e-4
-                else _("score {gap} below the best").format(gap=f"{behind:.1f}" if behind >= 0.05 else f"{behind:.3f}")
-            ]
-            if chance >= best_chance - 1e-6:
+            notes = [_("best score") if behind < 5e-4 else _("score {gap} below the best").format(gap=_gap(behind))]
+            if str(action) in likeliest:
                 notes.append(_("best chance"))
             line = _("{move}: {value}, chance to finish ahead {chance} ({notes})").format(
                 move=move, value=shown, chance=percent(chance), notes=_("; ").join(notes)
             )
         else:
+            gap = _("best") if behind < 5e-4 else _("{gap} less than the best").format(gap=_gap(behind))
             line = _("{move}: {value} ({gap})").format(move=move, value=shown, gap=gap)
         words.append(line)
     return words

@@ -355,6 +355,9 @@ def hint(
         fail(_("give the position: --record FILE (or --deal for bowling-solitaire)"))
     from pinsetter.bots.hints import (
         CHANCE_LABEL,
+        CHANCES_WAIT,
+        best_chances,
+        chance_line,
         chances_take_a_while,
         is_estimate,
         offers_chances,
@@ -379,7 +382,7 @@ def hint(
         fail(_("no bot can value the options of {game} here").format(game=game))
     bot, label, values = found
     if chances and not as_json and offers_chances(state) and chances_take_a_while(state):
-        typer.echo(_("working out the other players' chances (about half a minute, the first time only)"), err=True)
+        typer.echo(_(CHANCES_WAIT), err=True)
     chance_of = win_chances(state) if chances else None
     if chances and chance_of is None:
         fail(
@@ -407,13 +410,13 @@ def hint(
     typer.echo(_("Values: {meaning}").format(meaning=label))
     if chance_of is not None:
         # Two measures: columns with headings, and which option is best by each.
-        typer.echo(_("Chances: {meaning}").format(meaning=_(CHANCE_LABEL)))
-        best_chance = max(chance_of.values())
+        typer.echo(chance_line())
+        likeliest = best_chances(chance_of)
         score, ahead, move = _("score"), _("chance ahead"), _("move")  # headings (outside an f-string: extracted)
         typer.echo(f"  {score:>9}  {ahead:>11}  {move}")
         for index, option_row in enumerate(data["options"]):
             marks = [_("best score")] if index == 0 else []
-            if option_row["chance"] >= best_chance - 1e-6:
+            if option_row["action"] in likeliest:
                 marks.append(_("best chance"))
             note = f"  ({_('; ').join(marks)})" if marks else ""
             typer.echo(

@@ -113,7 +113,7 @@ def show_sheets(match: Match) -> None:
 def show_hint(match: Match, chances: bool = False) -> None:
     """The value of every option, best first, each wrapped on words under the one before; with `chances`,
     each option's chance to finish ahead of the other players too."""
-    from pinsetter.bots.hints import CHANCE_LABEL, hint_words, option_values, win_chances
+    from pinsetter.bots.hints import chance_line, hint_words, option_values, win_chances
 
     found = option_values(match.state)
     if found is None:
@@ -123,7 +123,7 @@ def show_hint(match: Match, chances: bool = False) -> None:
     chance_of = win_chances(match.state) if chances else None
     say(label, 2)
     if chance_of is not None:
-        say(_("Chances: {meaning}").format(meaning=_(CHANCE_LABEL)), 2, 4)
+        say(chance_line(), 2, 4)
     for line in hint_words(match.state, name, values, chance_of):
         say(line, 4, 6)
 
@@ -238,16 +238,16 @@ def _common_word(match: Match, text: str) -> bool:
                 2,
             )
     elif word in ("chances", "hint chances"):
-        from pinsetter.bots.hints import chances_take_a_while, offers_chances
+        from pinsetter.bots.hints import CHANCES_WAIT, NO_CHANCES, chances_take_a_while, offers_chances
 
         if offers_chances(match.state) and not match.is_bot_turn():
             if chances_take_a_while(match.state):
-                say(_("working out the other players' chances (about half a minute, the first time only)"), 2)
+                say(_(CHANCES_WAIT), 2)
             show_hint(match, chances=True)
         elif match.state.is_chance_node() or match.is_bot_turn():
             say(_("no hints for this position"), 2)
         else:
-            say(_("chances to finish ahead are for basic Rolling Pins with other players"), 2)
+            say(_(NO_CHANCES), 2)
     elif word == "undo":
         try:
             taken = match.undo()

@@ -372,8 +372,15 @@ def frame_starts(policy: Policy) -> dict[tuple[int, int, int], FloatArray]:
 
 
 def frame_starts_at_hand(policy: Policy) -> bool:
-    """Whether `frame_starts` has its answer in memory or in the disk cache (else a pass of tens of seconds)."""
-    return _policy_key(policy) in _FRAME_STARTS or _load_starts(starts_path(policy), policy) is not None
+    """Whether `frame_starts` has its answer in memory or in the disk cache (else a pass of tens of seconds);
+    what the cache holds is read into memory, so that `frame_starts` does not read it again."""
+    key = _policy_key(policy)
+    if key not in _FRAME_STARTS:
+        starts = _load_starts(starts_path(policy), policy)
+        if starts is None:
+            return False
+        _FRAME_STARTS[key] = starts
+    return True
 
 
 # Changes whenever what `frame_starts` computes changes, so that an older cache is never read.
@@ -387,9 +394,9 @@ def starts_path(policy: Policy) -> Path:
 
 def _load_starts(path: Path, policy: Policy) -> dict[tuple[int, int, int], FloatArray] | None:
     """The cached start values, or None when the file is missing, damaged or not this game's."""
-    top = 3 * policy.pins * policy.frames
+    scores = len(_top_reached(policy))
     expected = {
-        (frame, w1, w2): (policy.token_gain * frame + 1, top + 1)
+        (frame, w1, w2): (policy.token_gain * frame + 1, scores)
         for frame in range(1, policy.frames + 1)
         for w1, w2 in PENDING
     }

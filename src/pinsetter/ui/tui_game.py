@@ -28,7 +28,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from pinsetter.bots.hints import CHANCE_LABEL, hint_words, offers_chances, option_values, win_chances
+from pinsetter.bots.hints import NO_CHANCES, chance_line, hint_words, offers_chances, option_values, win_chances
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.table_common import refusal_line
@@ -595,7 +595,7 @@ class GameScreen(EnterGuard, Screen[None]):
             text.append(f"{line}\n")
         text.append(label, style="italic")  # what the values are, once, under them
         if chance_of is not None:
-            text.append("\n" + _("Chances: {meaning}").format(meaning=_(CHANCE_LABEL)), style="italic")
+            text.append("\n" + chance_line(), style="italic")
         return text
 
     def human_roll(self) -> bool:
@@ -791,7 +791,7 @@ class GameScreen(EnterGuard, Screen[None]):
     def action_toggle_chances(self) -> None:
         """Each option's chance to finish ahead of the others, with the hints (basic Rolling Pins with others)."""
         if not offers_chances(self.match.state) and not self.show_chances:
-            self.message = _("chances to finish ahead are for basic Rolling Pins with other players")
+            self.message = _(NO_CHANCES)
             self.refresh_all()
             return
         self.show_chances = not self.show_chances

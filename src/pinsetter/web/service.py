@@ -198,7 +198,14 @@ class GameService:
             return self.view(match)
 
     def hint(self, game_id: int, chances: bool = False) -> HintView:
-        from pinsetter.bots.hints import CHANCE_LABEL, hint_words, offers_chances, option_values, win_chances
+        from pinsetter.bots.hints import (
+            CHANCE_LABEL,
+            NO_CHANCES,
+            hint_words,
+            offers_chances,
+            option_values,
+            win_chances,
+        )
 
         self.check_free(game_id)  # at a table, nobody (a spectator included) gets the solver's advice
         match = self.match(game_id)
@@ -207,7 +214,7 @@ class GameService:
             raise Conflict(_("hints are for a human's decision"))
         offered = offers_chances(state)
         if chances and not offered:
-            raise Conflict(_("chances to finish ahead are for basic Rolling Pins with other players"))
+            raise Conflict(_(NO_CHANCES))
         found = option_values(state)
         if found is None:
             return HintView(bot=None, meaning=_("no solver values this game's options"), options=[], words=[])

@@ -397,12 +397,9 @@ class TableService:
             known = self._turns.get(game_id)
         if stored is None or known is None or known.steps != stored[0]:
             match = self.games.match(game_id, False)
-            state = match.state
-            known = _Turn(len(match.record.steps), state.is_terminal(), frozenset(), ())
-            if not known.over:
-                known = dataclasses.replace(
-                    known, turn=frozenset(self._turn(match)), waiting=tuple(seat for seat, _ in self._waiting(match))
-                )
+            over = match.state.is_terminal()
+            turn = frozenset() if over else frozenset(self._turn(match))
+            known = _Turn(len(match.record.steps), over, turn, tuple(seat for seat, _ in self._waiting(match)))
             with self._clock_guard:
                 while len(self._turns) >= TURNS_KEPT:
                     del self._turns[next(iter(self._turns))]  # the oldest first
