@@ -1,0 +1,382 @@
+"""A batched Gymnasium `VectorEnv` of one-player basic Rolling Pins (issue 29, part 3; needs the `rl` extra).
+
+    from pinsetter.integrations.vector import RollingPinsVectorEnv
+    envs = RollingPinsVectorEnv(1024, frames=10)
+    obs, infos = envs.reset(seed=7)
+    obs, rewards, terminations, truncations, infos = envs.step(envs.sample_legal())
+
+Every game of the batch steps in one compiled call (`rolling_pins_kernel`), hundreds of
+thousands of game steps a CPU second where `PinsetterEnv` makes thousands. It speaks the
+single environment's language: the action ids of `encoding.step_index(game)`, the vector of
+`encoding.Observer(game, 1)`, the running score's increase as reward, `info["action_mask"]`
+(int8) and `action_masks()` (booleans), an illegal id changing nothing (reward 0,
+`infos["illegal_action"]`) and the single environment's step limit (`STEP_LIMITS`) as truncation.
+
+* The kernel is a second implementation of the basic game's turn. Its tables (which pins each
+  cross id knocks down, how many, the tokens it costs, the roll it answers, each roll's token
+  range, where each observation entry is) are built here from the index and by asking the
+  reference engine, never from the rule text; tests/test_rl_batched.py plays seeded games
+  through `PinsetterEnv` and this batch with the same dice and actions and compares every step.
+* Dice: the batch draws its own from `self.np_random` (seeded by `reset(seed=...)`), not
+  `Match`'s per-position draws, so a seed does not replay `pinsetter play --seed`.
+  `step_with_dice` takes the dice instead (the differential test's way in).
+* Autoreset: Gymnasium's next-step mode (`metadata["autoreset_mode"]`): the step after a game
+  ends (terminated or truncated) starts a new game in its slot and ignores its action (reward
+  0, not terminated). A finished game's mask is all zeros until then, as the single env's.
+* Only basic Rolling Pins with one player: `advanced`, `shared_dice` or more players raise
+  ValueError. `frames`, `pins` and `tokens` are as the single environment takes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from pinsetter.core.dice import DiceRoll
+from pinsetter.games.registry import get_game
+from pinsetter.games.rolling_pins import TOKEN_LIMIT, Action, RollingPins, RollingPinsState, token_range
+from pinsetter.games.rolling_pins_spaces import PHASES, most_tokens
+from pinsetter.integrations import rolling_pins_kernel as kernel
+from pinsetter.integrations.encoding import Observer, StepIndex, step_index
+from pinsetter.integrations.gymnasium import STEP_LIMITS
+
+__all__ = ["BATCHED_ENV_ID", "KernelTables", "RollingPinsVectorEnv", "kernel_tables"]
+
+BATCHED_ENV_ID = "pinsetter/RollingPinsBatched-v0"
+
+I32 = npt.NDArray[np.int32]
+F32 = npt.NDArray[np.float32]
+I8 = npt.NDArray[np.int8]
+Bools = npt.NDArray[np.bool_]
+
+REFUSED = (
+    "the batched Rolling Pins plays the basic game with one player: "
+    "advanced=True, shared_dice=True and more players are not supported (use PinsetterEnv)"
+)
+
+
+@dataclass(frozen=True)
+class KernelTables:
+    """What the kernel knows of the game, every entry read from the action index or the engine."""
+
+    config: I32
+    kinds: I32  # by id: kernel.KIND_*
+    args: I32  # by id: the dice a `dice` id chooses
+    cross_pins: I32  # by id: the pins a cross knocks down, as a mask
+    cross_down: I32  # by id: how many pins that is
+    cross_cost: I32  # by id: tokens spent
+    cross_tokens: I32  # by id: its token change (sum of pins - roll)
+    by_roll_start: I32  # the cross ids answering roll r are by_roll[by_roll_start[r]:by_roll_start[r + 1]]
+    by_roll: I32
+    token_low: I32  # by dice, roll total, tokens held: `token_range`
+    token_high: I32
+    layout: I32  # kernel.L_*: single observation entries
+    ball_at: I32  # by ball slot: (bowled, pins) entries
+    pin_at: I32  # by pin: its standing entry
+    die_at: I32  # by die, face: its entry
+    fractions: F32  # k / n as float32, n by row: pins, frames, maximum score, token limit
+    max_legal: int  # the most ids legal at once (crosses of one roll, and miss)
+
+
+def _probe_cross(game: RollingPins, action: Action, tokens: int) -> tuple[int, int, int]:
+    """(pins knocked down, how many, tokens spent) of a cross, by applying it in the engine.
+
+    The cross answers the roll sum(pins) - its token change (the id's meaning, docs/integrations.md);
+    it is played on a full rack, holding the most tokens a player can, after a roll of that total
+    (one die if it can be one die, so that the token range is widest).
+    """
+    roll = sum(action.args) - action.tokens
+    faces = (roll,) if roll <= 6 else (roll - roll // 2, roll // 2)
+    state = game.new_state(1)
+    assert isinstance(state, RollingPinsState)
+    player = state.players[0]
+    player.tokens = tokens
+    state.apply(Action("dice", (len(faces),)))
+    state.apply(DiceRoll(faces))
+    if action not in state.legal_actions():
+        raise ValueError(f"{action}: the engine does not offer it after a roll of {roll} (the index changed?)")
+    standing, before, balls = player.standing, player.tokens, len(state.pinfalls[0])
+    ctx = state.ball_context(0)
+    state.apply(action)
+    if len(state.pinfalls[0]) > balls:  # the rack is cleared: the ball ended (and maybe the frame)
+        after = state.ball_context(0)
+        new_frame = ctx is not None and after is not None and after.frame != ctx.frame
+        gained = int(bool(game.options["tokens"])) if new_frame else 0
+        return standing, state.pinfalls[0][-1], before - (player.tokens - gained)
+    return standing & ~player.standing, player.crossed, before - player.tokens
+
+
+def kernel_tables(game: RollingPins, index: StepIndex, observer: Observer) -> KernelTables:
+    """The kernel's tables for these options, from the index's actions and the engine's answers."""
+    lane = game.lane
+    size = index.size
+    kinds, args = np.zeros(size, np.int32), np.zeros(size, np.int32)
+    pins, down, cost, change = (np.zeros(size, np.int32) for _ in range(4))
+    rolls: dict[int, list[int]] = {r: [] for r in range(13)}
+    tokens = most_tokens(game)
+    for i, action in enumerate(index.actions):
+        assert isinstance(action, Action)
+        if action.kind == "dice":
+            kinds[i], args[i] = kernel.KIND_DICE, action.args[0]
+        elif action.kind == "miss":
+            kinds[i] = kernel.KIND_MISS
+        elif action.kind == "cross":
+            kinds[i] = kernel.KIND_CROSS
+            pins[i], down[i], cost[i] = _probe_cross(game, action, tokens)
+            change[i] = action.tokens
+            rolls[sum(action.args) - action.tokens].append(i)
+        else:
+            raise ValueError(f"{action}: not an action of the basic game")
+    start = np.zeros(14, np.int32)
+    for r in range(13):
+        start[r + 1] = start[r] + len(rolls[r])
+    by_roll = np.array([i for r in range(13) for i in rolls[r]], np.int32)
+    low, high = np.zeros((3, 13, TOKEN_LIMIT + 1), np.int32), np.zeros((3, 13, TOKEN_LIMIT + 1), np.int32)
+    for count in (1, 2):
+        for total in range(count, 6 * count + 1):
+            faces = (total,) if count == 1 else (total - total // 2, total // 2)
+            for held in range(TOKEN_LIMIT + 1):
+                low[count, total, held], high[count, total, held] = token_range(faces, held)
+
+    def ids_of(text: str) -> int:
+        return index.action_id(game.parse_action(text))
+
+    config = np.zeros(kernel.CONFIG, np.int32)
+    config[kernel.C_PINS], config[kernel.C_FRAMES], config[kernel.C_FULL] = lane.pins, lane.frames, game.full
+    config[kernel.C_TOKENS] = int(bool(game.options["tokens"]))
+    config[kernel.C_MISS], config[kernel.C_DICE1], config[kernel.C_DICE2] = (
+        ids_of("miss"),
+        ids_of("dice 1"),
+        ids_of("dice 2"),
+    )
+
+    at = {name: i for i, name in enumerate(observer.names)}
+    layout = np.zeros(kernel.LAYOUT, np.int32)
+    for slot, name in (
+        (kernel.L_SCORE, "p0.score"),
+        (kernel.L_FRAME, "p0.frame"),
+        (kernel.L_RACK, "p0.standing"),
+        (kernel.L_OBSERVER, "observer0"),
+        (kernel.L_TURN, "turn0"),
+        (kernel.L_TOKENS, "p0.tokens"),
+    ):
+        layout[slot] = at[name]
+    layout[kernel.L_NEXT_BALL1] = at["p0.next_ball1"]
+    layout[kernel.L_PHASE] = at[f"p0.phase.{PHASES[0]}"]
+    if [at[f"p0.next_ball{b}"] for b in (1, 2, 3)] != [at["p0.next_ball1"] + k for k in range(3)]:
+        raise ValueError("the observer's next-ball entries are no longer consecutive")
+    if [at[f"p0.phase.{phase}"] for phase in PHASES] != [layout[kernel.L_PHASE] + k for k in range(len(PHASES))]:
+        raise ValueError("the observer's phase entries are no longer consecutive")
+    if (PHASES.index("choose"), PHASES.index("rolled")) != (kernel.CHOOSE, kernel.ROLLED):
+        raise ValueError("the engine's phases are no longer numbered as the kernel's")
+    balls = 2 * lane.frames + 1
+    ball_at = np.array([(at[f"p0.ball{b}.bowled"], at[f"p0.ball{b}.pins"]) for b in range(1, balls + 1)], np.int32)
+    pin_at = np.array([0, *(at[f"p0.pin{p}.standing"] for p in range(1, lane.pins + 1))], np.int32)
+    die_at = np.array([[0, *(at[f"p0.die{d}.face{f}"] for f in range(1, 7))] for d in (1, 2, 3)], np.int32)
+    denominators = (lane.pins, lane.frames, game.max_score, TOKEN_LIMIT)
+    fractions = np.zeros((4, max(denominators) + 1), np.float32)
+    for row, n in enumerate(denominators):
+        fractions[row, : n + 1] = np.array([k / n for k in range(n + 1)], np.float32)  # as the observer rounds
+    return KernelTables(
+        config,
+        kinds,
+        args,
+        pins,
+        down,
+        cost,
+        change,
+        start,
+        by_roll,
+        low,
+        high,
+        layout,
+        ball_at,
+        pin_at,
+        die_at,
+        fractions,
+        max(len(ids) for ids in rolls.values()) + 1,
+    )
+
+
+ObsArray = np.ndarray[Any, np.dtype[np.float32]]
+
+
+class RollingPinsVectorEnv(VectorEnv[ObsArray, Any, Any]):
+    """`num_envs` one-player basic Rolling Pins games, stepped together by a compiled kernel."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012  (Gymnasium's)
+
+    def __init__(
+        self,
+        num_envs: int = 1024,
+        *,
+        players: int = 1,
+        max_episode_steps: int | None = STEP_LIMITS["rolling-pins"],
+        copy: bool = True,
+        **options: Any,
+    ) -> None:
+        game = get_game("rolling-pins", options)
+        assert isinstance(game, RollingPins)
+        if players != 1 or game.advanced or game.shared_dice:
+            raise ValueError(REFUSED)
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        self.game = game
+        self.index = step_index(game)
+        self.observer = Observer(game, 1)
+        self.feature_names = self.observer.names
+        self.tables = kernel_tables(game, self.index, self.observer)
+        self.tables.config[kernel.C_STEP_LIMIT] = max_episode_steps or 0
+        self.num_envs = num_envs
+        self.copy = copy
+        self.single_observation_space = spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)
+        self.single_action_space = spaces.Discrete(self.index.size)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        balls = 2 * game.lane.frames + 1
+        self._state = np.zeros((num_envs, kernel.FIELDS), np.int32)
+        self._falls = np.zeros((num_envs, balls), np.int32)
+        self._obs = np.zeros((num_envs, self.observer.size), np.float32)
+        self._masks = np.zeros((num_envs, self.index.size), np.int8)
+        self._legal = np.zeros((num_envs, self.tables.max_legal), np.int32)
+        self._counts = np.zeros(num_envs, np.int32)
+        self._rewards = np.zeros(num_envs, np.float32)
+        self._terminated = np.zeros(num_envs, np.bool_)
+        self._truncated = np.zeros(num_envs, np.bool_)
+        self._illegal = np.zeros(num_envs, np.bool_)
+        self._everyone = np.ones(num_envs, np.bool_)
+        self._started = False
+        self.game_steps = 0  # game steps played (starts of new games not counted)
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsArray, dict[str, Any]]:
+        """Start every game anew; an int seed seeds the batch's dice generator (`self.np_random`)."""
+        if isinstance(seed, list):
+            raise ValueError("the batch draws its dice from one generator: give one int seed, not one per game")
+        super().reset(seed=seed)
+        t = self.tables
+        kernel.reset_games(
+            np.arange(self.num_envs),
+            self._state,
+            self._falls,
+            self._obs,
+            self._masks,
+            self._legal,
+            self._counts,
+            t.config,
+            t.layout,
+            t.ball_at,
+            t.pin_at,
+            t.die_at,
+            t.fractions,
+            t.cross_pins,
+            t.cross_tokens,
+            t.by_roll_start,
+            t.by_roll,
+            t.token_low,
+            t.token_high,
+        )
+        self._started = True
+        self._illegal[:] = False
+        return self._out(self._obs), self._infos()
+
+    def step(self, actions: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
+        """Step every game with its action id (the batch draws the dice)."""
+        dice = self.np_random.integers(1, 7, size=(self.num_envs, 2), dtype=np.int32)
+        return self.step_with_dice(actions, dice)
+
+    def step_with_dice(self, actions: Any, dice: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
+        """`step` with the dice given: `dice[g]` is what game g rolls if it chooses dice (one die: the first)."""
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
+        actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+        dice = np.asarray(dice, np.int32).reshape(self.num_envs, 2)
+        t = self.tables
+        self.game_steps += kernel.step_games(
+            actions,
+            dice,
+            self._state,
+            self._falls,
+            self._obs,
+            self._masks,
+            self._legal,
+            self._counts,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._illegal,
+            t.config,
+            t.kinds,
+            t.args,
+            t.cross_pins,
+            t.cross_down,
+            t.cross_cost,
+            t.cross_tokens,
+            t.by_roll_start,
+            t.by_roll,
+            t.token_low,
+            t.token_high,
+            t.layout,
+            t.ball_at,
+            t.pin_at,
+            t.die_at,
+            t.fractions,
+        )
+        out = self._out
+        return (
+            out(self._obs),
+            out(self._rewards),
+            out(self._terminated),
+            out(self._truncated),
+            self._infos(),
+        )
+
+    def _out(self, array: Any) -> Any:
+        return array.copy() if self.copy else array
+
+    def _infos(self) -> dict[str, Any]:
+        everyone = self._everyone
+        return {
+            "action_mask": self._out(self._masks),
+            "score": self.scores(),
+            "illegal_action": self._out(self._illegal),
+            "_action_mask": everyone,
+            "_score": everyone,
+            "_illegal_action": everyone,
+        }
+
+    def scores(self) -> I32:
+        """Every game's running score (`info["score"]` of the single environment)."""
+        return self._state[:, kernel.F_SCORE].copy()
+
+    def action_masks(self) -> Bools:
+        """The legal ids of every game as booleans (batch x ids), as the last step's `infos["action_mask"]`."""
+        return self._masks.astype(np.bool_)
+
+    def sample_legal(self, rng: np.random.Generator | None = None) -> npt.NDArray[np.int64]:
+        """A uniformly random legal id of every game, from the kernel's lists of legal ids (0 where none)."""
+        uniforms = (rng or self.np_random).random(self.num_envs)
+        out = np.zeros(self.num_envs, np.int64)
+        kernel.sample_legal(self._legal, self._counts, uniforms, out)
+        return out
+
+
+def _register() -> None:
+    """`gymnasium.make_vec(BATCHED_ENV_ID, num_envs=1024, frames=3)` builds the batch."""
+    if BATCHED_ENV_ID not in gymnasium.registry:
+        gymnasium.register(
+            id=BATCHED_ENV_ID,
+            vector_entry_point=RollingPinsVectorEnv,
+            max_episode_steps=STEP_LIMITS["rolling-pins"],
+        )
+
+
+_register()

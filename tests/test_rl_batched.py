@@ -1,0 +1,156 @@
+"""The batched Rolling Pins (integrations/vector.py) against the reference engine, step by step.
+
+The batch's kernel is a second implementation of the basic game, so every seeded game here is
+played through `PinsetterEnv` (the engine, with `Match`'s seeded dice) and through the batch
+with the same dice and the same actions: observations (exact float32), masks, rewards,
+terminations, scores and the illegal-action flag must agree at every step, across the
+next-step autoreset. Skipped only when the `rl` extra is missing outside CI.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+if os.environ.get("CI") != "true":
+    pytest.importorskip("gymnasium")
+
+import gymnasium
+
+from pinsetter.integrations.gymnasium import PinsetterEnv
+from pinsetter.integrations.vector import BATCHED_ENV_ID, RollingPinsVectorEnv
+
+# (options, games played side by side, batch steps): 1, 3 and 10 frames, no tokens, fewer pins.
+CASES = (
+    ({"frames": 1}, 24, 240),
+    ({"frames": 3}, 24, 300),
+    ({"frames": 2, "tokens": False}, 16, 200),
+    ({"frames": 3, "pins": 4}, 16, 200),
+    ({"frames": 2, "pins": 1, "tokens": False}, 8, 60),
+    ({"frames": 10, "pins": 6}, 8, 400),
+    ({}, 16, 700),
+)
+
+
+def _differential(options: dict[str, object], games: int, steps: int, seed: int) -> int:
+    """Play `games` reference games beside one batch for `steps` steps; return the episodes finished."""
+    rng = random.Random(seed)
+    refs = [PinsetterEnv("rolling-pins", **options) for _ in range(games)]
+    batch = RollingPinsVectorEnv(games, **options)
+    size = batch.index.size
+    assert batch.single_action_space.n == refs[0].action_space.n == size
+    assert batch.feature_names == refs[0].feature_names
+    next_seed = seed * 10_000
+    infos = []
+    for ref in refs:
+        infos.append(ref.reset(seed=next_seed)[1])
+        next_seed += 1
+    obs, binfo = batch.reset(seed=seed)
+    for g, ref in enumerate(refs):
+        assert np.array_equal(obs[g], ref.observer.vector(ref.match.state, 0))
+        assert np.array_equal(binfo["action_mask"][g], infos[g]["action_mask"])
+    ended = [False] * games
+    episodes = 0
+    for _ in range(steps):
+        actions = np.zeros(games, np.int64)
+        dice = np.array([(rng.randint(1, 6), rng.randint(1, 6)) for _ in range(games)], np.int32)
+        # (the dice above are unused unless the game rolls: then they are what Match rolled)
+        expected = []
+        for g, ref in enumerate(refs):
+            if ended[g]:  # the batch starts this game anew and ignores the action
+                actions[g] = rng.randrange(-1, size + 1)
+                ref_obs, info = ref.reset(seed=next_seed)
+                next_seed += 1
+                expected.append((ref_obs, 0.0, False, info, False))
+                continue
+            mask = infos[g]["action_mask"]
+            if rng.random() < 0.05:  # an illegal id now and then: outside the space or masked out
+                masked = np.flatnonzero(mask == 0).tolist()
+                actions[g] = rng.choice([-1, size, *rng.sample(masked, min(3, len(masked)))])
+            else:
+                actions[g] = rng.choice(np.flatnonzero(mask).tolist())
+            ref_obs, reward, terminated, truncated, info = ref.step(int(actions[g]))
+            assert not truncated
+            text = ref.index.text(int(actions[g])) if 0 <= actions[g] < size else ""
+            if text.startswith("dice") and not info["illegal_action"]:
+                faces = ref.match.state.players[0].dice  # the roll Match drew for this position
+                dice[g, : len(faces)] = faces
+            expected.append((ref_obs, reward, terminated, info, info["illegal_action"]))
+        obs, rewards, terminations, truncations, binfo = batch.step_with_dice(actions, dice)
+        assert not truncations.any()
+        for g, (ref_obs, reward, terminated, info, illegal) in enumerate(expected):
+            where = f"{options} game {g}: {ref_obs!r}"
+            assert np.array_equal(obs[g], ref_obs), where
+            assert obs[g].dtype == ref_obs.dtype == np.float32
+            assert np.array_equal(binfo["action_mask"][g], info["action_mask"]), where
+            assert rewards[g] == reward, where
+            assert bool(terminations[g]) == terminated, where
+            assert binfo["score"][g] == info["score"], where
+            assert bool(binfo["illegal_action"][g]) == illegal, where
+            infos[g] = info
+            if terminated:
+                episodes += 1
+            ended[g] = terminated
+        assert np.array_equal(batch.action_masks(), binfo["action_mask"].astype(bool))
+        assert np.array_equal(batch._counts, binfo["action_mask"].sum(axis=1))
+        sampled = batch.sample_legal(np.random.default_rng(0))
+        live = batch._counts > 0
+        assert binfo["action_mask"][live, sampled[live]].all()
+    return episodes
+
+
+@pytest.mark.parametrize(("options", "games", "steps"), CASES, ids=[str(c[0]) for c in CASES])
+def test_batch_matches_the_engine_step_by_step(options: dict[str, object], games: int, steps: int) -> None:
+    episodes = _differential(options, games, steps, seed=len(str(options)) + games)
+    assert episodes >= games  # every slot finished a game (most several), so autoreset was crossed
+
+
+def test_refuses_what_the_kernel_does_not_play() -> None:
+    for bad in ({"advanced": True}, {"shared_dice": True}, {"players": 2}):
+        with pytest.raises(ValueError, match="basic game with one player"):
+            RollingPinsVectorEnv(4, **bad)
+
+
+def test_own_dice_are_seeded_and_games_end() -> None:
+    """Its own dice: the same seed and actions give the same games; every game ends with a valid score."""
+    runs = []
+    for _ in range(2):
+        batch = RollingPinsVectorEnv(64, frames=3)
+        batch.reset(seed=5)
+        rng = np.random.default_rng(1)
+        trace, returns, finished = [], np.zeros(64), []
+        for _ in range(200):
+            obs, rewards, terminations, _, _ = batch.step(batch.sample_legal(rng))
+            returns += rewards
+            trace.append(obs)
+            for g in np.flatnonzero(terminations):
+                finished.append(returns[g])
+                returns[g] = 0
+        runs.append((np.array(trace), finished))
+    assert np.array_equal(runs[0][0], runs[1][0])
+    assert len(runs[0][1]) >= 64
+    assert all(0 <= score <= 3 * 10 * 3 for score in runs[0][1])
+
+
+def test_step_limit_truncates_and_restarts() -> None:
+    batch = RollingPinsVectorEnv(2, frames=1, max_episode_steps=3)
+    _, infos = batch.reset(seed=0)
+    bad = np.array([batch.index.size, -1])  # illegal: nothing changes, but the steps count
+    for step in range(3):
+        _, rewards, terminations, truncations, infos = batch.step(bad)
+        assert infos["illegal_action"].all() and not terminations.any() and not rewards.any()
+        assert truncations.all() == (step == 2)
+    _, _, _, truncations, infos = batch.step(bad)  # the next step starts new games
+    assert not truncations.any() and not infos["illegal_action"].any()
+    assert batch.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+
+
+def test_make_vec() -> None:
+    envs = gymnasium.make_vec(BATCHED_ENV_ID, num_envs=8, frames=2)
+    obs, infos = envs.reset(seed=3)
+    assert obs.shape == (8, envs.single_observation_space.shape[0])
+    assert infos["action_mask"].shape == (8, envs.single_action_space.n)
+    envs.step(envs.unwrapped.sample_legal())
