@@ -299,6 +299,8 @@ class RollingPinsVectorEnv(VectorEnv[ObsArray, Any, Any]):
             raise gymnasium.error.ResetNeeded("call reset() before step()")
         actions = np.asarray(actions, np.int64).reshape(self.num_envs)
         dice = np.asarray(dice, np.int32).reshape(self.num_envs, 2)
+        if dice.min() < 1 or dice.max() > 6:  # the kernel indexes its tables by face, unchecked
+            raise ValueError("dice faces must be 1 to 6")
         t = self.tables
         self.game_steps += kernel.step_games(
             actions,
