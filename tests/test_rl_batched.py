@@ -20,8 +20,9 @@ if os.environ.get("CI") != "true":
 
 import gymnasium
 
+from pinsetter.games.bowling_solitaire import seeded_deal
 from pinsetter.integrations.gymnasium import PinsetterEnv
-from pinsetter.integrations.vector import BATCHED_ENV_ID, RollingPinsVectorEnv
+from pinsetter.integrations.vector import BATCHED_ENV_ID, BowlingSolitaireVectorEnv, RollingPinsVectorEnv
 
 # (options, games played side by side, batch steps): 1, 3 and 10 frames, no tokens, fewer pins.
 CASES = (
@@ -154,3 +155,117 @@ def test_make_vec() -> None:
     assert obs.shape == (8, envs.single_observation_space.shape[0])
     assert infos["action_mask"].shape == (8, envs.single_action_space.n)
     envs.step(envs.unwrapped.sample_legal())
+
+
+# --- Bowling Solitaire -------------------------------------------------------------------
+
+# (options, games side by side, batch steps, first seed): one frame (from seed 670: seed 676's
+# deal has no play in either ball, so its episode is the single `end`), 3 and 10 frames, mutual groups.
+SOLITAIRE_CASES = (
+    ({"frames": 1}, 16, 160, 670),
+    ({"frames": 3}, 16, 200, 1),
+    ({"frames": 2, "groups": "mutual"}, 16, 150, 100),
+    ({}, 12, 400, 1000),
+)
+
+
+def _deals(ref: PinsetterEnv, count: int) -> np.ndarray:
+    """The deals `Match` deals this reference game, deal n at n - 1: pins 1-10, then piles 1-3 top first."""
+    assert ref.match is not None
+    cards = []
+    for n in range(1, count + 1):
+        deal = seeded_deal(ref.match.seed, n)
+        cards.append([*deal.pins, *(card for pile in deal.piles for card in pile)])
+    return np.array(cards, np.int32)
+
+
+def _solitaire_differential(options: dict[str, object], games: int, steps: int, first_seed: int) -> tuple[int, int]:
+    """As `_differential` for Bowling Solitaire, with `Match`'s deals given to the batch; (episodes, ends)."""
+    rng = random.Random(first_seed)
+    refs = [PinsetterEnv("bowling-solitaire", **options) for _ in range(games)]
+    batch = BowlingSolitaireVectorEnv(games, **options)
+    size = batch.index.size
+    assert batch.feature_names == refs[0].feature_names
+    next_seed = first_seed
+    infos = []
+    for ref in refs:
+        infos.append(ref.reset(seed=next_seed)[1])
+        next_seed += 1
+    deals = np.array([_deals(ref, batch.max_deals) for ref in refs])
+    obs, binfo = batch.reset(seed=0, options={"deals": deals})
+    for g, ref in enumerate(refs):
+        assert ref.match is not None
+        assert np.array_equal(obs[g], ref.observer.vector(ref.match.state, 0))
+        assert np.array_equal(binfo["action_mask"][g], infos[g]["action_mask"])
+    ended = [False] * games
+    episodes = ends = 0
+    for _ in range(steps):
+        actions = np.zeros(games, np.int64)
+        expected = []
+        for g, ref in enumerate(refs):
+            if ended[g]:
+                actions[g] = rng.randrange(-1, size + 1)
+                ref_obs, info = ref.reset(seed=next_seed)
+                next_seed += 1
+                deals[g] = _deals(ref, batch.max_deals)
+                expected.append((ref_obs, 0.0, False, info, False))
+                continue
+            mask = infos[g]["action_mask"]
+            if rng.random() < 0.05:
+                masked = np.flatnonzero(mask == 0).tolist()
+                actions[g] = rng.choice([-1, size, *rng.sample(masked, min(3, len(masked)))])
+            else:
+                actions[g] = rng.choice(np.flatnonzero(mask).tolist())
+                ends += int(actions[g] == batch.index.end_id)
+            ref_obs, reward, terminated, truncated, info = ref.step(int(actions[g]))
+            assert not truncated
+            expected.append((ref_obs, reward, terminated, info, info["illegal_action"]))
+        obs, rewards, terminations, truncations, binfo = batch.step_with_deals(actions, deals)
+        assert not truncations.any()
+        for g, (ref_obs, reward, terminated, info, illegal) in enumerate(expected):
+            where = f"{options} game {g}: {ref_obs!r}"
+            assert np.array_equal(obs[g], ref_obs), where
+            assert np.array_equal(binfo["action_mask"][g], info["action_mask"]), where
+            assert rewards[g] == reward, where
+            assert bool(terminations[g]) == terminated, where
+            assert binfo["score"][g] == info["score"], where
+            assert bool(binfo["illegal_action"][g]) == illegal, where
+            infos[g] = info
+            episodes += int(terminated)
+            ended[g] = terminated
+        assert np.array_equal(batch._counts, binfo["action_mask"].sum(axis=1))
+    return episodes, ends
+
+
+@pytest.mark.parametrize(
+    ("options", "games", "steps", "first_seed"), SOLITAIRE_CASES, ids=[str(c[0]) for c in SOLITAIRE_CASES]
+)
+def test_solitaire_batch_matches_the_engine_step_by_step(
+    options: dict[str, object], games: int, steps: int, first_seed: int
+) -> None:
+    episodes, ends = _solitaire_differential(options, games, steps, first_seed)
+    assert episodes >= games
+    if options == {"frames": 1}:
+        assert ends >= 1  # seed 676: a deal over before its first decision, ended by `end`
+
+
+def test_solitaire_own_deals_are_seeded_and_games_end() -> None:
+    runs = []
+    for _ in range(2):
+        batch = BowlingSolitaireVectorEnv(64, frames=2)
+        batch.reset(seed=5)
+        rng = np.random.default_rng(1)
+        trace, returns, finished = [], np.zeros(64), []
+        for _ in range(150):
+            obs, rewards, terminations, _, _ = batch.step(batch.sample_legal(rng))
+            returns += rewards
+            trace.append(obs)
+            for g in np.flatnonzero(terminations):
+                finished.append(returns[g])
+                returns[g] = 0
+        runs.append((np.array(trace), finished))
+    assert np.array_equal(runs[0][0], runs[1][0])
+    assert len(runs[0][1]) >= 64
+    assert all(0 <= score <= 60 for score in runs[0][1])
+    with pytest.raises(ValueError, match="twenty cards"):
+        batch.step_with_deals(np.zeros(64), np.ones((64, batch.max_deals, 20)))

@@ -30,6 +30,7 @@ single environment's language: the action ids of `encoding.step_index(game)`, th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 import gymnasium
@@ -40,16 +41,33 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from pinsetter.core.dice import DiceRoll
+from pinsetter.core.game import Game
+from pinsetter.core.pins import mask_of
+from pinsetter.games.bowling_solitaire import COPIES, BowlingSolitaire, first_play_allowed, matches, reach
+from pinsetter.games.bowling_solitaire import PILE_SIZES as SOLITAIRE_PILES
+from pinsetter.games.bowling_solitaire import VALUES as SOLITAIRE_VALUES
+from pinsetter.games.bowling_solitaire import Action as SolitaireAction
 from pinsetter.games.registry import get_game
 from pinsetter.games.rolling_pins import TOKEN_LIMIT, Action, RollingPins, RollingPinsState, token_range
 from pinsetter.games.rolling_pins_spaces import PHASES, most_tokens
 from pinsetter.integrations import rolling_pins_kernel as kernel
+from pinsetter.integrations import solitaire_kernel as sk
 from pinsetter.integrations.encoding import Observer, StepIndex, step_index
 from pinsetter.integrations.gymnasium import STEP_LIMITS
 
-__all__ = ["BATCHED_ENV_ID", "KernelTables", "RollingPinsVectorEnv", "kernel_tables"]
+__all__ = [
+    "BATCHED_ENV_ID",
+    "SOLITAIRE_BATCHED_ENV_ID",
+    "BowlingSolitaireVectorEnv",
+    "KernelTables",
+    "RollingPinsVectorEnv",
+    "SolitaireTables",
+    "kernel_tables",
+    "solitaire_tables",
+]
 
 BATCHED_ENV_ID = "pinsetter/RollingPinsBatched-v0"
+SOLITAIRE_BATCHED_ENV_ID = "pinsetter/BowlingSolitaireBatched-v0"
 
 I32 = npt.NDArray[np.int32]
 F32 = npt.NDArray[np.float32]
@@ -208,10 +226,82 @@ def kernel_tables(game: RollingPins, index: StepIndex, observer: Observer) -> Ke
 ObsArray = np.ndarray[Any, np.dtype[np.float32]]
 
 
-class RollingPinsVectorEnv(VectorEnv[ObsArray, Any, Any]):
-    """`num_envs` one-player basic Rolling Pins games, stepped together by a compiled kernel."""
+class _BatchedEnv(VectorEnv[ObsArray, Any, Any]):
+    """What the batched games share: spaces, output arrays, infos, masks and sampling."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012  (Gymnasium's)
+    _score_field = 0  # the kernel's field of the running score
+
+    def _setup(self, game: Game, num_envs: int, copy: bool, max_legal: int) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        self.game = game
+        self.index = step_index(game)
+        self.observer = Observer(game, 1)
+        self.feature_names = self.observer.names
+        self.num_envs = num_envs
+        self.copy = copy
+        self.single_observation_space = spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)
+        self.single_action_space = spaces.Discrete(self.index.size)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._falls = np.zeros((num_envs, 2 * game.lane.frames + 1), np.int32)
+        self._obs = np.zeros((num_envs, self.observer.size), np.float32)
+        self._masks = np.zeros((num_envs, self.index.size), np.int8)
+        self._legal = np.zeros((num_envs, max_legal), np.int32)
+        self._counts = np.zeros(num_envs, np.int32)
+        self._rewards = np.zeros(num_envs, np.float32)
+        self._terminated = np.zeros(num_envs, np.bool_)
+        self._truncated = np.zeros(num_envs, np.bool_)
+        self._illegal = np.zeros(num_envs, np.bool_)
+        self._everyone = np.ones(num_envs, np.bool_)
+        self._state = np.zeros((num_envs, 1), np.int32)  # each game's kernel state (set by the subclass)
+        self._started = False
+        self.game_steps = 0  # game steps played (starts of new games not counted)
+
+    def _check_started(self, actions: Any) -> npt.NDArray[np.int64]:
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
+        return np.asarray(actions, np.int64).reshape(self.num_envs)
+
+    def _results(self) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
+        out = self._out
+        return out(self._obs), out(self._rewards), out(self._terminated), out(self._truncated), self._infos()
+
+    def _out(self, array: Any) -> Any:
+        return array.copy() if self.copy else array
+
+    def _infos(self) -> dict[str, Any]:
+        everyone = self._everyone
+        return {
+            "action_mask": self._out(self._masks),
+            "score": self.scores(),
+            "illegal_action": self._out(self._illegal),
+            "_action_mask": everyone,
+            "_score": everyone,
+            "_illegal_action": everyone,
+        }
+
+    def scores(self) -> I32:
+        """Every game's running score (`info["score"]` of the single environment)."""
+        return self._state[:, self._score_field].copy()
+
+    def action_masks(self) -> Bools:
+        """The legal ids of every game as booleans (batch x ids), as the last step's `infos["action_mask"]`."""
+        return self._masks.astype(np.bool_)
+
+    def sample_legal(self, rng: np.random.Generator | None = None) -> npt.NDArray[np.int64]:
+        """A uniformly random legal id of every game, from the kernel's lists of legal ids (0 where none)."""
+        uniforms = (rng or self.np_random).random(self.num_envs)
+        out = np.zeros(self.num_envs, np.int64)
+        kernel.sample_legal(self._legal, self._counts, uniforms, out)
+        return out
+
+
+class RollingPinsVectorEnv(_BatchedEnv):
+    """`num_envs` one-player basic Rolling Pins games, stepped together by a compiled kernel."""
+
+    _score_field = kernel.F_SCORE
 
     def __init__(
         self,
@@ -226,34 +316,11 @@ class RollingPinsVectorEnv(VectorEnv[ObsArray, Any, Any]):
         assert isinstance(game, RollingPins)
         if players != 1 or game.advanced or game.shared_dice:
             raise ValueError(REFUSED)
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        self.game = game
-        self.index = step_index(game)
-        self.observer = Observer(game, 1)
-        self.feature_names = self.observer.names
-        self.tables = kernel_tables(game, self.index, self.observer)
+        index, observer = step_index(game), Observer(game, 1)
+        self.tables = kernel_tables(game, index, observer)
         self.tables.config[kernel.C_STEP_LIMIT] = max_episode_steps or 0
-        self.num_envs = num_envs
-        self.copy = copy
-        self.single_observation_space = spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)
-        self.single_action_space = spaces.Discrete(self.index.size)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        balls = 2 * game.lane.frames + 1
+        self._setup(game, num_envs, copy, self.tables.max_legal)
         self._state = np.zeros((num_envs, kernel.FIELDS), np.int32)
-        self._falls = np.zeros((num_envs, balls), np.int32)
-        self._obs = np.zeros((num_envs, self.observer.size), np.float32)
-        self._masks = np.zeros((num_envs, self.index.size), np.int8)
-        self._legal = np.zeros((num_envs, self.tables.max_legal), np.int32)
-        self._counts = np.zeros(num_envs, np.int32)
-        self._rewards = np.zeros(num_envs, np.float32)
-        self._terminated = np.zeros(num_envs, np.bool_)
-        self._truncated = np.zeros(num_envs, np.bool_)
-        self._illegal = np.zeros(num_envs, np.bool_)
-        self._everyone = np.ones(num_envs, np.bool_)
-        self._started = False
-        self.game_steps = 0  # game steps played (starts of new games not counted)
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -295,9 +362,7 @@ class RollingPinsVectorEnv(VectorEnv[ObsArray, Any, Any]):
 
     def step_with_dice(self, actions: Any, dice: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
         """`step` with the dice given: `dice[g]` is what game g rolls if it chooses dice (one die: the first)."""
-        if not self._started:
-            raise gymnasium.error.ResetNeeded("call reset() before step()")
-        actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+        actions = self._check_started(actions)
         dice = np.asarray(dice, np.int32).reshape(self.num_envs, 2)
         if dice.min() < 1 or dice.max() > 6:  # the kernel indexes its tables by face, unchecked
             raise ValueError("dice faces must be 1 to 6")
@@ -332,53 +397,267 @@ class RollingPinsVectorEnv(VectorEnv[ObsArray, Any, Any]):
             t.die_at,
             t.fractions,
         )
-        out = self._out
-        return (
-            out(self._obs),
-            out(self._rewards),
-            out(self._terminated),
-            out(self._truncated),
-            self._infos(),
+        return self._results()
+
+
+# --- Bowling Solitaire --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SolitaireTables:
+    """What the Solitaire kernel knows of the game, read from the action index and the engine's rule functions."""
+
+    config: I32
+    kinds: I32  # by id: solitaire_kernel.KIND_*
+    plays: I32  # the play ids
+    play_pile: I32  # by id: its pile, 1-3
+    play_group: I32  # by id: its pins as a mask
+    play_count: I32  # by id: how many pins
+    play_opens: I32  # by id: `first_play_allowed`
+    play_reach: I32  # by id: `reach`, the positions next to its pins
+    play_at: I32  # by id: its positions - 1 (-1 past its pins)
+    matches: np.ndarray[Any, np.dtype[np.bool_]]  # by pins, sum of their values, card: `matches`
+    layout: I32
+    ball_at: I32
+    pin_standing_at: I32  # by position - 1
+    pin_value_at: I32  # by position - 1, value
+    top_at: I32  # by pile - 1, value
+    cards_at: I32  # by pile - 1
+    seen_at: I32  # by value
+    fractions: F32  # k / n, n by row: pins, frames, maximum score, largest pile, copies of a value
+
+
+def solitaire_tables(game: BowlingSolitaire, index: StepIndex, observer: Observer) -> SolitaireTables:
+    """The Solitaire kernel's tables for these options, from the index's actions and the engine's rules."""
+    size = index.size
+    kinds = np.zeros(size, np.int32)
+    pile, group, count, opens, near = (np.zeros(size, np.int32) for _ in range(5))
+    at_ = np.full((size, 3), -1, np.int32)
+    plays = []
+    for i, action in enumerate(index.actions):
+        assert isinstance(action, SolitaireAction)
+        if action.kind == "stop":
+            kinds[i] = sk.KIND_STOP
+            continue
+        kinds[i] = sk.KIND_PLAY
+        plays.append(i)
+        mask = mask_of(action.pins)
+        pile[i], group[i], count[i] = action.pile, mask, len(action.pins)
+        opens[i], near[i] = first_play_allowed(mask), reach(mask)
+        at_[i, : len(action.pins)] = [p - 1 for p in action.pins]
+    kinds[index.end_id] = sk.KIND_END
+    matching = np.zeros((4, 31, 11), np.bool_)
+    told: dict[tuple[int, int, int], bool] = {}
+    for n in (1, 2, 3):
+        for values in product(SOLITAIRE_VALUES, repeat=n):
+            for card in SOLITAIRE_VALUES:
+                answer = matches(list(values), card)
+                key = (n, sum(values), card)
+                if told.setdefault(key, answer) != answer:
+                    raise ValueError(
+                        "`matches` no longer depends on the pins' sum alone: the kernel's table cannot hold it"
+                    )
+                matching[key] = answer
+    config = np.zeros(sk.CONFIG, np.int32)
+    config[sk.C_FRAMES] = game.lane.frames
+    config[sk.C_STOP] = index.action_id(game.parse_action("stop"))
+    config[sk.C_END] = index.end_id
+
+    at = {name: i for i, name in enumerate(observer.names)}
+    layout = np.zeros(sk.LAYOUT, np.int32)
+    for slot, name in (
+        (sk.L_SCORE, "p0.score"),
+        (sk.L_FRAME, "p0.frame"),
+        (sk.L_NEXT_BALL1, "p0.next_ball1"),
+        (sk.L_RACK, "p0.standing"),
+        (sk.L_OBSERVER, "observer0"),
+        (sk.L_TURN, "turn0"),
+    ):
+        layout[slot] = at[name]
+    if [at[f"p0.next_ball{b}"] for b in (1, 2, 3)] != [at["p0.next_ball1"] + k for k in range(3)]:
+        raise ValueError("the observer's next-ball entries are no longer consecutive")
+    balls = 2 * game.lane.frames + 1
+    ball_at = np.array([(at[f"p0.ball{b}.bowled"], at[f"p0.ball{b}.pins"]) for b in range(1, balls + 1)], np.int32)
+    positions = range(1, 11)
+    piles = range(1, len(SOLITAIRE_PILES) + 1)
+    pin_standing_at = np.array([at[f"pin{p}.standing"] for p in positions], np.int32)
+    pin_value_at = np.array([[0, *(at[f"pin{p}.value{v}"] for v in SOLITAIRE_VALUES)] for p in positions], np.int32)
+    top_at = np.array([[0, *(at[f"pile{k}.top{v}"] for v in SOLITAIRE_VALUES)] for k in piles], np.int32)
+    cards_at = np.array([at[f"pile{k}.cards"] for k in piles], np.int32)
+    seen_at = np.array([0, *(at[f"seen{v}"] for v in SOLITAIRE_VALUES)], np.int32)
+    denominators = (game.lane.pins, game.lane.frames, game.max_score, max(SOLITAIRE_PILES), COPIES)
+    fractions = np.zeros((len(denominators), max(denominators) + 1), np.float32)
+    for row, n in enumerate(denominators):
+        fractions[row, : n + 1] = np.array([k / n for k in range(n + 1)], np.float32)  # as the observer rounds
+    return SolitaireTables(
+        config,
+        kinds,
+        np.array(plays, np.int32),
+        pile,
+        group,
+        count,
+        opens,
+        near,
+        at_,
+        matching,
+        layout,
+        ball_at,
+        pin_standing_at,
+        pin_value_at,
+        top_at,
+        cards_at,
+        seen_at,
+        fractions,
+    )
+
+
+class BowlingSolitaireVectorEnv(_BatchedEnv):
+    """`num_envs` Bowling Solitaire games, stepped together by a compiled kernel.
+
+    As `RollingPinsVectorEnv`; the deals are the batch's own (shuffled in the kernel by a
+    generator per game, seeded from `self.np_random`), or given: `reset(options={"deals": d})`
+    and `step_with_deals(actions, d)`, where `d[g, n - 1]` is deal n of the game slot g plays
+    (twenty cards: pins 1-10, then piles 1-3 top first), as `Match` deals `seeded_deal(seed, n)`.
+    A deal over before its first decision has `end` as its one legal id, as the single env.
+    """
+
+    _score_field = sk.F_SCORE
+
+    def __init__(
+        self,
+        num_envs: int = 1024,
+        *,
+        players: int = 1,
+        max_episode_steps: int | None = STEP_LIMITS["bowling-solitaire"],
+        copy: bool = True,
+        **options: Any,
+    ) -> None:
+        if players != 1:
+            raise ValueError("Bowling Solitaire is a one-player game")
+        game = get_game("bowling-solitaire", options)
+        assert isinstance(game, BowlingSolitaire)
+        index, observer = step_index(game), Observer(game, 1)
+        self.tables = solitaire_tables(game, index, observer)
+        self.tables.config[sk.C_STEP_LIMIT] = max_episode_steps or 0
+        self._setup(game, num_envs, copy, len(self.tables.plays) + 1)
+        self._state = np.zeros((num_envs, sk.FIELDS), np.int32)
+        self._table = np.zeros((num_envs, sk.TABLE), np.int32)
+        self._deals = np.zeros((num_envs, 20), np.int32)
+        self._rng = np.ones(num_envs, np.uint64)
+        self.max_deals = game.lane.frames + 2  # a deal a frame, and two for the 10th frame's bonus balls
+        self._no_deals = np.zeros((1, 1, 20), np.int32)
+
+    def _given(self, deals: Any) -> npt.NDArray[np.int32]:
+        """Deals as the kernel reads them, checked: every one a shuffle of the twenty cards."""
+        given = np.asarray(deals, np.int32).reshape(self.num_envs, self.max_deals, 20)
+        if not (np.sort(given, axis=2) == np.repeat(np.arange(1, 11), 2)).all():
+            raise ValueError("every deal is the twenty cards, two of each value 1-10, in some order")
+        self.tables.config[sk.C_GIVEN] = 1
+        return given
+
+    def _own(self) -> npt.NDArray[np.int32]:
+        self.tables.config[sk.C_GIVEN] = 0
+        return self._no_deals
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsArray, dict[str, Any]]:
+        """Start every game anew; an int seed seeds the batch's generators; `options["deals"]` gives the deals."""
+        if isinstance(seed, list):
+            raise ValueError("the batch draws its deals from one generator: give one int seed, not one per game")
+        super().reset(seed=seed)
+        self._rng[:] = self.np_random.integers(1, 2**63, size=self.num_envs, dtype=np.uint64)
+        given = self._given(options["deals"]) if options and "deals" in options else self._own()
+        t = self.tables
+        sk.reset_games(
+            np.arange(self.num_envs),
+            self._state,
+            self._falls,
+            self._table,
+            self._deals,
+            self._obs,
+            self._masks,
+            self._legal,
+            self._counts,
+            t.config,
+            given,
+            self._rng,
+            t.plays,
+            t.play_pile,
+            t.play_group,
+            t.play_opens,
+            t.play_reach,
+            t.play_at,
+            t.matches,
+            t.layout,
+            t.ball_at,
+            t.pin_standing_at,
+            t.pin_value_at,
+            t.top_at,
+            t.cards_at,
+            t.seen_at,
+            t.fractions,
         )
+        self._started = True
+        self._illegal[:] = False
+        return self._out(self._obs), self._infos()
 
-    def _out(self, array: Any) -> Any:
-        return array.copy() if self.copy else array
+    def step(self, actions: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
+        """Step every game with its action id (the batch shuffles its own deals)."""
+        return self._step(self._check_started(actions), self._own())
 
-    def _infos(self) -> dict[str, Any]:
-        everyone = self._everyone
-        return {
-            "action_mask": self._out(self._masks),
-            "score": self.scores(),
-            "illegal_action": self._out(self._illegal),
-            "_action_mask": everyone,
-            "_score": everyone,
-            "_illegal_action": everyone,
-        }
+    def step_with_deals(self, actions: Any, deals: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
+        """`step` with the deals given: `deals[g, n - 1]` is deal n of the game slot g plays in this step."""
+        return self._step(self._check_started(actions), self._given(deals))
 
-    def scores(self) -> I32:
-        """Every game's running score (`info["score"]` of the single environment)."""
-        return self._state[:, kernel.F_SCORE].copy()
-
-    def action_masks(self) -> Bools:
-        """The legal ids of every game as booleans (batch x ids), as the last step's `infos["action_mask"]`."""
-        return self._masks.astype(np.bool_)
-
-    def sample_legal(self, rng: np.random.Generator | None = None) -> npt.NDArray[np.int64]:
-        """A uniformly random legal id of every game, from the kernel's lists of legal ids (0 where none)."""
-        uniforms = (rng or self.np_random).random(self.num_envs)
-        out = np.zeros(self.num_envs, np.int64)
-        kernel.sample_legal(self._legal, self._counts, uniforms, out)
-        return out
+    def _step(self, actions: npt.NDArray[np.int64], given: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
+        t = self.tables
+        self.game_steps += sk.step_games(
+            actions,
+            self._state,
+            self._falls,
+            self._table,
+            self._deals,
+            self._obs,
+            self._masks,
+            self._legal,
+            self._counts,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._illegal,
+            t.config,
+            given,
+            self._rng,
+            t.kinds,
+            t.plays,
+            t.play_pile,
+            t.play_group,
+            t.play_count,
+            t.play_opens,
+            t.play_reach,
+            t.play_at,
+            t.matches,
+            t.layout,
+            t.ball_at,
+            t.pin_standing_at,
+            t.pin_value_at,
+            t.top_at,
+            t.cards_at,
+            t.seen_at,
+            t.fractions,
+        )
+        return self._results()
 
 
 def _register() -> None:
-    """`gymnasium.make_vec(BATCHED_ENV_ID, num_envs=1024, frames=3)` builds the batch."""
-    if BATCHED_ENV_ID not in gymnasium.registry:
-        gymnasium.register(
-            id=BATCHED_ENV_ID,
-            vector_entry_point=RollingPinsVectorEnv,
-            max_episode_steps=STEP_LIMITS["rolling-pins"],
-        )
+    """`gymnasium.make_vec(BATCHED_ENV_ID, num_envs=1024, frames=3)` builds a batch (and the Solitaire id)."""
+    for env_id, env, game_id in (
+        (BATCHED_ENV_ID, RollingPinsVectorEnv, "rolling-pins"),
+        (SOLITAIRE_BATCHED_ENV_ID, BowlingSolitaireVectorEnv, "bowling-solitaire"),
+    ):
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, vector_entry_point=env, max_episode_steps=STEP_LIMITS[game_id])
 
 
 _register()
