@@ -22,7 +22,12 @@ import gymnasium
 
 from pinsetter.games.bowling_solitaire import seeded_deal
 from pinsetter.integrations.gymnasium import PinsetterEnv
-from pinsetter.integrations.vector import BATCHED_ENV_ID, BowlingSolitaireVectorEnv, RollingPinsVectorEnv
+from pinsetter.integrations.vector import (
+    BATCHED_ENV_ID,
+    SOLITAIRE_BATCHED_ENV_ID,
+    BowlingSolitaireVectorEnv,
+    RollingPinsVectorEnv,
+)
 
 # (options, games played side by side, batch steps): 1, 3 and 10 frames, no tokens, fewer pins.
 CASES = (
@@ -149,8 +154,9 @@ def test_step_limit_truncates_and_restarts() -> None:
     assert batch.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
 
 
-def test_make_vec() -> None:
-    envs = gymnasium.make_vec(BATCHED_ENV_ID, num_envs=8, frames=2)
+@pytest.mark.parametrize("env_id", [BATCHED_ENV_ID, SOLITAIRE_BATCHED_ENV_ID])
+def test_make_vec(env_id: str) -> None:
+    envs = gymnasium.make_vec(env_id, num_envs=8, frames=2)
     obs, infos = envs.reset(seed=3)
     assert obs.shape == (8, envs.single_observation_space.shape[0])
     assert infos["action_mask"].shape == (8, envs.single_action_space.n)

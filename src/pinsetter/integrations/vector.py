@@ -1,30 +1,35 @@
-"""A batched Gymnasium `VectorEnv` of one-player basic Rolling Pins (issue 29, part 3; needs the `rl` extra).
+"""Batched Gymnasium `VectorEnv`s of Rolling Pins and Bowling Solitaire (issue 29, part 3; the `rl` extra).
 
     from pinsetter.integrations.vector import RollingPinsVectorEnv
     envs = RollingPinsVectorEnv(1024, frames=10)
     obs, infos = envs.reset(seed=7)
     obs, rewards, terminations, truncations, infos = envs.step(envs.sample_legal())
 
-Every game of the batch steps in one compiled call (`rolling_pins_kernel`): about 1.7 million
-game steps a CPU second for 1,024 games, where `PinsetterEnv` makes thousands. It speaks the
-single environment's language: the action ids of `encoding.step_index(game)`, the vector of
+Every game of the batch steps in one compiled call (`rolling_pins_kernel`, `solitaire_kernel`):
+about 1.9 million game steps a CPU second for 1,024 Rolling Pins games and 600 000 for
+Solitaire, where `PinsetterEnv` makes thousands to tens of thousands. They speak the single
+environment's language: the action ids of `encoding.step_index(game)`, the vector of
 `encoding.Observer(game, 1)`, the running score's increase as reward, `info["action_mask"]`
 (int8) and `action_masks()` (booleans), an illegal id changing nothing (reward 0,
-`infos["illegal_action"]`) and the single environment's step limit (`STEP_LIMITS`) as truncation.
+`infos["illegal_action"]`), `end` for a deal over before its first decision, and the single
+environment's step limit (`STEP_LIMITS`) as truncation.
 
-* The kernel is a second implementation of the basic game's turn. Its tables (which pins each
-  cross id knocks down, how many, the tokens it costs, the roll it answers, each roll's token
-  range, where each observation entry is) are built here from the index and by asking the
-  reference engine, never from the rule text; tests/test_rl_batched.py plays seeded games
-  through `PinsetterEnv` and this batch with the same dice and actions and compares every step.
-* Dice: the batch draws its own from `self.np_random` (seeded by `reset(seed=...)`), not
-  `Match`'s per-position draws, so a seed does not replay `pinsetter play --seed`.
-  `step_with_dice` takes the dice instead (the differential test's way in).
+* Each kernel is a second implementation of its game's turn. Its tables (a cross's pins, count,
+  token cost and roll, each roll's token range; a play's pile, pins, whether it may open a
+  frame, the positions it touches, which pin sums match which card; where each observation
+  entry is) are built here from the index and by asking the reference engine or its rule
+  functions, never from the rule text; tests/test_rl_batched.py plays seeded games through
+  `PinsetterEnv` and the batch with the same chance and actions and compares every step.
+* Chance: the batch draws its own (Rolling Pins' dice from `self.np_random`; Solitaire's deals
+  shuffled in the kernel by a generator per game seeded from it), not `Match`'s per-position
+  draws, so a seed does not replay `pinsetter play --seed`. `step_with_dice` and
+  `step_with_deals` take the chance instead (the differential test's way in).
 * Autoreset: Gymnasium's next-step mode (`metadata["autoreset_mode"]`): the step after a game
   ends (terminated or truncated) starts a new game in its slot and ignores its action (reward
   0, not terminated). A finished game's mask is all zeros until then, as the single env's.
-* Only basic Rolling Pins with one player: `advanced`, `shared_dice` or more players raise
-  ValueError. `frames`, `pins` and `tokens` are as the single environment takes them.
+* Rolling Pins: only the basic game with one player (`advanced`, `shared_dice` or more players
+  raise ValueError); `frames`, `pins` and `tokens` as the single environment takes them.
+  Solitaire: `frames` and `groups`.
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ from pinsetter.integrations.gymnasium import STEP_LIMITS
 __all__ = [
     "BATCHED_ENV_ID",
     "SOLITAIRE_BATCHED_ENV_ID",
+    "BatchedEnv",
     "BowlingSolitaireVectorEnv",
     "KernelTables",
     "RollingPinsVectorEnv",
@@ -226,7 +232,7 @@ def kernel_tables(game: RollingPins, index: StepIndex, observer: Observer) -> Ke
 ObsArray = np.ndarray[Any, np.dtype[np.float32]]
 
 
-class _BatchedEnv(VectorEnv[ObsArray, Any, Any]):
+class BatchedEnv(VectorEnv[ObsArray, Any, Any]):
     """What the batched games share: spaces, output arrays, infos, masks and sampling."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012  (Gymnasium's)
@@ -298,7 +304,7 @@ class _BatchedEnv(VectorEnv[ObsArray, Any, Any]):
         return out
 
 
-class RollingPinsVectorEnv(_BatchedEnv):
+class RollingPinsVectorEnv(BatchedEnv):
     """`num_envs` one-player basic Rolling Pins games, stepped together by a compiled kernel."""
 
     _score_field = kernel.F_SCORE
@@ -511,7 +517,7 @@ def solitaire_tables(game: BowlingSolitaire, index: StepIndex, observer: Observe
     )
 
 
-class BowlingSolitaireVectorEnv(_BatchedEnv):
+class BowlingSolitaireVectorEnv(BatchedEnv):
     """`num_envs` Bowling Solitaire games, stepped together by a compiled kernel.
 
     As `RollingPinsVectorEnv`; the deals are the batch's own (shuffled in the kernel by a
