@@ -19,6 +19,7 @@ if os.environ.get("CI") != "true":
     pytest.importorskip("gymnasium")
 
 import gymnasium
+from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from pinsetter.games.bowling_solitaire import seeded_deal
 from pinsetter.integrations.gymnasium import PinsetterEnv
@@ -161,6 +162,11 @@ def test_make_vec(env_id: str) -> None:
     assert obs.shape == (8, envs.single_observation_space.shape[0])
     assert infos["action_mask"].shape == (8, envs.single_action_space.n)
     envs.step(envs.unwrapped.sample_legal())
+    recorded = RecordEpisodeStatistics(envs)  # Gymnasium's vector wrappers take next-step autoreset
+    recorded.reset(seed=4)
+    for _ in range(60):
+        recorded.step(envs.unwrapped.sample_legal())
+    assert len(recorded.return_queue) >= 8
 
 
 # --- Bowling Solitaire -------------------------------------------------------------------
