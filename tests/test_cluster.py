@@ -230,3 +230,15 @@ def test_a_worker_killed_mid_run_changes_nothing(local_cluster: Any) -> None:
         assert killed
         assert killed[0] not in backend.client.run(os.getpid).values()  # that worker is gone (and replaced)
     assert rows == reference
+
+
+def test_local_workers_start_without_dasks_malloc_trim_threshold() -> None:
+    """Dask's 64 kB `MALLOC_TRIM_THRESHOLD_` made every large array of a worker fault in page by page."""
+    import dask.config
+
+    assert "MALLOC_TRIM_THRESHOLD_" in dask.config.get("distributed.nanny.pre-spawn-environ")  # Dask's default
+    with DaskBackend(parse_cluster("local:1")) as backend:
+        environs = backend.client.run(lambda: dict(os.environ))
+    (worker,) = environs.values()
+    assert "MALLOC_TRIM_THRESHOLD_" not in worker
+    assert worker["OMP_NUM_THREADS"] == "1"  # Dask's other settings stay
