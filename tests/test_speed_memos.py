@@ -19,7 +19,7 @@ from pinsetter.core.dice import roll_faces
 from pinsetter.core.game import State
 from pinsetter.core.pins import pins_of
 from pinsetter.core.scoring import Frame, Lane, Scoresheet, following_ball, next_ball, score
-from pinsetter.core.seeds import POSITION_STREAM, lazy_step_rng, position_rng, step_rng
+from pinsetter.core.seeds import POSITION_STREAM, lazy_step_rng, position_rng, spare_rng, step_rng
 from pinsetter.games.bowling_dice import DEFAULT_DICE, BowlingDiceModel, Roll, _canonical
 from pinsetter.games.bowling_solitaire import Deal, SolitaireState
 from pinsetter.games.registry import get_game
@@ -207,6 +207,18 @@ def test_position_generators_are_plain_generators_of_the_key() -> None:
         made = position_rng(seed, key)
         assert type(made) is random.Random
         assert made.getstate() == random.Random(hash((seed, POSITION_STREAM, *key))).getstate()
+
+
+def test_a_generator_seeded_again_is_the_new_one() -> None:
+    """`into` (what `ChanceDraws` passes every draw): drawn from before, then seeded again, as if new."""
+    into = position_rng(7, (1, 1, 0), spare_rng())
+    for seed, key in ((0, (0, 1, 0)), (2**63 - 1, (3, 10, 2)), (12345, (0, 4))):
+        into.gauss(0, 1)  # leaves a spare normal deviate behind, as well as a turned state
+        assert position_rng(seed, key, into) is into
+        assert into.getstate() == random.Random(hash((seed, POSITION_STREAM, *key))).getstate()
+        into.gauss(0, 1)
+        assert step_rng(seed, key[0], 1, into) is into
+        assert into.getstate() == random.Random(hash((seed, key[0], 1))).getstate()
 
 
 def test_values_made_without_init_are_the_checked_values() -> None:

@@ -10,7 +10,7 @@ frame, the second, a reroll, a 10th-frame bonus ball each have their own place.
 from __future__ import annotations
 
 from pinsetter.core.game import Game, State, Step
-from pinsetter.core.seeds import DrawScheme, step_rng
+from pinsetter.core.seeds import DrawScheme, spare_rng, step_rng
 
 __all__ = ["ChanceDraws"]
 
@@ -23,6 +23,8 @@ class ChanceDraws:
         self.seed = seed
         self.scheme: DrawScheme = scheme
         self._made: dict[tuple[int, ...], int] = {}
+        # Every draw's generator, seeded again for each (`seeds.position_rng`'s `into`): no draw keeps it.
+        self._rng = spare_rng()
 
     def _key(self, state: State) -> tuple[int, ...]:
         key = state.chance_position()
@@ -31,8 +33,8 @@ class ChanceDraws:
     def draw(self, state: State, step_index: int) -> Step:
         """The outcome the seed gives the chance node `state`, reached as step `step_index` (0-based)."""
         if self.scheme == "step":
-            return state.sample_chance(step_rng(self.seed, *state.chance_key(step_index)))
-        return self.game.draw_chance(state, self.seed, self._key(state))
+            return state.sample_chance(step_rng(self.seed, *state.chance_key(step_index), self._rng))
+        return self.game.draw_chance(state, self.seed, self._key(state), self._rng)
 
     def play(self, state: State, step_index: int) -> Step:
         """`draw` then `apply` at the chance node `state` (step `step_index`), the drawn outcome returned.
@@ -46,7 +48,7 @@ class ChanceDraws:
             return step
         key = state.chance_position()
         made = self._made.get(key, 0)
-        step = self.game.draw_chance(state, self.seed, (*key, made))
+        step = self.game.draw_chance(state, self.seed, (*key, made), self._rng)
         state.apply_drawn(step)
         self._made[key] = made + 1
         return step

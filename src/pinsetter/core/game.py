@@ -274,14 +274,15 @@ class Game(ABC):
             text = text.replace("{" + key + "}", value)
         return text
 
-    def draw_chance(self, state: State, seed: int, key: tuple[int, ...]) -> Step:
+    def draw_chance(self, state: State, seed: int, key: tuple[int, ...], into: random.Random | None = None) -> Step:
         """The seeded chance outcome at `state` under draws keyed by position (`pinsetter.core.draws`).
 
         `key` is `state.chance_position()` with the number of earlier draws at that key appended, so
         the same place in any game with this seed gets the same draw whatever was decided
         before. A game whose chance is not a draw per position (a shuffled deck) overrides this.
+        `into`: a generator the caller is done with, seeded again for this draw (`position_rng`).
         """
-        return state.sample_chance(position_rng(seed, key))
+        return state.sample_chance(position_rng(seed, key, into))
 
     def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
         """The chance script a record's `extra` data fixes (e.g. a Solitaire deal), or None for seeded chance."""

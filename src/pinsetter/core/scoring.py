@@ -308,53 +308,51 @@ def _settled(sheet: Scoresheet) -> tuple[Frame, ...]:
 
 
 def _score(pinfalls: Sequence[int], lane: Lane, settled: tuple[Frame, ...] = ()) -> Scoresheet:
-    """The sheet of `pinfalls`, whose first frames are `settled` (the same balls scored before)."""
-    start = sum(len(f.pinfalls) for f in settled)
+    """The sheet of `pinfalls`, whose first frames are `settled` (the same balls scored before).
+
+    Every game's result is scored so once, and a learning environment's running total once a
+    ball: the frame loop keeps to locals and reads a frame's bonus balls in place.
+    """
+    start = sum(len(f.pinfalls) for f in settled) if settled else 0
     frames = _split(pinfalls[start:], lane, len(settled), start)
-    flat = list(pinfalls)
+    pins, last_number = lane.pins, lane.frames
     result: list[Frame] = list(settled)
     running: int | None = settled[-1].total if settled else 0
-    for number, balls in enumerate(frames, start=len(settled) + 1):
+    known = running  # the last frame total known (a settled frame's is)
+    number = len(settled)
+    for balls in frames:
+        number += 1
         if not balls:
             continue
-        last = number == lane.frames
+        count = len(balls)
+        last = number == last_number
         frame_score: int | None
         if last:
-            done = frame_next(balls, True, lane) is None
-            frame_score = sum(balls) if done else None
+            frame_score = sum(balls) if frame_next(balls, True, lane) is None else None
         else:
-            if balls[0] == lane.pins:
-                need = 2
-            elif len(balls) == 2 and sum(balls) == lane.pins:
-                need = 1
-            else:
-                need = 0
-            end = start + len(balls)
-            bonus = flat[end : end + need]
-            complete_frame = len(balls) == 2 or balls[0] == lane.pins
-            determined = complete_frame and len(bonus) == need
-            frame_score = sum(balls) + sum(bonus) if determined else None
+            first = balls[0]
+            end = start + count
+            if first == pins:  # a strike: its frame's ball and the next two
+                frame_score = first + pinfalls[end] + pinfalls[end + 1] if end + 1 < len(pinfalls) else None
+            elif count == 2:  # an open frame is its own score; a spare takes the next ball
+                if first + balls[1] != pins:
+                    frame_score = first + balls[1]
+                else:
+                    frame_score = pins + pinfalls[end] if end < len(pinfalls) else None
+            else:  # one ball into the frame
+                frame_score = None
         if running is not None and frame_score is not None:
             running += frame_score
-            total: int | None = running
+            known = running
         else:
             running = None
-            total = None
         played = tuple(balls)
-        result.append(
-            unchecked(
-                Frame,
-                number=number,
-                pinfalls=played,
-                marks=_marks(played, last, lane.pins),
-                score=frame_score,
-                total=total,
-            )
-        )
-        start += len(balls)
-    known = [f.total for f in result if f.total is not None]
-    complete = _next_in([list(f.pinfalls) for f in settled] + frames, lane) is None
-    return Scoresheet(tuple(result), known[-1] if known else 0, complete)
+        marks = _marks(played, last, pins)
+        result.append(unchecked(Frame, number=number, pinfalls=played, marks=marks, score=frame_score, total=running))
+        start += count
+    # Complete when every frame is played and the last one is over.
+    complete = number == last_number and frame_next(frames[-1], True, lane) is None
+    return Scoresheet(tuple(result), known if known is not None else 0, complete)
 
 
 _DIGITS = "0123456789"

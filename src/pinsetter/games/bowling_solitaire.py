@@ -480,12 +480,12 @@ class BowlingSolitaire(Game):
             return None
         return deal_script(Deal.parse(str(extra["deal"])))
 
-    def draw_chance(self, state: State, seed: int, key: tuple[int, ...]) -> Step:
+    def draw_chance(self, state: State, seed: int, key: tuple[int, ...], into: random.Random | None = None) -> Step:
         """Deal n of every game with this seed is one seeded shuffle of the twenty cards.
 
         A card turning up is the shuffle's card for its slot, so every player (every bot
         of a tournament) gets the same deals whatever they play; each card is still
-        equally likely to be any unseen one.
+        equally likely to be any unseen one. (`into` goes unused: a deal's shuffle is kept, not redrawn.)
         """
         assert isinstance(state, SolitaireState) and state.table.queue, "a card turns up only at a chance node"
         table = state.table
