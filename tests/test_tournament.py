@@ -270,7 +270,9 @@ def stored_chunks(db: Path) -> int:
 
 
 def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path: Path, private_history: Path) -> None:
-    args = ["simulate", "tenpins", "-p", "bot:random,bot:random", "--games", "300", "--chunk", "2", "--seed", "6"]
+    # 1,000 chunks: long enough (seconds) that the interrupt lands part way even when this test is
+    # held up on a loaded machine after the first chunk is stored (300 games once finished first).
+    args = ["simulate", "tenpins", "-p", "bot:random,bot:random", "--games", "2000", "--chunk", "2", "--seed", "6"]
     env = dict(os.environ, PYTHONPATH=str(SRC), PINSETTER_DB=f"sqlite:///{private_history}")
     process = subprocess.Popen(
         [sys.executable, "-m", "pinsetter.cli.app", *args, "--json"],
@@ -293,7 +295,7 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path: Path, 
     assert out == "" and "interrupted; continue with --resume" in err
     run_id = err.split("--resume")[-1].split()[0]
     done = stored_chunks(private_history)
-    assert 1 <= done < 150  # interrupted part way
+    assert 1 <= done < 1000  # interrupted part way
     resumed = runner.invoke(app, [*args, "--resume", run_id, "--json", "--workers", "2"])
     assert resumed.exit_code == 0, resumed.output
     again = runner.invoke(app, [*args, "--resume", "last", "--json"])  # finished: not "last" any more
@@ -302,7 +304,7 @@ def test_an_interrupted_run_resumes_to_the_uninterrupted_result(tmp_path: Path, 
     assert whole.exit_code == 0, whole.output
     assert json.loads(resumed.stdout) == json.loads(whole.stdout)
     assert resumed.stdout == whole.stdout
-    assert stored_chunks(private_history) == 150
+    assert stored_chunks(private_history) == 1000
 
 
 def test_a_resume_with_other_parameters_is_refused(private_history: Path) -> None:
