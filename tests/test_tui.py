@@ -186,6 +186,34 @@ async def test_humans_and_bots_mixed(app: PinsetterApp) -> None:
         assert "Winner" in screen_text(app) or "Tie" in screen_text(app)
 
 
+async def test_a_kind_chosen_just_after_add_is_the_added_seats(app: PinsetterApp) -> None:
+    """Add, then a bot in the list next to the name: the seat just added (highlighted) becomes that bot,
+    and its label says so; the first seat, and a seat added with a name, keep their kind."""
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        await highlight_game(pilot, app, "rolling-pins")
+        await pilot.click("#add-player")
+        await quiet(pilot)
+        assert "Player 2 (human)" in screen_text(app)
+        await pilot.click("#player-kind")
+        await quiet(pilot)
+        await pilot.press("down", "down", "enter")  # past "human" to a bot
+        await quiet(pilot)
+        first, second = launcher.seats
+        assert (first.name, first.kind) == ("Player 1", "human")
+        assert second.kind != "human" and second.name.endswith("bot")
+        text = screen_text(app)
+        assert "Player 2 (human)" not in text and f"▶ {second.name}" in text
+        assert f"Player 2 is now {second.name}" in text
+        await type_into(pilot, "#player-name", "cy")
+        await pilot.click("#player-kind")
+        await quiet(pilot)
+        await pilot.press("down", "enter")
+        await quiet(pilot)
+        assert launcher.seats[1] == second  # a name is being typed: the kind is for the next seat
+
+
 async def test_rolling_pins_pins_by_keys_and_a_refused_set(app: PinsetterApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await type_into(pilot, "#seed", "3")
