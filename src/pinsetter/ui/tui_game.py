@@ -22,6 +22,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
@@ -239,6 +240,7 @@ class GameScreen(EnterGuard, Screen[None]):
         Binding("space", "roll", N_("Roll/step")),
         Binding("h", "toggle_hint", N_("Hint")),
         Binding("u", "undo", N_("Undo")),
+        Binding("u", "undo_refused", show=False),  # where Undo is not offered, u still says why
         Binding("left_square_bracket", "slower", N_("Slower")),
         Binding("right_square_bracket", "faster", N_("Faster")),
         Binding("f1", "help", N_("Help"), show=False),
@@ -767,11 +769,15 @@ class GameScreen(EnterGuard, Screen[None]):
             return
         self.play_text(text, sorted(self.selected))
 
-    def on_key(self, event: events.Key) -> None:
-        if event.key == "enter" and self.selected and not self.typing():
-            event.stop()
-            if not self.too_soon():
-                self.confirm_selection()
+    def action_enter_guard(self) -> None:
+        """Enter with pins (or cards) picked plays the pick, whatever has the focus but the typing box and
+        whichever action the list highlights; otherwise the guard's rule, then the focused control."""
+        if self.too_soon():
+            return
+        if self.selected and not self.typing() and self.human_to_act():
+            self.confirm_selection()
+            return
+        raise SkipAction()
 
     def action_miss(self) -> None:
         self.play_if_offered("miss")
@@ -823,18 +829,23 @@ class GameScreen(EnterGuard, Screen[None]):
         self.app.push_screen(HelpScreen(self.match.game.rules()))  # the rules describe every ability
 
     def action_undo(self) -> None:
-        """Take back the last decision if the match's rule allows it (`Match.can_undo`), or say why not."""
+        """Take back the last decision if the match's rule allows it (`Match.can_undo`), or say why not;
+        either way in the status line, where every other answer to a key shows (and what was done in the log)."""
         reason = self.match.can_undo()
         if reason is not None:
             self.message = _("cannot undo: {reason}").format(reason=reason)
         else:
             taken = self.match.undo()
             self.message = ""
-            self.log_line(
-                ngettext("undo: {count} step taken back", "undo: {count} steps taken back", taken).format(count=taken)
-            )
+            words = ngettext("undo: {count} step taken back", "undo: {count} steps taken back", taken)
+            self.log_line(words.format(count=taken))
+            self.note = words.format(count=taken)
         self.selected.clear()
         self.refresh_all()
+
+    def action_undo_refused(self) -> None:
+        """u where the footer offers no Undo (the game is over, or it has no decisions): the reason."""
+        self.action_undo()
 
     def action_play_again(self) -> None:
         """The same game (players, options, undo setting) again with new dice, kept in the history as a new game."""
