@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Input, OptionList
+from textual.widgets._footer import FooterKey
 
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
@@ -273,6 +274,38 @@ async def test_the_launcher_fits_80x24(tmp_path: Path) -> None:
         assert isinstance(app.screen, GameScreen)
 
 
+def footer_text(screen: GameScreen) -> str:
+    """The footer's keys as shown, in order: `? Help  q Back ...`."""
+    return "  ".join(f"{key.key_display} {key.description}" for key in screen.query("FooterKey").results(FooterKey))
+
+
+async def test_the_footer_offers_c_all_game_long_where_chances_are_offered() -> None:
+    """Basic Rolling Pins with others: c in the footer at the player's decisions and between them (a bot's
+    turn, a roll); not in the advanced game, not once the game is over."""
+    match = Match.new("rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob", "optimal")], seed=5, options={"frames": "1"})
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = GameScreen(match, speed=0)
+        screen.schedule = lambda: None  # type: ignore[method-assign]  # each step is played here, and looked at
+        app.push_screen(screen)
+        await until(pilot, lambda: bool(screen.query("FooterKey")), "the footer's keys")
+        seen = {"decision": False, "between": False}
+        while not match.state.is_terminal():
+            await quiet(pilot)
+            seen["decision" if screen.human_to_act() else "between"] = True
+            assert "c Chances" in footer_text(screen).split("u Undo")[0]  # before Undo, after Hint
+            assert footer_text(screen).index("h Hint") < footer_text(screen).index("c Chances")
+            match.apply(match.draw_chance() if match.state.is_chance_node() else match.state.legal_actions()[0])
+            screen.refresh_all()
+        await quiet(pilot)
+        assert seen == {"decision": True, "between": True}
+        assert "Chances" not in footer_text(screen)
+    advanced = PinsetterApp(storage=None, speed=0)
+    async with advanced.run_test(size=(120, 40)) as pilot:
+        screen = await open_game(advanced, pilot, seeded_match("rolling-pins"))
+        assert "h Hint" in footer_text(screen) and "Chances" not in footer_text(screen)
+
+
 async def test_c_adds_each_options_chance_to_finish_ahead_to_the_hints() -> None:
     """Basic Rolling Pins against another player: the hints offer the chances under the values, and c gives
     them beside each option; where nobody can be finished ahead of, c says so in the status line."""
@@ -284,6 +317,7 @@ async def test_c_adds_each_options_chance_to_finish_ahead_to_the_hints() -> None
         while match.state.is_chance_node():
             match.apply(match.draw_chance())
         screen = await open_game(app, pilot, match)
+        assert "c Chances" in footer_text(screen)  # beside h Hint, where the game offers them
         await pilot.press("h")
         await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
         assert "c: each option's chance to finish ahead too" in screen.hints[screen.match.steps_done].plain
@@ -300,6 +334,7 @@ async def test_c_adds_each_options_chance_to_finish_ahead_to_the_hints() -> None
         while single.state.is_chance_node():
             single.apply(single.draw_chance())
         screen = await open_game(alone, pilot, single)
+        assert "h Hint" in footer_text(screen) and "Chances" not in footer_text(screen)
         await pilot.press("c")
         await quiet(pilot)
         assert screen.message.startswith("chances to finish ahead are for")

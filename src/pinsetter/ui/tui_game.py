@@ -29,7 +29,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from pinsetter.bots.hints import NO_CHANCES, chance_line, hint_words, offers_chances, option_values, win_chances
+from pinsetter.bots.hints import (
+    NO_CHANCES,
+    chance_line,
+    game_offers_chances,
+    hint_words,
+    offers_chances,
+    option_values,
+    win_chances,
+)
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.table_common import refusal_line
@@ -239,13 +247,14 @@ class GameScreen(EnterGuard, Screen[None]):
         Binding("v", "review", N_("Review")),
         Binding("space", "roll", N_("Roll/step")),
         Binding("h", "toggle_hint", N_("Hint")),
+        Binding("c", "toggle_chances", N_("Chances")),  # in the footer only where the game offers them
+        Binding("c", "no_chances", show=False),  # elsewhere, c says where they are offered
         Binding("u", "undo", N_("Undo")),
         Binding("u", "undo_refused", show=False),  # where Undo is not offered, u still says why
         Binding("left_square_bracket", "slower", N_("Slower")),
         Binding("right_square_bracket", "faster", N_("Faster")),
         Binding("f1", "help", N_("Help"), show=False),
         Binding("a", "abilities", N_("Abilities"), show=False),
-        Binding("c", "toggle_chances", N_("Chances"), show=False),
         Binding("m", "miss", N_("Miss"), show=False),
         Binding("s", "stop", N_("Stop"), show=False),
         Binding("p", "next_pile", N_("Pile"), show=False),
@@ -621,6 +630,8 @@ class GameScreen(EnterGuard, Screen[None]):
             return over
         if action in ("toggle_hint", "undo"):  # a game without decisions has nothing to hint or take back
             return not over and self.match.game.has_decisions
+        if action == "toggle_chances":  # basic Rolling Pins with others (and c hides them where shown)
+            return game_offers_chances(self.match.state) or (self.show_chances and not over)
         if action in ("roll", "slower", "faster"):
             return not over
         if action == "keys_mode":
@@ -796,12 +807,13 @@ class GameScreen(EnterGuard, Screen[None]):
 
     def action_toggle_chances(self) -> None:
         """Each option's chance to finish ahead of the others, with the hints (basic Rolling Pins with others)."""
-        if not offers_chances(self.match.state) and not self.show_chances:
-            self.message = _(NO_CHANCES)
-            self.refresh_all()
-            return
         self.show_chances = not self.show_chances
         self.show_hint = True
+        self.refresh_all()
+
+    def action_no_chances(self) -> None:
+        """c where the game offers no chances: which games do, in the status line."""
+        self.message = _(NO_CHANCES)
         self.refresh_all()
 
     def action_abilities(self) -> None:
