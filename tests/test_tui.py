@@ -356,6 +356,28 @@ async def test_enter_plays_the_picked_pins_not_the_highlighted_action(focus: str
         assert match.record.steps[steps].text == single, (highlighted, single)
 
 
+async def test_the_list_speaks_words_and_the_typing_box_says_what_to_type(app: PinsetterApp) -> None:
+    """The actions list shows each action in words alone; in the typing box, the status says how the
+    highlighted action is typed, and that line can be typed and played."""
+    match = Match.new("rolling-pins", [PlayerSpec("ann")], seed=5, options={})
+    while match.state.is_chance_node():
+        match.apply(match.draw_chance())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = GameScreen(match, speed=0)
+        app.push_screen(screen)
+        await until(pilot, lambda: bool(screen.query("FooterKey")), "the footer's keys")
+        prompts = [str(o.prompt) for o in screen.query_one("#actions", OptionList).options]
+        assert prompts == ["Roll one die", "Roll two dice"]  # not "Roll one die  dice 1"
+        assert "dice 1" not in screen_text(app) and "typed, the highlighted" not in status_line(screen)
+        await pilot.press("down", "tab")
+        await quiet(pilot)
+        assert screen.typing()
+        assert status_line(screen).endswith("typed, the highlighted action is: dice 2")
+        await pilot.press(*"dice 2", "enter")
+        await quiet(pilot)
+        assert match.record.steps[0].text == "dice 2"
+
+
 async def test_u_says_what_it_did_or_why_not_in_the_status_line(app: PinsetterApp) -> None:
     """The undo's words in the status line (the log may be hidden under the hints), and a reason where
     the footer offers no Undo: a game without decisions, a game over."""

@@ -82,9 +82,10 @@ async def test_advanced_rolling_pins_names_every_ability() -> None:
         assert "Flip: turn one die" in screen.query_one("#table").source.plain  # type: ignore[attr-defined]
         labels = [str(o.prompt) for o in screen.query_one("#actions", OptionList).options]
         actions = [str(a) for a in match.state.legal_actions()]
-        # Each choice in words, its typed form beside it as a shortcut (`Cross out 5  cross 5`).
+        # Each choice in words alone (`Cross out 5`), never its typed form (`cross 5`).
+        said = {c.action: c.label for c in match.game.table(match.state, ["ann", "bob"]).choices}
         assert labels and all(
-            label.endswith(f"  {action}") and not label.startswith(("dice", "miss", "cross"))
+            label == (said.get(action) or match.game.action_words(match.state, action)) and action not in label
             for label, action in zip(labels, actions, strict=True)
         )
     # A box to mark: every choice names its ability and its row (played on to the first such choice).
@@ -106,7 +107,8 @@ async def test_below_80x24_the_screen_degrades_without_garbage() -> None:
         assert lines[0].rstrip().endswith("total")  # the compact sheet in one piece: no wrapped rows
         # Below 22 rows the sheet loses its rules (two lines a player); it and every choice stay in view.
         assert lines[1].startswith("ann ▶  │") and lines[3].startswith("bob    │") and "┌" not in text
-        assert "cross 5" in text and "Miss (end the ball)" in text and "or type an action" in text
+        assert "Cross out 5" in text and "Miss (end the ball)" in text and "or type an action" in text
+        assert "cross 5" not in text  # the list in words: the typed form is said where the player types
 
 
 async def test_the_log_keeps_its_newest_lines_and_every_character_after_a_resize() -> None:

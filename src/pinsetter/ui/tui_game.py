@@ -507,12 +507,21 @@ class GameScreen(EnterGuard, Screen[None]):
 
     @staticmethod
     def action_option(action: str, label: str) -> Option:
-        """A legal action in the game's words, with the text that types it beside them, dim (`cross 4+6`):
-        the typing box takes it, so it is shown as its shortcut, never in place of the words."""
-        text = Text(label or action)
-        if label and label.casefold() != action.casefold():
-            text.append(f"  {action}", style="dim")
-        return Option(text, id=action)
+        """A legal action in the game's words only: players read words, never the notation. What to type for
+        it is said where the player types (`typed_form_line`, while the typing box has the focus)."""
+        return Option(Text(label or action), id=action)
+
+    def typed_form_line(self) -> str:
+        """While typing at a decision: how the highlighted action is typed (`cross 4+6`), the one place the
+        notation shows."""
+        if not self.human_to_act():
+            return ""
+        actions = self.query_one("#actions", OptionList)
+        index = actions.highlighted
+        option = actions.get_option_at_index(index) if index is not None and index < actions.option_count else None
+        if option is None or not option.id or option.id.startswith("end-") or option.id == "roll":
+            return ""
+        return _("typed, the highlighted action is: {line}").format(line=option.id)
 
     def table_view(self) -> TableView:
         """The game's own picture of the table for the player up (core/table.py)."""
@@ -539,6 +548,9 @@ class GameScreen(EnterGuard, Screen[None]):
                     text.append(f": {doing}")
         if self.typing():
             text.append("\n" + _("typing: Enter plays the line, Escape goes back to the keys"), style="bold cyan")
+            example = self.typed_form_line()
+            if example:
+                text.append("\n" + example, style="cyan")
         if self.note:
             text.append(f"\n{self.note}", style="cyan")
         if self.message:
@@ -727,7 +739,7 @@ class GameScreen(EnterGuard, Screen[None]):
         elif text or self.human_roll():
             self.play_text(text)  # an empty line at a roll rolls, as in `pinsetter play`
         else:
-            self.message = _("type an action (as shown dim beside each one), or hint, undo, rules, quit")
+            self.message = _("type an action (the status line shows how the highlighted one is typed), or hint, undo, rules, quit")
             self.refresh_all()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
