@@ -276,6 +276,28 @@ async def test_the_launcher_fits_80x24(tmp_path: Path) -> None:
         assert isinstance(app.screen, GameScreen)
 
 
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (200, 60)], ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("game", ["rolling-pins", "bowling-solitaire"])
+async def test_with_the_hints_open_the_rack_and_the_dice_stay_in_view(game: str, size: tuple[int, int]) -> None:
+    """The hint panel takes the room left (and scrolls): the pins and the dice, or the piles, stay on screen."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_game(app, pilot, seeded_match(game))
+        await pilot.press("h")
+        await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
+        text = screen_text(app)
+        view = screen.table_view()
+        standing = [p.label for p in view.pins if not p.down]
+        rack = [line for line in text.split("\n") if sum(f" {n} " in f" {line} " for n in standing) >= 2]
+        assert rack, text  # the pins' rows
+        if view.dice:
+            assert "dice: " in text
+        else:
+            assert all(f"pile {pile.number}: " in text for pile in view.piles if pile.top is not None), text
+        assert screen.query_one("#hint-box").region.height >= 3  # and the hints beside or under them
+        assert "best)" in text
+
+
 def footer_text(screen: GameScreen) -> str:
     """The footer's keys as shown, in order: `? Help  q Back ...`."""
     return "  ".join(f"{key.key_display} {key.description}" for key in screen.query("FooterKey").results(FooterKey))

@@ -8,7 +8,8 @@ literally (rich `Text`, never markup).
 The layout follows the terminal (`layout_for`): below 76 columns the table and the play column
 stack; from 110 the log goes under the table, from 160 into a third column; below 32 rows the
 borders go, below 22 the sheet loses its rules. The hint panel scrolls (Tab reaches it) and shows
-every option's value at every size.
+every option's value at every size; stacked in a short window it shares the room with the table,
+whose pins and dice stay in view.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ __all__ = ["SPEEDS", "GameScreen", "HelpScreen", "draw_seed", "layout_for"]
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
 PLAY_COLUMN = 29  # the narrowest the play column (status, actions, hints) gets beside the table
 TABLE_COLUMN = 42  # the table's column at least (the pins and the track of the English sheet)
+TABLE_ROWS_KEPT = 5  # stacked in a short window with the hints: the table's rows always shown (the rack, the dice)
+PLAY_ROWS_HINTING = 8  # and the play column's least: status 2, actions 2, typing box 1, hint panel 3
 
 
 def draw_seed() -> int:
@@ -117,7 +120,7 @@ GameScreen.short.hinting #actions { max-height: 5; }
 GameScreen.short.hinting.medium #log, GameScreen.short.hinting.narrow #log { display: none; }
 GameScreen.narrow #main { layout: vertical; }
 GameScreen.narrow #left { width: 1fr; height: auto; max-height: 40%; }
-GameScreen.narrow.hinting #left { display: none; }
+GameScreen.narrow.short.hinting #actions { max-height: 2; }
 GameScreen.narrow #right { padding: 0; }
 GameScreen.narrow #actions { max-height: 4; }
 GameScreen.narrow #log { min-height: 2; }
@@ -283,6 +286,7 @@ class GameScreen(EnterGuard, Screen[None]):
         self.layout_name = ""
         self.screen_size = (80, 24)  # set by `fit` from the terminal's size
         self.table_width = TABLE_COLUMN
+        self.sheet_rows = 0  # the scoresheets' lines, as last drawn
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -428,6 +432,7 @@ class GameScreen(EnterGuard, Screen[None]):
         if turn is not None:
             highlight_frame(sheet, shown, frames, turn, current[turn], compact, ruled)
         self.query_one("#sheet", Static).update(sheet)
+        self.sheet_rows = len(sheet.plain.split("\n"))
         view = self.table_view()
         if self.pile is not None and not any(p.number == self.pile and (p.top or p.cards) for p in view.piles):
             self.pile = None  # the chosen pile stays chosen until it has no card to play
@@ -462,6 +467,13 @@ class GameScreen(EnterGuard, Screen[None]):
             table.append("\n" + abilities_help(view), style="italic")
         table.rstrip()  # no empty line under the table
         self.query_one("#table", WrappedText).show(table)
+        # Stacked in a short window, the hints share the room with the table: the table keeps what is left
+        # above the play column's least (the rack and the dice at least, the rest scrolls in its box).
+        left = self.query_one("#left")
+        if self.layout_name == "narrow" and height < SHORT and self.show_hint:
+            left.styles.max_height = max(TABLE_ROWS_KEPT, height - 1 - self.sheet_rows - PLAY_ROWS_HINTING)
+        else:
+            left.styles.max_height = None  # the stylesheet's
 
     def roll_owner(self, view: TableView) -> str:
         """Whose dice the table shows, when they are not the roll being played now: the last roll stays."""
@@ -568,7 +580,7 @@ class GameScreen(EnterGuard, Screen[None]):
         """The hint panel: hints are worked out in a thread (the first can take seconds), "thinking" till then."""
         box = self.query_one("#hint-box", VerticalScroll)
         box.display = self.show_hint
-        self.set_class(self.show_hint, "hinting")  # the hints take the log's room, or the table's when narrow
+        self.set_class(self.show_hint, "hinting")  # the hints take the log's room (and some of the table's, `draw_table_box`)
         if not self.show_hint:
             return
         hint = self.query_one("#hint", WrappedText)
