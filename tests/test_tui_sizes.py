@@ -306,7 +306,9 @@ def footer_text(screen: GameScreen) -> str:
 async def test_the_footer_offers_c_all_game_long_where_chances_are_offered() -> None:
     """Basic Rolling Pins with others: c in the footer at the player's decisions and between them (a bot's
     turn, a roll); not in the advanced game, not once the game is over."""
-    match = Match.new("rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob", "optimal")], seed=5, options={"frames": "1"})
+    match = Match.new(
+        "rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob", "optimal")], seed=5, options={"frames": "1"}
+    )
     app = PinsetterApp(storage=None, speed=0)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = GameScreen(match, speed=0)

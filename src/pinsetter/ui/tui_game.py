@@ -22,8 +22,8 @@ from typing import Any, ClassVar
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
 from textual.actions import SkipAction
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
@@ -580,7 +580,7 @@ class GameScreen(EnterGuard, Screen[None]):
         """The hint panel: hints are worked out in a thread (the first can take seconds), "thinking" till then."""
         box = self.query_one("#hint-box", VerticalScroll)
         box.display = self.show_hint
-        self.set_class(self.show_hint, "hinting")  # the hints take the log's room (and some of the table's, `draw_table_box`)
+        self.set_class(self.show_hint, "hinting")  # the hints take the log's room (some of the table's too)
         if not self.show_hint:
             return
         hint = self.query_one("#hint", WrappedText)
@@ -751,7 +751,9 @@ class GameScreen(EnterGuard, Screen[None]):
         elif text or self.human_roll():
             self.play_text(text)  # an empty line at a roll rolls, as in `pinsetter play`
         else:
-            self.message = _("type an action (the status line shows how the highlighted one is typed), or hint, undo, rules, quit")
+            self.message = _(
+                "type an action (the status line shows how the highlighted one is typed), or hint, undo, rules, quit"
+            )
             self.refresh_all()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
