@@ -357,8 +357,8 @@ async def test_enter_plays_the_picked_pins_not_the_highlighted_action(focus: str
 
 
 async def test_the_list_speaks_words_and_the_typing_box_says_what_to_type(app: PinsetterApp) -> None:
-    """The actions list shows each action in words alone; in the typing box, the status says how the
-    highlighted action is typed, and that line can be typed and played."""
+    """The actions list shows each action in words alone; with the focus, the empty typing box shows how
+    the highlighted action is typed, and that line can be typed and played."""
     match = Match.new("rolling-pins", [PlayerSpec("ann")], seed=5, options={})
     while match.state.is_chance_node():
         match.apply(match.draw_chance())
@@ -368,11 +368,12 @@ async def test_the_list_speaks_words_and_the_typing_box_says_what_to_type(app: P
         await until(pilot, lambda: bool(screen.query("FooterKey")), "the footer's keys")
         prompts = [str(o.prompt) for o in screen.query_one("#actions", OptionList).options]
         assert prompts == ["Roll one die", "Roll two dice"]  # not "Roll one die  dice 1"
-        assert "dice 1" not in screen_text(app) and "typed, the highlighted" not in status_line(screen)
+        assert "dice 1" not in screen_text(app) and "or type an action (Tab)" in screen_text(app)
         await pilot.press("down", "tab")
         await quiet(pilot)
         assert screen.typing()
-        assert status_line(screen).endswith("typed, the highlighted action is: dice 2")
+        assert "e.g. dice 2 (the highlighted action)" in screen_text(app)
+        assert "dice 1" not in screen_text(app)
         await pilot.press(*"dice 2", "enter")
         await quiet(pilot)
         assert match.record.steps[0].text == "dice 2"

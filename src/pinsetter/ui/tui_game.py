@@ -439,6 +439,7 @@ class GameScreen(EnterGuard, Screen[None]):
         self.draw_table_box(view)
         self.query_one("#status", WrappedText).show(self.status_text(view))
         self.refresh_actions(view)
+        self.show_typed_form()
         self.update_hint()
         self.refresh_bindings()  # the footer offers what can be done now (Play again at the end)
         self.schedule()  # after every change: the automatic steps go on, if any are due
@@ -520,20 +521,24 @@ class GameScreen(EnterGuard, Screen[None]):
     @staticmethod
     def action_option(action: str, label: str) -> Option:
         """A legal action in the game's words only: players read words, never the notation. What to type for
-        it is said where the player types (`typed_form_line`, while the typing box has the focus)."""
+        it is said where the player types (`show_typed_form`: in the typing box, while it has the focus)."""
         return Option(Text(label or action), id=action)
 
-    def typed_form_line(self) -> str:
-        """While typing at a decision: how the highlighted action is typed (`cross 4+6`), the one place the
-        notation shows."""
-        if not self.human_to_act():
-            return ""
-        actions = self.query_one("#actions", OptionList)
-        index = actions.highlighted
-        option = actions.get_option_at_index(index) if index is not None and index < actions.option_count else None
-        if option is None or not option.id or option.id.startswith("end-") or option.id == "roll":
-            return ""
-        return _("typed, the highlighted action is: {line}").format(line=option.id)
+    def show_typed_form(self) -> None:
+        """While typing at a decision, the empty box shows how the highlighted action is typed (`cross 4+6`):
+        the one place the notation shows, where the player types (no line more on a small screen)."""
+        box = self.query_one("#command", CommandInput)
+        form = ""
+        if self.typing() and self.human_to_act():
+            actions = self.query_one("#actions", OptionList)
+            index = actions.highlighted
+            found = index is not None and index < actions.option_count
+            option = actions.get_option_at_index(index) if found and index is not None else None
+            if option is not None and option.id and not option.id.startswith("end-") and option.id != "roll":
+                form = option.id
+        box.placeholder = (
+            _("e.g. {line} (the highlighted action)").format(line=form) if form else _("or type an action (Tab)")
+        )
 
     def table_view(self) -> TableView:
         """The game's own picture of the table for the player up (core/table.py)."""
@@ -560,9 +565,6 @@ class GameScreen(EnterGuard, Screen[None]):
                     text.append(f": {doing}")
         if self.typing():
             text.append("\n" + _("typing: Enter plays the line, Escape goes back to the keys"), style="bold cyan")
-            example = self.typed_form_line()
-            if example:
-                text.append("\n" + example, style="cyan")
         if self.note:
             text.append(f"\n{self.note}", style="cyan")
         if self.message:
@@ -752,7 +754,7 @@ class GameScreen(EnterGuard, Screen[None]):
             self.play_text(text)  # an empty line at a roll rolls, as in `pinsetter play`
         else:
             self.message = _(
-                "type an action (the status line shows how the highlighted one is typed), or hint, undo, rules, quit"
+                "type an action (the empty box shows how the highlighted one is typed), or hint, undo, rules, quit"
             )
             self.refresh_all()
 
@@ -768,6 +770,7 @@ class GameScreen(EnterGuard, Screen[None]):
         if self.is_mounted:
             with contextlib.suppress(Exception):  # the screen is being taken down
                 self.query_one("#status", WrappedText).show(self.status_text(self.table_view()))
+                self.show_typed_form()
             self.refresh_bindings()
 
     def action_keys_mode(self) -> None:
