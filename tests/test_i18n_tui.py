@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from rich.cells import cell_len
 from textual.geometry import Region
+from textual.widgets import OptionList
 
 from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
 from pinsetter.records import PlayerSpec, player_name
@@ -44,15 +45,20 @@ def japanese() -> Iterator[None]:
 async def test_rolling_pins_in_japanese(size: tuple[int, int]) -> None:
     width, height = size
     app = PinsetterApp(storage=None, speed=0)
+    match = seeded_match("rolling-pins")
     async with app.run_test(size=size) as pilot:
-        await open_game(app, pilot, seeded_match("rolling-pins"))
+        screen = await open_game(app, pilot, match)
         text = screen_text(app)  # its golden screen: tests/test_tui_goldens.py
+        listed = [str(option.prompt) for option in screen.query_one("#actions", OptionList).options]
     lines = text.split("\n")
     assert len(lines) <= height and max(cell_len(line) for line in lines) <= width
     # The dice and the ability track, every ability's title whole (not "エクストラ…").
     for words in ("出目", "リロール", "フリップ", "追加ダイス", "テンピン", "エクストラピン", "オートストライク"):
         assert words in text, words
-    assert "dice 1" in text or "cross" in text or "mark" in text  # actions keep their notation
+    # The actions in Japanese words alone: their notation (`cross 5`, `miss`) only where the player types.
+    legal = [str(action) for action in match.state.legal_actions()]
+    assert listed and all(JAPANESE.search(label) for label in listed), listed
+    assert not any(action in text for action in legal if " " in action), legal
     assert sum(bool(JAPANESE.search(line)) for line in lines) >= 5
 
 

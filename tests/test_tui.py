@@ -186,6 +186,34 @@ async def test_humans_and_bots_mixed(app: PinsetterApp) -> None:
         assert "Winner" in screen_text(app) or "Tie" in screen_text(app)
 
 
+async def test_a_kind_chosen_just_after_add_is_the_added_seats(app: PinsetterApp) -> None:
+    """Add, then a bot in the list next to the name: the seat just added (highlighted) becomes that bot,
+    and its label says so; the first seat, and a seat added with a name, keep their kind."""
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        await highlight_game(pilot, app, "rolling-pins")
+        await pilot.click("#add-player")
+        await quiet(pilot)
+        assert "Player 2 (human)" in screen_text(app)
+        await pilot.click("#player-kind")
+        await quiet(pilot)
+        await pilot.press("down", "down", "enter")  # past "human" to a bot
+        await quiet(pilot)
+        first, second = launcher.seats
+        assert (first.name, first.kind) == ("Player 1", "human")
+        assert second.kind != "human" and second.name.endswith("bot")
+        text = screen_text(app)
+        assert "Player 2 (human)" not in text and f"▶ {second.name}" in text
+        assert f"Player 2 is now {second.name}" in text
+        await type_into(pilot, "#player-name", "cy")
+        await pilot.click("#player-kind")
+        await quiet(pilot)
+        await pilot.press("down", "enter")
+        await quiet(pilot)
+        assert launcher.seats[1] == second  # a name is being typed: the kind is for the next seat
+
+
 async def test_rolling_pins_pins_by_keys_and_a_refused_set(app: PinsetterApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await type_into(pilot, "#seed", "3")
@@ -293,6 +321,95 @@ async def test_undo_hint_and_help(app: PinsetterApp) -> None:
         await quiet(pilot)
         assert "Rolling Pins" in screen_text(app)
         await pilot.press("escape")
+
+
+@pytest.mark.parametrize("focus", ["#actions", "#hint-box", "#table-box"])
+async def test_enter_plays_the_picked_pins_not_the_highlighted_action(focus: str) -> None:
+    """Pins picked, the list's highlight moved to another action, the focus anywhere but the typing box:
+    Enter crosses the picked pins."""
+    match = Match.new("rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob", "optimal")], seed=5, options={})
+    while match.state.is_chance_node():
+        match.apply(match.draw_chance())
+    match.apply(match.state.game.parse_action("dice 1"))
+    while match.state.is_chance_node():
+        match.apply(match.draw_chance())
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = GameScreen(match, speed=0)
+        app.push_screen(screen)
+        await until(pilot, lambda: bool(screen.query("FooterKey")), "the footer's keys")
+        await past_guard(pilot, screen)
+        await pilot.press("h", "down", "down")  # the hints open; the list highlights its third action
+        await quiet(pilot)
+        actions = screen.query_one("#actions", OptionList)
+        highlighted = actions.get_option_at_index(actions.highlighted or 0).id
+        legal = [str(a) for a in match.state.legal_actions()]
+        single = sorted(a for a in legal if a.startswith("cross ") and "+" not in a and a != highlighted)[0]
+        pin = int(single.split()[1])
+        screen.query_one(focus).focus()
+        steps = len(match.record.steps)
+        await pilot.press(str(pin % 10))
+        await quiet(pilot)
+        assert screen.selected == {pin}
+        await pilot.press("enter")
+        await quiet(pilot)
+        assert match.record.steps[steps].text == single, (highlighted, single)
+
+
+async def test_the_list_speaks_words_and_the_typing_box_says_what_to_type(app: PinsetterApp) -> None:
+    """The actions list shows each action in words alone; with the focus, the empty typing box shows how
+    the highlighted action is typed, and that line can be typed and played."""
+    match = Match.new("rolling-pins", [PlayerSpec("ann")], seed=5, options={})
+    while match.state.is_chance_node():
+        match.apply(match.draw_chance())
+    async with app.run_test(size=SIZE) as pilot:
+        screen = GameScreen(match, speed=0)
+        app.push_screen(screen)
+        await until(pilot, lambda: bool(screen.query("FooterKey")), "the footer's keys")
+        prompts = [str(o.prompt) for o in screen.query_one("#actions", OptionList).options]
+        assert prompts == ["Roll one die", "Roll two dice"]  # not "Roll one die  dice 1"
+        assert "dice 1" not in screen_text(app) and "or type an action (Tab)" in screen_text(app)
+        await pilot.press("down", "tab")
+        await quiet(pilot)
+        assert screen.typing()
+        assert "e.g. dice 2 (the highlighted action)" in screen_text(app)
+        assert "dice 1" not in screen_text(app)
+        await pilot.press(*"dice 2", "enter")
+        await quiet(pilot)
+        assert match.record.steps[0].text == "dice 2"
+
+
+async def test_u_says_what_it_did_or_why_not_in_the_status_line(app: PinsetterApp) -> None:
+    """The undo's words in the status line (the log may be hidden under the hints), and a reason where
+    the footer offers no Undo: a game without decisions, a game over."""
+    match = Match.new("rolling-pins", [PlayerSpec("ann")], seed=5, options={"frames": "1"})
+    while match.state.is_chance_node():
+        match.apply(match.draw_chance())
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = GameScreen(match, speed=0)
+        app.push_screen(screen)
+        await until(pilot, lambda: bool(screen.query("FooterKey")), "the footer's keys")
+        await pilot.press("u")
+        await quiet(pilot)
+        assert status_line(screen).endswith("! cannot undo: there is no decision to take back")
+        await first_action(pilot, screen)  # one die: then the roll, then a decision with nothing revealed after
+        await settle(pilot, screen)
+        await first_action(pilot, screen)
+        await settle(pilot, screen)
+        await pilot.press("h")
+        await pilot.press("u")
+        await quiet(pilot)
+        assert "undo: 1 step taken back" in status_line(screen)
+        assert "undo: 1 step taken back" in screen_text(app)  # at 60x20 under the hints: no log in sight
+    dice = Match.new("tenpins", [PlayerSpec("ann")], seed=5)
+    other = PinsetterApp(storage=None, speed=0)
+    async with other.run_test(size=SIZE) as pilot:
+        screen = GameScreen(dice, speed=0)
+        other.push_screen(screen)
+        await until(pilot, lambda: bool(screen.query("FooterKey")), "the footer's keys")
+        await pilot.press("u")
+        await quiet(pilot)
+        assert "! cannot undo: there is no decision to take back" in status_line(screen)
 
 
 async def test_options_have_their_own_widgets_and_bad_values_are_shown(app: PinsetterApp) -> None:

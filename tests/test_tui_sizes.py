@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Input, OptionList
+from textual.widgets._footer import FooterKey
 
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
@@ -81,9 +82,10 @@ async def test_advanced_rolling_pins_names_every_ability() -> None:
         assert "Flip: turn one die" in screen.query_one("#table").source.plain  # type: ignore[attr-defined]
         labels = [str(o.prompt) for o in screen.query_one("#actions", OptionList).options]
         actions = [str(a) for a in match.state.legal_actions()]
-        # Each choice in words, its typed form beside it as a shortcut (`Cross out 5  cross 5`).
+        # Each choice in words alone (`Cross out 5`), never its typed form (`cross 5`).
+        said = {c.action: c.label for c in match.game.table(match.state, ["ann", "bob"]).choices}
         assert labels and all(
-            label.endswith(f"  {action}") and not label.startswith(("dice", "miss", "cross"))
+            label == (said.get(action) or match.game.action_words(match.state, action)) and action not in label
             for label, action in zip(labels, actions, strict=True)
         )
     # A box to mark: every choice names its ability and its row (played on to the first such choice).
@@ -105,7 +107,8 @@ async def test_below_80x24_the_screen_degrades_without_garbage() -> None:
         assert lines[0].rstrip().endswith("total")  # the compact sheet in one piece: no wrapped rows
         # Below 22 rows the sheet loses its rules (two lines a player); it and every choice stay in view.
         assert lines[1].startswith("ann ▶  │") and lines[3].startswith("bob    │") and "┌" not in text
-        assert "cross 5" in text and "Miss (end the ball)" in text and "or type an action" in text
+        assert "Cross out 5" in text and "Miss (end the ball)" in text and "or type an action" in text
+        assert "cross 5" not in text  # the list in words: the typed form is said where the player types
 
 
 async def test_the_log_keeps_its_newest_lines_and_every_character_after_a_resize() -> None:
@@ -273,6 +276,62 @@ async def test_the_launcher_fits_80x24(tmp_path: Path) -> None:
         assert isinstance(app.screen, GameScreen)
 
 
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (200, 60)], ids=lambda size: f"{size[0]}x{size[1]}")
+@pytest.mark.parametrize("game", ["rolling-pins", "bowling-solitaire"])
+async def test_with_the_hints_open_the_rack_and_the_dice_stay_in_view(game: str, size: tuple[int, int]) -> None:
+    """The hint panel takes the room left (and scrolls): the pins and the dice, or the piles, stay on screen."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_game(app, pilot, seeded_match(game))
+        await pilot.press("h")
+        await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
+        text = screen_text(app)
+        view = screen.table_view()
+        standing = [p.label for p in view.pins if not p.down]
+        rack = [line for line in text.split("\n") if sum(f" {n} " in f" {line} " for n in standing) >= 2]
+        assert rack, text  # the pins' rows
+        if view.dice:
+            assert "dice: " in text
+        else:
+            assert all(f"pile {pile.number}: " in text for pile in view.piles if pile.top is not None), text
+        assert screen.query_one("#hint-box").region.height >= 3  # and the hints beside or under them
+        assert "best)" in text
+
+
+def footer_text(screen: GameScreen) -> str:
+    """The footer's keys as shown, in order: `? Help  q Back ...`."""
+    return "  ".join(f"{key.key_display} {key.description}" for key in screen.query("FooterKey").results(FooterKey))
+
+
+async def test_the_footer_offers_c_all_game_long_where_chances_are_offered() -> None:
+    """Basic Rolling Pins with others: c in the footer at the player's decisions and between them (a bot's
+    turn, a roll); not in the advanced game, not once the game is over."""
+    match = Match.new(
+        "rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob", "optimal")], seed=5, options={"frames": "1"}
+    )
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = GameScreen(match, speed=0)
+        screen.schedule = lambda: None  # type: ignore[method-assign]  # each step is played here, and looked at
+        app.push_screen(screen)
+        await until(pilot, lambda: bool(screen.query("FooterKey")), "the footer's keys")
+        seen = {"decision": False, "between": False}
+        while not match.state.is_terminal():
+            await quiet(pilot)
+            seen["decision" if screen.human_to_act() else "between"] = True
+            assert "c Chances" in footer_text(screen).split("u Undo")[0]  # before Undo, after Hint
+            assert footer_text(screen).index("h Hint") < footer_text(screen).index("c Chances")
+            match.apply(match.draw_chance() if match.state.is_chance_node() else match.state.legal_actions()[0])
+            screen.refresh_all()
+        await quiet(pilot)
+        assert seen == {"decision": True, "between": True}
+        assert "Chances" not in footer_text(screen)
+    advanced = PinsetterApp(storage=None, speed=0)
+    async with advanced.run_test(size=(120, 40)) as pilot:
+        screen = await open_game(advanced, pilot, seeded_match("rolling-pins"))
+        assert "h Hint" in footer_text(screen) and "Chances" not in footer_text(screen)
+
+
 async def test_c_adds_each_options_chance_to_finish_ahead_to_the_hints() -> None:
     """Basic Rolling Pins against another player: the hints offer the chances under the values, and c gives
     them beside each option; where nobody can be finished ahead of, c says so in the status line."""
@@ -284,6 +343,7 @@ async def test_c_adds_each_options_chance_to_finish_ahead_to_the_hints() -> None
         while match.state.is_chance_node():
             match.apply(match.draw_chance())
         screen = await open_game(app, pilot, match)
+        assert "c Chances" in footer_text(screen)  # beside h Hint, where the game offers them
         await pilot.press("h")
         await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
         assert "c: each option's chance to finish ahead too" in screen.hints[screen.match.steps_done].plain
@@ -300,6 +360,7 @@ async def test_c_adds_each_options_chance_to_finish_ahead_to_the_hints() -> None
         while single.state.is_chance_node():
             single.apply(single.draw_chance())
         screen = await open_game(alone, pilot, single)
+        assert "h Hint" in footer_text(screen) and "Chances" not in footer_text(screen)
         await pilot.press("c")
         await quiet(pilot)
         assert screen.message.startswith("chances to finish ahead are for")

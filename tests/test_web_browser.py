@@ -237,6 +237,25 @@ def test_rolling_pins_refusal_hint_undo_and_reload(
     hide = driver.find_element(By.CSS_SELECTOR, "#hint button[data-key='chances']")
     assert hide.text == "Hide the chances"
     driver.save_screenshot(str(artifacts / "rolling-pins-hint-chances.png"))
+    # A switch of the page's language reloads it: the panel stays open, the chances shown, in the new words.
+    english = lines
+    Select(driver.find_element(By.ID, "lang-switch")).select_by_value("ja")
+    wait(
+        driver, lambda d: d.execute_script("return document.documentElement.lang") == "ja", "Japanese after the switch"
+    )
+    wait(driver, lambda d: d.find_elements(By.ID, "chance-meaning"), "no chances shown after the switch")
+    settle(driver)
+    assert driver.find_element(By.ID, "hint-h").text == "ヒント"
+    assert driver.find_element(By.ID, "chance-meaning").text.startswith("上で終わる確率: ")
+    shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#hint .hint-words li")]
+    assert len(shown) == len(english) and shown != english and all("%" in line for line in shown)
+    assert driver.find_element(By.CSS_SELECTOR, "#hint button[data-key='chances']").text == "確率を隠す"
+    Select(driver.find_element(By.ID, "lang-switch")).select_by_value("en")
+    wait(driver, lambda d: d.execute_script("return document.documentElement.lang") == "en", "English again")
+    wait(driver, lambda d: d.find_elements(By.ID, "chance-meaning"), "no chances shown back in English")
+    settle(driver)
+    assert [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#hint .hint-words li")] == english
+    hide = driver.find_element(By.CSS_SELECTOR, "#hint button[data-key='chances']")
     hide.click()
     wait(driver, lambda d: not d.find_elements(By.ID, "chance-meaning"), "the chances still shown")
     assert ", chance to finish ahead " not in driver.find_element(By.CSS_SELECTOR, "#hint .hint-words li").text

@@ -77,13 +77,12 @@ def plain(widget: Static) -> str:
 
 
 def action_words(actions: OptionList) -> list[str]:
-    """The actions offered, each without the dim shortcut beside it (its typed form, notation by design)."""
+    """The actions offered, each in words alone: no typed form beside them (the typing box says it)."""
     words = []
     for option in actions.options:
         label = str(option.prompt)
         if option.id and option.id != "roll":
-            assert label.endswith(option.id), label  # the shortcut is there, beside the words
-            label = label.removesuffix(option.id).rstrip()
+            assert option.id not in label, label  # the notation is not in the list
             assert label, f"{option.id!r} is offered without words"
         words.append(label)
     return words

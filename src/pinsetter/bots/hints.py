@@ -84,12 +84,17 @@ ESTIMATE_NAME = N_("estimated final score {value}")
 
 def offers_chances(state: State) -> bool:
     """Whether `win_chances` has an answer here (without working it out): basic Rolling Pins with other players."""
+    return game_offers_chances(state) and not state.is_chance_node()
+
+
+def game_offers_chances(state: State) -> bool:
+    """Whether the game's decisions offer chances (`offers_chances`), chance steps between them too: a
+    game's front end offers the key for them all game long, not only at each decision."""
     return (
         state.game.id == "rolling-pins"
         and not state.game.options.get("advanced")
         and state.num_players > 1
         and not state.is_terminal()
-        and not state.is_chance_node()
     )
 
 

@@ -8,7 +8,8 @@ literally (rich `Text`, never markup).
 The layout follows the terminal (`layout_for`): below 76 columns the table and the play column
 stack; from 110 the log goes under the table, from 160 into a third column; below 32 rows the
 borders go, below 22 the sheet loses its rules. The hint panel scrolls (Tab reaches it) and shows
-every option's value at every size.
+every option's value at every size; stacked in a short window it shares the room with the table,
+whose pins and dice stay in view.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, ClassVar
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -28,7 +30,15 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Header, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from pinsetter.bots.hints import NO_CHANCES, chance_line, hint_words, offers_chances, option_values, win_chances
+from pinsetter.bots.hints import (
+    NO_CHANCES,
+    chance_line,
+    game_offers_chances,
+    hint_words,
+    offers_chances,
+    option_values,
+    win_chances,
+)
 from pinsetter.core.game import GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.table_common import refusal_line
@@ -56,6 +66,8 @@ __all__ = ["SPEEDS", "GameScreen", "HelpScreen", "draw_seed", "layout_for"]
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
 PLAY_COLUMN = 29  # the narrowest the play column (status, actions, hints) gets beside the table
 TABLE_COLUMN = 42  # the table's column at least (the pins and the track of the English sheet)
+TABLE_ROWS_KEPT = 5  # stacked in a short window with the hints: the table's rows always shown (the rack, the dice)
+PLAY_ROWS_HINTING = 8  # and the play column's least: status 2, actions 2, typing box 1, hint panel 3
 
 
 def draw_seed() -> int:
@@ -108,7 +120,7 @@ GameScreen.short.hinting #actions { max-height: 5; }
 GameScreen.short.hinting.medium #log, GameScreen.short.hinting.narrow #log { display: none; }
 GameScreen.narrow #main { layout: vertical; }
 GameScreen.narrow #left { width: 1fr; height: auto; max-height: 40%; }
-GameScreen.narrow.hinting #left { display: none; }
+GameScreen.narrow.short.hinting #actions { max-height: 2; }
 GameScreen.narrow #right { padding: 0; }
 GameScreen.narrow #actions { max-height: 4; }
 GameScreen.narrow #log { min-height: 2; }
@@ -238,12 +250,14 @@ class GameScreen(EnterGuard, Screen[None]):
         Binding("v", "review", N_("Review")),
         Binding("space", "roll", N_("Roll/step")),
         Binding("h", "toggle_hint", N_("Hint")),
+        Binding("c", "toggle_chances", N_("Chances")),  # in the footer only where the game offers them
+        Binding("c", "no_chances", show=False),  # elsewhere, c says where they are offered
         Binding("u", "undo", N_("Undo")),
+        Binding("u", "undo_refused", show=False),  # where Undo is not offered, u still says why
         Binding("left_square_bracket", "slower", N_("Slower")),
         Binding("right_square_bracket", "faster", N_("Faster")),
         Binding("f1", "help", N_("Help"), show=False),
         Binding("a", "abilities", N_("Abilities"), show=False),
-        Binding("c", "toggle_chances", N_("Chances"), show=False),
         Binding("m", "miss", N_("Miss"), show=False),
         Binding("s", "stop", N_("Stop"), show=False),
         Binding("p", "next_pile", N_("Pile"), show=False),
@@ -272,6 +286,7 @@ class GameScreen(EnterGuard, Screen[None]):
         self.layout_name = ""
         self.screen_size = (80, 24)  # set by `fit` from the terminal's size
         self.table_width = TABLE_COLUMN
+        self.sheet_rows = 0  # the scoresheets' lines, as last drawn
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -417,12 +432,14 @@ class GameScreen(EnterGuard, Screen[None]):
         if turn is not None:
             highlight_frame(sheet, shown, frames, turn, current[turn], compact, ruled)
         self.query_one("#sheet", Static).update(sheet)
+        self.sheet_rows = len(sheet.plain.split("\n"))
         view = self.table_view()
         if self.pile is not None and not any(p.number == self.pile and (p.top or p.cards) for p in view.piles):
             self.pile = None  # the chosen pile stays chosen until it has no card to play
         self.draw_table_box(view)
         self.query_one("#status", WrappedText).show(self.status_text(view))
         self.refresh_actions(view)
+        self.show_typed_form()
         self.update_hint()
         self.refresh_bindings()  # the footer offers what can be done now (Play again at the end)
         self.schedule()  # after every change: the automatic steps go on, if any are due
@@ -451,6 +468,13 @@ class GameScreen(EnterGuard, Screen[None]):
             table.append("\n" + abilities_help(view), style="italic")
         table.rstrip()  # no empty line under the table
         self.query_one("#table", WrappedText).show(table)
+        # Stacked in a short window, the hints share the room with the table: the table keeps what is left
+        # above the play column's least (the rack and the dice at least, the rest scrolls in its box).
+        left = self.query_one("#left")
+        if self.layout_name == "narrow" and height < SHORT and self.show_hint:
+            left.styles.max_height = max(TABLE_ROWS_KEPT, height - 1 - self.sheet_rows - PLAY_ROWS_HINTING)
+        else:
+            left.styles.max_height = None  # the stylesheet's
 
     def roll_owner(self, view: TableView) -> str:
         """Whose dice the table shows, when they are not the roll being played now: the last roll stays."""
@@ -496,12 +520,25 @@ class GameScreen(EnterGuard, Screen[None]):
 
     @staticmethod
     def action_option(action: str, label: str) -> Option:
-        """A legal action in the game's words, with the text that types it beside them, dim (`cross 4+6`):
-        the typing box takes it, so it is shown as its shortcut, never in place of the words."""
-        text = Text(label or action)
-        if label and label.casefold() != action.casefold():
-            text.append(f"  {action}", style="dim")
-        return Option(text, id=action)
+        """A legal action in the game's words only: players read words, never the notation. What to type for
+        it is said where the player types (`show_typed_form`: in the typing box, while it has the focus)."""
+        return Option(Text(label or action), id=action)
+
+    def show_typed_form(self) -> None:
+        """While typing at a decision, the empty box shows how the highlighted action is typed (`cross 4+6`):
+        the one place the notation shows, where the player types (no line more on a small screen)."""
+        box = self.query_one("#command", CommandInput)
+        form = ""
+        if self.typing() and self.human_to_act():
+            actions = self.query_one("#actions", OptionList)
+            index = actions.highlighted
+            found = index is not None and index < actions.option_count
+            option = actions.get_option_at_index(index) if found and index is not None else None
+            if option is not None and option.id and not option.id.startswith("end-") and option.id != "roll":
+                form = option.id
+        box.placeholder = (
+            _("e.g. {line} (the highlighted action)").format(line=form) if form else _("or type an action (Tab)")
+        )
 
     def table_view(self) -> TableView:
         """The game's own picture of the table for the player up (core/table.py)."""
@@ -545,7 +582,7 @@ class GameScreen(EnterGuard, Screen[None]):
         """The hint panel: hints are worked out in a thread (the first can take seconds), "thinking" till then."""
         box = self.query_one("#hint-box", VerticalScroll)
         box.display = self.show_hint
-        self.set_class(self.show_hint, "hinting")  # the hints take the log's room, or the table's when narrow
+        self.set_class(self.show_hint, "hinting")  # the hints take the log's room (some of the table's too)
         if not self.show_hint:
             return
         hint = self.query_one("#hint", WrappedText)
@@ -619,6 +656,8 @@ class GameScreen(EnterGuard, Screen[None]):
             return over
         if action in ("toggle_hint", "undo"):  # a game without decisions has nothing to hint or take back
             return not over and self.match.game.has_decisions
+        if action == "toggle_chances":  # basic Rolling Pins with others (and c hides them where shown)
+            return game_offers_chances(self.match.state) or (self.show_chances and not over)
         if action in ("roll", "slower", "faster"):
             return not over
         if action == "keys_mode":
@@ -714,7 +753,9 @@ class GameScreen(EnterGuard, Screen[None]):
         elif text or self.human_roll():
             self.play_text(text)  # an empty line at a roll rolls, as in `pinsetter play`
         else:
-            self.message = _("type an action (as shown dim beside each one), or hint, undo, rules, quit")
+            self.message = _(
+                "type an action (the empty box shows how the highlighted one is typed), or hint, undo, rules, quit"
+            )
             self.refresh_all()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
@@ -729,6 +770,7 @@ class GameScreen(EnterGuard, Screen[None]):
         if self.is_mounted:
             with contextlib.suppress(Exception):  # the screen is being taken down
                 self.query_one("#status", WrappedText).show(self.status_text(self.table_view()))
+                self.show_typed_form()
             self.refresh_bindings()
 
     def action_keys_mode(self) -> None:
@@ -767,11 +809,15 @@ class GameScreen(EnterGuard, Screen[None]):
             return
         self.play_text(text, sorted(self.selected))
 
-    def on_key(self, event: events.Key) -> None:
-        if event.key == "enter" and self.selected and not self.typing():
-            event.stop()
-            if not self.too_soon():
-                self.confirm_selection()
+    def action_enter_guard(self) -> None:
+        """Enter with pins (or cards) picked plays the pick, whatever has the focus but the typing box and
+        whichever action the list highlights; otherwise the guard's rule, then the focused control."""
+        if self.too_soon():
+            return
+        if self.selected and not self.typing() and self.human_to_act():
+            self.confirm_selection()
+            return
+        raise SkipAction()
 
     def action_miss(self) -> None:
         self.play_if_offered("miss")
@@ -790,12 +836,13 @@ class GameScreen(EnterGuard, Screen[None]):
 
     def action_toggle_chances(self) -> None:
         """Each option's chance to finish ahead of the others, with the hints (basic Rolling Pins with others)."""
-        if not offers_chances(self.match.state) and not self.show_chances:
-            self.message = _(NO_CHANCES)
-            self.refresh_all()
-            return
         self.show_chances = not self.show_chances
         self.show_hint = True
+        self.refresh_all()
+
+    def action_no_chances(self) -> None:
+        """c where the game offers no chances: which games do, in the status line."""
+        self.message = _(NO_CHANCES)
         self.refresh_all()
 
     def action_abilities(self) -> None:
@@ -823,18 +870,23 @@ class GameScreen(EnterGuard, Screen[None]):
         self.app.push_screen(HelpScreen(self.match.game.rules()))  # the rules describe every ability
 
     def action_undo(self) -> None:
-        """Take back the last decision if the match's rule allows it (`Match.can_undo`), or say why not."""
+        """Take back the last decision if the match's rule allows it (`Match.can_undo`), or say why not;
+        either way in the status line, where every other answer to a key shows (and what was done in the log)."""
         reason = self.match.can_undo()
         if reason is not None:
             self.message = _("cannot undo: {reason}").format(reason=reason)
         else:
             taken = self.match.undo()
             self.message = ""
-            self.log_line(
-                ngettext("undo: {count} step taken back", "undo: {count} steps taken back", taken).format(count=taken)
-            )
+            words = ngettext("undo: {count} step taken back", "undo: {count} steps taken back", taken)
+            self.log_line(words.format(count=taken))
+            self.note = words.format(count=taken)
         self.selected.clear()
         self.refresh_all()
+
+    def action_undo_refused(self) -> None:
+        """u where the footer offers no Undo (the game is over, or it has no decisions): the reason."""
+        self.action_undo()
 
     def action_play_again(self) -> None:
         """The same game (players, options, undo setting) again with new dice, kept in the history as a new game."""

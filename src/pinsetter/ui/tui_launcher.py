@@ -207,6 +207,7 @@ class Launcher(EnterGuard, Screen[None]):
         self.guard_from_now()
         self.fit(self.app.size.width, self.app.size.height)
         self.seats: list[PlayerSpec] = [PlayerSpec(player_name(1))]
+        self.just_added: PlayerSpec | None = None  # the seat Add gave a name to, while its kind may change
         self.game_id = "tenpins"
         games = self.query_one("#games", OptionList)
         games.highlighted = sorted(GAMES).index(self.game_id)
@@ -403,6 +404,27 @@ class Launcher(EnterGuard, Screen[None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         if (event.select.id or "").startswith("opt-"):
             self.show_options_in_play()
+        elif event.select.id == "player-kind" and event.select.has_focus_within:  # the player's choice (Add clears it)
+            self.rekind_added_seat(event.value if isinstance(event.value, str) else "human")
+
+    def rekind_added_seat(self, kind: str) -> None:
+        """A kind chosen just after Add, while the seat added without a name is still highlighted, is that
+        seat's: `Player 2 (human)` becomes `Greedy bot` (its label follows the choice), and back again.
+
+        Otherwise the kind is for the next seat added, as the name field is."""
+        seat = self.just_added
+        index = self.query_one("#players", ListView).index
+        if seat is None or index is None or index >= len(self.seats) or self.seats[index] is not seat:
+            return
+        if kind == seat.kind or self.query_one("#player-name", Input).value.strip():
+            return
+        taken = [s.name for s in self.seats if s is not seat]
+        changed = PlayerSpec(self.seat_name(kind, taken), kind)
+        self.seats[index] = changed
+        self.just_added = changed
+        self.refresh_players(keep=index)
+        said = _("{name} is now {seat}").format(name=seat.name, seat=self.seat_words(changed))
+        self.query_one("#launch-message", Static).update(Text(said))
 
     def chosen_options(self, typed: bool = True) -> dict[str, object]:
         """The options set away from their defaults, as text (validated by the game); hidden ones are left out.
@@ -477,6 +499,7 @@ class Launcher(EnterGuard, Screen[None]):
             self.action_statistics()
         elif button == "add-player":
             name = self.query_one("#player-name", Input).value.strip()
+            typed = bool(name)
             kind = self.query_one("#player-kind", Select).value
             kind_text = kind if isinstance(kind, str) else "human"
             taken = [s.name for s in self.seats]
@@ -497,6 +520,8 @@ class Launcher(EnterGuard, Screen[None]):
                 return
             message.update(Text(_("{name} joined the table").format(name=seat.name)))
             self.seats.append(seat)
+            # Unnamed, its kind may still be chosen in the list next to the name (`rekind_added_seat`).
+            self.just_added = None if typed else seat
             self.query_one("#player-name", Input).value = ""
             self.query_one("#player-kind", Select).clear()
             self.refresh_players(keep=len(self.seats) - 1)

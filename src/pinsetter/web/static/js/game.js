@@ -65,6 +65,25 @@ export async function gamePage(id) {
     return gen !== page.generation;
   }
 
+  // The hint panel open (at which step) and the chances asked for, kept for this tab: a switch of the
+  // page's language reloads the page, which then asks for the same hint again, in the new language.
+  const HINT_KEY = `pinsetter.hint.${id}`;
+  function keepHint() {
+    try {
+      sessionStorage.setItem(HINT_KEY, JSON.stringify({ step: st.hint ? stepOf(st.game) : -1, chances: st.chances }));
+    } catch (err) {
+      /* not kept: a reload closes the panel */
+    }
+  }
+  function keptHint() {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(HINT_KEY) || "null");
+      return kept && typeof kept === "object" ? kept : null;
+    } catch (err) {
+      return null;
+    }
+  }
+
   function stepOf(game) {
     return game && game.log.length ? game.log[game.log.length - 1].step : 0;
   }
@@ -81,7 +100,10 @@ export async function gamePage(id) {
       st.picked.clear();
       st.pile = null;
       st.planned = 0;
-      st.hint = null;
+      if (st.hint) {
+        st.hint = null;
+        keepHint();
+      }
     }
     st.error = "";
     return true;
@@ -147,6 +169,7 @@ export async function gamePage(id) {
     }
     if (answer.ok) {
       st.hint = answer.data;
+      keepHint();
       if (!quiet) st.error = "";
     } else if (!quiet) st.error = answer.error;
     draw();
@@ -549,7 +572,11 @@ export async function gamePage(id) {
     return;
   }
   accept(answer);
+  const kept = keptHint();
+  if (kept) st.chances = Boolean(kept.chances); // asked for once, they come with every later hint of the game
   draw();
   focusMain(st.game.title);
+  // The panel was open at this very step (the page reloaded for a new language): the hint again, in it.
+  if (kept && kept.step === stepOf(st.game) && st.game.next === "decision" && !st.game.sealed) hint(true);
   schedule();
 }
