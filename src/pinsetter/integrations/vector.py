@@ -288,6 +288,22 @@ class BatchedEnv(VectorEnv[ObsArray, Any, Any]):
             "_illegal_action": everyone,
         }
 
+    def restart(self, games: Any) -> tuple[ObsArray, dict[str, Any]]:
+        """Start the games in slots `games` anew now, leaving the others as they are; returns `reset`'s pair.
+
+        For loops that reset a finished game in the step that ends it (Stable-Baselines3's
+        vector environments) instead of in the next step: call it with the slots a step
+        ended, after keeping that step's final observations. The dice or deals are the
+        batch's own.
+        """
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("call reset() before restart()")
+        self._restart(np.asarray(games, np.int64).reshape(-1))
+        return self._out(self._obs), self._infos()
+
+    def _restart(self, games: npt.NDArray[np.int64]) -> None:
+        raise NotImplementedError
+
     def scores(self) -> I32:
         """Every game's running score (`info["score"]` of the single environment)."""
         return self._state[:, self._score_field].copy()
@@ -335,9 +351,15 @@ class RollingPinsVectorEnv(BatchedEnv):
         if isinstance(seed, list):
             raise ValueError("the batch draws its dice from one generator: give one int seed, not one per game")
         super().reset(seed=seed)
+        self._restart(np.arange(self.num_envs))
+        self._started = True
+        self._illegal[:] = False
+        return self._out(self._obs), self._infos()
+
+    def _restart(self, games: npt.NDArray[np.int64]) -> None:
         t = self.tables
         kernel.reset_games(
-            np.arange(self.num_envs),
+            games,
             self._state,
             self._falls,
             self._obs,
@@ -357,9 +379,6 @@ class RollingPinsVectorEnv(BatchedEnv):
             t.token_low,
             t.token_high,
         )
-        self._started = True
-        self._illegal[:] = False
-        return self._out(self._obs), self._infos()
 
     def step(self, actions: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
         """Step every game with its action id (the batch draws the dice)."""
@@ -574,9 +593,15 @@ class BowlingSolitaireVectorEnv(BatchedEnv):
         super().reset(seed=seed)
         self._rng[:] = self.np_random.integers(1, 2**63, size=self.num_envs, dtype=np.uint64)
         given = self._given(options["deals"]) if options and "deals" in options else self._own()
+        self._restart(np.arange(self.num_envs), given)
+        self._started = True
+        self._illegal[:] = False
+        return self._out(self._obs), self._infos()
+
+    def _restart(self, games: npt.NDArray[np.int64], given: Any = None) -> None:
         t = self.tables
         sk.reset_games(
-            np.arange(self.num_envs),
+            games,
             self._state,
             self._falls,
             self._table,
@@ -586,7 +611,7 @@ class BowlingSolitaireVectorEnv(BatchedEnv):
             self._legal,
             self._counts,
             t.config,
-            given,
+            self._own() if given is None else given,
             self._rng,
             t.plays,
             t.play_pile,
@@ -604,9 +629,6 @@ class BowlingSolitaireVectorEnv(BatchedEnv):
             t.seen_at,
             t.fractions,
         )
-        self._started = True
-        self._illegal[:] = False
-        return self._out(self._obs), self._infos()
 
     def step(self, actions: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
         """Step every game with its action id (the batch shuffles its own deals)."""
