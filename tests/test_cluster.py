@@ -232,9 +232,16 @@ def test_a_worker_killed_mid_run_changes_nothing(local_cluster: Any) -> None:
     assert rows == reference
 
 
-def test_local_workers_start_without_dasks_malloc_trim_threshold() -> None:
-    """Dask's 64 kB `MALLOC_TRIM_THRESHOLD_` made every large array of a worker fault in page by page."""
+def test_local_workers_start_without_dasks_malloc_trim_threshold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dask's 64 kB `MALLOC_TRIM_THRESHOLD_` made every large array of a worker fault in page by page.
+
+    A nanny also writes its settings into the environment of the process that starts it, so after
+    this module's own LocalCluster the variable is there to inherit; a `pinsetter` run starts one
+    cluster in a fresh process, as here once it is taken out.
+    """
     import dask.config
+
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
 
     assert "MALLOC_TRIM_THRESHOLD_" in dask.config.get("distributed.nanny.pre-spawn-environ")  # Dask's default
     with DaskBackend(parse_cluster("local:1")) as backend:
