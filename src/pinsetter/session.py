@@ -210,12 +210,24 @@ class Match:
 
     def advance(self) -> bool:
         """Play one step that needs no human (chance or a bot); False if a human must act."""
+        return self._advance(chance_runs=False)
+
+    def _advance(self, chance_runs: bool) -> bool:
+        """`advance`; with `chance_runs`, a chance node's whole run of seeded draws up to the next decision.
+
+        Drawing a run at once lets a game turn up several outcomes in one call (a Solitaire deal's
+        cards: `ChanceDraws.play_run`); the record gets every step and is saved once after them.
+        """
         player = self.state.current_player()  # once per step: the hot path of every simulation
         if player == CHANCE:
-            if self._chance_script is None:  # the seed's chance, drawn and applied in one go
-                self._record(self.draws.play(self.state, len(self.record.steps)), None)
-            else:
+            if self._chance_script is not None:
                 self._apply(self.draw_chance(), None)
+            elif chance_runs:
+                run = self.draws.play_run(self.state, len(self.record.steps))
+                self.record.steps.extend([RecordStep.of(None, str(step)) for step in run])
+                self._save()
+            else:  # the seed's chance, drawn and applied in one go
+                self._record(self.draws.play(self.state, len(self.record.steps)), None)
             return True
         bot = self.bots.get(player)
         if bot is not None:  # `bot_action_for`, the player to move already known
@@ -226,8 +238,8 @@ class Match:
         return False  # the game is over (TERMINAL), or a human decides
 
     def run_bots(self) -> None:
-        """Play on until a human must decide or the game ends."""
-        while self.advance():
+        """Play on until a human must decide or the game ends (chance drawn a run at a time)."""
+        while self._advance(chance_runs=True):
             pass
 
     # --- undo ------------------------------------------------------------------------------

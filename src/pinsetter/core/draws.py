@@ -9,7 +9,7 @@ frame, the second, a reroll, a 10th-frame bonus ball each have their own place.
 
 from __future__ import annotations
 
-from pinsetter.core.game import Game, State, Step
+from pinsetter.core.game import CHANCE, Game, State, Step
 from pinsetter.core.seeds import DrawScheme, spare_rng, step_rng
 
 __all__ = ["ChanceDraws"]
@@ -52,6 +52,22 @@ class ChanceDraws:
         state.apply_drawn(step)
         self._made[key] = made + 1
         return step
+
+    def play_run(self, state: State, step_index: int) -> list[Step]:
+        """`play` at every chance node from `state` (step `step_index`) to the next decision or the end.
+
+        A game whose draws ignore the count at a key (Solitaire's shuffled deals) turns the
+        run up in one call (`Game.play_chance_run`); its counts are then not kept, as its draws
+        never read them.
+        """
+        if self.scheme == "position":
+            run = self.game.play_chance_run(state, self.seed)
+            if run is not None:
+                return run
+        steps: list[Step] = []
+        while state.current_player() == CHANCE:
+            steps.append(self.play(state, step_index + len(steps)))
+        return steps
 
     def apply(self, state: State, step: Step) -> None:
         """Apply the chance step `step` (drawn, scripted or entered alike) to `state` and count it."""

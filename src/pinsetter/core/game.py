@@ -284,6 +284,17 @@ class Game(ABC):
         """
         return state.sample_chance(position_rng(seed, key, into))
 
+    def play_chance_run(self, state: State, seed: int) -> list[Step] | None:
+        """Every seeded chance step from the chance node `state` to the next decision (or the end), applied.
+
+        Only for a game whose draws do not depend on the count of draws at a key (its
+        `draw_chance` ignores `key`): such a game may turn up a run of outcomes in one call
+        instead of a call per outcome. It must apply exactly what `draw_chance` and
+        `State.apply_drawn` would, outcome by outcome, and return the outcomes in order.
+        None (the default): the caller draws them one at a time.
+        """
+        return None
+
     def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
         """The chance script a record's `extra` data fixes (e.g. a Solitaire deal), or None for seeded chance."""
         return None

@@ -491,6 +491,18 @@ class BowlingSolitaire(Game):
         table = state.table
         return _slot_card(seeded_deal(seed, state.deals), table, table.queue[0])
 
+    def play_chance_run(self, state: State, seed: int) -> list[Step] | None:
+        """Every card up to the next decision, each the one `draw_chance` gives, turned up in one call.
+
+        A run ends at a decision or the end; a ball that then has no play ends by itself
+        (`_settle`), and the next ball's (or deal's) cards turn up in the same run.
+        """
+        assert isinstance(state, SolitaireState)
+        cards: list[Step] = []
+        while state.table.queue and not state.is_terminal():
+            cards += state.turn_up_all(seeded_deal(seed, state.deals))
+        return cards
+
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.bowling_solitaire_table import solitaire_table
 
@@ -728,6 +740,17 @@ class SolitaireState(State):
                 if not table.standing:
                     self._end_ball()
         self._settle()
+
+    def turn_up_all(self, deal: Deal) -> list[Card]:
+        """Turn up every card the table waits for from `deal`, as applying them one by one would, then settle."""
+        table = self.table
+        turned = []
+        while table.queue:
+            card = _slot_card(deal, table, table.queue[0])
+            table.turn_up(card.value)
+            turned.append(card)
+        self._settle()
+        return turned
 
     def _settle(self) -> None:
         """A ball with no legal play ends by itself (it is not a decision)."""

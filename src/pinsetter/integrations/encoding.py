@@ -229,7 +229,9 @@ class Observer:
     def vector(self, state: State, player: int) -> FloatArray:
         values = self._common_values(state, player)
         values += self.game.observation_values(state, player)  # `observation_features` of the view, values only
-        vector = np.array(values, dtype=np.float32)
+        # `fromiter` with the type and length given: `np.array` first works out a type for the mixed
+        # floats and bools, which took longer than the conversion itself.
+        vector = np.fromiter(values, np.float32, len(values))
         return vector.clip(0.0, 1.0, out=vector)  # the method: `np.clip` without its array-function dispatch
 
     # The common part twice, names (once per observer) and values (every step, kept cheap): same order.
