@@ -45,14 +45,16 @@ def test_runs_of_chance_draw_what_single_steps_draw(game_id: str, options: dict[
 
 
 def test_only_solitaire_turns_up_a_run_in_one_call() -> None:
-    """The others keep the default (None: drawn one at a time, with their counts per position)."""
+    """The others draw one outcome at a time (with their counts per position) and refuse a run."""
     for game_id in all_games():
         game = get_game(game_id, {})
         state = game.new_state(1)
-        run = game.play_chance_run(state, 7)
-        assert (run is not None) == (game_id == "bowling-solitaire")
-        if run is not None:  # the first deal's ten pins and three pile tops, then the first decision
-            assert len(run) == 13 and not state.is_chance_node()
+        assert game.chance_runs == (game_id == "bowling-solitaire")
+        if game.chance_runs:  # the first deal's ten pins and three pile tops, then the first decision
+            assert len(game.play_chance_run(state, 7)) == 13 and not state.is_chance_node()
+        else:
+            with pytest.raises(NotImplementedError, match="one outcome at a time"):
+                game.play_chance_run(state, 7)
 
 
 def test_a_run_saves_the_record_with_every_step(tmp_path: Path) -> None:

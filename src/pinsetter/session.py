@@ -222,9 +222,8 @@ class Match:
         if player == CHANCE:
             if self._chance_script is not None:
                 self._apply(self.draw_chance(), None)
-            elif chance_runs:
-                run = self.draws.play_run(self.state, len(self.record.steps))
-                self.record.steps.extend([RecordStep.of(None, str(step)) for step in run])
+            elif chance_runs and self.draws.runs:
+                self.record.steps.extend([RecordStep.of(None, str(step)) for step in self.draws.play_run(self.state)])
                 self._save()
             else:  # the seed's chance, drawn and applied in one go
                 self._record(self.draws.play(self.state, len(self.record.steps)), None)

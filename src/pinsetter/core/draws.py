@@ -9,7 +9,7 @@ frame, the second, a reroll, a 10th-frame bonus ball each have their own place.
 
 from __future__ import annotations
 
-from pinsetter.core.game import CHANCE, Game, State, Step
+from pinsetter.core.game import Game, State, Step
 from pinsetter.core.seeds import DrawScheme, spare_rng, step_rng
 
 __all__ = ["ChanceDraws"]
@@ -25,6 +25,8 @@ class ChanceDraws:
         self._made: dict[tuple[int, ...], int] = {}
         # Every draw's generator, seeded again for each (`seeds.position_rng`'s `into`): no draw keeps it.
         self._rng = spare_rng()
+        # Whether a run of chance steps may be drawn at once (`play_run`); else one at a time (`play`).
+        self.runs = scheme == "position" and game.chance_runs
 
     def _key(self, state: State) -> tuple[int, ...]:
         key = state.chance_position()
@@ -53,21 +55,14 @@ class ChanceDraws:
         self._made[key] = made + 1
         return step
 
-    def play_run(self, state: State, step_index: int) -> list[Step]:
-        """`play` at every chance node from `state` (step `step_index`) to the next decision or the end.
+    def play_run(self, state: State) -> list[Step]:
+        """Every chance step from the chance node `state` to the next decision or the end (when `runs`).
 
-        A game whose draws ignore the count at a key (Solitaire's shuffled deals) turns the
-        run up in one call (`Game.play_chance_run`); its counts are then not kept, as its draws
-        never read them.
+        A game whose draws ignore the count at a key (Solitaire's shuffled deals) turns the run
+        up in one call (`Game.play_chance_run`); its counts are then not kept, as its draws never
+        read them.
         """
-        if self.scheme == "position":
-            run = self.game.play_chance_run(state, self.seed)
-            if run is not None:
-                return run
-        steps: list[Step] = []
-        while state.current_player() == CHANCE:
-            steps.append(self.play(state, step_index + len(steps)))
-        return steps
+        return self.game.play_chance_run(state, self.seed)
 
     def apply(self, state: State, step: Step) -> None:
         """Apply the chance step `step` (drawn, scripted or entered alike) to `state` and count it."""

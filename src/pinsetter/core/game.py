@@ -189,6 +189,8 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     # Option sets the registry-wide conformance test plays (documented examples).
     conformance_options: ClassVar[tuple[dict[str, object], ...]] = ({},)
+    # Whether `play_chance_run` turns up a run of chance outcomes at once (see there).
+    chance_runs: ClassVar[bool] = False
     lane: Lane = STANDARD
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:
@@ -284,16 +286,15 @@ class Game(ABC):
         """
         return state.sample_chance(position_rng(seed, key, into))
 
-    def play_chance_run(self, state: State, seed: int) -> list[Step] | None:
+    def play_chance_run(self, state: State, seed: int) -> list[Step]:
         """Every seeded chance step from the chance node `state` to the next decision (or the end), applied.
 
-        Only for a game whose draws do not depend on the count of draws at a key (its
-        `draw_chance` ignores `key`): such a game may turn up a run of outcomes in one call
-        instead of a call per outcome. It must apply exactly what `draw_chance` and
-        `State.apply_drawn` would, outcome by outcome, and return the outcomes in order.
-        None (the default): the caller draws them one at a time.
+        For a game with `chance_runs`, whose draws do not depend on the count of draws at a key
+        (its `draw_chance` ignores `key`): it turns up a run of outcomes in one call instead of a
+        call per outcome, applying exactly what `draw_chance` and `State.apply_drawn` would,
+        outcome by outcome, and returns the outcomes in order. Other games draw one at a time.
         """
-        return None
+        raise NotImplementedError(f"{self.id} draws its chance one outcome at a time")
 
     def scripted_chance(self, extra: Mapping[str, object]) -> Callable[[State], Step | None] | None:
         """The chance script a record's `extra` data fixes (e.g. a Solitaire deal), or None for seeded chance."""

@@ -447,6 +447,7 @@ class BowlingSolitaire(Game):
     summary = N_("Sid Sackson's card game: pins and ball piles from 20 cards.")
     rules_text = RULES_TEXT
     has_decisions = True
+    chance_runs = True  # a deal is one seeded shuffle: its cards turn up a run at a time
     min_players = 1
     max_players = 1
     option_specs = (
@@ -491,7 +492,7 @@ class BowlingSolitaire(Game):
         table = state.table
         return _slot_card(seeded_deal(seed, state.deals), table, table.queue[0])
 
-    def play_chance_run(self, state: State, seed: int) -> list[Step] | None:
+    def play_chance_run(self, state: State, seed: int) -> list[Step]:
         """Every card up to the next decision, each the one `draw_chance` gives, turned up in one call.
 
         A run ends at a decision or the end; a ball that then has no play ends by itself
