@@ -77,8 +77,8 @@ class Match:
         narration = self._narrations.get(current_language())
         if narration is None:
             narration = self._narrations[current_language()] = Narration(self.game, len(self.players))
-        steps = [(step.actor, step.text) for step in self.record.steps]
-        return narration.update(steps, [p.name for p in self.players])
+        # The match's state is the one after its record's steps: the newest step is told from it.
+        return narration.update_steps(self.record.steps, [p.name for p in self.players], self.state)
 
     @property
     def chance_script(self) -> ChanceScript | None:
