@@ -105,6 +105,11 @@ class GameService:
         with self._guard:
             self._matches.pop(game_id, None)
 
+    def take(self, game_id: int) -> Match | None:
+        """`forget`, handing back the copy dropped (if any) to a caller that still has a use for it."""
+        with self._guard:
+            return self._matches.pop(game_id, None)
+
     def check_free(self, game_id: int) -> None:
         """Refuse the open game API for a game played at an online table (only its seats act there)."""
         if self.table_of is not None and self.table_of(game_id) is not None:

@@ -24,7 +24,7 @@ import queue
 import reprlib
 import threading
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any
 
@@ -40,7 +40,7 @@ from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
 from pinsetter.i18n import _, using_language
-from pinsetter.records import TABLE_MARK, PlayerSpec, RecordStep, replay_from, result_of
+from pinsetter.records import TABLE_MARK, PlayerSpec, RecordStep, check_result_of, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.db import PreparedAppend
@@ -70,6 +70,7 @@ ACT_THREADS = 4
 BOT_THREADS = 2  # bots thinking at once, in threads of their own: a slow bot never holds up a seat's action
 BOT_TRIES = 100  # times a bot thinks again because the game moved on meanwhile, before its runner lets go
 MAX_BATCH = 64  # steps one transaction writes at most
+ENDED_KEPT = 32  # copies kept of games whose table is over, to show their end (`TableService._over_match`)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,6 +117,10 @@ class TableService:
         self._guard = threading.Lock()
         # table -> (version, steps) of the last state its connections here were sent (`missed`)
         self._shown: dict[int, tuple[int, int | None]] = {}
+        # game -> the copy played here of a table's game that is over (finished or closed), until its
+        # end has been shown: caught up with the stored game (only its last steps applied) rather than
+        # the whole game replayed and narrated again from the record (`_over_match`).
+        self._ended: OrderedDict[int, Match] = OrderedDict()
 
     def unshown(self, table_id: int) -> None:
         """Nobody here watches the table any more: forget what it was shown."""
@@ -180,7 +185,12 @@ class TableService:
             if game_id is not None:
                 self._step_at.pop(game_id, None)
         if game_id is not None:
-            self.games.forget(game_id)
+            match = self.games.take(game_id)
+            if match is not None:
+                with self._guard:
+                    self._ended[game_id] = match
+                    while len(self._ended) > ENDED_KEPT:
+                        self._ended.popitem(last=False)
 
     def kept_table(self, table_id: int) -> StoredTable:
         """A playing table's row as this process last knew it (read only); any other table is read.
@@ -633,6 +643,39 @@ class TableService:
         self.games.forget(game_id)
         return self.games.match(game_id)
 
+    def _over_match(self, game_id: int) -> Match:
+        """The game of a table that is over, as stored (read), from the copy played here if there is one.
+
+        The stored game is the judge: the copy is used only if the stored steps continue it with
+        the same players (its last steps then applied and checked, as `replay` checks them, the
+        stated result too), so its log's words need not all be told again. The caller holds the
+        game's lock.
+        """
+        with self._guard:
+            match = self._ended.get(game_id)
+        if match is not None:
+            stored = self.storage.get(game_id)
+            done = len(match.record.steps)
+            if (
+                stored is not None
+                and len(stored.record.steps) >= done
+                and stored.record.players == match.players
+                and stored.record.steps[:done] == match.record.steps
+            ):
+                try:
+                    replay_from(stored.record, match.state, done, match.draws)
+                    if stored.record.result is not None:
+                        check_result_of(match.state, stored.record)
+                    match.record = stored.record
+                    match.players = stored.record.players
+                    return match
+                except GameError:
+                    log.warning("game %s: the stored steps do not continue the copy played here", game_id)
+            with self._guard:
+                if self._ended.get(game_id) is match:
+                    del self._ended[game_id]
+        return self.games.match(game_id, keep=False)
+
     def act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
         """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not.
 
@@ -1084,7 +1127,7 @@ class TableService:
             if table.status in LIVE:
                 found = self._current(table.game_id, verify=False, may_read=wait)
             else:  # finished or closed: shown as stored, and not kept (it never changes again)
-                found = self.games.match(table.game_id, keep=False)
+                found = self._over_match(table.game_id)
             if found is None:
                 return None  # the notified steps did not fit what is kept: read in a thread
             match = found
