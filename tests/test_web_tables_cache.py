@@ -606,3 +606,45 @@ def test_messages_put_together_around_shared_views_are_each_messages_own_json(
     assert shared > 5  # seats share a view (encoded once) ...
     if game == "rolling-pins":
         assert distinct > 0  # ... and seats deciding the same roll each get their own
+
+
+def test_the_log_entries_kept_between_views_are_the_ones_made_anew() -> None:
+    """A view's log is made from the entries of the views before (only new steps' added): the same as made
+    anew, with steps skipped between views, two languages in turn, and an undo."""
+    from pinsetter.i18n import using_language
+    from pinsetter.records import PlayerSpec
+    from pinsetter.session import Match
+    from pinsetter.web.service import LOG_LENGTH, game_view_data, timed_out
+
+    match = Match.new("rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob", "random")], 5, {"frames": 4})
+    undone = 0
+    for moment in range(300):
+        state = match.state
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            match.apply(match.draw_chance())
+        else:
+            match.apply_for(state.deciders()[0], list(state.legal_actions())[moment % len(state.legal_actions())])
+        if moment % 11 == 5 and match.can_undo() is None:
+            match.undo()
+            undone += 1
+        if moment % 3 == 1:
+            continue  # steps not viewed
+        with using_language("ja" if moment % 5 == 0 else "en"):
+            log = game_view_data(match, GameService.next_of(match))["log"]
+            names = [p.name for p in match.players]
+            words = match.log_words()
+            steps = match.record.steps
+            first = max(0, len(steps) - LOG_LENGTH)
+            assert log == [
+                {
+                    "step": i + 1,
+                    "actor": "chance" if s.actor is None else names[s.actor],
+                    "text": s.text,
+                    "words": words[i],
+                    "note": "" if s.by is None or s.actor is None else timed_out(names[s.actor]),
+                }
+                for i, s in enumerate(steps[first:], start=first)
+            ]
+    assert undone > 0 and len(match.record.steps) > LOG_LENGTH

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pinsetter.bots.base import Bot, make_bot
 from pinsetter.core.draws import ChanceDraws
@@ -71,6 +71,12 @@ class Match:
         # narration keeps the words it has told, so one shared by two languages would mix them.
         self._narrations: dict[str, Narration] = {}
         self._spare_rng: random.Random | None = None  # `advance`'s last generator for a bot
+        # The JSON-ready data of each seat's board as last viewed, with the (frozen) board it was made
+        # from: the web reuses it while the game draws that seat's board as the same object.
+        self.board_data: dict[int, tuple[object, dict[str, Any]]] = {}
+        # The log's last entries as JSON-ready data (web.service), by the narration (one per language)
+        # whose words they hold: (words, names, index of the first entry, entries).
+        self.log_data: dict[int, tuple[list[str], list[str], int, list[dict[str, Any]]]] = {}
 
     def log_words(self) -> list[str]:
         """Every step so far as the log tells it (pinsetter.core.narration), the same in every interface."""

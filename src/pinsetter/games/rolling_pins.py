@@ -698,8 +698,40 @@ class RollingPins(Game):
         listed = list(names) if names else None
         if not state.is_terminal() and (player == state.turn() or player in state.deciders()):
             return rolling_pins_table(state.seen_by(player), listed, last_chance, seat=player).as_board(player)
-        sheet = rolling_pins_table(state, listed, seat=player)
-        return sheet.as_board(player, self.waiting_status(state, player, names))
+        return self._waiting_sheet(state, player, listed, self.waiting_status(state, player, names))
+
+    def _waiting_sheet(self, state: State, player: int, names: list[str] | None, status: str) -> TableView:
+        """A waiting player's board, drawn again only when what it shows changed (one shared, frozen view).
+
+        It shows only their own sheet (no choices, no dice of the roll being decided) and their
+        status: with a dozen players every step drew eleven unchanged sheets, most of a 12-seat
+        table's step (docs/tables.md, Load). The key is all that the drawing reads; one board is
+        kept per player and language (a sheet once changed never comes back).
+        """
+        from pinsetter.games.rolling_pins_table import rolling_pins_table
+        from pinsetter.i18n import current_language
+
+        assert isinstance(state, RollingPinsState)
+        language = current_language()
+        key = (
+            state.players[player].key(),
+            tuple(state.pinfalls[player]),
+            state.ball_context(player),
+            state.is_terminal(),
+            None if names is None else tuple(names),
+            status,
+        )
+        kept = self._waiting_sheets.get((player, language))
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        sheet = rolling_pins_table(state, names, seat=player).as_board(player, status)
+        self._waiting_sheets[(player, language)] = (key, sheet)
+        return sheet
+
+    @cached_property
+    def _waiting_sheets(self) -> dict[tuple[int, str], tuple[Hashable, TableView]]:
+        """(player, language) -> the key and the board `_waiting_sheet` drew last."""
+        return {}
 
     def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
         from pinsetter.games.rolling_pins_table import step_sentence
