@@ -39,7 +39,7 @@ from pinsetter.core.game import GameError, Step, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
-from pinsetter.i18n import _, using_language
+from pinsetter.i18n import _, current_language, using_language
 from pinsetter.records import TABLE_MARK, PlayerSpec, RecordStep, check_result_of, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -121,11 +121,29 @@ class TableService:
         # end has been shown: caught up with the stored game (only its last steps applied) rather than
         # the whole game replayed and narrated again from the record (`_over_match`).
         self._ended: OrderedDict[int, Match] = OrderedDict()
+        # table -> the kept row, language and `public()` last sent from it (`_public_of`)
+        self._publics: dict[int, tuple[StoredTable, str, dict[str, Any]]] = {}
 
     def unshown(self, table_id: int) -> None:
         """Nobody here watches the table any more: forget what it was shown."""
         with self._guard:
             self._shown.pop(table_id, None)
+            self._publics.pop(table_id, None)
+
+    def _public_of(self, table: StoredTable) -> dict[str, Any]:
+        """`table.public()` of a row kept here (never changed: a change keeps a new copy), made once per language.
+
+        Every push of a step sends it to every seat. Shared by the messages, read only.
+        """
+        language = current_language()
+        with self._guard:
+            kept = self._publics.get(table.id)
+        if kept is not None and kept[0] is table and kept[1] == language:
+            return kept[2]
+        public = table.public()
+        with self._guard:
+            self._publics[table.id] = (table, language, public)
+        return public
 
     def missed(self, table_ids: list[int]) -> dict[int, tuple[int, int | None]]:
         """The tables whose stored state is not the one last shown here: their stored (version, steps) (one read).
@@ -175,6 +193,7 @@ class TableService:
         """
         with self._guard:
             self._playing.pop(table_id, None)
+            self._publics.pop(table_id, None)
             self._timed.pop(table_id, None)
             game_id = self._game_of.pop(table_id, game_id)
             if game_id is not None:
@@ -1112,7 +1131,7 @@ class TableService:
             if kept is None:
                 return None
             table = kept
-        public = table.public()
+        public = table.public() if wait else self._public_of(table)
         if table.game_id is None:
             with self._guard:
                 self._shown[table_id] = (table.version, None)
@@ -1794,7 +1813,7 @@ def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
     def part(value: Any) -> str:
         text = encoded.get(id(value))
         if text is None:
-            text = encoded[id(value)] = _encode(value)
+            text = encoded[id(value)] = _encode_view(value)
         return text
 
     texts = []
@@ -1810,6 +1829,32 @@ def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
 
 
 _STATE_KEYS = ["type", "seat", "table", "view"]
+_Fragment: Callable[[str], Any] | None = getattr(orjson, "Fragment", None)  # orjson 3.10: JSON text put in as is
+# A board's JSON by the board's data, which a view reuses while the board is unchanged
+# (`web.service._board_data`): the entry holds the data, so its id is not reused meanwhile.
+_board_texts: dict[int, tuple[dict[str, Any], Any]] = {}
+BOARD_TEXTS = 4096  # boards' JSON kept at once, for every table of the process (cleared when full)
+
+
+def _encode_view(value: Any) -> str:
+    """`_encode(value)`; a game view's boards each encoded once while their data is the same object.
+
+    Every step sends every player's board, and most are the step before's (a dozen sheets at a
+    12-seat Rolling Pins table): their JSON is put in as it was made (the same bytes).
+    """
+    fragment = _Fragment
+    boards = value.get("boards") if fragment is not None and isinstance(value, dict) else None
+    if fragment is None or not isinstance(boards, list):
+        return _encode(value)
+    fragments = []
+    for board in boards:
+        kept = _board_texts.get(id(board))
+        if kept is None or kept[0] is not board:
+            if len(_board_texts) >= BOARD_TEXTS:
+                _board_texts.clear()
+            kept = _board_texts[id(board)] = (board, fragment(_encode(board)))
+        fragments.append(kept[1])
+    return _encode({**value, "boards": fragments})
 
 
 class Broker:
