@@ -101,12 +101,13 @@ class Scoresheet:
     total: int
     complete: bool
 
-    @property
+    @functools.cached_property
     def frames_data(self) -> list[dict[str, object]]:
-        """The frames as JSON-ready dicts, each made once per frame (shared: read only).
+        """The frames as JSON-ready dicts, each made once per frame, the list once per sheet (shared: read only).
 
         An online table shows every player's sheet after every step, though only one of them
-        changed, and a sheet shares its settled frames with the one before it.
+        changed (sheets are kept per pinfalls: the others' are the same objects), and a sheet
+        shares its settled frames with the one before it.
         """
         return [f.data for f in self.frames]
 

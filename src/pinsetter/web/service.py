@@ -449,14 +449,15 @@ def _boards_data(
     rather than copied as a model and dumped again.
     """
     game, state = match.game, match.state
-    default = type(game).board is Game.board
+    up: set[int] = set()  # the players whose board `Game.board` draws as their table
+    if type(game).board is Game.board:
+        if state.num_players == 1:
+            up = set(range(len(names)))
+        elif not state.is_terminal():
+            up = {state.turn(), *state.deciders()}
     boards = []
     for i in range(len(names)):
-        if (
-            default
-            and (state.num_players == 1 or (not state.is_terminal() and (i == state.turn() or i in state.deciders())))
-            and state.seen_by(i) is state
-        ):
+        if i in up and state.seen_by(i) is state:
             boards.append(_as_board_data(view, i))
         else:
             boards.append(_board_data(match, i, game.board(state, i, names, last_chance, drawn=table)))
