@@ -798,7 +798,9 @@ class RollingPinsState(State):
         new._contexts = list(self._contexts)
         new.players = []
         for p in self.players:
-            q = copy.copy(p)
+            # `copy.copy(p)` without the copy protocol's detour (a state is cloned per step and player).
+            q = object.__new__(Player)
+            q.__dict__.update(p.__dict__)
             q.marks = list(p.marks)
             q.held = dict(p.held)
             new.players.append(q)
