@@ -624,7 +624,7 @@ def result_of(state: State, players: list[PlayerSpec]) -> dict[str, Any]:
             {
                 "name": spec.name,
                 "pinfalls": list(state.pinfalls[index]),
-                "marks": [list(f.marks) for f in sheet.frames],
+                "marks": sheet.marks_data,  # shared with the sheet's other results: read only
                 "total": sheet.total,
             }
         )

@@ -111,6 +111,15 @@ class Scoresheet:
         """
         return [f.data for f in self.frames]
 
+    @functools.cached_property
+    def marks_data(self) -> list[list[str]]:
+        """Each frame's marks as JSON-ready lists, made once per sheet (shared: read only).
+
+        A stated result (`records.result_of`) lists them for every player, and a live table's
+        game states its result with every step written.
+        """
+        return [list(f.marks) for f in self.frames]
+
     def to_dict(self) -> dict[str, object]:
         return {
             "frames": [f.to_dict() for f in self.frames],
