@@ -105,8 +105,11 @@ def test_a_kept_waiting_sheet_is_the_sheet_drawn_anew_at_every_step(options: dic
 @pytest.mark.parametrize(("game_id", "options"), CASES)
 def test_the_views_boards_are_byte_for_byte_the_games_boards(game_id: str, options: dict[str, object]) -> None:
     """The view's boards (made from the table's data, or kept from a step before) encode exactly as the game's own."""
+    import itertools
+
     import orjson
 
+    from pinsetter.i18n import using_language
     from pinsetter.records import PlayerSpec
     from pinsetter.session import Match
     from pinsetter.web.service import GameService, game_view_data
@@ -115,15 +118,17 @@ def test_the_views_boards_are_byte_for_byte_the_games_boards(game_id: str, optio
     players = min(3, game.max_players)
     match = Match.new(game_id, [PlayerSpec(f"p{i}") for i in range(players)], 5, dict(options))
     rng = random.Random(5)
-    while True:
+    for moment in itertools.count():
         state = match.state
-        view = game_view_data(match, GameService.next_of(match))
-        names = [p.name for p in match.players]
-        last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
-        table = match.game.table(state, names, last_chance)
-        drawn = [
-            match.game.board(state, i, names, last_chance, drawn=table).model_dump(mode="json") for i in range(players)
-        ]
+        with using_language("ja" if moment % 3 == 2 else "en"):  # a table's seats may read two languages
+            view = game_view_data(match, GameService.next_of(match))
+            names = [p.name for p in match.players]
+            last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
+            table = match.game.table(state, names, last_chance)
+            drawn = [
+                match.game.board(state, i, names, last_chance, drawn=table).model_dump(mode="json")
+                for i in range(players)
+            ]
         assert orjson.dumps(view["boards"]) == orjson.dumps(drawn)
         assert orjson.dumps(view["view"]) == orjson.dumps(table.model_dump(mode="json"))
         if state.is_terminal():

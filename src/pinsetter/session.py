@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -72,8 +72,8 @@ class Match:
         self._narrations: dict[str, Narration] = {}
         self._spare_rng: random.Random | None = None  # `advance`'s last generator for a bot
         # The JSON-ready data of each seat's board as last viewed, with the (frozen) board it was made
-        # from: the web reuses it while the game draws that seat's board as the same object.
-        self.board_data: dict[int, tuple[object, dict[str, Any]]] = {}
+        # from, or what it shows: the web reuses it while the board is the same (`web.service`).
+        self.board_data: dict[Hashable, tuple[object, dict[str, Any]]] = {}
         # The log's last entries as JSON-ready data (web.service), by the narration (one per language)
         # whose words they hold: (words, names, index of the first entry, entries).
         self.log_data: dict[int, tuple[list[str], list[str], int, list[dict[str, Any]]]] = {}

@@ -22,7 +22,7 @@ from pinsetter.core.game import Game, GameError
 from pinsetter.core.table import TableView
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
-from pinsetter.i18n import _
+from pinsetter.i18n import _, current_language
 from pinsetter.lessons import LEARN_MARK, Tutor, score_notes
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.review import reviewable
@@ -449,18 +449,32 @@ def _boards_data(
     rather than copied as a model and dumped again.
     """
     game, state = match.game, match.state
+    default = type(game).board is Game.board
+    # A waiting player's board is then their status line alone: the same while the game is not over.
+    waiting = default and type(game).waiting_status is Game.waiting_status
+    terminal = state.is_terminal()
     up: set[int] = set()  # the players whose board `Game.board` draws as their table
-    if type(game).board is Game.board:
+    if default:
         if state.num_players == 1:
             up = set(range(len(names)))
-        elif not state.is_terminal():
+        elif not terminal:
             up = {state.turn(), *state.deciders()}
+    language = current_language() if waiting else ""
     boards = []
     for i in range(len(names)):
-        if i in up and state.seen_by(i) is state:
-            boards.append(_as_board_data(view, i))
-        else:
-            boards.append(_board_data(match, i, game.board(state, i, names, last_chance, drawn=table)))
+        if i in up:
+            if state.seen_by(i) is state:
+                boards.append(_as_board_data(view, i))
+                continue
+        elif waiting:
+            key = (terminal, names[i], language)  # all that `Game.waiting_status` and the title read
+            kept = match.board_data.get(("waiting", i))
+            if kept is None or kept[0] != key:
+                data = game.board(state, i, names, last_chance, drawn=table).model_dump(mode="json")
+                kept = match.board_data[("waiting", i)] = (key, data)
+            boards.append(kept[1])
+            continue
+        boards.append(_board_data(match, i, game.board(state, i, names, last_chance, drawn=table)))
     return boards
 
 
