@@ -1253,29 +1253,31 @@ class RollingPinsState(State):
 
     # --- views ------------------------------------------------------------------------
     def view(self, player: int) -> dict[str, Any]:
-        views = []
-        for index, p in enumerate(self.players):
-            ctx = self.ball_context(index)
-            entry: dict[str, Any] = {
-                "pinfalls": list(self.pinfalls[index]),
-                "frame": ctx.frame if ctx else None,
-                "ball": ctx.ball if ctx else None,
-                "standing": list(pins_of(p.standing)),
-                "tokens": p.tokens,
-                "phase": p.phase,
-                "dice": list(p.dice),
+        return {"player": player, "turn": self.turn(), "players": [self.sheet_view(i) for i in range(self.num_players)]}
+
+    def sheet_view(self, index: int) -> dict[str, Any]:
+        """Player `index`'s entry of `view` (every sheet is public), alone: a board draws one sheet."""
+        p = self.players[index]
+        ctx = self.ball_context(index)
+        entry: dict[str, Any] = {
+            "pinfalls": list(self.pinfalls[index]),
+            "frame": ctx.frame if ctx else None,
+            "ball": ctx.ball if ctx else None,
+            "standing": list(pins_of(p.standing)),
+            "tokens": p.tokens,
+            "phase": p.phase,
+            "dice": list(p.dice),
+        }
+        if self.game.advanced:
+            grey = self.game.sheet.grey[ctx.frame - 1] if ctx and not p.bonus_rack else ()
+            entry |= {
+                "grey": list(grey),
+                "marks": list(p.marks),
+                "abilities": dict(p.held) | ({"ten-pin": 1} if p.ten_pin else {}),
+                "extra_dice_active": p.extra_dice,
+                "pending_marks": p.pending_marks,
             }
-            if self.game.advanced:
-                grey = self.game.sheet.grey[ctx.frame - 1] if ctx and not p.bonus_rack else ()
-                entry |= {
-                    "grey": list(grey),
-                    "marks": list(p.marks),
-                    "abilities": dict(p.held) | ({"ten-pin": 1} if p.ten_pin else {}),
-                    "extra_dice_active": p.extra_dice,
-                    "pending_marks": p.pending_marks,
-                }
-            views.append(entry)
-        return {"player": player, "turn": self.turn(), "players": views}
+        return entry
 
     def key(self) -> Hashable:
         return (tuple(tuple(p) for p in self.pinfalls), tuple(p.key() for p in self.players))

@@ -180,8 +180,8 @@ def rolling_pins_table(
     """The sheet of the player up (the first at the end); `seat`: that player's sheet, its choices left out."""
     player = turn_of(state)
     me_index = seat if seat is not None else player if player is not None else 0
-    view: dict[str, Any] = state.view(me_index)
-    me = view["players"][me_index]
+    sheet_view = getattr(state, "sheet_view", None)  # the one sheet drawn, not every player's view
+    me: dict[str, Any] = sheet_view(me_index) if sheet_view is not None else state.view(me_index)["players"][me_index]
     standing = set(me["standing"])
     grey = set(me.get("grey", []))
     pins_in_rack = state.game.lane.pins
