@@ -335,6 +335,24 @@ class Game(ABC):
             return drawn.as_board(player)
         return _waiting_board(self.id, _(self.name), player, self.waiting_status(state, player, names))
 
+    def board_data(
+        self, state: State, player: int, names: Sequence[str] | None, last_chance: str, table: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """`board(state, player, names, last_chance).model_dump(mode="json")` made from `table`, the dumped
+        `table(state, names, last_chance)`, where the board is that table without its choices; else None.
+
+        The web draws every player's board at every step: the board of the player up need not be
+        drawn again. A game that draws its boards otherwise says here what it can make (or None).
+        """
+        from pinsetter.core.table import as_board_data
+
+        if type(self).board is not Game.board:
+            return None  # another drawing: only the game knows what it is
+        up = state.num_players == 1 or (
+            not state.is_terminal() and (player == state.turn() or player in state.deciders())
+        )
+        return as_board_data(table, player) if up and state.seen_by(player) is state else None
+
     @staticmethod
     def waiting_status(state: State, player: int, names: Sequence[str] | None) -> str:
         """The status line of a player who is not up: `Bob: waiting`, or `Bob: finished` once the game is over."""

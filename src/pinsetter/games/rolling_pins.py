@@ -700,6 +700,21 @@ class RollingPins(Game):
             return rolling_pins_table(state.seen_by(player), listed, last_chance, seat=player).as_board(player)
         return self._waiting_sheet(state, player, listed, self.waiting_status(state, player, names))
 
+    def board_data(
+        self, state: State, player: int, names: Sequence[str] | None, last_chance: str, table: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The board of the player up made from their table's data (`Game.board_data`); None for any other board.
+
+        Their board is their table drawn without its choices (`board`): the same but that the track
+        offers no action and the dice, if any, are said to be their last roll.
+        """
+        from pinsetter.core.table import as_board_data
+        from pinsetter.games.rolling_pins_table import up_board_data
+
+        if state.is_terminal() or player != state.turn() or state.seen_by(player) is not state:
+            return None
+        return up_board_data(as_board_data(table, player), player, list(names) if names else None)
+
     def _waiting_sheet(self, state: State, player: int, names: list[str] | None, status: str) -> TableView:
         """A waiting player's board, drawn again only when what it shows changed (one shared, frozen view).
 

@@ -444,28 +444,19 @@ def _boards_data(
 ) -> list[dict[str, Any]]:
     """Every seat's board as JSON-ready data (`Game.board` of each, dumped).
 
-    Where the game draws boards as `Game.board` does, the board of the player up is their table
-    without its choices (`TableView.as_board`): made from the table's data (`view`) already dumped
-    rather than copied as a model and dumped again.
+    The board of the player up is made from the table's data (`Game.board_data`); a waiting
+    player's, where the game draws it as `Game.board` does, is their status line alone, kept
+    while it says the same.
     """
     game, state = match.game, match.state
-    default = type(game).board is Game.board
-    # A waiting player's board is then their status line alone: the same while the game is not over.
-    waiting = default and type(game).waiting_status is Game.waiting_status
+    waiting = type(game).board is Game.board and type(game).waiting_status is Game.waiting_status
     terminal = state.is_terminal()
-    up: set[int] = set()  # the players whose board `Game.board` draws as their table
-    if default:
-        if state.num_players == 1:
-            up = set(range(len(names)))
-        elif not terminal:
-            up = {state.turn(), *state.deciders()}
     language = current_language() if waiting else ""
     boards = []
     for i in range(len(names)):
-        if i in up:
-            if state.seen_by(i) is state:
-                boards.append(_as_board_data(view, i))
-                continue
+        data = game.board_data(state, i, names, last_chance, view)
+        if data is not None:
+            boards.append(data)
         elif waiting:
             key = (terminal, names[i], language)  # all that `Game.waiting_status` and the title read
             kept = match.board_data.get(("waiting", i))
@@ -473,24 +464,9 @@ def _boards_data(
                 data = game.board(state, i, names, last_chance, drawn=table).model_dump(mode="json")
                 kept = match.board_data[("waiting", i)] = (key, data)
             boards.append(kept[1])
-            continue
-        boards.append(_board_data(match, i, game.board(state, i, names, last_chance, drawn=table)))
+        else:
+            boards.append(_board_data(match, i, game.board(state, i, names, last_chance, drawn=table)))
     return boards
-
-
-def _as_board_data(view: dict[str, Any], player: int) -> dict[str, Any]:
-    """`TableView.as_board(player).model_dump(mode="json")` of the table dumped as `view` (parts shared, read only)."""
-    return {
-        **view,
-        "player": player,
-        "pins": [{**pin, "selectable": False} if pin["selectable"] else pin for pin in view["pins"]],
-        "piles": [{**pile, "selectable": False} if pile["selectable"] else pile for pile in view["piles"]],
-        "track": [{**area, "help": ""} for area in view["track"]],
-        "abilities": [{**ability, "help": ""} for ability in view["abilities"]],
-        "choices": [],
-        "selection": None,
-        "roll_label": "",
-    }
 
 
 def _board_data(match: Match, seat: int, board: TableView) -> dict[str, Any]:
