@@ -70,7 +70,7 @@ ACT_THREADS = 4
 BOT_THREADS = 2  # bots thinking at once, in threads of their own: a slow bot never holds up a seat's action
 BOT_TRIES = 100  # times a bot thinks again because the game moved on meanwhile, before its runner lets go
 MAX_BATCH = 64  # steps one transaction writes at most
-ENDED_KEPT = 32  # copies kept of games whose table is over, to show their end (`TableService._over_match`)
+ENDED_KEPT = 16  # copies kept of games whose table is over, to show their end (`TableService._over_match`)
 
 
 @dataclasses.dataclass(frozen=True)
