@@ -1833,7 +1833,7 @@ _Fragment: Callable[[str], Any] | None = getattr(orjson, "Fragment", None)  # or
 # A board's JSON by the board's data, which a view reuses while the board is unchanged
 # (`web.service._board_data`): the entry holds the data, so its id is not reused meanwhile.
 _board_texts: dict[int, tuple[dict[str, Any], Any]] = {}
-BOARD_TEXTS = 4096  # boards' JSON kept at once, for every table of the process (cleared when full)
+BOARD_TEXTS = 1024  # boards' JSON kept at once, for every table of the process (cleared when full)
 
 
 def _encode_view(value: Any) -> str:
