@@ -688,7 +688,7 @@ class TableService:
                     match.record = stored.record
                     match.players = stored.record.players
                     return match
-                except GameError:
+                except (GameError, ValueError, TypeError, KeyError):  # its state may be part way: dropped
                     log.warning("game %s: the stored steps do not continue the copy played here", game_id)
             with self._guard:
                 if self._ended.get(game_id) is match:
