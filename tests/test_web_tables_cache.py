@@ -648,3 +648,49 @@ def test_the_log_entries_kept_between_views_are_the_ones_made_anew() -> None:
                 for i, s in enumerate(steps[first:], start=first)
             ]
     assert undone > 0 and len(match.record.steps) > LOG_LENGTH
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_the_end_is_shown_from_the_copy_played_here_exactly_as_read_anew(two: Setup, late: bool) -> None:
+    """A table that is over shows its end from the copy each process played (caught up with the stored game):
+    what a fresh process that reads it shows, in both processes, every step heard or only the last one."""
+    from pinsetter.web.tables import encode_messages
+
+    a, b, table_id, game_id, _host = two
+    seats: list[int | None] = [None, 0, 1]
+    b.states_for(table_id, seats)  # b keeps the table and its game too
+    stamp = ""
+    while True:
+        view = a.states_for(table_id, seats)[0]["view"]
+        if view["terminal"]:
+            break
+        stamp = a.act(table_id, view["turn"], {"action": "roll"})
+        if not late:
+            b.note_change(table_id, stamp)
+            b.states_for(table_id, seats)
+    if late:  # only the last change heard, without its steps (as the look tells it): b reads them
+        b.note_change(table_id, " ".join(stamp.split(" ")[:2]))
+    fresh = service(Path(a.storage.engine.url.database or ""))
+    shown = encode_messages(fresh.states_for(table_id, seats))
+    assert encode_messages(a.states_for(table_id, seats)) == shown
+    assert encode_messages(b.states_for(table_id, seats)) == shown
+    assert a.games.kept(game_id) is None and b.games.kept(game_id) is None
+    assert game_id in a._ended and game_id in b._ended  # shown from the copies played, not read anew
+
+
+def test_an_ended_copy_that_the_stored_game_does_not_continue_is_read_anew(two: Setup) -> None:
+    """The stored game is the judge: a copy kept for the end whose steps are not the stored ones is not shown."""
+    from pinsetter.web.tables import encode_messages
+
+    a, _b, table_id, game_id, host = two
+    seats: list[int | None] = [None, 0, 1]
+    a.states_for(table_id, seats)
+    for _ in range(3):
+        view = a.states_for(table_id, seats)[0]["view"]
+        a.act(table_id, view["turn"], {"action": "roll"})
+    kept = a.games.kept(game_id)
+    assert kept is not None
+    a.close(table_id, host)  # abandoned: over, the copy kept to show it
+    kept.record.steps[1] = type(kept.record.steps[1])(None, "0+0")  # a copy gone wrong meanwhile
+    fresh = service(Path(a.storage.engine.url.database or ""))
+    assert encode_messages(a.states_for(table_id, seats)) == encode_messages(fresh.states_for(table_id, seats))
