@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pinsetter.records import PlayerSpec, Record, RecordError, replay
+from pinsetter.records import PlayerSpec, Record, RecordError, RecordStep, replay
 from pinsetter.session import Match
 
 
@@ -178,3 +178,28 @@ def test_record_text_is_the_json_of_the_record(changes: dict[str, object]) -> No
     assert Record.loads(record.to_text()) == record
     empty = dataclasses.replace(record, steps=[])
     assert empty.to_text() == json.dumps(empty.to_json())
+
+
+def test_record_text_kept_between_writes_follows_every_change_of_the_steps() -> None:
+    """`to_text` keeps the text of the steps it made and adds only new ones: the same text after each step,
+    after an undo (steps taken back and others made) and after the steps are replaced."""
+    match = Match.new("rolling-pins", [PlayerSpec("ann")], seed=4, options={"frames": 3})
+    record = match.record
+    undone = 0
+    for moment in range(200):
+        state = match.state
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            match.apply(match.draw_chance())
+        else:
+            match.apply(list(state.legal_actions())[moment % len(state.legal_actions())])
+            if moment % 3 == 0 and match.can_undo() is None:
+                match.undo()
+                undone += 1
+        assert match.record is record
+        assert record.to_text() == json.dumps(record.to_json())
+        if moment % 13 == 6:
+            record.steps[:] = [RecordStep(s.actor, s.text) for s in record.steps]  # equal, not the same objects
+            assert record.to_text() == json.dumps(record.to_json())
+    assert undone > 0

@@ -71,6 +71,76 @@ def test_every_game_draws_a_read_only_board_for_every_player_at_every_step(
         state.apply(step)
 
 
+@pytest.mark.parametrize(
+    "options", [{"frames": 3}, {"frames": 3, "advanced": True}, {"frames": 3, "shared_dice": True, "advanced": True}]
+)
+def test_a_kept_waiting_sheet_is_the_sheet_drawn_anew_at_every_step(options: dict[str, object]) -> None:
+    """Rolling Pins keeps a waiting player's board until what it shows changes: the same JSON as drawing it anew."""
+    from pinsetter.games.rolling_pins_table import rolling_pins_table
+    from pinsetter.i18n import using_language
+
+    game = get_game("rolling-pins", options)
+    players = 4
+    state = game.new_state(players)
+    rng = random.Random(3)
+    names = [f"p{i}" for i in range(players)]
+    kept = 0
+    while True:
+        for language in ("en", "ja"):
+            with using_language(language):
+                for player in range(players):
+                    board = game.board(state, player, names)
+                    kept += game.board(state, player, names) is board
+                    if state.is_terminal() or player not in (state.turn(), *state.deciders()):
+                        status = game.waiting_status(state, player, names)
+                        anew = rolling_pins_table(state, names, seat=player).as_board(player, status)
+                        assert board.model_dump_json() == anew.model_dump_json()
+        if state.is_terminal():
+            break
+        step = state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        state.apply(step)
+    assert kept > 0
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_the_views_boards_are_byte_for_byte_the_games_boards(game_id: str, options: dict[str, object]) -> None:
+    """The view's boards (made from the table's data, or kept from a step before) encode exactly as the game's own."""
+    import itertools
+
+    import orjson
+
+    from pinsetter.i18n import using_language
+    from pinsetter.records import PlayerSpec
+    from pinsetter.session import Match
+    from pinsetter.web.service import GameService, game_view_data
+
+    game = get_game(game_id, options)
+    players = min(3, game.max_players)
+    match = Match.new(game_id, [PlayerSpec(f"p{i}") for i in range(players)], 5, dict(options))
+    rng = random.Random(5)
+    for moment in itertools.count():
+        state = match.state
+        with using_language("ja" if moment % 3 == 2 else "en"):  # a table's seats may read two languages
+            view = game_view_data(match, GameService.next_of(match))
+            names = [p.name for p in match.players]
+            last_chance = next((s.text for s in reversed(match.record.steps) if s.actor is None), "")
+            table = match.game.table(state, names, last_chance)
+            drawn = [
+                match.game.board(state, i, names, last_chance, drawn=table).model_dump(mode="json")
+                for i in range(players)
+            ]
+        assert orjson.dumps(view["boards"]) == orjson.dumps(drawn)
+        assert orjson.dumps(view["view"]) == orjson.dumps(table.model_dump(mode="json"))
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            match.apply(match.draw_chance())
+        else:
+            seat = state.deciders()[-1]
+            mine = state if seat == state.turn() else state.as_decider(seat)
+            match.apply_for(seat, rng.choice(list(mine.legal_actions())))
+
+
 def test_a_local_ten_pins_game_has_a_board_per_player_that_follows_the_turn(client: TestClient) -> None:
     view = new_game(client, "tenpins", [("Ann", "human"), ("Bob", "human")], options={"frames": 2}, seed=3)
     gid = view["id"]

@@ -606,3 +606,91 @@ def test_messages_put_together_around_shared_views_are_each_messages_own_json(
     assert shared > 5  # seats share a view (encoded once) ...
     if game == "rolling-pins":
         assert distinct > 0  # ... and seats deciding the same roll each get their own
+
+
+def test_the_log_entries_kept_between_views_are_the_ones_made_anew() -> None:
+    """A view's log is made from the entries of the views before (only new steps' added): the same as made
+    anew, with steps skipped between views, two languages in turn, and an undo."""
+    from pinsetter.i18n import using_language
+    from pinsetter.records import PlayerSpec
+    from pinsetter.session import Match
+    from pinsetter.web.service import LOG_LENGTH, game_view_data, timed_out
+
+    match = Match.new("rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob", "random")], 5, {"frames": 4})
+    undone = 0
+    for moment in range(300):
+        state = match.state
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            match.apply(match.draw_chance())
+        else:
+            match.apply_for(state.deciders()[0], list(state.legal_actions())[moment % len(state.legal_actions())])
+        if moment % 11 == 5 and match.can_undo() is None:
+            match.undo()
+            undone += 1
+        if moment % 3 == 1:
+            continue  # steps not viewed
+        with using_language("ja" if moment % 5 == 0 else "en"):
+            log = game_view_data(match, GameService.next_of(match))["log"]
+            names = [p.name for p in match.players]
+            words = match.log_words()
+            steps = match.record.steps
+            first = max(0, len(steps) - LOG_LENGTH)
+            assert log == [
+                {
+                    "step": i + 1,
+                    "actor": "chance" if s.actor is None else names[s.actor],
+                    "text": s.text,
+                    "words": words[i],
+                    "note": "" if s.by is None or s.actor is None else timed_out(names[s.actor]),
+                }
+                for i, s in enumerate(steps[first:], start=first)
+            ]
+    assert undone > 0 and len(match.record.steps) > LOG_LENGTH
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_the_end_is_shown_from_the_copy_played_here_exactly_as_read_anew(two: Setup, late: bool) -> None:
+    """A table that is over shows its end from the copy each process played (caught up with the stored game):
+    what a fresh process that reads it shows, in both processes, every step heard or only the last one."""
+    from pinsetter.web.tables import encode_messages
+
+    a, b, table_id, game_id, _host = two
+    seats: list[int | None] = [None, 0, 1]
+    b.states_for(table_id, seats)  # b keeps the table and its game too
+    stamp = ""
+    while True:
+        view = a.states_for(table_id, seats)[0]["view"]
+        if view["terminal"]:
+            break
+        stamp = a.act(table_id, view["turn"], {"action": "roll"})
+        if not late:
+            b.note_change(table_id, stamp)
+            b.states_for(table_id, seats)
+    if late:  # only the last change heard, without its steps (as the look tells it): b reads them
+        b.note_change(table_id, " ".join(stamp.split(" ")[:2]))
+    fresh = service(Path(a.storage.engine.url.database or ""))
+    shown = encode_messages(fresh.states_for(table_id, seats))
+    assert encode_messages(a.states_for(table_id, seats)) == shown
+    assert encode_messages(b.states_for(table_id, seats)) == shown
+    assert a.games.kept(game_id) is None and b.games.kept(game_id) is None
+    assert game_id in a._ended and game_id in b._ended  # shown from the copies played, not read anew
+
+
+def test_an_ended_copy_that_the_stored_game_does_not_continue_is_read_anew(two: Setup) -> None:
+    """The stored game is the judge: a copy kept for the end whose steps are not the stored ones is not shown."""
+    from pinsetter.web.tables import encode_messages
+
+    a, _b, table_id, game_id, host = two
+    seats: list[int | None] = [None, 0, 1]
+    a.states_for(table_id, seats)
+    for _ in range(3):
+        view = a.states_for(table_id, seats)[0]["view"]
+        a.act(table_id, view["turn"], {"action": "roll"})
+    kept = a.games.kept(game_id)
+    assert kept is not None
+    a.close(table_id, host)  # abandoned: over, the copy kept to show it
+    kept.record.steps[1] = type(kept.record.steps[1])(None, "0+0")  # a copy gone wrong meanwhile
+    fresh = service(Path(a.storage.engine.url.database or ""))
+    assert encode_messages(a.states_for(table_id, seats)) == encode_messages(fresh.states_for(table_id, seats))

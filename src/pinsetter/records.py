@@ -499,8 +499,28 @@ class Record:
         writing a game quadratic in its length.
         """
         head, tail = self._document_parts()
-        steps = ", ".join([s.json_text for s in self.steps])
+        steps = self._steps_text()
         return f'{json.dumps(head)[:-1]}, "steps": [{steps}]' + (", " + json.dumps(tail)[1:] if tail else "}")
+
+    def _steps_text(self) -> str:
+        """The steps' JSON texts joined, the text made for the steps before kept and only the new ones added.
+
+        The steps a text was made for are kept with it and compared with the record's first ones
+        (a C-speed comparison, by identity first): any other change (an undo) makes it anew.
+        """
+        kept = self.__dict__.get("_steps_kept")
+        steps = self.steps
+        if kept is not None:
+            before, text = kept
+            count = len(before)
+            if 0 < count <= len(steps) and steps[:count] == before:
+                if count < len(steps):
+                    text = ", ".join([text, *[s.json_text for s in steps[count:]]])
+                    self.__dict__["_steps_kept"] = (list(steps), text)
+                return str(text)
+        text = ", ".join([s.json_text for s in steps])
+        self.__dict__["_steps_kept"] = (list(steps), text)
+        return text
 
     def _document_parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """The document's keys before its steps, and after them, in their order (`extra`, `result` not copied)."""
@@ -604,7 +624,7 @@ def result_of(state: State, players: list[PlayerSpec]) -> dict[str, Any]:
             {
                 "name": spec.name,
                 "pinfalls": list(state.pinfalls[index]),
-                "marks": [list(f.marks) for f in sheet.frames],
+                "marks": sheet.marks_data,  # shared with the sheet's other results: read only
                 "total": sheet.total,
             }
         )

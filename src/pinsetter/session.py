@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pinsetter.bots.base import Bot, make_bot
 from pinsetter.core.draws import ChanceDraws
@@ -71,14 +71,20 @@ class Match:
         # narration keeps the words it has told, so one shared by two languages would mix them.
         self._narrations: dict[str, Narration] = {}
         self._spare_rng: random.Random | None = None  # `advance`'s last generator for a bot
+        # The JSON-ready data of each seat's board as last viewed, with the (frozen) board it was made
+        # from, or what it shows: the web reuses it while the board is the same (`web.service`).
+        self.board_data: dict[Hashable, tuple[object, dict[str, Any]]] = {}
+        # The log's last entries as JSON-ready data (web.service), by the narration (one per language)
+        # whose words they hold: (words, names, index of the first entry, entries).
+        self.log_data: dict[int, tuple[list[str], list[str], int, list[dict[str, Any]]]] = {}
 
     def log_words(self) -> list[str]:
         """Every step so far as the log tells it (pinsetter.core.narration), the same in every interface."""
         narration = self._narrations.get(current_language())
         if narration is None:
             narration = self._narrations[current_language()] = Narration(self.game, len(self.players))
-        steps = [(step.actor, step.text) for step in self.record.steps]
-        return narration.update(steps, [p.name for p in self.players])
+        # The match's state is the one after its record's steps: the newest step is told from it.
+        return narration.update_steps(self.record.steps, [p.name for p in self.players], self.state)
 
     @property
     def chance_script(self) -> ChanceScript | None:

@@ -338,8 +338,6 @@ class Game(ABC):
         `drawn`: `table(state, names, last_chance)` if the caller has drawn it already (a view
         drawn once is not drawn again for the board of the player it shows).
         """
-        from pinsetter.core.table import TableView
-
         if state.num_players == 1 or (
             not state.is_terminal() and (player == state.turn() or player in state.deciders())
         ):
@@ -347,8 +345,25 @@ class Game(ABC):
             if drawn is None or seen is not state:
                 drawn = self.table(seen, names, last_chance)
             return drawn.as_board(player)
-        status = self.waiting_status(state, player, names)
-        return TableView(game=self.id, title=_(self.name), player=player, status=status)
+        return _waiting_board(self.id, _(self.name), player, self.waiting_status(state, player, names))
+
+    def board_data(
+        self, state: State, player: int, names: Sequence[str] | None, last_chance: str, table: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """`board(state, player, names, last_chance).model_dump(mode="json")` made from `table`, the dumped
+        `table(state, names, last_chance)`, where the board is that table without its choices; else None.
+
+        The web draws every player's board at every step: the board of the player up need not be
+        drawn again. A game that draws its boards otherwise says here what it can make (or None).
+        """
+        from pinsetter.core.table import as_board_data
+
+        if type(self).board is not Game.board:
+            return None  # another drawing: only the game knows what it is
+        up = state.num_players == 1 or (
+            not state.is_terminal() and (player == state.turn() or player in state.deciders())
+        )
+        return as_board_data(table, player) if up and state.seen_by(player) is state else None
 
     @staticmethod
     def waiting_status(state: State, player: int, names: Sequence[str] | None) -> str:
@@ -690,6 +705,15 @@ class State(ABC):
     def describe(self) -> str:
         """A short human description of the position (for line interfaces)."""
         return ""
+
+
+@lru_cache(maxsize=1024)
+def _waiting_board(game: str, title: str, player: int, status: str) -> TableView:
+    """A waiting player's status-only board, one shared (frozen) instance of each: the web draws every
+    player's board at every step, and keeps the JSON of a board it drew before (`web.service`)."""
+    from pinsetter.core.table import TableView
+
+    return TableView(game=game, title=title, player=player, status=status)
 
 
 @lru_cache(maxsize=1024)

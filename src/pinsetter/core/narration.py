@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from pinsetter.i18n import _, ngettext
 
@@ -95,6 +95,21 @@ def _chance_owner(state: State) -> int | None:
     return None if state.is_terminal() else state.turn()
 
 
+class Told(Protocol):
+    """A step as a narration reads it: a record's `RecordStep`, or an (actor, text) pair (`Narration.update`)."""
+
+    @property
+    def actor(self) -> int | None: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+class _Pair(NamedTuple):
+    actor: int | None
+    text: str
+
+
 @dataclass
 class Narration:
     """A match's log in words, kept up to date as steps are applied.
@@ -107,18 +122,40 @@ class Narration:
     game: Game
     num_players: int
     lines: list[str] = field(default_factory=list)
-    _told: list[tuple[int | None, str]] = field(default_factory=list)
+    _told: list[Told] = field(default_factory=list)
     _state: State | None = None
 
     def update(self, steps: Sequence[tuple[int | None, str]], names: Sequence[str]) -> list[str]:
         """The words of every step so far; `steps` are the record's (actor, text) pairs."""
-        if self._state is None or list(steps[: len(self._told)]) != self._told:
-            self.lines, self._told = [], []
+        return self.update_steps([_Pair(actor, text) for actor, text in steps], names)
+
+    def update_steps(self, steps: Sequence[Told], names: Sequence[str], current: State | None = None) -> list[str]:
+        """The words of every step so far; `steps` are the record's steps (each with `actor` and `text`).
+
+        `current`: the position after all of `steps` (a match's own, only read), if the caller has
+        it: the last new step is then told from it, and copied, instead of being applied again
+        (the online tables tell one new step per state they push, in every process). Steps told
+        before are compared by identity first, so a record's own list is checked at C speed.
+        """
+        told = len(self._told)
+        prefix = steps[:told]
+        if not isinstance(prefix, list):
+            prefix = list(prefix)
+        if self._state is None or prefix != self._told:
+            self.lines, self._told, told = [], [], 0
             self._state = self.game.new_state(self.num_players)
-        state = self._state
-        for actor, text in steps[len(self._told) :]:
-            before = state.clone()
-            state.apply_by(actor, text)
-            self.lines.append(narrate(self.game, before, text, state, names, actor))
-            self._told.append((actor, text))
+        last = len(steps) - 1
+        for index in range(told, len(steps)):
+            step = steps[index]
+            actor, text = step.actor, step.text
+            state = self._state
+            assert state is not None
+            if index == last and current is not None:
+                self.lines.append(narrate(self.game, state, text, current, names, actor))
+                self._state = current.clone()
+            else:
+                before = state.clone()
+                state.apply_by(actor, text)
+                self.lines.append(narrate(self.game, before, text, state, names, actor))
+            self._told.append(step)
         return self.lines

@@ -101,14 +101,24 @@ class Scoresheet:
     total: int
     complete: bool
 
-    @property
+    @functools.cached_property
     def frames_data(self) -> list[dict[str, object]]:
-        """The frames as JSON-ready dicts, each made once per frame (shared: read only).
+        """The frames as JSON-ready dicts, each made once per frame, the list once per sheet (shared: read only).
 
         An online table shows every player's sheet after every step, though only one of them
-        changed, and a sheet shares its settled frames with the one before it.
+        changed (sheets are kept per pinfalls: the others' are the same objects), and a sheet
+        shares its settled frames with the one before it.
         """
         return [f.data for f in self.frames]
+
+    @functools.cached_property
+    def marks_data(self) -> list[list[str]]:
+        """Each frame's marks as JSON-ready lists, made once per sheet (shared: read only).
+
+        A stated result (`records.result_of`) lists them for every player, and a live table's
+        game states its result with every step written.
+        """
+        return [list(f.marks) for f in self.frames]
 
     def to_dict(self) -> dict[str, object]:
         return {

@@ -11,7 +11,7 @@ exactly this schema.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,6 +25,7 @@ __all__ = [
     "Selection",
     "TableView",
     "TrackArea",
+    "as_board_data",
 ]
 
 # The ten-pin triangle, back row first: how the pins stand seen from the bowler.
@@ -183,3 +184,23 @@ class TableView(_Model):
             if choice.by_selection and frozenset(choice.pins) == pins and (pile is None or choice.pile == pile):
                 return choice
         return None
+
+
+def as_board_data(data: dict[str, Any], player: int) -> dict[str, Any]:
+    """`TableView.as_board(player).model_dump(mode="json")` of the table whose dump is `data`, made from it.
+
+    The web sends every player's board at every step: the board of the player up is their table
+    without its choices, made from the table's data rather than copied as a model and dumped
+    again. The parts it does not change are shared with `data` (read only).
+    """
+    return {
+        **data,
+        "player": player,
+        "pins": [{**pin, "selectable": False} if pin["selectable"] else pin for pin in data["pins"]],
+        "piles": [{**pile, "selectable": False} if pile["selectable"] else pile for pile in data["piles"]],
+        "track": [{**area, "help": ""} for area in data["track"]],
+        "abilities": [{**ability, "help": ""} for ability in data["abilities"]],
+        "choices": [],
+        "selection": None,
+        "roll_label": "",
+    }

@@ -698,8 +698,55 @@ class RollingPins(Game):
         listed = list(names) if names else None
         if not state.is_terminal() and (player == state.turn() or player in state.deciders()):
             return rolling_pins_table(state.seen_by(player), listed, last_chance, seat=player).as_board(player)
-        sheet = rolling_pins_table(state, listed, seat=player)
-        return sheet.as_board(player, self.waiting_status(state, player, names))
+        return self._waiting_sheet(state, player, listed, self.waiting_status(state, player, names))
+
+    def board_data(
+        self, state: State, player: int, names: Sequence[str] | None, last_chance: str, table: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The board of the player up made from their table's data (`Game.board_data`); None for any other board.
+
+        Their board is their table drawn without its choices (`board`): the same but that the track
+        offers no action and the dice, if any, are said to be their last roll.
+        """
+        from pinsetter.core.table import as_board_data
+        from pinsetter.games.rolling_pins_table import up_board_data
+
+        if state.is_terminal() or player != state.turn() or state.seen_by(player) is not state:
+            return None
+        return up_board_data(as_board_data(table, player), player, list(names) if names else None)
+
+    def _waiting_sheet(self, state: State, player: int, names: list[str] | None, status: str) -> TableView:
+        """A waiting player's board, drawn again only when what it shows changed (one shared, frozen view).
+
+        It shows only their own sheet (no choices, no dice of the roll being decided) and their
+        status: with a dozen players every step drew eleven unchanged sheets, most of a 12-seat
+        table's step (docs/tables.md, Load). The key is all that the drawing reads; one board is
+        kept per player and language (a sheet once changed never comes back).
+        """
+        from pinsetter.games.rolling_pins_table import rolling_pins_table
+        from pinsetter.i18n import current_language
+
+        assert isinstance(state, RollingPinsState)
+        language = current_language()
+        key = (
+            state.players[player].key(),
+            tuple(state.pinfalls[player]),
+            state.ball_context(player),
+            state.is_terminal(),
+            None if names is None else tuple(names),
+            status,
+        )
+        kept = self._waiting_sheets.get((player, language))
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        sheet = rolling_pins_table(state, names, seat=player).as_board(player, status)
+        self._waiting_sheets[(player, language)] = (key, sheet)
+        return sheet
+
+    @cached_property
+    def _waiting_sheets(self) -> dict[tuple[int, str], tuple[Hashable, TableView]]:
+        """(player, language) -> the key and the board `_waiting_sheet` drew last."""
+        return {}
 
     def step_words(self, before: State, step: str, after: State, names: Sequence[str], actor: int | None) -> str:
         from pinsetter.games.rolling_pins_table import step_sentence
@@ -766,7 +813,9 @@ class RollingPinsState(State):
         new._contexts = list(self._contexts)
         new.players = []
         for p in self.players:
-            q = copy.copy(p)
+            # `copy.copy(p)` without the copy protocol's detour (a state is cloned per step and player).
+            q = object.__new__(Player)
+            q.__dict__.update(p.__dict__)
             q.marks = list(p.marks)
             q.held = dict(p.held)
             new.players.append(q)
@@ -1219,29 +1268,31 @@ class RollingPinsState(State):
 
     # --- views ------------------------------------------------------------------------
     def view(self, player: int) -> dict[str, Any]:
-        views = []
-        for index, p in enumerate(self.players):
-            ctx = self.ball_context(index)
-            entry: dict[str, Any] = {
-                "pinfalls": list(self.pinfalls[index]),
-                "frame": ctx.frame if ctx else None,
-                "ball": ctx.ball if ctx else None,
-                "standing": list(pins_of(p.standing)),
-                "tokens": p.tokens,
-                "phase": p.phase,
-                "dice": list(p.dice),
+        return {"player": player, "turn": self.turn(), "players": [self.sheet_view(i) for i in range(self.num_players)]}
+
+    def sheet_view(self, index: int) -> dict[str, Any]:
+        """Player `index`'s entry of `view` (every sheet is public), alone: a board draws one sheet."""
+        p = self.players[index]
+        ctx = self.ball_context(index)
+        entry: dict[str, Any] = {
+            "pinfalls": list(self.pinfalls[index]),
+            "frame": ctx.frame if ctx else None,
+            "ball": ctx.ball if ctx else None,
+            "standing": list(pins_of(p.standing)),
+            "tokens": p.tokens,
+            "phase": p.phase,
+            "dice": list(p.dice),
+        }
+        if self.game.advanced:
+            grey = self.game.sheet.grey[ctx.frame - 1] if ctx and not p.bonus_rack else ()
+            entry |= {
+                "grey": list(grey),
+                "marks": list(p.marks),
+                "abilities": dict(p.held) | ({"ten-pin": 1} if p.ten_pin else {}),
+                "extra_dice_active": p.extra_dice,
+                "pending_marks": p.pending_marks,
             }
-            if self.game.advanced:
-                grey = self.game.sheet.grey[ctx.frame - 1] if ctx and not p.bonus_rack else ()
-                entry |= {
-                    "grey": list(grey),
-                    "marks": list(p.marks),
-                    "abilities": dict(p.held) | ({"ten-pin": 1} if p.ten_pin else {}),
-                    "extra_dice_active": p.extra_dice,
-                    "pending_marks": p.pending_marks,
-                }
-            views.append(entry)
-        return {"player": player, "turn": self.turn(), "players": views}
+        return entry
 
     def key(self) -> Hashable:
         return (tuple(tuple(p) for p in self.pinfalls), tuple(p.key() for p in self.players))

@@ -12,7 +12,15 @@ from pinsetter.games.pure_chance_table import pip_dice, pip_words
 from pinsetter.games.table_common import rows_for, status_line, turn_of
 from pinsetter.i18n import N_, _, ngettext
 
-__all__ = ["ABILITY_HELP", "ABILITY_TITLES", "action_label", "rolling_pins_table", "selection_action", "step_sentence"]
+__all__ = [
+    "ABILITY_HELP",
+    "ABILITY_TITLES",
+    "action_label",
+    "rolling_pins_table",
+    "selection_action",
+    "step_sentence",
+    "up_board_data",
+]
 
 ABILITY_TITLES = {
     "reroll": N_("Reroll"),
@@ -180,8 +188,8 @@ def rolling_pins_table(
     """The sheet of the player up (the first at the end); `seat`: that player's sheet, its choices left out."""
     player = turn_of(state)
     me_index = seat if seat is not None else player if player is not None else 0
-    view: dict[str, Any] = state.view(me_index)
-    me = view["players"][me_index]
+    sheet_view = getattr(state, "sheet_view", None)  # the one sheet drawn, not every player's view
+    me: dict[str, Any] = sheet_view(me_index) if sheet_view is not None else state.view(me_index)["players"][me_index]
     standing = set(me["standing"])
     grey = set(me.get("grey", []))
     pins_in_rack = state.game.lane.pins
@@ -296,6 +304,14 @@ def rolling_pins_table(
         no_roll_yet=no_roll_yet,
         chance_words=pip_words(last_chance) if last_chance and dice else "",
     )
+
+
+def up_board_data(board: dict[str, Any], player: int, names: list[str] | None) -> dict[str, Any]:
+    """The board of the player up (`rolling_pins_table(state, names, last_chance, seat=player).as_board(player)`,
+    dumped) from `board`, their table as a board (`as_board_data`): drawn for a seat, the sheet's
+    track offers no action and its dice are a roll already played (see `rolling_pins_table`)."""
+    previous = _("{name}'s last roll").format(name=who(names or [], player)) if board["dice"] else ""
+    return {**board, "dice_previous": previous, "track": [{**area, "action": ""} for area in board["track"]]}
 
 
 def selection_action(state: State, pins: frozenset[int], pile: int | None) -> str:

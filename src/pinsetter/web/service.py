@@ -18,10 +18,11 @@ from typing import Any
 
 from pinsetter.bots.base import make_bot
 from pinsetter.catalog import game_title
-from pinsetter.core.game import GameError
+from pinsetter.core.game import Game, GameError
+from pinsetter.core.table import TableView
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
-from pinsetter.i18n import _
+from pinsetter.i18n import _, current_language
 from pinsetter.lessons import LEARN_MARK, Tutor, score_notes
 from pinsetter.records import PlayerSpec, Record, RecordError, replay, result_of
 from pinsetter.review import reviewable
@@ -34,6 +35,7 @@ from pinsetter.web.schemas import GameView, HintView, LessonView, NewGame, Revie
 __all__ = ["Conflict", "GameService", "NotFound", "Refused", "game_view", "game_view_data"]
 
 LOG_LENGTH = 40
+LOG_LANGUAGES = 4  # languages whose log entries a match keeps at once (`_log_data`)
 CACHE_SIZE = 256
 REVIEWS_KEPT = 32  # reviews made (a Solitaire game's takes seconds): the latest, by record, seats and language
 
@@ -104,6 +106,11 @@ class GameService:
         """Drop the live copy: the next request re-reads the game from the database."""
         with self._guard:
             self._matches.pop(game_id, None)
+
+    def take(self, game_id: int) -> Match | None:
+        """`forget`, handing back the copy dropped (if any) to a caller that still has a use for it."""
+        with self._guard:
+            return self._matches.pop(game_id, None)
 
     def check_free(self, game_id: int) -> None:
         """Refuse the open game API for a game played at an online table (only its seats act there)."""
@@ -394,6 +401,88 @@ def game_view(match: Match, next_step: str, hide_seed: bool = False) -> GameView
     return GameView.model_validate(game_view_data(match, next_step, hide_seed))
 
 
+def _log_data(match: Match, names: list[str], words: list[str]) -> list[dict[str, Any]]:
+    """The log's last entries (`LOG_LENGTH` steps) as JSON-ready data, each made once while its words hold.
+
+    `words` is the match's narration in one language (`Match.log_words`): while it is the same
+    list (no undo meanwhile) and the names are the same, the entries made before still hold and
+    only the new steps' are added. The entries are shared between the views, read only.
+    """
+    steps = match.record.steps
+    first = max(0, len(steps) - LOG_LENGTH)
+    kept = match.log_data.get(id(words))  # the tuple holds `words`: its id is not reused meanwhile
+    if kept is not None and kept[0] is words and kept[1] == names and kept[2] <= first:
+        start, entries = kept[2], kept[3]
+    else:
+        start, entries = first, []
+    made = start + len(entries)
+    if made > len(steps):  # cannot happen while `words` is the same narration; made anew if it does
+        start, entries, made = first, [], first
+    if made < len(steps):
+        # A new list, of the last entries only (never one a view already holds changed: two threads
+        # may view one match).
+        begin = max(made, first)
+        entries = entries[first - start :] + [
+            {
+                "step": i + 1,
+                "actor": "chance" if s.actor is None else names[s.actor],
+                "text": s.text,
+                "words": words[i],
+                "note": "" if s.by is None or s.actor is None else timed_out(names[s.actor]),
+            }
+            for i, s in enumerate(steps[begin:], start=begin)
+        ]
+        start = first
+        if len(match.log_data) >= LOG_LANGUAGES:
+            match.log_data.clear()
+        match.log_data[id(words)] = (words, list(names), start, entries)
+    return entries[first - start :]
+
+
+def _boards_data(
+    match: Match, names: list[str], last_chance: str, table: TableView, view: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Every seat's board as JSON-ready data (`Game.board` of each, dumped).
+
+    The board of the player up is made from the table's data (`Game.board_data`); a waiting
+    player's, where the game draws it as `Game.board` does, is their status line alone, kept
+    while it says the same.
+    """
+    game, state = match.game, match.state
+    waiting = type(game).board is Game.board and type(game).waiting_status is Game.waiting_status
+    terminal = state.is_terminal()
+    language = current_language() if waiting else ""
+    boards = []
+    for i in range(len(names)):
+        data = game.board_data(state, i, names, last_chance, view)
+        if data is not None:
+            boards.append(data)
+        elif waiting:
+            key = (terminal, names[i], language)  # all that `Game.waiting_status` and the title read
+            kept = match.board_data.get(("waiting", i))
+            if kept is None or kept[0] != key:
+                data = game.board(state, i, names, last_chance, drawn=table).model_dump(mode="json")
+                kept = match.board_data[("waiting", i)] = (key, data)
+            boards.append(kept[1])
+        else:
+            boards.append(_board_data(match, i, game.board(state, i, names, last_chance, drawn=table)))
+    return boards
+
+
+def _board_data(match: Match, seat: int, board: TableView) -> dict[str, Any]:
+    """A seat's board as JSON-ready data, reused while the game draws it as the very same (frozen) view.
+
+    Games keep the boards of waiting players (`Game.board`): most boards of a step are the last
+    step's. The data is shared between the views, read only, like the rest of a pushed view.
+    """
+    kept = match.board_data.get(seat)
+    if kept is not None and kept[0] is board:
+        return kept[1]
+    data = board.model_dump(mode="json")
+    match.board_data[seat] = (board, data)
+    return data
+
+
 def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dict[str, Any]:
     """`game_view` as the JSON-ready dict that `GameView.model_dump(mode="json")` gives, built directly.
 
@@ -419,19 +508,9 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
                 "current_frame": ctx.frame if ctx is not None else None,
             }
         )
-    first = max(0, len(steps) - LOG_LENGTH)
-    words = match.log_words()
-    log = [
-        {
-            "step": i + 1,
-            "actor": "chance" if s.actor is None else names[s.actor],
-            "text": s.text,
-            "words": words[i],
-            "note": "" if s.by is None or s.actor is None else timed_out(names[s.actor]),
-        }
-        for i, s in enumerate(steps[first:], start=first)
-    ]
+    log = _log_data(match, names, match.log_words())
     legal = [] if terminal or state.is_chance_node() else [str(a) for a in state.legal_actions()]
+    view = table.model_dump(mode="json")
     return {
         "id": match.game_id or 0,
         "game": match.game.id,
@@ -448,11 +527,8 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
         "next": next_step,
         "has_decisions": match.game.has_decisions,
         "legal_actions": legal,
-        "view": table.model_dump(mode="json"),
-        "boards": [
-            match.game.board(state, i, names, last_chance, drawn=table).model_dump(mode="json")
-            for i in range(len(names))
-        ],
+        "view": view,
+        "boards": _boards_data(match, names, last_chance, table, view),
         "sheets": sheets,
         "log": log,
         "undo": match.can_undo(),

@@ -24,7 +24,7 @@ import queue
 import reprlib
 import threading
 import time
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from typing import Any
 
@@ -39,8 +39,8 @@ from pinsetter.core.game import GameError, Step, quoted
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.games.registry import get_game
 from pinsetter.games.table_common import refusal_line
-from pinsetter.i18n import _, using_language
-from pinsetter.records import TABLE_MARK, PlayerSpec, RecordStep, replay_from, result_of
+from pinsetter.i18n import _, current_language, using_language
+from pinsetter.records import TABLE_MARK, PlayerSpec, RecordStep, check_result_of, replay_from, result_of
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.storage.db import PreparedAppend
@@ -70,6 +70,7 @@ ACT_THREADS = 4
 BOT_THREADS = 2  # bots thinking at once, in threads of their own: a slow bot never holds up a seat's action
 BOT_TRIES = 100  # times a bot thinks again because the game moved on meanwhile, before its runner lets go
 MAX_BATCH = 64  # steps one transaction writes at most
+ENDED_KEPT = 16  # copies kept of games whose table is over, to show their end (`TableService._over_match`)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,11 +117,33 @@ class TableService:
         self._guard = threading.Lock()
         # table -> (version, steps) of the last state its connections here were sent (`missed`)
         self._shown: dict[int, tuple[int, int | None]] = {}
+        # game -> the copy played here of a table's game that is over (finished or closed), until its
+        # end has been shown: caught up with the stored game (only its last steps applied) rather than
+        # the whole game replayed and narrated again from the record (`_over_match`).
+        self._ended: OrderedDict[int, Match] = OrderedDict()
+        # table -> the kept row, language and `public()` last sent from it (`_public_of`)
+        self._publics: dict[int, tuple[StoredTable, str, dict[str, Any]]] = {}
 
     def unshown(self, table_id: int) -> None:
         """Nobody here watches the table any more: forget what it was shown."""
         with self._guard:
             self._shown.pop(table_id, None)
+            self._publics.pop(table_id, None)
+
+    def _public_of(self, table: StoredTable) -> dict[str, Any]:
+        """`table.public()` of a row kept here (never changed: a change keeps a new copy), made once per language.
+
+        Every push of a step sends it to every seat. Shared by the messages, read only.
+        """
+        language = current_language()
+        with self._guard:
+            kept = self._publics.get(table.id)
+        if kept is not None and kept[0] is table and kept[1] == language:
+            return kept[2]
+        public = table.public()
+        with self._guard:
+            self._publics[table.id] = (table, language, public)
+        return public
 
     def missed(self, table_ids: list[int]) -> dict[int, tuple[int, int | None]]:
         """The tables whose stored state is not the one last shown here: their stored (version, steps) (one read).
@@ -170,6 +193,7 @@ class TableService:
         """
         with self._guard:
             self._playing.pop(table_id, None)
+            self._publics.pop(table_id, None)
             self._timed.pop(table_id, None)
             game_id = self._game_of.pop(table_id, game_id)
             if game_id is not None:
@@ -180,7 +204,12 @@ class TableService:
             if game_id is not None:
                 self._step_at.pop(game_id, None)
         if game_id is not None:
-            self.games.forget(game_id)
+            match = self.games.take(game_id)
+            if match is not None:
+                with self._guard:
+                    self._ended[game_id] = match
+                    while len(self._ended) > ENDED_KEPT:
+                        self._ended.popitem(last=False)
 
     def kept_table(self, table_id: int) -> StoredTable:
         """A playing table's row as this process last knew it (read only); any other table is read.
@@ -633,6 +662,39 @@ class TableService:
         self.games.forget(game_id)
         return self.games.match(game_id)
 
+    def _over_match(self, game_id: int) -> Match:
+        """The game of a table that is over, as stored (read), from the copy played here if there is one.
+
+        The stored game is the judge: the copy is used only if the stored steps continue it with
+        the same players (its last steps then applied and checked, as `replay` checks them, the
+        stated result too), so its log's words need not all be told again. The caller holds the
+        game's lock.
+        """
+        with self._guard:
+            match = self._ended.get(game_id)
+        if match is not None:
+            stored = self.storage.get(game_id)
+            done = len(match.record.steps)
+            if (
+                stored is not None
+                and len(stored.record.steps) >= done
+                and stored.record.players == match.players
+                and stored.record.steps[:done] == match.record.steps
+            ):
+                try:
+                    replay_from(stored.record, match.state, done, match.draws)
+                    if stored.record.result is not None:
+                        check_result_of(match.state, stored.record)
+                    match.record = stored.record
+                    match.players = stored.record.players
+                    return match
+                except (GameError, ValueError, TypeError, KeyError):  # its state may be part way: dropped
+                    log.warning("game %s: the stored steps do not continue the copy played here", game_id)
+            with self._guard:
+                if self._ended.get(game_id) is match:
+                    del self._ended[game_id]
+        return self.games.match(game_id, keep=False)
+
     def act(self, table_id: int, seat: int | None, message: dict[str, Any]) -> str:
         """Apply one seat's decision (or roll) through the engine; Refused/Conflict say why not.
 
@@ -1069,7 +1131,7 @@ class TableService:
             if kept is None:
                 return None
             table = kept
-        public = table.public()
+        public = table.public() if wait else self._public_of(table)
         if table.game_id is None:
             with self._guard:
                 self._shown[table_id] = (table.version, None)
@@ -1084,7 +1146,7 @@ class TableService:
             if table.status in LIVE:
                 found = self._current(table.game_id, verify=False, may_read=wait)
             else:  # finished or closed: shown as stored, and not kept (it never changes again)
-                found = self.games.match(table.game_id, keep=False)
+                found = self._over_match(table.game_id)
             if found is None:
                 return None  # the notified steps did not fit what is kept: read in a thread
             match = found
@@ -1751,7 +1813,7 @@ def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
     def part(value: Any) -> str:
         text = encoded.get(id(value))
         if text is None:
-            text = encoded[id(value)] = _encode(value)
+            text = encoded[id(value)] = _encode_view(value)
         return text
 
     texts = []
@@ -1767,6 +1829,32 @@ def encode_messages(messages: list[dict[str, Any]]) -> list[str]:
 
 
 _STATE_KEYS = ["type", "seat", "table", "view"]
+_Fragment: Callable[[str], Any] | None = getattr(orjson, "Fragment", None)  # orjson 3.10: JSON text put in as is
+# A board's JSON by the board's data, which a view reuses while the board is unchanged
+# (`web.service._board_data`): the entry holds the data, so its id is not reused meanwhile.
+_board_texts: dict[int, tuple[dict[str, Any], Any]] = {}
+BOARD_TEXTS = 1024  # boards' JSON kept at once, for every table of the process (cleared when full)
+
+
+def _encode_view(value: Any) -> str:
+    """`_encode(value)`; a game view's boards each encoded once while their data is the same object.
+
+    Every step sends every player's board, and most are the step before's (a dozen sheets at a
+    12-seat Rolling Pins table): their JSON is put in as it was made (the same bytes).
+    """
+    fragment = _Fragment
+    boards = value.get("boards") if fragment is not None and isinstance(value, dict) else None
+    if fragment is None or not isinstance(boards, list):
+        return _encode(value)
+    fragments = []
+    for board in boards:
+        kept = _board_texts.get(id(board))
+        if kept is None or kept[0] is not board:
+            if len(_board_texts) >= BOARD_TEXTS:
+                _board_texts.clear()
+            kept = _board_texts[id(board)] = (board, fragment(_encode(board)))
+        fragments.append(kept[1])
+    return _encode({**value, "boards": fragments})
 
 
 class Broker:
