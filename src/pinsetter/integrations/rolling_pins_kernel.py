@@ -14,7 +14,7 @@ Only numba and numpy here: the kernel must compile on its own.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,29 +28,43 @@ __all__ = [
     "KIND_MISS",
     "KIND_NONE",
     "ROLLED",
+    "Outputs",
+    "Tables",
     "reset_games",
     "sample_legal",
     "step_games",
 ]
 
 # Each game's state: one row of int32 fields (`state[g, F_...]`) and its pinfalls (`falls[g, ball]`).
+# Fields 0-10 are the lane's, numbered alike in `solitaire_kernel` (which takes them from here), so
+# that the ball, frame, score and step bookkeeping below serves both kernels.
 F_STANDING = 0  # standing pins, bit i-1 for pin i
 F_CROSSED = 1  # pins crossed in the current ball
-F_TOKENS = 2
-F_PHASE = 3  # CHOOSE or ROLLED (a roll is drawn in the step that chooses the dice)
-F_NDICE = 4  # dice shown (0: none; the last roll stays shown after a cross)
-F_DIE1 = 5
-F_DIE2 = 6
-F_BALLS = 7  # balls bowled
-F_FRAME = 8  # the frame of the next ball, 1-based
-F_FRAME_START = 9  # index in falls of the frame's first ball
-F_BALL = 10  # the next ball's number in its frame, 1-3
-F_RACK = 11  # pins standing when the ball began (a count)
-F_OVER = 12  # the game is over
-F_SCORE = 13  # the running score (frames whose score is determined)
-F_ELAPSED = 14  # steps of this episode (illegal ids included), for the step limit
-F_RESET = 15  # the episode ended at the last step: the next step starts a new game
+F_BALLS = 2  # balls bowled
+F_FRAME = 3  # the frame of the next ball, 1-based
+F_FRAME_START = 4  # index in falls of the frame's first ball
+F_BALL = 5  # the next ball's number in its frame, 1-3
+F_RACK = 6  # pins standing when the ball began (a count)
+F_OVER = 7  # the game is over
+F_SCORE = 8  # the running score (frames whose score is determined)
+F_ELAPSED = 9  # steps of this episode (illegal ids included), for the step limit
+F_RESET = 10  # the episode ended at the last step: the next step starts a new game
+F_TOKENS = 11
+F_PHASE = 12  # CHOOSE or ROLLED (a roll is drawn in the step that chooses the dice)
+F_NDICE = 13  # dice shown (0: none; the last roll stays shown after a cross)
+F_DIE1 = 14
+F_DIE2 = 15
 FIELDS = 16
+
+# What `_next_ball` found: the rack goes on, a fresh rack in the last frame (a bonus rack), a new frame.
+RACK_ON = 0
+BONUS_RACK = 1
+NEW_FRAME = 2
+
+# What `_begin_step` found: the episode ended at the last step (start anew), an illegal id, a legal one.
+START = 0
+ILLEGAL = 1
+PLAY = 2
 
 # Phases, numbered as the engine's phases are in the observation (`rolling_pins_spaces.PHASES`).
 CHOOSE = 0
@@ -86,6 +100,46 @@ L_PHASE = 9  # the first phase's entry; phase p is at layout[L_PHASE] + p
 LAYOUT = 10
 
 IntArray = np.ndarray[Any, np.dtype[np.int32]]
+FloatArray = np.ndarray[Any, np.dtype[np.float32]]
+
+
+class Tables(NamedTuple):
+    """The kernel's constant tables, built once per environment (`vector.kernel_tables`).
+
+    The compiled entry points take them as one plain tuple, `tuple(tables)`, and make it a
+    `Tables` again inside (numba types a NamedTuple argument about a microsecond slower a call
+    than a plain tuple, and a batch of one game pays that at every step).
+    """
+
+    config: IntArray
+    kinds: IntArray  # by id: KIND_*
+    args: IntArray  # by id: the dice a `dice` id chooses
+    cross_pins: IntArray  # by id: the pins a cross knocks down, as a mask
+    cross_down: IntArray  # by id: how many pins that is
+    cross_cost: IntArray  # by id: tokens spent
+    cross_tokens: IntArray  # by id: its token change (sum of pins - roll)
+    by_roll_start: IntArray  # the cross ids answering roll r are by_roll[by_roll_start[r]:by_roll_start[r + 1]]
+    by_roll: IntArray
+    token_low: IntArray  # by dice, roll total, tokens held: `token_range`
+    token_high: IntArray
+    layout: IntArray  # L_*: single observation entries
+    ball_at: IntArray  # by ball slot: (bowled, pins) entries
+    pin_at: IntArray  # by pin: its standing entry
+    die_at: IntArray  # by die, face: its entry
+    fractions: FloatArray  # k / n as float32, n by row: pins, frames, maximum score, token limit
+
+
+class Outputs(NamedTuple):
+    """A batch's outputs by game slot, made by `vector.BatchedEnv` and passed as one plain tuple, as `Tables` is."""
+
+    obs: FloatArray  # by game: the observation
+    masks: Any  # by game, id: int8 1 where legal
+    legal: IntArray  # by game: the legal ids, `counts[g]` of them
+    counts: IntArray
+    rewards: FloatArray
+    terminated: Any  # booleans
+    truncated: Any
+    illegal: Any
 
 
 @njit(cache=True)
@@ -143,6 +197,87 @@ def _running_score(falls: Any, balls: int, over: bool, pins: int, frames: int) -
 
 
 @njit(cache=True)
+def _next_ball(s: Any, f: Any, pins: int, frames: int) -> int:
+    """Record the ball's pinfall, set up the frame's next ball or the next frame, score; return RACK_ON etc.
+
+    The lane's part of the engine's `_end_ball`, the same in both kernels: what the game does with
+    a fresh rack (stand the pins, deal the cards, gain a token) is left to the caller.
+    """
+    f[s[F_BALLS]] = s[F_CROSSED]
+    s[F_BALLS] += 1
+    s[F_CROSSED] = 0
+    last = s[F_FRAME] == frames
+    rack, fresh = _frame_next(f, s[F_FRAME_START], s[F_BALLS], last, pins)
+    found = RACK_ON
+    if rack >= 0:  # the frame goes on
+        s[F_BALL] += 1
+        s[F_RACK] = rack
+        if fresh:  # a bonus rack of the last frame
+            found = BONUS_RACK
+    elif last:
+        s[F_OVER] = 1
+    else:
+        s[F_FRAME] += 1
+        s[F_FRAME_START] = s[F_BALLS]
+        s[F_BALL] = 1
+        s[F_RACK] = pins
+        found = NEW_FRAME
+    s[F_SCORE] = _running_score(f, s[F_BALLS], s[F_OVER] == 1, pins, frames)
+    return found
+
+
+@njit(cache=True)
+def _observe_lane(s: Any, f: Any, row: Any, layout: Any, ball_at: Any, fractions: Any) -> None:
+    """Clear `row` and write the lane's entries, placed alike in both games' observations.
+
+    `ball_at[b]` is (bowled, pins) of ball slot b; `fractions` holds the values k / n as the
+    observer rounds them, by (n, k): row 0 pins, 1 frames, 2 the maximum score.
+    """
+    row[:] = 0.0
+    for b in range(s[F_BALLS]):
+        row[ball_at[b, 0]] = 1.0
+        row[ball_at[b, 1]] = fractions[0, f[b]]
+    row[layout[L_SCORE]] = fractions[2, s[F_SCORE]]
+    row[layout[L_OBSERVER]] = 1.0
+    if s[F_OVER] == 0:
+        row[layout[L_FRAME]] = fractions[1, s[F_FRAME]]
+        row[layout[L_NEXT_BALL1] + s[F_BALL] - 1] = 1.0
+        row[layout[L_RACK]] = fractions[0, s[F_RACK]]
+        row[layout[L_TURN]] = 1.0
+
+
+@njit(cache=True)
+def _begin_step(g: int, a: int, s: Any, out: Outputs) -> int:
+    """Clear game g's step outputs; return START (its episode ended), or count the step and return ILLEGAL or PLAY.
+
+    Both kernels' steps go through here and `_end_step`, so that they agree on the autoreset,
+    illegal ids and the step limit.
+    """
+    out.rewards[g] = 0.0
+    out.terminated[g] = False
+    out.truncated[g] = False
+    out.illegal[g] = False
+    if s[F_RESET]:
+        return START
+    s[F_ELAPSED] += 1
+    if a < 0 or a >= out.masks.shape[1] or out.masks[g, a] == 0:
+        out.illegal[g] = True  # it changes nothing, but counts toward the step limit
+        return ILLEGAL
+    return PLAY
+
+
+@njit(cache=True)
+def _end_step(g: int, s: Any, before: int, limit: int, out: Outputs) -> None:
+    """Game g's reward (the score's increase since `before`), termination and truncation; flag the autoreset."""
+    if not out.illegal[g]:
+        out.rewards[g] = s[F_SCORE] - before
+        out.terminated[g] = s[F_OVER] == 1
+    out.truncated[g] = limit > 0 and s[F_ELAPSED] >= limit
+    if out.terminated[g] or out.truncated[g]:
+        s[F_RESET] = 1
+
+
+@njit(cache=True)
 def _new_game(s: Any, f: Any, config: Any) -> None:
     """A fresh game: frame 1 with its token, all pins standing, no dice."""
     s[:] = 0
@@ -158,93 +293,52 @@ def _new_game(s: Any, f: Any, config: Any) -> None:
 @njit(cache=True)
 def _end_ball(s: Any, f: Any, config: Any) -> None:
     """Record the ball's pinfall, then set up the next ball, frame or bonus rack (the engine's `_end_ball`)."""
-    pins, frames = config[C_PINS], config[C_FRAMES]
-    f[s[F_BALLS]] = s[F_CROSSED]
-    s[F_BALLS] += 1
-    s[F_CROSSED] = 0
     s[F_PHASE] = CHOOSE
     s[F_NDICE] = 0
     s[F_DIE1] = 0
     s[F_DIE2] = 0
-    last = s[F_FRAME] == frames
-    rack, fresh = _frame_next(f, s[F_FRAME_START], s[F_BALLS], last, pins)
-    if rack >= 0:  # the frame goes on
-        s[F_BALL] += 1
-        s[F_RACK] = rack
-        if fresh:  # a bonus rack of the last frame (no token)
-            s[F_STANDING] = config[C_FULL]
-    elif last:
-        s[F_OVER] = 1
-    else:
-        s[F_FRAME] += 1
-        s[F_FRAME_START] = s[F_BALLS]
-        s[F_BALL] = 1
-        s[F_RACK] = pins
+    found = _next_ball(s, f, config[C_PINS], config[C_FRAMES])
+    if found != RACK_ON:  # a bonus rack of the last frame has no token
         s[F_STANDING] = config[C_FULL]
+    if found == NEW_FRAME:
         s[F_TOKENS] += config[C_TOKENS]
-    s[F_SCORE] = _running_score(f, s[F_BALLS], s[F_OVER] == 1, pins, frames)
 
 
 @njit(cache=True)
-def _observe(
-    s: Any,
-    f: Any,
-    row: Any,
-    config: Any,
-    layout: Any,
-    ball_at: Any,
-    pin_at: Any,
-    die_at: Any,
-    fractions: Any,
-) -> None:
+def _observe(s: Any, f: Any, row: Any, t: Tables) -> None:
     """Write the game's observation (`encoding.Observer(game, 1).vector`) into `row`.
 
-    `ball_at[b]` is (bowled, pins) of ball slot b, `pin_at[p]` pin p's standing entry, `die_at[d, face]`
-    die d's face entry; `fractions` holds the values k / n as the observer rounds them, by (n, k):
-    row 0 pins, 1 frames, 2 the maximum score, 3 the token limit.
+    `pin_at[p]` is pin p's standing entry, `die_at[d, face]` die d's face entry; `fractions`' row 3
+    is the token limit's.
     """
-    row[:] = 0.0
-    for b in range(s[F_BALLS]):
-        row[ball_at[b, 0]] = 1.0
-        row[ball_at[b, 1]] = fractions[0, f[b]]
-    row[layout[L_SCORE]] = fractions[2, s[F_SCORE]]
-    row[layout[L_OBSERVER]] = 1.0
-    if s[F_OVER] == 0:
-        row[layout[L_FRAME]] = fractions[1, s[F_FRAME]]
-        row[layout[L_NEXT_BALL1] + s[F_BALL] - 1] = 1.0
-        row[layout[L_RACK]] = fractions[0, s[F_RACK]]
-        row[layout[L_TURN]] = 1.0
+    _observe_lane(s, f, row, t.layout, t.ball_at, t.fractions)
     standing = s[F_STANDING]
-    for pin in range(1, config[C_PINS] + 1):
+    for pin in range(1, t.config[C_PINS] + 1):
         if standing >> (pin - 1) & 1:
-            row[pin_at[pin]] = 1.0
-    row[layout[L_TOKENS]] = fractions[3, s[F_TOKENS]]
-    row[layout[L_PHASE] + s[F_PHASE]] = 1.0
+            row[t.pin_at[pin]] = 1.0
+    row[t.layout[L_TOKENS]] = t.fractions[3, s[F_TOKENS]]
+    row[t.layout[L_PHASE] + s[F_PHASE]] = 1.0
     if s[F_NDICE] >= 1:
-        row[die_at[0, s[F_DIE1]]] = 1.0
+        row[t.die_at[0, s[F_DIE1]]] = 1.0
     if s[F_NDICE] >= 2:
-        row[die_at[1, s[F_DIE2]]] = 1.0
+        row[t.die_at[1, s[F_DIE2]]] = 1.0
 
 
 @njit(cache=True)
-def _legal(
-    s: Any,
-    mask: Any,
-    legal: Any,
-    config: Any,
-    cross_pins: Any,
-    cross_tokens: Any,
-    by_roll_start: Any,
-    by_roll: Any,
-    token_low: Any,
-    token_high: Any,
-) -> int:
+def _legal(s: Any, mask: Any, legal: Any, t: Tables) -> int:
     """Write the legal ids into `mask` (1s) and `legal` (a list); return how many.
 
     Crosses are listed by the roll they answer (`by_roll[by_roll_start[r]:by_roll_start[r + 1]]`);
     one is legal if its pins stand and its token change is within the roll's range
     (`token_low` / `token_high` by dice, roll and tokens: the engine's `token_range`).
     """
+    config, cross_pins, cross_tokens, by_roll_start, by_roll = (
+        t.config,
+        t.cross_pins,
+        t.cross_tokens,
+        t.by_roll_start,
+        t.by_roll,
+    )
     mask[:] = 0
     if s[F_OVER]:
         return 0
@@ -259,8 +353,8 @@ def _legal(
     count = 1
     dice, tokens = s[F_NDICE], s[F_TOKENS]
     roll = s[F_DIE1] + s[F_DIE2]
-    low = token_low[dice, roll, tokens] - roll
-    high = token_high[dice, roll, tokens] - roll
+    low = t.token_low[dice, roll, tokens] - roll
+    high = t.token_high[dice, roll, tokens] - roll
     fallen = ~s[F_STANDING]
     for k in range(by_roll_start[roll], by_roll_start[roll + 1]):
         i = by_roll[k]
@@ -273,67 +367,22 @@ def _legal(
 
 
 @njit(cache=True)
-def reset_games(
-    games: Any,
-    state: Any,
-    falls: Any,
-    obs: Any,
-    masks: Any,
-    legal: Any,
-    counts: Any,
-    config: Any,
-    layout: Any,
-    ball_at: Any,
-    pin_at: Any,
-    die_at: Any,
-    fractions: Any,
-    cross_pins: Any,
-    cross_tokens: Any,
-    by_roll_start: Any,
-    by_roll: Any,
-    token_low: Any,
-    token_high: Any,
-) -> None:
-    """Start a new game in each listed game slot, writing its observation and mask."""
+def reset_games(games: Any, state: Any, falls: Any, outputs: tuple[Any, ...], tables: tuple[Any, ...]) -> None:
+    """Start a new game in each listed game slot, writing its observation and mask.
+
+    `outputs` and `tables` are `tuple(Outputs(...))` and `tuple(Tables(...))`, made once per batch.
+    """
+    out, t = Outputs(*outputs), Tables(*tables)
     for g in games:
         s = state[g]
-        _new_game(s, falls[g], config)
-        _observe(s, falls[g], obs[g], config, layout, ball_at, pin_at, die_at, fractions)
-        counts[g] = _legal(
-            s, masks[g], legal[g], config, cross_pins, cross_tokens, by_roll_start, by_roll, token_low, token_high
-        )
+        _new_game(s, falls[g], t.config)
+        _observe(s, falls[g], out.obs[g], t)
+        out.counts[g] = _legal(s, out.masks[g], out.legal[g], t)
 
 
 @njit(cache=True)
 def step_games(
-    actions: Any,
-    dice: Any,
-    state: Any,
-    falls: Any,
-    obs: Any,
-    masks: Any,
-    legal: Any,
-    counts: Any,
-    rewards: Any,
-    terminated: Any,
-    truncated: Any,
-    illegal: Any,
-    config: Any,
-    kinds: Any,
-    args: Any,
-    cross_pins: Any,
-    cross_down: Any,
-    cross_cost: Any,
-    cross_tokens: Any,
-    by_roll_start: Any,
-    by_roll: Any,
-    token_low: Any,
-    token_high: Any,
-    layout: Any,
-    ball_at: Any,
-    pin_at: Any,
-    die_at: Any,
-    fractions: Any,
+    actions: Any, dice: Any, state: Any, falls: Any, outputs: tuple[Any, ...], tables: tuple[Any, ...]
 ) -> int:
     """Step every game with its action id; return how many game steps were played (resets not counted).
 
@@ -342,25 +391,21 @@ def step_games(
     Gymnasium's next-step autoreset). An illegal id changes nothing: reward 0, `illegal[g]`, and the
     step counts toward the step limit. The observation and mask rows of unchanged games are kept.
     """
+    out, t = Outputs(*outputs), Tables(*tables)
+    config, kinds, args = t.config, t.kinds, t.args
     played = 0
     limit = config[C_STEP_LIMIT]
     for g in range(actions.shape[0]):
         s = state[g]
         f = falls[g]
-        rewards[g] = 0.0
-        terminated[g] = False
-        truncated[g] = False
-        illegal[g] = False
-        if s[F_RESET]:
+        a = actions[g]
+        found = _begin_step(g, a, s, out)
+        if found == START:
             _new_game(s, f, config)
         else:
             played += 1
-            s[F_ELAPSED] += 1
-            a = actions[g]
-            if a < 0 or a >= masks.shape[1] or masks[g, a] == 0:
-                illegal[g] = True
-            else:
-                before = s[F_SCORE]
+            before = s[F_SCORE]
+            if found == PLAY:
                 kind = kinds[a]
                 if kind == KIND_DICE:
                     s[F_NDICE] = args[a]
@@ -370,24 +415,18 @@ def step_games(
                 elif kind == KIND_MISS:
                     _end_ball(s, f, config)
                 else:  # a cross (only crosses and dice remain legal in the basic game)
-                    s[F_TOKENS] -= cross_cost[a]
-                    s[F_STANDING] &= ~cross_pins[a]
-                    s[F_CROSSED] += cross_down[a]
+                    s[F_TOKENS] -= t.cross_cost[a]
+                    s[F_STANDING] &= ~t.cross_pins[a]
+                    s[F_CROSSED] += t.cross_down[a]
                     if s[F_STANDING] == 0:
                         _end_ball(s, f, config)
                     else:
                         s[F_PHASE] = CHOOSE
-                rewards[g] = s[F_SCORE] - before
-                terminated[g] = s[F_OVER] == 1
-            truncated[g] = limit > 0 and s[F_ELAPSED] >= limit
-            if terminated[g] or truncated[g]:
-                s[F_RESET] = 1
-            if illegal[g]:
+            _end_step(g, s, before, limit, out)
+            if found == ILLEGAL:
                 continue
-        _observe(s, f, obs[g], config, layout, ball_at, pin_at, die_at, fractions)
-        counts[g] = _legal(
-            s, masks[g], legal[g], config, cross_pins, cross_tokens, by_roll_start, by_roll, token_low, token_high
-        )
+        _observe(s, f, out.obs[g], t)
+        out.counts[g] = _legal(s, out.masks[g], out.legal[g], t)
     return played
 
 
