@@ -61,11 +61,6 @@ RACK_ON = 0
 BONUS_RACK = 1
 NEW_FRAME = 2
 
-# What `_begin_step` found: the episode ended at the last step (start anew), an illegal id, a legal one.
-START = 0
-ILLEGAL = 1
-PLAY = 2
-
 # Phases, numbered as the engine's phases are in the observation (`rolling_pins_spaces.PHASES`).
 CHOOSE = 0
 ROLLED = 2
@@ -106,9 +101,10 @@ FloatArray = np.ndarray[Any, np.dtype[np.float32]]
 class Tables(NamedTuple):
     """The kernel's constant tables, built once per environment (`vector.kernel_tables`).
 
-    The compiled entry points take them as one plain tuple, `tuple(tables)`, and make it a
-    `Tables` again inside (numba types a NamedTuple argument about a microsecond slower a call
-    than a plain tuple, and a batch of one game pays that at every step).
+    The entry points take them as one plain tuple, `tuple(tables)`, unpacked once a call: numba
+    types a NamedTuple argument about a microsecond slower a call, and the functions called for
+    each game take the few arrays they read, since every array handed to a compiled call costs
+    its reference counting (handing them the whole tuple made a step of 1,024 games twice as slow).
     """
 
     config: IntArray
@@ -130,7 +126,7 @@ class Tables(NamedTuple):
 
 
 class Outputs(NamedTuple):
-    """A batch's outputs by game slot, made by `vector.BatchedEnv` and passed as one plain tuple, as `Tables` is."""
+    """A batch's outputs by game slot, made by `vector.BatchedEnv` and passed as one plain tuple, as `Tables` are."""
 
     obs: FloatArray  # by game: the observation
     masks: Any  # by game, id: int8 1 where legal
@@ -227,57 +223,6 @@ def _next_ball(s: Any, f: Any, pins: int, frames: int) -> int:
 
 
 @njit(cache=True)
-def _observe_lane(s: Any, f: Any, row: Any, layout: Any, ball_at: Any, fractions: Any) -> None:
-    """Clear `row` and write the lane's entries, placed alike in both games' observations.
-
-    `ball_at[b]` is (bowled, pins) of ball slot b; `fractions` holds the values k / n as the
-    observer rounds them, by (n, k): row 0 pins, 1 frames, 2 the maximum score.
-    """
-    row[:] = 0.0
-    for b in range(s[F_BALLS]):
-        row[ball_at[b, 0]] = 1.0
-        row[ball_at[b, 1]] = fractions[0, f[b]]
-    row[layout[L_SCORE]] = fractions[2, s[F_SCORE]]
-    row[layout[L_OBSERVER]] = 1.0
-    if s[F_OVER] == 0:
-        row[layout[L_FRAME]] = fractions[1, s[F_FRAME]]
-        row[layout[L_NEXT_BALL1] + s[F_BALL] - 1] = 1.0
-        row[layout[L_RACK]] = fractions[0, s[F_RACK]]
-        row[layout[L_TURN]] = 1.0
-
-
-@njit(cache=True)
-def _begin_step(g: int, a: int, s: Any, out: Outputs) -> int:
-    """Clear game g's step outputs; return START (its episode ended), or count the step and return ILLEGAL or PLAY.
-
-    Both kernels' steps go through here and `_end_step`, so that they agree on the autoreset,
-    illegal ids and the step limit.
-    """
-    out.rewards[g] = 0.0
-    out.terminated[g] = False
-    out.truncated[g] = False
-    out.illegal[g] = False
-    if s[F_RESET]:
-        return START
-    s[F_ELAPSED] += 1
-    if a < 0 or a >= out.masks.shape[1] or out.masks[g, a] == 0:
-        out.illegal[g] = True  # it changes nothing, but counts toward the step limit
-        return ILLEGAL
-    return PLAY
-
-
-@njit(cache=True)
-def _end_step(g: int, s: Any, before: int, limit: int, out: Outputs) -> None:
-    """Game g's reward (the score's increase since `before`), termination and truncation; flag the autoreset."""
-    if not out.illegal[g]:
-        out.rewards[g] = s[F_SCORE] - before
-        out.terminated[g] = s[F_OVER] == 1
-    out.truncated[g] = limit > 0 and s[F_ELAPSED] >= limit
-    if out.terminated[g] or out.truncated[g]:
-        s[F_RESET] = 1
-
-
-@njit(cache=True)
 def _new_game(s: Any, f: Any, config: Any) -> None:
     """A fresh game: frame 1 with its token, all pins standing, no dice."""
     s[:] = 0
@@ -305,40 +250,58 @@ def _end_ball(s: Any, f: Any, config: Any) -> None:
 
 
 @njit(cache=True)
-def _observe(s: Any, f: Any, row: Any, t: Tables) -> None:
+def _observe(
+    s: Any, f: Any, row: Any, config: Any, layout: Any, ball_at: Any, pin_at: Any, die_at: Any, fractions: Any
+) -> None:
     """Write the game's observation (`encoding.Observer(game, 1).vector`) into `row`.
 
-    `pin_at[p]` is pin p's standing entry, `die_at[d, face]` die d's face entry; `fractions`' row 3
-    is the token limit's.
+    `ball_at[b]` is (bowled, pins) of ball slot b, `pin_at[p]` pin p's standing entry, `die_at[d, face]`
+    die d's face entry; `fractions` holds the values k / n as the observer rounds them, by (n, k):
+    row 0 pins, 1 frames, 2 the maximum score, 3 the token limit. The lane's entries are written
+    as in `solitaire_kernel._observe`, not by a shared function: that call cost a fifth of a step.
     """
-    _observe_lane(s, f, row, t.layout, t.ball_at, t.fractions)
+    row[:] = 0.0
+    for b in range(s[F_BALLS]):
+        row[ball_at[b, 0]] = 1.0
+        row[ball_at[b, 1]] = fractions[0, f[b]]
+    row[layout[L_SCORE]] = fractions[2, s[F_SCORE]]
+    row[layout[L_OBSERVER]] = 1.0
+    if s[F_OVER] == 0:
+        row[layout[L_FRAME]] = fractions[1, s[F_FRAME]]
+        row[layout[L_NEXT_BALL1] + s[F_BALL] - 1] = 1.0
+        row[layout[L_RACK]] = fractions[0, s[F_RACK]]
+        row[layout[L_TURN]] = 1.0
     standing = s[F_STANDING]
-    for pin in range(1, t.config[C_PINS] + 1):
+    for pin in range(1, config[C_PINS] + 1):
         if standing >> (pin - 1) & 1:
-            row[t.pin_at[pin]] = 1.0
-    row[t.layout[L_TOKENS]] = t.fractions[3, s[F_TOKENS]]
-    row[t.layout[L_PHASE] + s[F_PHASE]] = 1.0
+            row[pin_at[pin]] = 1.0
+    row[layout[L_TOKENS]] = fractions[3, s[F_TOKENS]]
+    row[layout[L_PHASE] + s[F_PHASE]] = 1.0
     if s[F_NDICE] >= 1:
-        row[t.die_at[0, s[F_DIE1]]] = 1.0
+        row[die_at[0, s[F_DIE1]]] = 1.0
     if s[F_NDICE] >= 2:
-        row[t.die_at[1, s[F_DIE2]]] = 1.0
+        row[die_at[1, s[F_DIE2]]] = 1.0
 
 
 @njit(cache=True)
-def _legal(s: Any, mask: Any, legal: Any, t: Tables) -> int:
+def _legal(
+    s: Any,
+    mask: Any,
+    legal: Any,
+    config: Any,
+    cross_pins: Any,
+    cross_tokens: Any,
+    by_roll_start: Any,
+    by_roll: Any,
+    token_low: Any,
+    token_high: Any,
+) -> int:
     """Write the legal ids into `mask` (1s) and `legal` (a list); return how many.
 
     Crosses are listed by the roll they answer (`by_roll[by_roll_start[r]:by_roll_start[r + 1]]`);
     one is legal if its pins stand and its token change is within the roll's range
     (`token_low` / `token_high` by dice, roll and tokens: the engine's `token_range`).
     """
-    config, cross_pins, cross_tokens, by_roll_start, by_roll = (
-        t.config,
-        t.cross_pins,
-        t.cross_tokens,
-        t.by_roll_start,
-        t.by_roll,
-    )
     mask[:] = 0
     if s[F_OVER]:
         return 0
@@ -353,8 +316,8 @@ def _legal(s: Any, mask: Any, legal: Any, t: Tables) -> int:
     count = 1
     dice, tokens = s[F_NDICE], s[F_TOKENS]
     roll = s[F_DIE1] + s[F_DIE2]
-    low = t.token_low[dice, roll, tokens] - roll
-    high = t.token_high[dice, roll, tokens] - roll
+    low = token_low[dice, roll, tokens] - roll
+    high = token_high[dice, roll, tokens] - roll
     fallen = ~s[F_STANDING]
     for k in range(by_roll_start[roll], by_roll_start[roll + 1]):
         i = by_roll[k]
@@ -372,12 +335,16 @@ def reset_games(games: Any, state: Any, falls: Any, outputs: tuple[Any, ...], ta
 
     `outputs` and `tables` are `tuple(Outputs(...))` and `tuple(Tables(...))`, made once per batch.
     """
-    out, t = Outputs(*outputs), Tables(*tables)
+    obs, masks, legal, counts = outputs[:4]
+    config, cross_pins = tables[0], tables[3]
+    cross_tokens, by_roll_start, by_roll, token_low, token_high, layout, ball_at, pin_at, die_at, fractions = tables[6:]
     for g in games:
         s = state[g]
-        _new_game(s, falls[g], t.config)
-        _observe(s, falls[g], out.obs[g], t)
-        out.counts[g] = _legal(s, out.masks[g], out.legal[g], t)
+        _new_game(s, falls[g], config)
+        _observe(s, falls[g], obs[g], config, layout, ball_at, pin_at, die_at, fractions)
+        counts[g] = _legal(
+            s, masks[g], legal[g], config, cross_pins, cross_tokens, by_roll_start, by_roll, token_low, token_high
+        )
 
 
 @njit(cache=True)
@@ -391,21 +358,28 @@ def step_games(
     Gymnasium's next-step autoreset). An illegal id changes nothing: reward 0, `illegal[g]`, and the
     step counts toward the step limit. The observation and mask rows of unchanged games are kept.
     """
-    out, t = Outputs(*outputs), Tables(*tables)
-    config, kinds, args = t.config, t.kinds, t.args
+    obs, masks, legal, counts, rewards, terminated, truncated, illegal = outputs
+    config, kinds, args, cross_pins, cross_down, cross_cost, cross_tokens, by_roll_start, by_roll = tables[:9]
+    token_low, token_high, layout, ball_at, pin_at, die_at, fractions = tables[9:]
     played = 0
     limit = config[C_STEP_LIMIT]
     for g in range(actions.shape[0]):
         s = state[g]
         f = falls[g]
-        a = actions[g]
-        found = _begin_step(g, a, s, out)
-        if found == START:
+        rewards[g] = 0.0
+        terminated[g] = False
+        truncated[g] = False
+        illegal[g] = False
+        if s[F_RESET]:
             _new_game(s, f, config)
         else:
             played += 1
-            before = s[F_SCORE]
-            if found == PLAY:
+            s[F_ELAPSED] += 1
+            a = actions[g]
+            if a < 0 or a >= masks.shape[1] or masks[g, a] == 0:
+                illegal[g] = True
+            else:
+                before = s[F_SCORE]
                 kind = kinds[a]
                 if kind == KIND_DICE:
                     s[F_NDICE] = args[a]
@@ -415,18 +389,24 @@ def step_games(
                 elif kind == KIND_MISS:
                     _end_ball(s, f, config)
                 else:  # a cross (only crosses and dice remain legal in the basic game)
-                    s[F_TOKENS] -= t.cross_cost[a]
-                    s[F_STANDING] &= ~t.cross_pins[a]
-                    s[F_CROSSED] += t.cross_down[a]
+                    s[F_TOKENS] -= cross_cost[a]
+                    s[F_STANDING] &= ~cross_pins[a]
+                    s[F_CROSSED] += cross_down[a]
                     if s[F_STANDING] == 0:
                         _end_ball(s, f, config)
                     else:
                         s[F_PHASE] = CHOOSE
-            _end_step(g, s, before, limit, out)
-            if found == ILLEGAL:
+                rewards[g] = s[F_SCORE] - before
+                terminated[g] = s[F_OVER] == 1
+            truncated[g] = limit > 0 and s[F_ELAPSED] >= limit
+            if terminated[g] or truncated[g]:
+                s[F_RESET] = 1
+            if illegal[g]:
                 continue
-        _observe(s, f, out.obs[g], t)
-        out.counts[g] = _legal(s, out.masks[g], out.legal[g], t)
+        _observe(s, f, obs[g], config, layout, ball_at, pin_at, die_at, fractions)
+        counts[g] = _legal(
+            s, masks[g], legal[g], config, cross_pins, cross_tokens, by_roll_start, by_roll, token_low, token_high
+        )
     return played
 
 

@@ -22,22 +22,24 @@ import numpy as np
 
 from pinsetter.integrations.rolling_pins_kernel import (
     F_BALL,
+    F_BALLS,
     F_CROSSED,
+    F_ELAPSED,
     F_FRAME,
     F_OVER,
     F_RACK,
+    F_RESET,
     F_SCORE,
     F_STANDING,
-    ILLEGAL,
-    PLAY,
-    START,
+    L_FRAME,
+    L_NEXT_BALL1,
+    L_OBSERVER,
+    L_RACK,
+    L_SCORE,
+    L_TURN,
     FloatArray,
     IntArray,
-    Outputs,
-    _begin_step,
-    _end_step,
     _next_ball,
-    _observe_lane,
 )
 from pinsetter.solvers.compiled import njit
 
@@ -93,7 +95,9 @@ LAYOUT = 8
 class Tables(NamedTuple):
     """The kernel's constant tables, built once per environment (`vector.solitaire_tables`).
 
-    Passed as one plain tuple, `tuple(tables)`, as `rolling_pins_kernel.Tables` is (and for its reason).
+    Passed as one plain tuple, `tuple(tables)`, as `rolling_pins_kernel.Tables` are (and for their
+    reasons): the functions called for each game take the plays' tables (`tables[2:10]`, the rules)
+    or the observation's (`tables[10:]`, the looks) as one tuple each.
     """
 
     config: IntArray
@@ -188,14 +192,14 @@ def _end_ball(g: int, s: Any, f: Any, t: Any, deal: Any, config: Any, given: Any
 
 
 @njit(cache=True)
-def _legal(s: Any, t: Any, mask: Any, legal: Any, tables: Tables) -> int:
+def _legal(s: Any, t: Any, mask: Any, legal: Any, config: Any, rules: tuple[Any, ...]) -> int:
     """Write the legal ids into `mask` and `legal`; return how many plays there are (`stop` not counted).
 
     A play is legal if its pile has a face-up card, its pins stand, it may open the frame (on a
     full rack) or touches a cleared position (otherwise), and its pins' values match the card
     (`matches[pins, sum of values, card]`, the engine's `matches`).
     """
-    config = tables.config
+    plays, play_pile, play_group, _, play_opens, play_reach, play_at, matches = rules
     mask[:] = 0
     if s[F_OVER]:
         if s[F_DECIDED]:
@@ -207,23 +211,23 @@ def _legal(s: Any, t: Any, mask: Any, legal: Any, tables: Tables) -> int:
     cleared = FULL & ~standing
     first = standing == FULL
     count = 0
-    for i in tables.plays:
-        top = t[T_TOPS + tables.play_pile[i] - 1]
-        if top == 0 or tables.play_group[i] & ~standing:
+    for i in plays:
+        top = t[T_TOPS + play_pile[i] - 1]
+        if top == 0 or play_group[i] & ~standing:
             continue
         if first:
-            if not tables.play_opens[i]:
+            if not play_opens[i]:
                 continue
-        elif tables.play_reach[i] & cleared == 0:
+        elif play_reach[i] & cleared == 0:
             continue
         n = 0
         total = 0
         for j in range(3):
-            at = tables.play_at[i, j]
+            at = play_at[i, j]
             if at >= 0:
                 total += t[T_PINS + at]
                 n += 1
-        if tables.matches[n, total, top]:
+        if matches[n, total, top]:
             mask[i] = 1
             legal[count] = i
             count += 1
@@ -234,47 +238,57 @@ def _legal(s: Any, t: Any, mask: Any, legal: Any, tables: Tables) -> int:
 
 @njit(cache=True)
 def _settle(
-    g: int, s: Any, f: Any, t: Any, deal: Any, mask: Any, legal: Any, given: Any, rng: Any, tables: Tables
+    g: int, s: Any, f: Any, t: Any, deal: Any, mask: Any, legal: Any, config: Any, given: Any, rng: Any, rules: Any
 ) -> int:
     """Turn up what is due; end every ball that has no play; write the mask. Return the legal ids' count."""
     while True:
         if not s[F_OVER]:
             _turn_up(t, deal)
-        plays_now = _legal(s, t, mask, legal, tables)
+        plays_now = _legal(s, t, mask, legal, config, rules)
         if s[F_OVER]:
             return 0 if s[F_DECIDED] else 1
         if plays_now > 0:
             return plays_now + 1
-        _end_ball(g, s, f, t, deal, tables.config, given, rng)
+        _end_ball(g, s, f, t, deal, config, given, rng)
 
 
 @njit(cache=True)
-def _observe(s: Any, f: Any, t: Any, row: Any, tables: Tables) -> None:
+def _observe(s: Any, f: Any, t: Any, row: Any, looks: tuple[Any, ...]) -> None:
     """Write the game's observation (`encoding.Observer(game, 1).vector`) into `row`.
 
-    `fractions` holds k / n as the observer rounds them, n by row: 10 pins, frames, the maximum
-    score, the largest pile, copies of a value.
+    `looks` are the tables' `layout` to `fractions`; `fractions` holds k / n as the observer rounds
+    them, n by row: 10 pins, frames, the maximum score, the largest pile, copies of a value.
     """
-    fractions = tables.fractions
-    _observe_lane(s, f, row, tables.layout, tables.ball_at, fractions)
+    layout, ball_at, pin_standing_at, pin_value_at, top_at, cards_at, seen_at, fractions = looks
+    row[:] = 0.0
+    for b in range(s[F_BALLS]):
+        row[ball_at[b, 0]] = 1.0
+        row[ball_at[b, 1]] = fractions[0, f[b]]
+    row[layout[L_SCORE]] = fractions[2, s[F_SCORE]]
+    row[layout[L_OBSERVER]] = 1.0
+    if s[F_OVER] == 0:
+        row[layout[L_FRAME]] = fractions[1, s[F_FRAME]]
+        row[layout[L_NEXT_BALL1] + s[F_BALL] - 1] = 1.0
+        row[layout[L_RACK]] = fractions[0, s[F_RACK]]
+        row[layout[L_TURN]] = 1.0
     standing = s[F_STANDING]
     for p in range(PINS):
         if standing >> p & 1:
-            row[tables.pin_standing_at[p]] = 1.0
-            row[tables.pin_value_at[p, t[T_PINS + p]]] = 1.0
+            row[pin_standing_at[p]] = 1.0
+            row[pin_value_at[p, t[T_PINS + p]]] = 1.0
     for k in range(3):
         top = t[T_TOPS + k]
         if top:
-            row[tables.top_at[k, top]] = 1.0
-        row[tables.cards_at[k]] = fractions[3, t[T_REMAINING + k]]
+            row[top_at[k, top]] = 1.0
+        row[cards_at[k]] = fractions[3, t[T_REMAINING + k]]
     for v in range(1, 11):
         if t[T_SEEN + v]:
-            row[tables.seen_at[v]] = fractions[4, t[T_SEEN + v]]
+            row[seen_at[v]] = fractions[4, t[T_SEEN + v]]
 
 
 @njit(cache=True)
 def _start(
-    g: int, s: Any, f: Any, t: Any, deal: Any, mask: Any, legal: Any, given: Any, rng: Any, tables: Tables
+    g: int, s: Any, f: Any, t: Any, deal: Any, mask: Any, legal: Any, config: Any, given: Any, rng: Any, rules: Any
 ) -> int:
     """A new game in slot g, up to its first decision (or its end, if chance alone ends it)."""
     s[:] = 0
@@ -282,8 +296,8 @@ def _start(
     s[F_FRAME] = 1
     s[F_BALL] = 1
     s[F_RACK] = PINS
-    _new_deal(g, s, t, deal, tables.config, given, rng)
-    return _settle(g, s, f, t, deal, mask, legal, given, rng, tables)
+    _new_deal(g, s, t, deal, config, given, rng)
+    return _settle(g, s, f, t, deal, mask, legal, config, given, rng, rules)
 
 
 @njit(cache=True)
@@ -293,14 +307,15 @@ def reset_games(
     """Start a new game in each listed slot, writing its observation and mask.
 
     `arrays` are the games' own (state, pinfalls, table, deal, generator); `outputs` and `tables`
-    are `tuple(Outputs(...))` and `tuple(Tables(...))`. Each is made once per batch.
+    are `tuple(rolling_pins_kernel.Outputs(...))` and `tuple(Tables(...))`. Each is made once per batch.
     """
     state, falls, table, deals, rng = arrays
-    out, tabs = Outputs(*outputs), Tables(*tables)
+    obs, masks, legal, counts = outputs[:4]
+    config, rules, looks = tables[0], tables[2:10], tables[10:]
     for g in games:
         s, f, t = state[g], falls[g], table[g]
-        out.counts[g] = _start(g, s, f, t, deals[g], out.masks[g], out.legal[g], given, rng, tabs)
-        _observe(s, f, t, out.obs[g], tabs)
+        counts[g] = _start(g, s, f, t, deals[g], masks[g], legal[g], config, given, rng, rules)
+        _observe(s, f, t, obs[g], looks)
 
 
 @njit(cache=True)
@@ -313,8 +328,9 @@ def step_games(
     (reward 0, `illegal[g]`, counted toward the step limit), unchanged rows are kept.
     """
     state, falls, table, deals, rng = arrays
-    out, tabs = Outputs(*outputs), Tables(*tables)
-    config = tabs.config
+    obs, masks, legal, counts, rewards, terminated, truncated, illegal = outputs
+    config, kinds, rules, looks = tables[0], tables[1], tables[2:10], tables[10:]
+    play_pile, play_group, play_count = tables[3], tables[4], tables[5]
     played = 0
     limit = config[C_STEP_LIMIT]
     for g in range(actions.shape[0]):
@@ -322,27 +338,37 @@ def step_games(
         f = falls[g]
         t = table[g]
         deal = deals[g]
-        a = actions[g]
-        found = _begin_step(g, a, s, out)
-        if found == START:
-            out.counts[g] = _start(g, s, f, t, deal, out.masks[g], out.legal[g], given, rng, tabs)
+        rewards[g] = 0.0
+        terminated[g] = False
+        truncated[g] = False
+        illegal[g] = False
+        if s[F_RESET]:
+            counts[g] = _start(g, s, f, t, deal, masks[g], legal[g], config, given, rng, rules)
         else:
             played += 1
-            before = s[F_SCORE]
-            if found == PLAY:
+            s[F_ELAPSED] += 1
+            a = actions[g]
+            if a < 0 or a >= masks.shape[1] or masks[g, a] == 0:
+                illegal[g] = True
+            else:
+                before = s[F_SCORE]
                 s[F_DECIDED] = 1
-                kind = tabs.kinds[a]
+                kind = kinds[a]
                 if kind == KIND_STOP:
                     _end_ball(g, s, f, t, deal, config, given, rng)
                 elif kind == KIND_PLAY:
-                    s[F_STANDING] &= ~tabs.play_group[a]
-                    s[F_CROSSED] += tabs.play_count[a]
-                    _use_top(t, tabs.play_pile[a] - 1)
+                    s[F_STANDING] &= ~play_group[a]
+                    s[F_CROSSED] += play_count[a]
+                    _use_top(t, play_pile[a] - 1)
                     if s[F_STANDING] == 0:
                         _end_ball(g, s, f, t, deal, config, given, rng)
-                out.counts[g] = _settle(g, s, f, t, deal, out.masks[g], out.legal[g], given, rng, tabs)
-            _end_step(g, s, before, limit, out)
-            if found == ILLEGAL:
+                counts[g] = _settle(g, s, f, t, deal, masks[g], legal[g], config, given, rng, rules)
+                rewards[g] = s[F_SCORE] - before
+                terminated[g] = s[F_OVER] == 1
+            truncated[g] = limit > 0 and s[F_ELAPSED] >= limit
+            if terminated[g] or truncated[g]:
+                s[F_RESET] = 1
+            if illegal[g]:
                 continue
-        _observe(s, f, t, out.obs[g], tabs)
+        _observe(s, f, t, obs[g], looks)
     return played

@@ -117,7 +117,7 @@ def _probe_cross(game: RollingPins, action: Action, tokens: int) -> tuple[int, i
 
 
 def _lane_entries(game: Game, observer: Observer, size: int, *more: int) -> tuple[dict[str, int], I32, I32, F32]:
-    """The observation entries both kernels write alike (`rolling_pins_kernel._observe_lane`), found by name.
+    """The observation entries both kernels write alike (their `_observe`), found by name.
 
     Returns the entries by name, a `layout` of `size` with the lane's single entries set, each
     ball slot's (bowled, pins) entries, and the `fractions` k / n as the observer rounds them,
