@@ -37,7 +37,7 @@ __all__ = [
 
 # Each game's state: one row of int32 fields (`state[g, F_...]`) and its pinfalls (`falls[g, ball]`).
 # Fields 0-10 are the lane's, numbered alike in `solitaire_kernel` (which takes them from here), so
-# that the ball, frame, score and step bookkeeping below serves both kernels.
+# that one `_next_ball` serves both kernels.
 F_STANDING = 0  # standing pins, bit i-1 for pin i
 F_CROSSED = 1  # pins crossed in the current ball
 F_BALLS = 2  # balls bowled
