@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -26,6 +28,7 @@ from pinsetter.integrations.gymnasium import PinsetterEnv
 from pinsetter.integrations.vector import (
     BATCHED_ENV_ID,
     SOLITAIRE_BATCHED_ENV_ID,
+    BatchedEnv,
     BowlingSolitaireVectorEnv,
     RollingPinsVectorEnv,
 )
@@ -42,35 +45,87 @@ CASES = (
 )
 
 
-def _differential(options: dict[str, object], games: int, steps: int, seed: int) -> int:
-    """Play `games` reference games beside one batch for `steps` steps; return the episodes finished."""
-    rng = random.Random(seed)
-    refs = [PinsetterEnv("rolling-pins", **options) for _ in range(games)]
-    batch = RollingPinsVectorEnv(games, **options)
+class _Chance:
+    """How `_side_by_side` hands the batch the chance `Match` drew; each hook is called where its name says."""
+
+    def __init__(self, rng: random.Random, games: int) -> None:
+        self.rng, self.games = rng, games
+
+    def reset(self, batch: BatchedEnv, refs: list[PinsetterEnv], seed: int) -> tuple[np.ndarray, dict[str, Any]]:
+        return batch.reset(seed=seed)
+
+    def draw(self) -> None:
+        """Before each step's actions are chosen."""
+
+    def restarted(self, g: int, ref: PinsetterEnv) -> None:
+        """After reference game g is reset for a new episode."""
+
+    def played(self, g: int, ref: PinsetterEnv, action: int, info: dict[str, Any]) -> None:
+        """After reference game g has stepped with `action`."""
+
+    def step(self, batch: BatchedEnv, actions: np.ndarray) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+
+class _Dice(_Chance):
+    """Rolling Pins: each step's dice, what `Match` rolled where a game rolls (random elsewhere, unused)."""
+
+    def draw(self) -> None:
+        self.dice = np.array([(self.rng.randint(1, 6), self.rng.randint(1, 6)) for _ in range(self.games)], np.int32)
+
+    def played(self, g: int, ref: PinsetterEnv, action: int, info: dict[str, Any]) -> None:
+        text = ref.index.text(action) if 0 <= action < ref.index.size else ""
+        if text.startswith("dice") and not info["illegal_action"]:
+            faces = ref.match.state.players[0].dice  # the roll Match drew for this position
+            self.dice[g, : len(faces)] = faces
+
+    def step(self, batch: BatchedEnv, actions: np.ndarray) -> tuple[Any, ...]:
+        assert isinstance(batch, RollingPinsVectorEnv)
+        return batch.step_with_dice(actions, self.dice)
+
+
+def _side_by_side(
+    game_id: str,
+    batch: BatchedEnv,
+    options: dict[str, object],
+    steps: int,
+    rng: random.Random,
+    first_seed: int,
+    batch_seed: int,
+    chance: _Chance,
+) -> tuple[int, int]:
+    """Play one reference game per slot of `batch` beside it for `steps` steps, the chance given by `chance`.
+
+    The reference games are seeded from `first_seed` on (each new game the next seed), the actions
+    drawn from `rng`. Returns the episodes finished and the `end` ids played.
+    """
+    games = batch.num_envs
+    refs = [PinsetterEnv(game_id, **options) for _ in range(games)]
     size = batch.index.size
     assert batch.single_action_space.n == refs[0].action_space.n == size
     assert batch.feature_names == refs[0].feature_names
-    next_seed = seed * 10_000
+    next_seed = first_seed
     infos = []
     for ref in refs:
         infos.append(ref.reset(seed=next_seed)[1])
         next_seed += 1
-    obs, binfo = batch.reset(seed=seed)
+    obs, binfo = chance.reset(batch, refs, batch_seed)
     for g, ref in enumerate(refs):
+        assert ref.match is not None
         assert np.array_equal(obs[g], ref.observer.vector(ref.match.state, 0))
         assert np.array_equal(binfo["action_mask"][g], infos[g]["action_mask"])
     ended = [False] * games
-    episodes = 0
+    episodes = ends = 0
     for _ in range(steps):
         actions = np.zeros(games, np.int64)
-        dice = np.array([(rng.randint(1, 6), rng.randint(1, 6)) for _ in range(games)], np.int32)
-        # (the dice above are unused unless the game rolls: then they are what Match rolled)
+        chance.draw()
         expected = []
         for g, ref in enumerate(refs):
             if ended[g]:  # the batch starts this game anew and ignores the action
                 actions[g] = rng.randrange(-1, size + 1)
                 ref_obs, info = ref.reset(seed=next_seed)
                 next_seed += 1
+                chance.restarted(g, ref)
                 expected.append((ref_obs, 0.0, False, info, False))
                 continue
             mask = infos[g]["action_mask"]
@@ -79,14 +134,12 @@ def _differential(options: dict[str, object], games: int, steps: int, seed: int)
                 actions[g] = rng.choice([-1, size, *rng.sample(masked, min(3, len(masked)))])
             else:
                 actions[g] = rng.choice(np.flatnonzero(mask).tolist())
+                ends += int(actions[g] == batch.index.end_id)
             ref_obs, reward, terminated, truncated, info = ref.step(int(actions[g]))
             assert not truncated
-            text = ref.index.text(int(actions[g])) if 0 <= actions[g] < size else ""
-            if text.startswith("dice") and not info["illegal_action"]:
-                faces = ref.match.state.players[0].dice  # the roll Match drew for this position
-                dice[g, : len(faces)] = faces
+            chance.played(g, ref, int(actions[g]), info)
             expected.append((ref_obs, reward, terminated, info, info["illegal_action"]))
-        obs, rewards, terminations, truncations, binfo = batch.step_with_dice(actions, dice)
+        obs, rewards, terminations, truncations, binfo = chance.step(batch, actions)
         assert not truncations.any()
         for g, (ref_obs, reward, terminated, info, illegal) in enumerate(expected):
             where = f"{options} game {g}: {ref_obs!r}"
@@ -98,15 +151,41 @@ def _differential(options: dict[str, object], games: int, steps: int, seed: int)
             assert binfo["score"][g] == info["score"], where
             assert bool(binfo["illegal_action"][g]) == illegal, where
             infos[g] = info
-            if terminated:
-                episodes += 1
+            episodes += int(terminated)
             ended[g] = terminated
         assert np.array_equal(batch.action_masks(), binfo["action_mask"].astype(bool))
         assert np.array_equal(batch._counts, binfo["action_mask"].sum(axis=1))
         sampled = batch.sample_legal(np.random.default_rng(0))
         live = batch._counts > 0
         assert binfo["action_mask"][live, sampled[live]].all()
+    return episodes, ends
+
+
+def _differential(options: dict[str, object], games: int, steps: int, seed: int) -> int:
+    """Play `games` reference games beside one batch for `steps` steps; return the episodes finished."""
+    rng = random.Random(seed)
+    batch = RollingPinsVectorEnv(games, **options)
+    episodes, _ = _side_by_side("rolling-pins", batch, options, steps, rng, seed * 10_000, seed, _Dice(rng, games))
     return episodes
+
+
+def _own_chance_runs(make: Callable[[], BatchedEnv], steps: int) -> list[tuple[np.ndarray, list[float]]]:
+    """Two runs of random legal play from the same seeds: each its observations and its finished games' returns."""
+    runs = []
+    for _ in range(2):
+        batch = make()
+        batch.reset(seed=5)
+        rng = np.random.default_rng(1)
+        trace, returns, finished = [], np.zeros(batch.num_envs), []
+        for _ in range(steps):
+            obs, rewards, terminations, _, _ = batch.step(batch.sample_legal(rng))
+            returns += rewards
+            trace.append(obs)
+            for g in np.flatnonzero(terminations):
+                finished.append(returns[g])
+                returns[g] = 0
+        runs.append((np.array(trace), finished))
+    return runs
 
 
 @pytest.mark.parametrize(("options", "games", "steps"), CASES, ids=[str(c[0]) for c in CASES])
@@ -123,20 +202,7 @@ def test_refuses_what_the_kernel_does_not_play() -> None:
 
 def test_own_dice_are_seeded_and_games_end() -> None:
     """Its own dice: the same seed and actions give the same games; every game ends with a valid score."""
-    runs = []
-    for _ in range(2):
-        batch = RollingPinsVectorEnv(64, frames=3)
-        batch.reset(seed=5)
-        rng = np.random.default_rng(1)
-        trace, returns, finished = [], np.zeros(64), []
-        for _ in range(200):
-            obs, rewards, terminations, _, _ = batch.step(batch.sample_legal(rng))
-            returns += rewards
-            trace.append(obs)
-            for g in np.flatnonzero(terminations):
-                finished.append(returns[g])
-                returns[g] = 0
-        runs.append((np.array(trace), finished))
+    runs = _own_chance_runs(lambda: RollingPinsVectorEnv(64, frames=3), 200)
     assert np.array_equal(runs[0][0], runs[1][0])
     assert len(runs[0][1]) >= 64
     assert all(0 <= score <= 3 * 10 * 3 for score in runs[0][1])
@@ -191,62 +257,28 @@ def _deals(ref: PinsetterEnv, count: int) -> np.ndarray:
     return np.array(cards, np.int32)
 
 
+class _Deals(_Chance):
+    """Bowling Solitaire: `Match`'s deals of each reference game."""
+
+    def reset(self, batch: BatchedEnv, refs: list[PinsetterEnv], seed: int) -> tuple[np.ndarray, dict[str, Any]]:
+        assert isinstance(batch, BowlingSolitaireVectorEnv)
+        self.max_deals = batch.max_deals
+        self.deals = np.array([_deals(ref, batch.max_deals) for ref in refs])
+        return batch.reset(seed=seed, options={"deals": self.deals})
+
+    def restarted(self, g: int, ref: PinsetterEnv) -> None:
+        self.deals[g] = _deals(ref, self.max_deals)
+
+    def step(self, batch: BatchedEnv, actions: np.ndarray) -> tuple[Any, ...]:
+        assert isinstance(batch, BowlingSolitaireVectorEnv)
+        return batch.step_with_deals(actions, self.deals)
+
+
 def _solitaire_differential(options: dict[str, object], games: int, steps: int, first_seed: int) -> tuple[int, int]:
     """As `_differential` for Bowling Solitaire, with `Match`'s deals given to the batch; (episodes, ends)."""
     rng = random.Random(first_seed)
-    refs = [PinsetterEnv("bowling-solitaire", **options) for _ in range(games)]
     batch = BowlingSolitaireVectorEnv(games, **options)
-    size = batch.index.size
-    assert batch.feature_names == refs[0].feature_names
-    next_seed = first_seed
-    infos = []
-    for ref in refs:
-        infos.append(ref.reset(seed=next_seed)[1])
-        next_seed += 1
-    deals = np.array([_deals(ref, batch.max_deals) for ref in refs])
-    obs, binfo = batch.reset(seed=0, options={"deals": deals})
-    for g, ref in enumerate(refs):
-        assert ref.match is not None
-        assert np.array_equal(obs[g], ref.observer.vector(ref.match.state, 0))
-        assert np.array_equal(binfo["action_mask"][g], infos[g]["action_mask"])
-    ended = [False] * games
-    episodes = ends = 0
-    for _ in range(steps):
-        actions = np.zeros(games, np.int64)
-        expected = []
-        for g, ref in enumerate(refs):
-            if ended[g]:
-                actions[g] = rng.randrange(-1, size + 1)
-                ref_obs, info = ref.reset(seed=next_seed)
-                next_seed += 1
-                deals[g] = _deals(ref, batch.max_deals)
-                expected.append((ref_obs, 0.0, False, info, False))
-                continue
-            mask = infos[g]["action_mask"]
-            if rng.random() < 0.05:
-                masked = np.flatnonzero(mask == 0).tolist()
-                actions[g] = rng.choice([-1, size, *rng.sample(masked, min(3, len(masked)))])
-            else:
-                actions[g] = rng.choice(np.flatnonzero(mask).tolist())
-                ends += int(actions[g] == batch.index.end_id)
-            ref_obs, reward, terminated, truncated, info = ref.step(int(actions[g]))
-            assert not truncated
-            expected.append((ref_obs, reward, terminated, info, info["illegal_action"]))
-        obs, rewards, terminations, truncations, binfo = batch.step_with_deals(actions, deals)
-        assert not truncations.any()
-        for g, (ref_obs, reward, terminated, info, illegal) in enumerate(expected):
-            where = f"{options} game {g}: {ref_obs!r}"
-            assert np.array_equal(obs[g], ref_obs), where
-            assert np.array_equal(binfo["action_mask"][g], info["action_mask"]), where
-            assert rewards[g] == reward, where
-            assert bool(terminations[g]) == terminated, where
-            assert binfo["score"][g] == info["score"], where
-            assert bool(binfo["illegal_action"][g]) == illegal, where
-            infos[g] = info
-            episodes += int(terminated)
-            ended[g] = terminated
-        assert np.array_equal(batch._counts, binfo["action_mask"].sum(axis=1))
-    return episodes, ends
+    return _side_by_side("bowling-solitaire", batch, options, steps, rng, first_seed, 0, _Deals(rng, games))
 
 
 @pytest.mark.parametrize(
@@ -262,23 +294,12 @@ def test_solitaire_batch_matches_the_engine_step_by_step(
 
 
 def test_solitaire_own_deals_are_seeded_and_games_end() -> None:
-    runs = []
-    for _ in range(2):
-        batch = BowlingSolitaireVectorEnv(64, frames=2)
-        batch.reset(seed=5)
-        rng = np.random.default_rng(1)
-        trace, returns, finished = [], np.zeros(64), []
-        for _ in range(150):
-            obs, rewards, terminations, _, _ = batch.step(batch.sample_legal(rng))
-            returns += rewards
-            trace.append(obs)
-            for g in np.flatnonzero(terminations):
-                finished.append(returns[g])
-                returns[g] = 0
-        runs.append((np.array(trace), finished))
+    runs = _own_chance_runs(lambda: BowlingSolitaireVectorEnv(64, frames=2), 150)
     assert np.array_equal(runs[0][0], runs[1][0])
     assert len(runs[0][1]) >= 64
     assert all(0 <= score <= 60 for score in runs[0][1])
+    batch = BowlingSolitaireVectorEnv(64, frames=2)
+    batch.reset(seed=5)
     with pytest.raises(ValueError, match="twenty cards"):
         batch.step_with_deals(np.zeros(64), np.ones((64, batch.max_deals, 20)))
 

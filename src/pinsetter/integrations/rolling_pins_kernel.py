@@ -14,7 +14,7 @@ Only numba and numpy here: the kernel must compile on its own.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,29 +28,38 @@ __all__ = [
     "KIND_MISS",
     "KIND_NONE",
     "ROLLED",
+    "Outputs",
+    "Tables",
     "reset_games",
     "sample_legal",
     "step_games",
 ]
 
 # Each game's state: one row of int32 fields (`state[g, F_...]`) and its pinfalls (`falls[g, ball]`).
+# Fields 0-10 are the lane's, numbered alike in `solitaire_kernel` (which takes them from here), so
+# that one `_next_ball` serves both kernels.
 F_STANDING = 0  # standing pins, bit i-1 for pin i
 F_CROSSED = 1  # pins crossed in the current ball
-F_TOKENS = 2
-F_PHASE = 3  # CHOOSE or ROLLED (a roll is drawn in the step that chooses the dice)
-F_NDICE = 4  # dice shown (0: none; the last roll stays shown after a cross)
-F_DIE1 = 5
-F_DIE2 = 6
-F_BALLS = 7  # balls bowled
-F_FRAME = 8  # the frame of the next ball, 1-based
-F_FRAME_START = 9  # index in falls of the frame's first ball
-F_BALL = 10  # the next ball's number in its frame, 1-3
-F_RACK = 11  # pins standing when the ball began (a count)
-F_OVER = 12  # the game is over
-F_SCORE = 13  # the running score (frames whose score is determined)
-F_ELAPSED = 14  # steps of this episode (illegal ids included), for the step limit
-F_RESET = 15  # the episode ended at the last step: the next step starts a new game
+F_BALLS = 2  # balls bowled
+F_FRAME = 3  # the frame of the next ball, 1-based
+F_FRAME_START = 4  # index in falls of the frame's first ball
+F_BALL = 5  # the next ball's number in its frame, 1-3
+F_RACK = 6  # pins standing when the ball began (a count)
+F_OVER = 7  # the game is over
+F_SCORE = 8  # the running score (frames whose score is determined)
+F_ELAPSED = 9  # steps of this episode (illegal ids included), for the step limit
+F_RESET = 10  # the episode ended at the last step: the next step starts a new game
+F_TOKENS = 11
+F_PHASE = 12  # CHOOSE or ROLLED (a roll is drawn in the step that chooses the dice)
+F_NDICE = 13  # dice shown (0: none; the last roll stays shown after a cross)
+F_DIE1 = 14
+F_DIE2 = 15
 FIELDS = 16
+
+# What `_next_ball` found: the rack goes on, a fresh rack in the last frame (a bonus rack), a new frame.
+RACK_ON = 0
+BONUS_RACK = 1
+NEW_FRAME = 2
 
 # Phases, numbered as the engine's phases are in the observation (`rolling_pins_spaces.PHASES`).
 CHOOSE = 0
@@ -86,6 +95,47 @@ L_PHASE = 9  # the first phase's entry; phase p is at layout[L_PHASE] + p
 LAYOUT = 10
 
 IntArray = np.ndarray[Any, np.dtype[np.int32]]
+FloatArray = np.ndarray[Any, np.dtype[np.float32]]
+
+
+class Tables(NamedTuple):
+    """The kernel's constant tables, built once per environment (`vector.kernel_tables`).
+
+    The entry points take them as one plain tuple, `tuple(tables)`, unpacked once a call: numba
+    types a NamedTuple argument about a microsecond slower a call, and the functions called for
+    each game take the few arrays they read, since every array handed to a compiled call costs
+    its reference counting (handing them the whole tuple made a step of 1,024 games twice as slow).
+    """
+
+    config: IntArray
+    kinds: IntArray  # by id: KIND_*
+    args: IntArray  # by id: the dice a `dice` id chooses
+    cross_pins: IntArray  # by id: the pins a cross knocks down, as a mask
+    cross_down: IntArray  # by id: how many pins that is
+    cross_cost: IntArray  # by id: tokens spent
+    cross_tokens: IntArray  # by id: its token change (sum of pins - roll)
+    by_roll_start: IntArray  # the cross ids answering roll r are by_roll[by_roll_start[r]:by_roll_start[r + 1]]
+    by_roll: IntArray
+    token_low: IntArray  # by dice, roll total, tokens held: `token_range`
+    token_high: IntArray
+    layout: IntArray  # L_*: single observation entries
+    ball_at: IntArray  # by ball slot: (bowled, pins) entries
+    pin_at: IntArray  # by pin: its standing entry
+    die_at: IntArray  # by die, face: its entry
+    fractions: FloatArray  # k / n as float32, n by row: pins, frames, maximum score, token limit
+
+
+class Outputs(NamedTuple):
+    """A batch's outputs by game slot, made by `vector.BatchedEnv` and passed as one plain tuple, as `Tables` are."""
+
+    obs: FloatArray  # by game: the observation
+    masks: Any  # by game, id: int8 1 where legal
+    legal: IntArray  # by game: the legal ids, `counts[g]` of them
+    counts: IntArray
+    rewards: FloatArray
+    terminated: Any  # booleans
+    truncated: Any
+    illegal: Any
 
 
 @njit(cache=True)
@@ -143,6 +193,36 @@ def _running_score(falls: Any, balls: int, over: bool, pins: int, frames: int) -
 
 
 @njit(cache=True)
+def _next_ball(s: Any, f: Any, pins: int, frames: int) -> int:
+    """Record the ball's pinfall, set up the frame's next ball or the next frame, score; return RACK_ON etc.
+
+    The lane's part of the engine's `_end_ball`, the same in both kernels: what the game does with
+    a fresh rack (stand the pins, deal the cards, gain a token) is left to the caller.
+    """
+    f[s[F_BALLS]] = s[F_CROSSED]
+    s[F_BALLS] += 1
+    s[F_CROSSED] = 0
+    last = s[F_FRAME] == frames
+    rack, fresh = _frame_next(f, s[F_FRAME_START], s[F_BALLS], last, pins)
+    found = RACK_ON
+    if rack >= 0:  # the frame goes on
+        s[F_BALL] += 1
+        s[F_RACK] = rack
+        if fresh:  # a bonus rack of the last frame
+            found = BONUS_RACK
+    elif last:
+        s[F_OVER] = 1
+    else:
+        s[F_FRAME] += 1
+        s[F_FRAME_START] = s[F_BALLS]
+        s[F_BALL] = 1
+        s[F_RACK] = pins
+        found = NEW_FRAME
+    s[F_SCORE] = _running_score(f, s[F_BALLS], s[F_OVER] == 1, pins, frames)
+    return found
+
+
+@njit(cache=True)
 def _new_game(s: Any, f: Any, config: Any) -> None:
     """A fresh game: frame 1 with its token, all pins standing, no dice."""
     s[:] = 0
@@ -158,50 +238,27 @@ def _new_game(s: Any, f: Any, config: Any) -> None:
 @njit(cache=True)
 def _end_ball(s: Any, f: Any, config: Any) -> None:
     """Record the ball's pinfall, then set up the next ball, frame or bonus rack (the engine's `_end_ball`)."""
-    pins, frames = config[C_PINS], config[C_FRAMES]
-    f[s[F_BALLS]] = s[F_CROSSED]
-    s[F_BALLS] += 1
-    s[F_CROSSED] = 0
     s[F_PHASE] = CHOOSE
     s[F_NDICE] = 0
     s[F_DIE1] = 0
     s[F_DIE2] = 0
-    last = s[F_FRAME] == frames
-    rack, fresh = _frame_next(f, s[F_FRAME_START], s[F_BALLS], last, pins)
-    if rack >= 0:  # the frame goes on
-        s[F_BALL] += 1
-        s[F_RACK] = rack
-        if fresh:  # a bonus rack of the last frame (no token)
-            s[F_STANDING] = config[C_FULL]
-    elif last:
-        s[F_OVER] = 1
-    else:
-        s[F_FRAME] += 1
-        s[F_FRAME_START] = s[F_BALLS]
-        s[F_BALL] = 1
-        s[F_RACK] = pins
+    found = _next_ball(s, f, config[C_PINS], config[C_FRAMES])
+    if found != RACK_ON:  # a bonus rack of the last frame has no token
         s[F_STANDING] = config[C_FULL]
+    if found == NEW_FRAME:
         s[F_TOKENS] += config[C_TOKENS]
-    s[F_SCORE] = _running_score(f, s[F_BALLS], s[F_OVER] == 1, pins, frames)
 
 
 @njit(cache=True)
 def _observe(
-    s: Any,
-    f: Any,
-    row: Any,
-    config: Any,
-    layout: Any,
-    ball_at: Any,
-    pin_at: Any,
-    die_at: Any,
-    fractions: Any,
+    s: Any, f: Any, row: Any, config: Any, layout: Any, ball_at: Any, pin_at: Any, die_at: Any, fractions: Any
 ) -> None:
     """Write the game's observation (`encoding.Observer(game, 1).vector`) into `row`.
 
     `ball_at[b]` is (bowled, pins) of ball slot b, `pin_at[p]` pin p's standing entry, `die_at[d, face]`
     die d's face entry; `fractions` holds the values k / n as the observer rounds them, by (n, k):
-    row 0 pins, 1 frames, 2 the maximum score, 3 the token limit.
+    row 0 pins, 1 frames, 2 the maximum score, 3 the token limit. The lane's entries are written
+    as in `solitaire_kernel._observe`, not by a shared function: that call cost a fifth of a step.
     """
     row[:] = 0.0
     for b in range(s[F_BALLS]):
@@ -273,28 +330,14 @@ def _legal(
 
 
 @njit(cache=True)
-def reset_games(
-    games: Any,
-    state: Any,
-    falls: Any,
-    obs: Any,
-    masks: Any,
-    legal: Any,
-    counts: Any,
-    config: Any,
-    layout: Any,
-    ball_at: Any,
-    pin_at: Any,
-    die_at: Any,
-    fractions: Any,
-    cross_pins: Any,
-    cross_tokens: Any,
-    by_roll_start: Any,
-    by_roll: Any,
-    token_low: Any,
-    token_high: Any,
-) -> None:
-    """Start a new game in each listed game slot, writing its observation and mask."""
+def reset_games(games: Any, state: Any, falls: Any, outputs: tuple[Any, ...], tables: tuple[Any, ...]) -> None:
+    """Start a new game in each listed game slot, writing its observation and mask.
+
+    `outputs` and `tables` are `tuple(Outputs(...))` and `tuple(Tables(...))`, made once per batch.
+    """
+    obs, masks, legal, counts = outputs[:4]
+    config, cross_pins = tables[0], tables[3]
+    cross_tokens, by_roll_start, by_roll, token_low, token_high, layout, ball_at, pin_at, die_at, fractions = tables[6:]
     for g in games:
         s = state[g]
         _new_game(s, falls[g], config)
@@ -306,34 +349,7 @@ def reset_games(
 
 @njit(cache=True)
 def step_games(
-    actions: Any,
-    dice: Any,
-    state: Any,
-    falls: Any,
-    obs: Any,
-    masks: Any,
-    legal: Any,
-    counts: Any,
-    rewards: Any,
-    terminated: Any,
-    truncated: Any,
-    illegal: Any,
-    config: Any,
-    kinds: Any,
-    args: Any,
-    cross_pins: Any,
-    cross_down: Any,
-    cross_cost: Any,
-    cross_tokens: Any,
-    by_roll_start: Any,
-    by_roll: Any,
-    token_low: Any,
-    token_high: Any,
-    layout: Any,
-    ball_at: Any,
-    pin_at: Any,
-    die_at: Any,
-    fractions: Any,
+    actions: Any, dice: Any, state: Any, falls: Any, outputs: tuple[Any, ...], tables: tuple[Any, ...]
 ) -> int:
     """Step every game with its action id; return how many game steps were played (resets not counted).
 
@@ -342,6 +358,9 @@ def step_games(
     Gymnasium's next-step autoreset). An illegal id changes nothing: reward 0, `illegal[g]`, and the
     step counts toward the step limit. The observation and mask rows of unchanged games are kept.
     """
+    obs, masks, legal, counts, rewards, terminated, truncated, illegal = outputs
+    config, kinds, args, cross_pins, cross_down, cross_cost, cross_tokens, by_roll_start, by_roll = tables[:9]
+    token_low, token_high, layout, ball_at, pin_at, die_at, fractions = tables[9:]
     played = 0
     limit = config[C_STEP_LIMIT]
     for g in range(actions.shape[0]):

@@ -16,14 +16,44 @@ Only numba and numpy here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from pinsetter.integrations.rolling_pins_kernel import _frame_next, _running_score
+from pinsetter.integrations.rolling_pins_kernel import (
+    F_BALL,
+    F_BALLS,
+    F_CROSSED,
+    F_ELAPSED,
+    F_FRAME,
+    F_OVER,
+    F_RACK,
+    F_RESET,
+    F_SCORE,
+    F_STANDING,
+    L_FRAME,
+    L_NEXT_BALL1,
+    L_OBSERVER,
+    L_RACK,
+    L_SCORE,
+    L_TURN,
+    FloatArray,
+    IntArray,
+    _next_ball,
+)
 from pinsetter.solvers.compiled import njit
 
-__all__ = ["FIELDS", "KIND_END", "KIND_NONE", "KIND_PLAY", "KIND_STOP", "TABLE", "reset_games", "step_games"]
+__all__ = [
+    "FIELDS",
+    "KIND_END",
+    "KIND_NONE",
+    "KIND_PLAY",
+    "KIND_STOP",
+    "TABLE",
+    "Tables",
+    "reset_games",
+    "step_games",
+]
 
 PINS = 10
 FULL = (1 << PINS) - 1
@@ -31,17 +61,7 @@ PILE_START = (10, 15, 18)  # where each pile's cards are in a deal
 PILE_SIZES = (5, 3, 2)
 
 # Each game's state: `state[g, F_...]`, its pinfalls `falls[g]`, its table `table[g, T_...]`, its deal.
-F_STANDING = 0
-F_CROSSED = 1
-F_BALLS = 2
-F_FRAME = 3
-F_FRAME_START = 4
-F_BALL = 5
-F_RACK = 6
-F_OVER = 7
-F_SCORE = 8
-F_ELAPSED = 9
-F_RESET = 10
+# Fields 0-10 (standing pins to the autoreset flag) are the lane's, as `rolling_pins_kernel` numbers them.
 F_DECIDED = 11  # the episode has had a decision (`end` is the one legal id of a game over before any)
 F_DEALS = 12  # deals so far in this game (deal n of a game is its n-th)
 FIELDS = 13
@@ -67,14 +87,37 @@ C_END = 3  # the id of `end`
 C_GIVEN = 4  # 1: deals come from the `given` array (deal n of the game is given[g, n - 1])
 CONFIG = 5
 
-# `layout` entries (the per-ball, per-pin, per-pile and per-value entries have arrays of their own).
-L_SCORE = 0
-L_FRAME = 1
-L_NEXT_BALL1 = 2
-L_RACK = 5
-L_OBSERVER = 6
-L_TURN = 7
+# `layout` entries: the lane's, `rolling_pins_kernel.L_SCORE` to `L_TURN` (the per-ball, per-pin,
+# per-pile and per-value entries have arrays of their own).
 LAYOUT = 8
+
+
+class Tables(NamedTuple):
+    """The kernel's constant tables, built once per environment (`vector.solitaire_tables`).
+
+    Passed as one plain tuple, `tuple(tables)`, as `rolling_pins_kernel.Tables` are (and for their
+    reasons): the functions called for each game take the plays' tables (`tables[2:10]`, the rules)
+    or the observation's (`tables[10:]`, the looks) as one tuple each.
+    """
+
+    config: IntArray
+    kinds: IntArray  # by id: KIND_*
+    plays: IntArray  # the play ids
+    play_pile: IntArray  # by id: its pile, 1-3
+    play_group: IntArray  # by id: its pins as a mask
+    play_count: IntArray  # by id: how many pins
+    play_opens: IntArray  # by id: `first_play_allowed`
+    play_reach: IntArray  # by id: `reach`, the positions next to its pins
+    play_at: IntArray  # by id: its positions - 1 (-1 past its pins)
+    matches: Any  # booleans by pins, sum of their values, card: `matches`
+    layout: IntArray
+    ball_at: IntArray
+    pin_standing_at: IntArray  # by position - 1
+    pin_value_at: IntArray  # by position - 1, value
+    top_at: IntArray  # by pile - 1, value
+    cards_at: IntArray  # by pile - 1
+    seen_at: IntArray  # by value
+    fractions: FloatArray  # k / n, n by row: pins, frames, maximum score, largest pile, copies of a value
 
 
 @njit(cache=True)
@@ -137,24 +180,7 @@ def _turn_up(t: Any, deal: Any) -> None:
 @njit(cache=True)
 def _end_ball(g: int, s: Any, f: Any, t: Any, deal: Any, config: Any, given: Any, rng: Any) -> None:
     """Record the ball; then a fresh deal for a fresh rack, or the tops burned for the frame's next ball."""
-    frames = config[C_FRAMES]
-    f[s[F_BALLS]] = s[F_CROSSED]
-    s[F_BALLS] += 1
-    s[F_CROSSED] = 0
-    last = s[F_FRAME] == frames
-    rack, fresh = _frame_next(f, s[F_FRAME_START], s[F_BALLS], last, PINS)
-    if rack >= 0:
-        s[F_BALL] += 1
-        s[F_RACK] = rack
-    elif last:
-        s[F_OVER] = 1
-    else:
-        s[F_FRAME] += 1
-        s[F_FRAME_START] = s[F_BALLS]
-        s[F_BALL] = 1
-        s[F_RACK] = PINS
-        fresh = 1
-    s[F_SCORE] = _running_score(f, s[F_BALLS], s[F_OVER] == 1, PINS, frames)
+    fresh = _next_ball(s, f, PINS, config[C_FRAMES])  # a bonus rack or a new frame: a new deal
     if s[F_OVER]:
         return
     if fresh:
@@ -166,26 +192,14 @@ def _end_ball(g: int, s: Any, f: Any, t: Any, deal: Any, config: Any, given: Any
 
 
 @njit(cache=True)
-def _legal(
-    s: Any,
-    t: Any,
-    mask: Any,
-    legal: Any,
-    config: Any,
-    plays: Any,
-    play_pile: Any,
-    play_group: Any,
-    play_opens: Any,
-    play_reach: Any,
-    play_at: Any,
-    matches: Any,
-) -> int:
+def _legal(s: Any, t: Any, mask: Any, legal: Any, config: Any, rules: tuple[Any, ...]) -> int:
     """Write the legal ids into `mask` and `legal`; return how many plays there are (`stop` not counted).
 
     A play is legal if its pile has a face-up card, its pins stand, it may open the frame (on a
     full rack) or touches a cleared position (otherwise), and its pins' values match the card
     (`matches[pins, sum of values, card]`, the engine's `matches`).
     """
+    plays, play_pile, play_group, _, play_opens, play_reach, play_at, matches = rules
     mask[:] = 0
     if s[F_OVER]:
         if s[F_DECIDED]:
@@ -224,31 +238,13 @@ def _legal(
 
 @njit(cache=True)
 def _settle(
-    g: int,
-    s: Any,
-    f: Any,
-    t: Any,
-    deal: Any,
-    mask: Any,
-    legal: Any,
-    config: Any,
-    given: Any,
-    rng: Any,
-    plays: Any,
-    play_pile: Any,
-    play_group: Any,
-    play_opens: Any,
-    play_reach: Any,
-    play_at: Any,
-    matches: Any,
+    g: int, s: Any, f: Any, t: Any, deal: Any, mask: Any, legal: Any, config: Any, given: Any, rng: Any, rules: Any
 ) -> int:
     """Turn up what is due; end every ball that has no play; write the mask. Return the legal ids' count."""
     while True:
         if not s[F_OVER]:
             _turn_up(t, deal)
-        plays_now = _legal(
-            s, t, mask, legal, config, plays, play_pile, play_group, play_opens, play_reach, play_at, matches
-        )
+        plays_now = _legal(s, t, mask, legal, config, rules)
         if s[F_OVER]:
             return 0 if s[F_DECIDED] else 1
         if plays_now > 0:
@@ -257,25 +253,13 @@ def _settle(
 
 
 @njit(cache=True)
-def _observe(
-    s: Any,
-    f: Any,
-    t: Any,
-    row: Any,
-    layout: Any,
-    ball_at: Any,
-    pin_standing_at: Any,
-    pin_value_at: Any,
-    top_at: Any,
-    cards_at: Any,
-    seen_at: Any,
-    fractions: Any,
-) -> None:
+def _observe(s: Any, f: Any, t: Any, row: Any, looks: tuple[Any, ...]) -> None:
     """Write the game's observation (`encoding.Observer(game, 1).vector`) into `row`.
 
-    `fractions` holds k / n as the observer rounds them, n by row: 10 pins, frames, the maximum
-    score, the largest pile, copies of a value.
+    `looks` are the tables' `layout` to `fractions`; `fractions` holds k / n as the observer rounds
+    them, n by row: 10 pins, frames, the maximum score, the largest pile, copies of a value.
     """
+    layout, ball_at, pin_standing_at, pin_value_at, top_at, cards_at, seen_at, fractions = looks
     row[:] = 0.0
     for b in range(s[F_BALLS]):
         row[ball_at[b, 0]] = 1.0
@@ -304,23 +288,7 @@ def _observe(
 
 @njit(cache=True)
 def _start(
-    g: int,
-    s: Any,
-    f: Any,
-    t: Any,
-    deal: Any,
-    mask: Any,
-    legal: Any,
-    config: Any,
-    given: Any,
-    rng: Any,
-    plays: Any,
-    play_pile: Any,
-    play_group: Any,
-    play_opens: Any,
-    play_reach: Any,
-    play_at: Any,
-    matches: Any,
+    g: int, s: Any, f: Any, t: Any, deal: Any, mask: Any, legal: Any, config: Any, given: Any, rng: Any, rules: Any
 ) -> int:
     """A new game in slot g, up to its first decision (or its end, if chance alone ends it)."""
     s[:] = 0
@@ -329,135 +297,40 @@ def _start(
     s[F_BALL] = 1
     s[F_RACK] = PINS
     _new_deal(g, s, t, deal, config, given, rng)
-    return _settle(
-        g,
-        s,
-        f,
-        t,
-        deal,
-        mask,
-        legal,
-        config,
-        given,
-        rng,
-        plays,
-        play_pile,
-        play_group,
-        play_opens,
-        play_reach,
-        play_at,
-        matches,
-    )
+    return _settle(g, s, f, t, deal, mask, legal, config, given, rng, rules)
 
 
 @njit(cache=True)
 def reset_games(
-    games: Any,
-    state: Any,
-    falls: Any,
-    table: Any,
-    deals: Any,
-    obs: Any,
-    masks: Any,
-    legal: Any,
-    counts: Any,
-    config: Any,
-    given: Any,
-    rng: Any,
-    plays: Any,
-    play_pile: Any,
-    play_group: Any,
-    play_opens: Any,
-    play_reach: Any,
-    play_at: Any,
-    matches: Any,
-    layout: Any,
-    ball_at: Any,
-    pin_standing_at: Any,
-    pin_value_at: Any,
-    top_at: Any,
-    cards_at: Any,
-    seen_at: Any,
-    fractions: Any,
+    games: Any, arrays: tuple[Any, ...], given: Any, outputs: tuple[Any, ...], tables: tuple[Any, ...]
 ) -> None:
-    """Start a new game in each listed slot, writing its observation and mask."""
+    """Start a new game in each listed slot, writing its observation and mask.
+
+    `arrays` are the games' own (state, pinfalls, table, deal, generator); `outputs` and `tables`
+    are `tuple(rolling_pins_kernel.Outputs(...))` and `tuple(Tables(...))`. Each is made once per batch.
+    """
+    state, falls, table, deals, rng = arrays
+    obs, masks, legal, counts = outputs[:4]
+    config, rules, looks = tables[0], tables[2:10], tables[10:]
     for g in games:
-        counts[g] = _start(
-            g,
-            state[g],
-            falls[g],
-            table[g],
-            deals[g],
-            masks[g],
-            legal[g],
-            config,
-            given,
-            rng,
-            plays,
-            play_pile,
-            play_group,
-            play_opens,
-            play_reach,
-            play_at,
-            matches,
-        )
-        _observe(
-            state[g],
-            falls[g],
-            table[g],
-            obs[g],
-            layout,
-            ball_at,
-            pin_standing_at,
-            pin_value_at,
-            top_at,
-            cards_at,
-            seen_at,
-            fractions,
-        )
+        s, f, t = state[g], falls[g], table[g]
+        counts[g] = _start(g, s, f, t, deals[g], masks[g], legal[g], config, given, rng, rules)
+        _observe(s, f, t, obs[g], looks)
 
 
 @njit(cache=True)
 def step_games(
-    actions: Any,
-    state: Any,
-    falls: Any,
-    table: Any,
-    deals: Any,
-    obs: Any,
-    masks: Any,
-    legal: Any,
-    counts: Any,
-    rewards: Any,
-    terminated: Any,
-    truncated: Any,
-    illegal: Any,
-    config: Any,
-    given: Any,
-    rng: Any,
-    kinds: Any,
-    plays: Any,
-    play_pile: Any,
-    play_group: Any,
-    play_count: Any,
-    play_opens: Any,
-    play_reach: Any,
-    play_at: Any,
-    matches: Any,
-    layout: Any,
-    ball_at: Any,
-    pin_standing_at: Any,
-    pin_value_at: Any,
-    top_at: Any,
-    cards_at: Any,
-    seen_at: Any,
-    fractions: Any,
+    actions: Any, arrays: tuple[Any, ...], given: Any, outputs: tuple[Any, ...], tables: tuple[Any, ...]
 ) -> int:
     """Step every game with its action id; return the game steps played (starts of new games not counted).
 
     As `rolling_pins_kernel.step_games`: next-step autoreset, an illegal id changes nothing
     (reward 0, `illegal[g]`, counted toward the step limit), unchanged rows are kept.
     """
+    state, falls, table, deals, rng = arrays
+    obs, masks, legal, counts, rewards, terminated, truncated, illegal = outputs
+    config, kinds, rules, looks = tables[0], tables[1], tables[2:10], tables[10:]
+    play_pile, play_group, play_count = tables[3], tables[4], tables[5]
     played = 0
     limit = config[C_STEP_LIMIT]
     for g in range(actions.shape[0]):
@@ -470,25 +343,7 @@ def step_games(
         truncated[g] = False
         illegal[g] = False
         if s[F_RESET]:
-            counts[g] = _start(
-                g,
-                s,
-                f,
-                t,
-                deal,
-                masks[g],
-                legal[g],
-                config,
-                given,
-                rng,
-                plays,
-                play_pile,
-                play_group,
-                play_opens,
-                play_reach,
-                play_at,
-                matches,
-            )
+            counts[g] = _start(g, s, f, t, deal, masks[g], legal[g], config, given, rng, rules)
         else:
             played += 1
             s[F_ELAPSED] += 1
@@ -507,25 +362,7 @@ def step_games(
                     _use_top(t, play_pile[a] - 1)
                     if s[F_STANDING] == 0:
                         _end_ball(g, s, f, t, deal, config, given, rng)
-                counts[g] = _settle(
-                    g,
-                    s,
-                    f,
-                    t,
-                    deal,
-                    masks[g],
-                    legal[g],
-                    config,
-                    given,
-                    rng,
-                    plays,
-                    play_pile,
-                    play_group,
-                    play_opens,
-                    play_reach,
-                    play_at,
-                    matches,
-                )
+                counts[g] = _settle(g, s, f, t, deal, masks[g], legal[g], config, given, rng, rules)
                 rewards[g] = s[F_SCORE] - before
                 terminated[g] = s[F_OVER] == 1
             truncated[g] = limit > 0 and s[F_ELAPSED] >= limit
@@ -533,5 +370,5 @@ def step_games(
                 s[F_RESET] = 1
             if illegal[g]:
                 continue
-        _observe(s, f, t, obs[g], layout, ball_at, pin_standing_at, pin_value_at, top_at, cards_at, seen_at, fractions)
+        _observe(s, f, t, obs[g], looks)
     return played

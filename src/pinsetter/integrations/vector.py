@@ -34,7 +34,6 @@ environment's step limit (`STEP_LIMITS`) as truncation.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
@@ -86,27 +85,7 @@ REFUSED = (
 )
 
 
-@dataclass(frozen=True)
-class KernelTables:
-    """What the kernel knows of the game, every entry read from the action index or the engine."""
-
-    config: I32
-    kinds: I32  # by id: kernel.KIND_*
-    args: I32  # by id: the dice a `dice` id chooses
-    cross_pins: I32  # by id: the pins a cross knocks down, as a mask
-    cross_down: I32  # by id: how many pins that is
-    cross_cost: I32  # by id: tokens spent
-    cross_tokens: I32  # by id: its token change (sum of pins - roll)
-    by_roll_start: I32  # the cross ids answering roll r are by_roll[by_roll_start[r]:by_roll_start[r + 1]]
-    by_roll: I32
-    token_low: I32  # by dice, roll total, tokens held: `token_range`
-    token_high: I32
-    layout: I32  # kernel.L_*: single observation entries
-    ball_at: I32  # by ball slot: (bowled, pins) entries
-    pin_at: I32  # by pin: its standing entry
-    die_at: I32  # by die, face: its entry
-    fractions: F32  # k / n as float32, n by row: pins, frames, maximum score, token limit
-    max_legal: int  # the most ids legal at once (crosses of one roll, and miss)
+KernelTables = kernel.Tables  # what the kernel knows of the game, every entry read from the action index or the engine
 
 
 def _probe_cross(game: RollingPins, action: Action, tokens: int) -> tuple[int, int, int]:
@@ -137,7 +116,36 @@ def _probe_cross(game: RollingPins, action: Action, tokens: int) -> tuple[int, i
     return standing & ~player.standing, player.crossed, before - player.tokens
 
 
-def kernel_tables(game: RollingPins, index: StepIndex, observer: Observer) -> KernelTables:
+def _lane_entries(game: Game, observer: Observer, size: int, *more: int) -> tuple[dict[str, int], I32, I32, F32]:
+    """The observation entries both kernels write alike (their `_observe`), found by name.
+
+    Returns the entries by name, a `layout` of `size` with the lane's single entries set, each
+    ball slot's (bowled, pins) entries, and the `fractions` k / n as the observer rounds them,
+    n by row: pins, frames, the maximum score, then the `more` denominators of the game.
+    """
+    at = {name: i for i, name in enumerate(observer.names)}
+    layout = np.zeros(size, np.int32)
+    for slot, name in (
+        (kernel.L_SCORE, "p0.score"),
+        (kernel.L_FRAME, "p0.frame"),
+        (kernel.L_NEXT_BALL1, "p0.next_ball1"),
+        (kernel.L_RACK, "p0.standing"),
+        (kernel.L_OBSERVER, "observer0"),
+        (kernel.L_TURN, "turn0"),
+    ):
+        layout[slot] = at[name]
+    if [at[f"p0.next_ball{b}"] for b in (1, 2, 3)] != [at["p0.next_ball1"] + k for k in range(3)]:
+        raise ValueError("the observer's next-ball entries are no longer consecutive")
+    balls = 2 * game.lane.frames + 1
+    ball_at = np.array([(at[f"p0.ball{b}.bowled"], at[f"p0.ball{b}.pins"]) for b in range(1, balls + 1)], np.int32)
+    denominators = (game.lane.pins, game.lane.frames, game.max_score, *more)
+    fractions = np.zeros((len(denominators), max(denominators) + 1), np.float32)
+    for row, n in enumerate(denominators):
+        fractions[row, : n + 1] = np.array([k / n for k in range(n + 1)], np.float32)  # as the observer rounds
+    return at, layout, ball_at, fractions
+
+
+def kernel_tables(game: RollingPins, index: StepIndex, observer: Observer) -> kernel.Tables:
     """The kernel's tables for these options, from the index's actions and the engine's answers."""
     lane = game.lane
     size = index.size
@@ -181,34 +189,16 @@ def kernel_tables(game: RollingPins, index: StepIndex, observer: Observer) -> Ke
         ids_of("dice 2"),
     )
 
-    at = {name: i for i, name in enumerate(observer.names)}
-    layout = np.zeros(kernel.LAYOUT, np.int32)
-    for slot, name in (
-        (kernel.L_SCORE, "p0.score"),
-        (kernel.L_FRAME, "p0.frame"),
-        (kernel.L_RACK, "p0.standing"),
-        (kernel.L_OBSERVER, "observer0"),
-        (kernel.L_TURN, "turn0"),
-        (kernel.L_TOKENS, "p0.tokens"),
-    ):
-        layout[slot] = at[name]
-    layout[kernel.L_NEXT_BALL1] = at["p0.next_ball1"]
+    at, layout, ball_at, fractions = _lane_entries(game, observer, kernel.LAYOUT, TOKEN_LIMIT)
+    layout[kernel.L_TOKENS] = at["p0.tokens"]
     layout[kernel.L_PHASE] = at[f"p0.phase.{PHASES[0]}"]
-    if [at[f"p0.next_ball{b}"] for b in (1, 2, 3)] != [at["p0.next_ball1"] + k for k in range(3)]:
-        raise ValueError("the observer's next-ball entries are no longer consecutive")
     if [at[f"p0.phase.{phase}"] for phase in PHASES] != [layout[kernel.L_PHASE] + k for k in range(len(PHASES))]:
         raise ValueError("the observer's phase entries are no longer consecutive")
     if (PHASES.index("choose"), PHASES.index("rolled")) != (kernel.CHOOSE, kernel.ROLLED):
         raise ValueError("the engine's phases are no longer numbered as the kernel's")
-    balls = 2 * lane.frames + 1
-    ball_at = np.array([(at[f"p0.ball{b}.bowled"], at[f"p0.ball{b}.pins"]) for b in range(1, balls + 1)], np.int32)
     pin_at = np.array([0, *(at[f"p0.pin{p}.standing"] for p in range(1, lane.pins + 1))], np.int32)
     die_at = np.array([[0, *(at[f"p0.die{d}.face{f}"] for f in range(1, 7))] for d in (1, 2, 3)], np.int32)
-    denominators = (lane.pins, lane.frames, game.max_score, TOKEN_LIMIT)
-    fractions = np.zeros((4, max(denominators) + 1), np.float32)
-    for row, n in enumerate(denominators):
-        fractions[row, : n + 1] = np.array([k / n for k in range(n + 1)], np.float32)  # as the observer rounds
-    return KernelTables(
+    return kernel.Tables(
         config,
         kinds,
         args,
@@ -225,7 +215,6 @@ def kernel_tables(game: RollingPins, index: StepIndex, observer: Observer) -> Ke
         pin_at,
         die_at,
         fractions,
-        max(len(ids) for ids in rolls.values()) + 1,
     )
 
 
@@ -261,6 +250,18 @@ class BatchedEnv(VectorEnv[ObsArray, Any, Any]):
         self._truncated = np.zeros(num_envs, np.bool_)
         self._illegal = np.zeros(num_envs, np.bool_)
         self._everyone = np.ones(num_envs, np.bool_)
+        self._outputs = tuple(
+            kernel.Outputs(
+                self._obs,
+                self._masks,
+                self._legal,
+                self._counts,
+                self._rewards,
+                self._terminated,
+                self._truncated,
+                self._illegal,
+            )
+        )  # the kernels' one argument for them, made once (a plain tuple: `kernel.Tables` says why)
         self._state = np.zeros((num_envs, 1), np.int32)  # each game's kernel state (set by the subclass)
         self._started = False
         self.game_steps = 0  # game steps played (starts of new games not counted)
@@ -341,7 +342,9 @@ class RollingPinsVectorEnv(BatchedEnv):
         index, observer = step_index(game), Observer(game, 1)
         self.tables = kernel_tables(game, index, observer)
         self.tables.config[kernel.C_STEP_LIMIT] = max_episode_steps or 0
-        self._setup(game, num_envs, copy, self.tables.max_legal)
+        self._tables = tuple(self.tables)  # the kernel's one argument for them (the same arrays)
+        most = int(np.diff(self.tables.by_roll_start).max()) + 1  # the crosses of one roll, and miss
+        self._setup(game, num_envs, copy, most)
         self._state = np.zeros((num_envs, kernel.FIELDS), np.int32)
 
     def reset(
@@ -357,28 +360,7 @@ class RollingPinsVectorEnv(BatchedEnv):
         return self._out(self._obs), self._infos()
 
     def _restart(self, games: npt.NDArray[np.int64]) -> None:
-        t = self.tables
-        kernel.reset_games(
-            games,
-            self._state,
-            self._falls,
-            self._obs,
-            self._masks,
-            self._legal,
-            self._counts,
-            t.config,
-            t.layout,
-            t.ball_at,
-            t.pin_at,
-            t.die_at,
-            t.fractions,
-            t.cross_pins,
-            t.cross_tokens,
-            t.by_roll_start,
-            t.by_roll,
-            t.token_low,
-            t.token_high,
-        )
+        kernel.reset_games(games, self._state, self._falls, self._outputs, self._tables)
 
     def step(self, actions: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
         """Step every game with its action id (the batch draws the dice)."""
@@ -391,68 +373,17 @@ class RollingPinsVectorEnv(BatchedEnv):
         dice = np.asarray(dice, np.int32).reshape(self.num_envs, 2)
         if dice.min() < 1 or dice.max() > 6:  # the kernel indexes its tables by face, unchecked
             raise ValueError("dice faces must be 1 to 6")
-        t = self.tables
-        self.game_steps += kernel.step_games(
-            actions,
-            dice,
-            self._state,
-            self._falls,
-            self._obs,
-            self._masks,
-            self._legal,
-            self._counts,
-            self._rewards,
-            self._terminated,
-            self._truncated,
-            self._illegal,
-            t.config,
-            t.kinds,
-            t.args,
-            t.cross_pins,
-            t.cross_down,
-            t.cross_cost,
-            t.cross_tokens,
-            t.by_roll_start,
-            t.by_roll,
-            t.token_low,
-            t.token_high,
-            t.layout,
-            t.ball_at,
-            t.pin_at,
-            t.die_at,
-            t.fractions,
-        )
+        self.game_steps += kernel.step_games(actions, dice, self._state, self._falls, self._outputs, self._tables)
         return self._results()
 
 
 # --- Bowling Solitaire --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SolitaireTables:
-    """What the Solitaire kernel knows of the game, read from the action index and the engine's rule functions."""
-
-    config: I32
-    kinds: I32  # by id: solitaire_kernel.KIND_*
-    plays: I32  # the play ids
-    play_pile: I32  # by id: its pile, 1-3
-    play_group: I32  # by id: its pins as a mask
-    play_count: I32  # by id: how many pins
-    play_opens: I32  # by id: `first_play_allowed`
-    play_reach: I32  # by id: `reach`, the positions next to its pins
-    play_at: I32  # by id: its positions - 1 (-1 past its pins)
-    matches: np.ndarray[Any, np.dtype[np.bool_]]  # by pins, sum of their values, card: `matches`
-    layout: I32
-    ball_at: I32
-    pin_standing_at: I32  # by position - 1
-    pin_value_at: I32  # by position - 1, value
-    top_at: I32  # by pile - 1, value
-    cards_at: I32  # by pile - 1
-    seen_at: I32  # by value
-    fractions: F32  # k / n, n by row: pins, frames, maximum score, largest pile, copies of a value
+SolitaireTables = sk.Tables  # what the Solitaire kernel knows of the game, from the index and the engine's rules
 
 
-def solitaire_tables(game: BowlingSolitaire, index: StepIndex, observer: Observer) -> SolitaireTables:
+def solitaire_tables(game: BowlingSolitaire, index: StepIndex, observer: Observer) -> sk.Tables:
     """The Solitaire kernel's tables for these options, from the index's actions and the engine's rules."""
     size = index.size
     kinds = np.zeros(size, np.int32)
@@ -488,21 +419,7 @@ def solitaire_tables(game: BowlingSolitaire, index: StepIndex, observer: Observe
     config[sk.C_STOP] = index.action_id(game.parse_action("stop"))
     config[sk.C_END] = index.end_id
 
-    at = {name: i for i, name in enumerate(observer.names)}
-    layout = np.zeros(sk.LAYOUT, np.int32)
-    for slot, name in (
-        (sk.L_SCORE, "p0.score"),
-        (sk.L_FRAME, "p0.frame"),
-        (sk.L_NEXT_BALL1, "p0.next_ball1"),
-        (sk.L_RACK, "p0.standing"),
-        (sk.L_OBSERVER, "observer0"),
-        (sk.L_TURN, "turn0"),
-    ):
-        layout[slot] = at[name]
-    if [at[f"p0.next_ball{b}"] for b in (1, 2, 3)] != [at["p0.next_ball1"] + k for k in range(3)]:
-        raise ValueError("the observer's next-ball entries are no longer consecutive")
-    balls = 2 * game.lane.frames + 1
-    ball_at = np.array([(at[f"p0.ball{b}.bowled"], at[f"p0.ball{b}.pins"]) for b in range(1, balls + 1)], np.int32)
+    at, layout, ball_at, fractions = _lane_entries(game, observer, sk.LAYOUT, max(SOLITAIRE_PILES), COPIES)
     positions = range(1, 11)
     piles = range(1, len(SOLITAIRE_PILES) + 1)
     pin_standing_at = np.array([at[f"pin{p}.standing"] for p in positions], np.int32)
@@ -510,11 +427,7 @@ def solitaire_tables(game: BowlingSolitaire, index: StepIndex, observer: Observe
     top_at = np.array([[0, *(at[f"pile{k}.top{v}"] for v in SOLITAIRE_VALUES)] for k in piles], np.int32)
     cards_at = np.array([at[f"pile{k}.cards"] for k in piles], np.int32)
     seen_at = np.array([0, *(at[f"seen{v}"] for v in SOLITAIRE_VALUES)], np.int32)
-    denominators = (game.lane.pins, game.lane.frames, game.max_score, max(SOLITAIRE_PILES), COPIES)
-    fractions = np.zeros((len(denominators), max(denominators) + 1), np.float32)
-    for row, n in enumerate(denominators):
-        fractions[row, : n + 1] = np.array([k / n for k in range(n + 1)], np.float32)  # as the observer rounds
-    return SolitaireTables(
+    return sk.Tables(
         config,
         kinds,
         np.array(plays, np.int32),
@@ -546,7 +459,7 @@ class BowlingSolitaireVectorEnv(BatchedEnv):
     A deal over before its first decision has `end` as its one legal id, as the single env.
     """
 
-    _score_field = sk.F_SCORE
+    _score_field = kernel.F_SCORE  # the lane's fields are numbered alike in both kernels
 
     def __init__(
         self,
@@ -564,6 +477,7 @@ class BowlingSolitaireVectorEnv(BatchedEnv):
         index, observer = step_index(game), Observer(game, 1)
         self.tables = solitaire_tables(game, index, observer)
         self.tables.config[sk.C_STEP_LIMIT] = max_episode_steps or 0
+        self._tables = tuple(self.tables)  # the kernel's one argument for them (the same arrays)
         self._setup(game, num_envs, copy, len(self.tables.plays) + 1)
         self._state = np.zeros((num_envs, sk.FIELDS), np.int32)
         self._table = np.zeros((num_envs, sk.TABLE), np.int32)
@@ -571,6 +485,7 @@ class BowlingSolitaireVectorEnv(BatchedEnv):
         self._rng = np.ones(num_envs, np.uint64)
         self.max_deals = game.lane.frames + 2  # a deal a frame, and two for the 10th frame's bonus balls
         self._no_deals = np.zeros((1, 1, 20), np.int32)
+        self._arrays = (self._state, self._falls, self._table, self._deals, self._rng)  # the games' own, for the kernel
 
     def _given(self, deals: Any) -> npt.NDArray[np.int32]:
         """Deals as the kernel reads them, checked: every one a shuffle of the twenty cards."""
@@ -599,36 +514,8 @@ class BowlingSolitaireVectorEnv(BatchedEnv):
         return self._out(self._obs), self._infos()
 
     def _restart(self, games: npt.NDArray[np.int64], given: Any = None) -> None:
-        t = self.tables
-        sk.reset_games(
-            games,
-            self._state,
-            self._falls,
-            self._table,
-            self._deals,
-            self._obs,
-            self._masks,
-            self._legal,
-            self._counts,
-            t.config,
-            self._own() if given is None else given,
-            self._rng,
-            t.plays,
-            t.play_pile,
-            t.play_group,
-            t.play_opens,
-            t.play_reach,
-            t.play_at,
-            t.matches,
-            t.layout,
-            t.ball_at,
-            t.pin_standing_at,
-            t.pin_value_at,
-            t.top_at,
-            t.cards_at,
-            t.seen_at,
-            t.fractions,
-        )
+        given = self._own() if given is None else given
+        sk.reset_games(games, self._arrays, given, self._outputs, self._tables)
 
     def step(self, actions: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
         """Step every game with its action id (the batch shuffles its own deals)."""
@@ -639,42 +526,7 @@ class BowlingSolitaireVectorEnv(BatchedEnv):
         return self._step(self._check_started(actions), self._given(deals))
 
     def _step(self, actions: npt.NDArray[np.int64], given: Any) -> tuple[ObsArray, F32, Bools, Bools, dict[str, Any]]:
-        t = self.tables
-        self.game_steps += sk.step_games(
-            actions,
-            self._state,
-            self._falls,
-            self._table,
-            self._deals,
-            self._obs,
-            self._masks,
-            self._legal,
-            self._counts,
-            self._rewards,
-            self._terminated,
-            self._truncated,
-            self._illegal,
-            t.config,
-            given,
-            self._rng,
-            t.kinds,
-            t.plays,
-            t.play_pile,
-            t.play_group,
-            t.play_count,
-            t.play_opens,
-            t.play_reach,
-            t.play_at,
-            t.matches,
-            t.layout,
-            t.ball_at,
-            t.pin_standing_at,
-            t.pin_value_at,
-            t.top_at,
-            t.cards_at,
-            t.seen_at,
-            t.fractions,
-        )
+        self.game_steps += sk.step_games(actions, self._arrays, given, self._outputs, self._tables)
         return self._results()
 
 
