@@ -126,3 +126,29 @@ def test_a_finished_game_cannot_be_undone() -> None:
         if not match.state.is_terminal():
             decide(match, -1)
     assert match.can_undo() == "the game is over"
+
+
+def test_a_game_taken_back_and_played_on_resumes_from_its_record() -> None:
+    """Undo in a match kept nowhere (no file, no history) leaves no result of the moment before in the
+    record: the record of the game under way resumes, and states its result once the game is over."""
+    match = Match.new("rolling-pins", [ANN], seed=5, options={"frames": 2})
+    to_decision(match)
+    decide(match)
+    to_decision(match)
+    while match.can_undo() is not None and not match.state.is_terminal():
+        decide(match)
+        if match.can_undo() is None:
+            break
+        to_decision(match)
+    assert match.can_undo() is None
+    match.undo()
+    assert match.record.result is None
+    decide(match, -1)
+    to_decision(match)
+    resumed = Match.resume(match.record)
+    assert texts(resumed) == texts(match)
+    while not match.state.is_terminal():
+        decide(match)
+        to_decision(match)
+    assert match.record.result is not None
+    assert Match.resume(match.record).state.is_terminal()

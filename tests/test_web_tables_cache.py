@@ -694,3 +694,30 @@ def test_an_ended_copy_that_the_stored_game_does_not_continue_is_read_anew(two: 
     kept.record.steps[1] = type(kept.record.steps[1])(None, "0+0")  # a copy gone wrong meanwhile
     fresh = service(Path(a.storage.engine.url.database or ""))
     assert encode_messages(a.states_for(table_id, seats)) == encode_messages(fresh.states_for(table_id, seats))
+
+
+def test_an_ended_copy_that_fails_to_catch_up_in_any_way_is_dropped_and_read_anew(
+    two: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever goes wrong while a kept copy catches up with the stored game (here an IndexError), the copy
+    may be half changed: it is dropped and the end is shown from the stored game, the next view too."""
+    import pinsetter.web.tables as tables_module
+    from pinsetter.web.tables import encode_messages
+
+    a, _b, table_id, game_id, host = two
+    seats: list[int | None] = [None, 0, 1]
+    a.states_for(table_id, seats)
+    for _ in range(3):
+        view = a.states_for(table_id, seats)[0]["view"]
+        a.act(table_id, view["turn"], {"action": "roll"})
+    a.close(table_id, host)
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise IndexError("a copy gone wrong")
+
+    monkeypatch.setattr(tables_module, "replay_from", broken)
+    fresh = service(Path(a.storage.engine.url.database or ""))
+    expected = encode_messages(fresh.states_for(table_id, seats))
+    assert encode_messages(a.states_for(table_id, seats)) == expected
+    assert game_id not in a._ended
+    assert encode_messages(a.states_for(table_id, seats)) == expected

@@ -291,7 +291,9 @@ class Match:
         for step in self.record.steps:
             apply_step(state, step)
         self.state = state
-        self.record.result = result_of(state, self.players)
+        # `_save` states the result where the record is kept; elsewhere a game under way states none
+        # (a result from before the undo would make the record refuse to resume).
+        self.record.result = None
         self._save()
         return taken
 

@@ -688,8 +688,10 @@ class TableService:
                     match.record = stored.record
                     match.players = stored.record.players
                     return match
-                except (GameError, ValueError, TypeError, KeyError):  # its state may be part way: dropped
-                    log.warning("game %s: the stored steps do not continue the copy played here", game_id)
+                except Exception:  # whatever failed, its state may be part way: dropped, read anew below
+                    log.warning(
+                        "game %s: the stored steps do not continue the copy played here", game_id, exc_info=True
+                    )
             with self._guard:
                 if self._ended.get(game_id) is match:
                     del self._ended[game_id]
