@@ -338,9 +338,7 @@ class Game(ABC):
         `drawn`: `table(state, names, last_chance)` if the caller has drawn it already (a view
         drawn once is not drawn again for the board of the player it shows).
         """
-        if state.num_players == 1 or (
-            not state.is_terminal() and (player == state.turn() or player in state.deciders())
-        ):
+        if state.num_players == 1 or state.is_up(player):
             seen = state.seen_by(player)
             if drawn is None or seen is not state:
                 drawn = self.table(seen, names, last_chance)
@@ -360,9 +358,7 @@ class Game(ABC):
 
         if type(self).board is not Game.board:
             return None  # another drawing: only the game knows what it is
-        up = state.num_players == 1 or (
-            not state.is_terminal() and (player == state.turn() or player in state.deciders())
-        )
+        up = state.num_players == 1 or state.is_up(player)
         return as_board_data(table, player) if up and state.seen_by(player) is state else None
 
     @staticmethod
@@ -528,6 +524,13 @@ class State(ABC):
         if self.is_terminal() or self.is_chance_node():
             return []
         return [self.turn()]
+
+    def is_up(self, player: int) -> bool:
+        """Whether `player` is up: the player to move or one of the deciders (never once the game is over).
+
+        Their board is their table; a waiting player's is what the game shows of them (`Game.board`).
+        """
+        return not self.is_terminal() and (player == self.turn() or player in self.deciders())
 
     def as_decider(self, player: int) -> State:
         """A copy of this position where `player`, one of the deciders, is the one to move.

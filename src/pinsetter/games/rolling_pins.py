@@ -696,7 +696,7 @@ class RollingPins(Game):
         from pinsetter.games.rolling_pins_table import rolling_pins_table
 
         listed = list(names) if names else None
-        if not state.is_terminal() and (player == state.turn() or player in state.deciders()):
+        if state.is_up(player):
             return rolling_pins_table(state.seen_by(player), listed, last_chance, seat=player).as_board(player)
         return self._waiting_sheet(state, player, listed, self.waiting_status(state, player, names))
 
