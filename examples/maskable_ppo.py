@@ -170,6 +170,8 @@ class Evaluations(BaseCallback):
         self.started_cpu = time.process_time()
         self.next_at = 0
         self.cpu_budget = self.wall_budget = math.inf  # seconds; training stops at the first evaluation past either
+        self.checkpoints = False  # keep the model of every evaluation beside `out`
+        self.entropy: Callable[[float], float] | None = None  # the entropy coefficient by progress remaining
         self.stop_now = False  # set by SIGTERM: training stops, evaluates once more and writes its files
 
     def measure(self) -> None:
@@ -184,6 +186,8 @@ class Evaluations(BaseCallback):
             "percent_of_reference": round(100 * mean / self.reference, 2),
         }
         self.rows.append(row)
+        if self.checkpoints:
+            self.model.save(self.out.parent / f"model-{self.num_timesteps}.zip")
         with self.out.open("a", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(row))
             if f.tell() == 0:
@@ -198,6 +202,10 @@ class Evaluations(BaseCallback):
         self.started_wall, self.started_cpu = time.monotonic(), time.process_time()
         self.next_at = self.every
         self.measure()
+
+    def _on_rollout_start(self) -> None:
+        if self.entropy is not None:
+            self.model.ent_coef = self.entropy(self.model._current_progress_remaining)
 
     def _on_step(self) -> bool:
         if self.stop_now:
@@ -215,6 +223,11 @@ class Evaluations(BaseCallback):
     def _on_training_end(self) -> None:
         if not self.rows or self.rows[-1]["steps"] != self.num_timesteps:
             self.measure()
+
+
+def linear(start: float, final: float) -> Callable[[float], float]:
+    """A value lowered (or raised) linearly from `start` to `final`, by SB3's progress remaining (1 -> 0)."""
+    return lambda remaining: final + (start - final) * remaining
 
 
 def rolling_pins_optimum(frames: int, pins: int) -> float:
@@ -267,9 +280,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int, default=4096)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--lr-final", type=float, help="lowered linearly from --lr to this over --steps")
     parser.add_argument("--gamma", type=float, default=1.0)
     parser.add_argument("--gae-lambda", type=float, default=0.95)
     parser.add_argument("--ent-coef", type=float, default=0.005)
+    parser.add_argument("--ent-final", type=float, help="lowered linearly from --ent-coef to this over --steps")
     parser.add_argument("--clip", type=float, default=0.2)
     parser.add_argument("--net", default="128,128", help="hidden layers of the policy and value networks")
     parser.add_argument("--reward-scale", type=float, default=0.1)
@@ -284,6 +299,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--cpu-minutes", type=float, default=math.inf, help="stop at the first evaluation past it")
     parser.add_argument("--wall-minutes", type=float, default=math.inf, help="stop at the first evaluation past it")
     parser.add_argument("--no-plot", action="store_true", help="the CSV and summary only")
+    parser.add_argument("--save", action="store_true", help="keep the trained model as model.zip in --out")
+    parser.add_argument(
+        "--checkpoints", action="store_true", help="keep the model of every evaluation as model-STEPS.zip in --out"
+    )
     parser.add_argument("--out", type=Path, default=Path("maskable_ppo_run"), help="directory of the CSV and PNG")
     return parser.parse_args(argv)
 
@@ -323,6 +342,9 @@ def train(args: argparse.Namespace, report: Callable[[str], None] = print) -> tu
         report,
     )
     evaluations.cpu_budget, evaluations.wall_budget = 60 * args.cpu_minutes, 60 * args.wall_minutes
+    evaluations.checkpoints = args.checkpoints
+    if args.ent_final is not None:
+        evaluations.entropy = linear(args.ent_coef, args.ent_final)
     signal.signal(signal.SIGTERM, lambda *_: setattr(evaluations, "stop_now", True))
     net = [int(width) for width in args.net.split(",")]
     model = MaskablePPO(
@@ -331,7 +353,7 @@ def train(args: argparse.Namespace, report: Callable[[str], None] = print) -> tu
         n_steps=args.n_steps,
         batch_size=args.batch_size,
         n_epochs=args.epochs,
-        learning_rate=args.lr,
+        learning_rate=args.lr if args.lr_final is None else linear(args.lr, args.lr_final),
         gamma=args.gamma,
         gae_lambda=args.gae_lambda,
         ent_coef=args.ent_coef,
@@ -352,6 +374,8 @@ def train(args: argparse.Namespace, report: Callable[[str], None] = print) -> tu
         "training_games": len(env.scores),
     }
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    if args.save:
+        model.save(args.out / "model.zip")
     if not args.no_plot:
         plot(args.out / "curve.png", rows, lines, title)
     return model, evaluations
