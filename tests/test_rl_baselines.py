@@ -107,3 +107,21 @@ def test_restart_starts_the_games_given_and_leaves_the_others() -> None:
         assert np.array_equal(infos["action_mask"].astype(bool), batch.action_masks())
         if isinstance(batch, RollingPinsVectorEnv):  # no chance before the first decision: the same start
             assert np.array_equal(obs[[1, 4]], fresh[[1, 4]])
+
+
+def test_schedules_lower_the_rate_and_entropy_and_checkpoints_are_kept(tmp_path: Path) -> None:
+    small = ["--n-envs", "16", "--n-steps", "16", "--batch-size", "64", "--epochs", "1", "--net", "16"]
+    schedules = ["--lr", "1e-3", "--lr-final", "0", "--ent-coef", "0.2", "--ent-final", "0"]
+    args = example.parse_args(
+        ["rolling-pins", "--frames", "1", "--pins", "3", *small, *schedules, "--eval-games", "32"]
+        + ["--eval-every", "256", "--steps", "1024", "--checkpoints", "--save", "--no-plot", "--out", str(tmp_path)]
+    )
+    model, evaluations = example.train(args, lambda _: None)
+    assert model.lr_schedule(1.0) == pytest.approx(1e-3) and model.lr_schedule(0.0) == 0.0
+    assert model.lr_schedule(0.25) == pytest.approx(2.5e-4)
+    # The last rollout began with 256 of 1 024 steps left: its entropy coefficient is a quarter of the start's.
+    assert model.ent_coef == pytest.approx(0.05)
+    kept = sorted(path.name for path in tmp_path.glob("model*.zip"))
+    assert kept == sorted(["model.zip", *(f"model-{row['steps']}.zip" for row in evaluations.rows)])
+    again = example.MaskablePPO.load(tmp_path / "model.zip", device="cpu")
+    assert again.num_timesteps == model.num_timesteps == 1024
