@@ -22,7 +22,6 @@ import sys
 from typing import Any
 
 import gymnasium
-import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
@@ -85,7 +84,7 @@ def main() -> int:
                 wrong[key] += best_value - value > 1e-9
                 with torch.no_grad():
                     dist = model.policy.get_distribution(torch.as_tensor(obs[None]), action_masks=mask[None, :ids])
-                best_id = next(i for i in np.flatnonzero(mask) if str(env.index.actions[i]) == str(best))
+                best_id = env.index.action_id(best)
                 chance_of_best[kind(best)].append(float(dist.distribution.probs[0, best_id]))
             obs, reward, terminated, truncated, _ = env.step(chosen_id)
             total += float(reward)
