@@ -172,6 +172,7 @@ class Evaluations(BaseCallback):
         self.cpu_budget = self.wall_budget = math.inf  # seconds; training stops at the first evaluation past either
         self.checkpoints = False  # keep the model of every evaluation beside `out`
         self.entropy: Callable[[float], float] | None = None  # the entropy coefficient by progress remaining
+        self.total_steps = 1  # the steps `learn` was given: progress remaining is 1 - steps / total_steps
         self.stop_now = False  # set by SIGTERM: training stops, evaluates once more and writes its files
 
     def measure(self) -> None:
@@ -205,7 +206,9 @@ class Evaluations(BaseCallback):
 
     def _on_rollout_start(self) -> None:
         if self.entropy is not None:
-            self.model.ent_coef = self.entropy(self.model._current_progress_remaining)
+            # The progress SB3 gives its learning-rate schedule at this point, computed here rather
+            # than read from SB3's private attribute.
+            self.model.ent_coef = self.entropy(1.0 - self.num_timesteps / self.total_steps)
 
     def _on_step(self) -> bool:
         if self.stop_now:
@@ -343,6 +346,7 @@ def train(args: argparse.Namespace, report: Callable[[str], None] = print) -> tu
     )
     evaluations.cpu_budget, evaluations.wall_budget = 60 * args.cpu_minutes, 60 * args.wall_minutes
     evaluations.checkpoints = args.checkpoints
+    evaluations.total_steps = args.steps
     if args.ent_final is not None:
         evaluations.entropy = linear(args.ent_coef, args.ent_final)
     signal.signal(signal.SIGTERM, lambda *_: setattr(evaluations, "stop_now", True))

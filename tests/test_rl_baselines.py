@@ -113,9 +113,9 @@ def test_schedules_lower_the_rate_and_entropy_and_checkpoints_are_kept(tmp_path:
     small = ["--n-envs", "16", "--n-steps", "16", "--batch-size", "64", "--epochs", "1", "--net", "16"]
     schedules = ["--lr", "1e-3", "--lr-final", "0", "--ent-coef", "0.2", "--ent-final", "0"]
     evaluating = ["--eval-games", "32", "--eval-every", "256"]
-    kept = ["--checkpoints", "--save", "--no-plot", "--out", str(tmp_path)]
+    keeping = ["--checkpoints", "--save", "--no-plot", "--out", str(tmp_path)]
     args = example.parse_args(
-        ["rolling-pins", "--frames", "1", "--pins", "3", *small, *schedules, *evaluating, "--steps", "1024", *kept]
+        ["rolling-pins", "--frames", "1", "--pins", "3", *small, *schedules, *evaluating, "--steps", "1024", *keeping]
     )
     model, evaluations = example.train(args, lambda _: None)
     assert model.lr_schedule(1.0) == pytest.approx(1e-3) and model.lr_schedule(0.0) == 0.0
