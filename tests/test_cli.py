@@ -165,6 +165,19 @@ def test_simulate_is_independent_of_workers(tmp_path: Path) -> None:
     assert rows[0] == "game,seed,Rookie bot,Rookie bot 2" and len(rows) == 301  # bots named as players are
 
 
+def test_simulate_leaves_the_rates_of_a_one_frame_game_uncounted() -> None:
+    """Rates count frames 1..n-1; a one-frame game has none, so they are null, not a 0 that reads as "never"."""
+    one = runner.invoke(app, ["simulate", "tenpins", "-o", "frames=1", "--games", "40", "--seed", "3", "--json"])
+    assert one.exit_code == 0, one.output
+    player = json.loads(one.output)["players"][0]
+    assert player["strike_rate"] is None and player["spare_rate"] is None
+    text = runner.invoke(app, ["simulate", "tenpins", "-o", "frames=1", "--games", "40", "--seed", "3"])
+    assert "strikes not counted  spares not counted" in text.output
+    two = runner.invoke(app, ["simulate", "tenpins", "-o", "frames=2", "--games", "40", "--seed", "3", "--json"])
+    rates = json.loads(two.output)["players"][0]
+    assert 0 <= rates["strike_rate"] <= 1 and 0 <= rates["spare_rate"] <= 1
+
+
 def test_simulate_refuses_humans() -> None:
     result = runner.invoke(app, ["simulate", "tenpins", "--players", "ann"])
     assert result.exit_code == 2 and "bots only" in result.output

@@ -85,8 +85,10 @@ class PlayerSummary:
             "ci95": [lo, hi],
             "min": min(self.scores),
             "max": max(self.scores),
-            "strike_rate": self.strikes / self.frames if self.frames else 0.0,
-            "spare_rate": self.spares / self.frames if self.frames else 0.0,
+            # Frames 1..n-1 only (the last frame's bonus balls change the play); a one-frame game has
+            # none, and its rates are null rather than a 0 that reads as "never".
+            "strike_rate": self.strikes / self.frames if self.frames else None,
+            "spare_rate": self.spares / self.frames if self.frames else None,
             "win_share": self.wins / games,
         }
 

@@ -86,6 +86,11 @@ def distribution_report(dist: ScoreDistribution, players: int = 1, exact: bool =
     return "\n".join(lines)
 
 
+def _rate(rate: float | None) -> str:
+    """A share of frames, or words saying none was counted (a one-frame game has no frame before the last)."""
+    return _("not counted") if rate is None else f"{rate:.1%}"
+
+
 def simulation_report(summary: SimulationSummary) -> str:
     data = summary.to_dict()
     lines = [_("{game}: {count} games").format(game=summary.game, count=data["games"])]
@@ -100,8 +105,8 @@ def simulation_report(summary: SimulationSummary) -> str:
                 mean=f"{p['mean']:.2f}",
                 low=f"{lo:.2f}",
                 high=f"{hi:.2f}",
-                strikes=f"{p['strike_rate']:.1%}",
-                spares=f"{p['spare_rate']:.1%}",
+                strikes=_rate(p["strike_rate"]),
+                spares=_rate(p["spare_rate"]),
                 wins=f"{p['win_share']:.1%}",
             )
         )
