@@ -11,6 +11,7 @@ import os
 import shutil
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,9 +65,8 @@ def served(db: Path) -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     ready = threading.Event()
-    for _ in range(200):
-        if server.started:
-            break
+    deadline = time.monotonic() + WAIT  # a ceiling, not a pace: a loaded machine starts it in seconds
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
         ready.wait(0.05)
     assert server.started, "the server did not start"
     try:

@@ -24,6 +24,7 @@ import sqlalchemy as sa
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
+from api_support import api_client
 from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
 
 if TYPE_CHECKING:
@@ -149,7 +150,6 @@ def driver(base: str) -> Iterator[Any]:
 
 @pytest.fixture
 def api(base: str) -> Iterator[Any]:
-    import httpx
 
-    with httpx.Client(base_url=base) as client:
+    with api_client(base) as client:
         yield client

@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 import pytest
 
+from api_support import api_client
 from browser_support import artifacts_folder, chrome, require_browser, served, wait
 
 require_browser()
@@ -196,7 +197,7 @@ def pages_of(client: httpx.Client) -> list[Page]:
 
 def account_of(base: httpx.URL) -> str:
     """A signed-up player (from a client of its own: the audit's browser stays a guest); one argon2 hash."""
-    with httpx.Client(base_url=base) as other:
+    with api_client(base) as other:
         answer = other.post("/api/accounts", json={"name": "Ann", "password": "audit-password"})
     assert answer.status_code == 201, answer.text
     return "Ann"
@@ -217,7 +218,7 @@ class Audit:
 @pytest.fixture(scope="module")
 def audit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Audit]:
     artifacts = artifacts_folder(tmp_path_factory)
-    with served(tmp_path_factory.mktemp("a11y") / "a11y.sqlite") as base, httpx.Client(base_url=base) as client:
+    with served(tmp_path_factory.mktemp("a11y") / "a11y.sqlite") as base, api_client(base) as client:
         pages = {page.name: page for page in pages_of(client)}
         driver: WebDriver = chrome()
         try:

@@ -18,9 +18,9 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
+from api_support import api_get
 from browser_support import (
     chrome_sessions,
     full_screenshot,
@@ -124,7 +124,7 @@ def test_sign_up_out_and_in_and_play_a_local_game_signed_in(browsers: list[WebDr
     assert str(ann.find_element(By.ID, "nav-me").get_attribute("href")).endswith("#/player/Ann")
 
     sign_out(ann)
-    assert httpx.get(f"{base}/api/session").json()["name"] is None  # (a separate client: a guest, as always)
+    assert api_get(f"{base}/api/session").json()["name"] is None  # (a separate client: a guest, as always)
 
     # A wrong password: the one line, the name kept; then the right one.
     ann.get(base + "/#/leaderboard")
@@ -147,7 +147,7 @@ def test_sign_up_out_and_in_and_play_a_local_game_signed_in(browsers: list[WebDr
     assert state["next"] == "roll" and not state["error"]
     state = after_click(ann, ann.find_element(By.ID, "roll"))
     assert not state["error"], state["error"]
-    record = Record.loads(httpx.get(f"{base}/api/games/{game_id}/record").text)
+    record = Record.loads(api_get(f"{base}/api/games/{game_id}/record").text)
     assert record.players[0].name == "Ann" and len(record.steps) >= 1
 
 
@@ -230,14 +230,14 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
         raise AssertionError("the rated game did not end")
     live_at(bob, next="over")
 
-    ratings = {name: httpx.get(f"{base}/api/players/{name}").json()["ratings"] for name in ("Ann", "Bob")}
+    ratings = {name: api_get(f"{base}/api/players/{name}").json()["ratings"] for name in ("Ann", "Bob")}
     for name, found in ratings.items():
         assert [(r["game"], r["mode"], r["games"]) for r in found] == [("tenpins", "standard", 1)], name
 
     # The table's end says each account's change, as the API's history has it: "Ann: 1000 → 1012 (+12)".
     changes = "return document.getElementById('rating-changes')?.innerText || ''"
     for name in ("Ann", "Bob"):
-        change = httpx.get(f"{base}/api/players/{name}").json()["history"][-1]
+        change = api_get(f"{base}/api/players/{name}").json()["history"][-1]
         delta = change["delta"]
         sign = f"+{delta}" if delta > 0 else f"\N{MINUS SIGN}{-delta}" if delta < 0 else "±0"
         line = f"{name}: {change['rating'] - delta} → {change['rating']} ({sign})"
@@ -285,7 +285,7 @@ def test_a_rated_table_game_rates_both_accounts_and_the_pages_show_it(browsers: 
     wait(ann, lambda d: d.execute_script(fits), "the profile scrolls sideways once the window narrowed")
     assert len(ann.find_elements(By.CSS_SELECTOR, "#rating-chart-0 circle")) == 2  # drawn again, whole
     ann.set_window_size(1280, 900)
-    game_id = httpx.get(f"{base}/api/players/Bob").json()["best"][0]["game_id"]
+    game_id = api_get(f"{base}/api/players/Bob").json()["best"][0]["game_id"]
     link = str(ann.find_element(By.CSS_SELECTOR, "#best-games a").get_attribute("href"))
     assert link.endswith(f"#/history/{game_id}")  # Ten Pins has no decisions to review: stepped through instead
     assert not ann.find_elements(By.ID, "account")  # somebody else's profile has no account section
@@ -324,13 +324,13 @@ def test_a_player_deletes_the_account_from_the_profile(browsers: list[WebDriver]
     words = bob.find_element(By.ID, "delete-words").text
     assert "deleted player" in words and "cannot be undone" in words
     bob.find_element(By.ID, "delete-no").click()  # kept: nothing happens
-    assert httpx.get(f"{base}/api/players/Bob").status_code == 200
+    assert api_get(f"{base}/api/players/Bob").status_code == 200
     bob.find_element(By.ID, "delete-account").click()
     bob.find_element(By.ID, "delete-yes").click()
     said = wait(bob, lambda d: d.find_element(By.ID, "deleted").text, "the page never said the account is gone")
     assert "deleted player" in said
     assert header(bob) == ""
-    assert httpx.get(f"{base}/api/players/Bob").status_code == 404
+    assert api_get(f"{base}/api/players/Bob").status_code == 404
 
     # A name with no account: a clear line, not an error page.
     bob.get(base + "/#/leaderboard")  # away first: the same address again would not draw the page anew

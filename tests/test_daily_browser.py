@@ -12,9 +12,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from api_support import api_client
 from browser_support import chrome_sessions, require_browser, served, settle, wait
 
 require_browser()
@@ -64,7 +64,7 @@ def play_today(browser: Any, base: str, name: str) -> int:
     assert not state["error"], state["error"]
 
     cookies = {c["name"]: c["value"] for c in browser.get_cookies()}
-    with httpx.Client(base_url=base, cookies=cookies) as api:
+    with api_client(base, cookies=cookies) as api:
         view = api.get(f"/api/games/{game_id}").json()
     assert view["sealed"] is True and view["seed"] is None
     score = int(view["sheets"][0]["total"])
@@ -85,7 +85,7 @@ def test_two_accounts_play_the_day_and_stand_on_its_board(base: str) -> None:
     with chrome_sessions(2) as (ann, bob):
         scores = {"Ann": play_today(ann, base, "Ann"), "Bob": play_today(bob, base, "Bob")}
         assert scores["Ann"] == scores["Bob"]  # the same dice: one frame of Ten Pins has no decision in it
-        with httpx.Client(base_url=base) as api:
+        with api_client(base) as api:
             odds = Fraction(api.get("/api/daily/tenpins/leaderboard").json()[0]["odds_exact"])
         ann.get(base + "/#/daily")
         listed = "#daily-games li[data-game='tenpins'] a"

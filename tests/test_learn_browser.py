@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from api_support import api_client
 from browser_support import pictures_at_both_widths, require_browser, wait
 from test_lessons import LEARNED
 
@@ -71,7 +72,7 @@ def test_the_lesson_panel_tells_each_situation_at_its_turn(
     how: str,
     wanted: list[str],
 ) -> None:
-    with httpx.Client(base_url=base) as api:
+    with api_client(base) as api:
         body = {"game": game, "options": options, "players": [{"name": "Ann", "kind": "human"}], "learn": True}
         created = api.post("/api/games", json={**body, "seed": seed}).json()
         driver.get(f"{base}/#/game/{created['id']}")

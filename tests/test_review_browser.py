@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
+from api_support import api_client
 from browser_support import full_screenshot, require_browser, set_theme, wait
 
 require_browser()
@@ -64,7 +65,7 @@ def play_out(api: httpx.Client, view: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def played(base: str) -> dict[str, Any]:
     """The reviewed game (its id and the endpoint's review) and a Ten Pins game, which has nothing to review."""
-    with httpx.Client(base_url=base, timeout=300) as api:
+    with api_client(base, timeout=300) as api:
         view = play_out(api, new_game(api, "rolling-pins", {"frames": 2}, [("Ann", "human"), ("Bea", "human")]))
         review = api.get(f"/api/games/{view['id']}/review")
         assert review.status_code == 200, review.text

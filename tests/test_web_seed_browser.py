@@ -7,8 +7,7 @@ The API carries seeds as decimal strings to the page, and the page sends the dig
 
 from __future__ import annotations
 
-import httpx
-
+from api_support import api_client
 from browser_support import lobby_form, require_browser, wait
 from pinsetter.records import Record
 
@@ -34,7 +33,7 @@ def test_a_seed_typed_in_the_lobby_is_the_games_seed_to_the_last_digit(driver: W
 
     shown = wait(driver, lambda d: d.find_elements(By.ID, "seed-shown"), "the game page shows no seed")[0]
     assert shown.text == f"seed {SEED}"
-    with httpx.Client(base_url=base) as api:
+    with api_client(base) as api:
         record = Record.loads(api.get(f"/api/games/{game_id}/record").text)
         assert record.seed == int(SEED)
         assert api.get(f"/api/games/{game_id}").json()["seed"] == SEED

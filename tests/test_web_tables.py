@@ -21,6 +21,7 @@ import sys
 import time
 import types
 from collections.abc import Collection, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import pinsetter.web.tables as tables_module
+from api_support import OPEN_TIMEOUT, api_get, api_post
 from pinsetter.records import Record, replay
 from pinsetter.web.app import create_app
 from waiting import until
@@ -542,23 +544,26 @@ def _serve(url: str, tmp: Path, name: str) -> tuple[subprocess.Popen[bytes], str
 
 
 def test_two_server_processes_share_a_table_and_one_dies_mid_game(postgres: str, tmp_path: Path) -> None:
-    from websockets.asyncio.client import ClientConnection, connect
+    from websockets.asyncio.client import ClientConnection
+    from websockets.asyncio.client import connect as connect_at_once
     from websockets.exceptions import ConnectionClosed, InvalidStatus
     from websockets.typing import Origin
+
+    connect = partial(connect_at_once, open_timeout=OPEN_TIMEOUT)
 
     one, one_base = _serve(postgres, tmp_path, "one")
     two, two_base = _serve(postgres, tmp_path, "two")
     try:
-        table = httpx.post(
+        table = api_post(
             f"{one_base}/api/tables",
             json={"game": "tenpins", "options": {"frames": 2}, "seats": [{"kind": "human"}, {"kind": "human"}]},
         ).json()
         tokens = [
-            httpx.post(f"{base}/api/tables/{table['id']}/seats/{seat}", json={"name": name}).json()["token"]
+            api_post(f"{base}/api/tables/{table['id']}/seats/{seat}", json={"name": name}).json()["token"]
             for seat, (base, name) in enumerate([(one_base, "Ann"), (two_base, "Bob")])
         ]
         hosting = {"host_token": table["host_token"]}
-        game_id = httpx.post(f"{two_base}/api/tables/{table['id']}/start", json=hosting).json()["game_id"]
+        game_id = api_post(f"{two_base}/api/tables/{table['id']}/start", json=hosting).json()["game_id"]
 
         def ws_url(base: str, token: str | None) -> str:
             return base.replace("http://", "ws://") + f"/ws/tables/{table['id']}" + (f"?token={token}" if token else "")
@@ -613,7 +618,7 @@ def test_two_server_processes_share_a_table_and_one_dies_mid_game(postgres: str,
             return rolls, steps(state)
 
         rolls, last_step = asyncio.run(play())
-        record = Record.loads(httpx.get(f"{two_base}/api/games/{game_id}/record").text)
+        record = Record.loads(api_get(f"{two_base}/api/games/{game_id}/record").text)
         assert replay(record).is_terminal()
         assert len(record.steps) == last_step  # every step once: none lost, none doubled
         assert sum(1 for s in record.steps if s.actor is None) >= rolls

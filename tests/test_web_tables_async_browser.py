@@ -17,8 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
-
+from api_support import api_get, api_post
 from browser_support import chrome, pictures_at_both_widths, require_browser, table_form, wait
 
 require_browser()
@@ -48,8 +47,8 @@ def host_async_table(ann: WebDriver, base: str) -> int:
 
 def server_game(base: str, table_id: int) -> dict[str, Any]:
     """The server's view of the table's game (GET /api/games/{id}): whose turn, what comes next, the sheets."""
-    game_id = httpx.get(f"{base}/api/tables/{table_id}").json()["game_id"]
-    view: dict[str, Any] = httpx.get(f"{base}/api/games/{game_id}").json()
+    game_id = api_get(f"{base}/api/tables/{table_id}").json()["game_id"]
+    view: dict[str, Any] = api_get(f"{base}/api/games/{game_id}").json()
     return view
 
 
@@ -102,10 +101,10 @@ def nothing_waits(driver: WebDriver, base: str) -> str:
 def list_a_table_for_the_pictures(base: str) -> int:
     """A guest's listed Rolling Pins table with Cleo seated: an open table for the front page to show."""
     body = {"game": "rolling-pins", "options": {"frames": 1}, "seats": [{"kind": "human"}] * 3, "listed": True}
-    made = httpx.post(f"{base}/api/tables", json=body | {"turn_hours": 8})
+    made = api_post(f"{base}/api/tables", json=body | {"turn_hours": 8})
     assert made.status_code == 201, made.text
     table_id: int = made.json()["id"]
-    sat = httpx.post(f"{base}/api/tables/{table_id}/seats/0", json={"name": "Cleo"})
+    sat = api_post(f"{base}/api/tables/{table_id}/seats/0", json={"name": "Cleo"})
     assert sat.status_code == 200, sat.text
     return table_id
 
@@ -165,7 +164,7 @@ def test_an_asynchronous_table_goes_on_after_both_pages_closed_and_reopened(base
         # Both browsers are closed; the table waits with nobody there, then each comes back with its cookies only.
         for name in NAMES:
             drivers[name] = reopened(drivers.pop(name), base)
-        assert httpx.get(f"{base}/api/tables/{table_id}").json()["status"] == "playing"
+        assert api_get(f"{base}/api/tables/{table_id}").json()["status"] == "playing"
         pictures_taken = False
         seats_taken: set[str] = set()
         for _ in range(20):
@@ -177,7 +176,7 @@ def test_an_asynchronous_table_goes_on_after_both_pages_closed_and_reopened(base
             mover.get(base + "/#/")
             assert header(mover) == NAMES[turn]  # signed in by the cookie alone
             link = your_turn_link(mover, table_id)
-            code = httpx.get(f"{base}/api/tables/{table_id}").json()["join_code"]  # the code players know it by
+            code = api_get(f"{base}/api/tables/{table_id}").json()["join_code"]  # the code players know it by
             assert link.text == f"Ten Pins (dice), 2 frames, table {code}"
             if not pictures_taken:
                 # The other player's front page has no table waiting for them.

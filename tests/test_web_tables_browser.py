@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
+from api_support import api_get
 from browser_support import chrome_sessions, open_more_options, require_browser, wait
 from browser_support import full_screenshot as screenshot
 from pinsetter.records import Record, replay
@@ -168,8 +168,8 @@ def test_two_players_and_a_spectator_play_a_table_with_a_reload(
     captions = [c.text for c in watcher.find_elements(By.CSS_SELECTOR, ".sheet caption")]
     assert captions[0].startswith("Ann") and captions[1].startswith(HOSTILE)
 
-    game_id = httpx.get(f"{base}/api/tables/{table_id}").json()["game_id"]
-    record = Record.loads(httpx.get(f"{base}/api/games/{game_id}/record").text)
+    game_id = api_get(f"{base}/api/tables/{table_id}").json()["game_id"]
+    record = Record.loads(api_get(f"{base}/api/games/{game_id}/record").text)
     assert replay(record).is_terminal()
     assert [p.name for p in record.players] == ["Ann", HOSTILE]
 
@@ -189,10 +189,10 @@ def test_the_host_gives_a_free_seat_and_then_an_idle_players_seat_to_bots(browse
     live_at(host, seat="0")
 
     def seat_kind(seat: int) -> str:
-        kind: str = httpx.get(f"{base}/api/tables/{table_id}").json()["seats"][seat]["kind"]
+        kind: str = api_get(f"{base}/api/tables/{table_id}").json()["seats"][seat]["kind"]
         return kind
 
-    seats = len(httpx.get(f"{base}/api/tables/{table_id}").json()["seats"])  # an earlier test's seats may be kept
+    seats = len(api_get(f"{base}/api/tables/{table_id}").json()["seats"])  # an earlier test's seats may be kept
     assert seats >= 3
     for seat in range(2, seats):  # every seat but Ann's and Bob's goes to a bot, with no question before the game
         button = f"button[data-key='bot-{seat}']"
@@ -227,8 +227,8 @@ def test_the_host_gives_a_free_seat_and_then_an_idle_players_seat_to_bots(browse
             wait(host, lambda d, before=state["steps"]: page(d).get("steps") != before, "no live step")
     else:
         raise AssertionError("the game did not end")
-    game_id = httpx.get(f"{base}/api/tables/{table_id}").json()["game_id"]
-    record = Record.loads(httpx.get(f"{base}/api/games/{game_id}/record").text)
+    game_id = api_get(f"{base}/api/tables/{table_id}").json()["game_id"]
+    record = Record.loads(api_get(f"{base}/api/games/{game_id}/record").text)
     assert replay(record).is_terminal()
     assert record.players[1].name == "Bob" and record.players[1].replaced_by is not None
     assert all(player.kind != "human" for player in record.players[2:])

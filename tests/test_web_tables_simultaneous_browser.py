@@ -18,12 +18,13 @@ import itertools
 import json
 import re
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
-import httpx
 import pytest
-from websockets.sync.client import connect
+from websockets.sync.client import connect as connect_at_once
 
+from api_support import OPEN_TIMEOUT, api_get, api_post
 from browser_support import artifacts_folder, chrome_sessions, require_browser, wait
 from pinsetter.records import Record, replay
 
@@ -36,6 +37,7 @@ from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from test_web_browser import player_cards, screenshots_in_both_themes  # noqa: E402
 from test_web_tables_browser import live_at, page, screenshot, sit  # noqa: E402
 
+connect = partial(connect_at_once, open_timeout=OPEN_TIMEOUT)
 NAMES = ("Ann", "Bob", "Cy")
 
 
@@ -79,7 +81,7 @@ def own_pin(driver: WebDriver) -> WebElement | None:
 
 def chance_steps(base: str, game_id: int) -> list[int]:
     """The (0-based) positions of the chance steps among the game's latest 40 (the log every client gets)."""
-    log = httpx.get(f"{base}/api/games/{game_id}").json()["log"]
+    log = api_get(f"{base}/api/games/{game_id}").json()["log"]
     return [entry["step"] - 1 for entry in log if entry["actor"] == "chance"]
 
 
@@ -93,13 +95,13 @@ def test_three_players_decide_each_shared_roll_at_once(
         "seats": [{"kind": "human"}] * 3,
         "seed": 2026,
     }
-    table = httpx.post(f"{base}/api/tables", json=body).json()
+    table = api_post(f"{base}/api/tables", json=body).json()
     link = f"{base}/#/join/{table['join_code']}"
     for seat, (driver, name) in enumerate(zip(browsers, NAMES, strict=True)):
         driver.get(link)
         sit(driver, name, seat)
         live_at(driver, seat=str(seat))
-    game_id = httpx.post(f"{base}/api/tables/{table['id']}/start", json={"host_token": table["host_token"]}).json()[
+    game_id = api_post(f"{base}/api/tables/{table['id']}/start", json={"host_token": table["host_token"]}).json()[
         "game_id"
     ]
     ann, bob, cy = browsers
@@ -159,7 +161,7 @@ def test_three_players_decide_each_shared_roll_at_once(
         assert driver.find_elements(By.ID, "ending")
     screenshot(ann, artifacts / "shared-over.png")
 
-    record = Record.loads(httpx.get(f"{base}/api/games/{game_id}/record").text)
+    record = Record.loads(api_get(f"{base}/api/games/{game_id}/record").text)
     assert replay(record).is_terminal()
     actors = [s.actor for s in record.steps]
     rolls = [i for i, s in enumerate(record.steps) if s.actor is None]  # the record is open once the game is over
@@ -192,12 +194,12 @@ def test_a_spectator_sees_every_players_board_and_who_still_decides(
         "seats": [{"kind": "human"}] * 3,
         "seed": 7,
     }
-    table = httpx.post(f"{base}/api/tables", json=body).json()
+    table = api_post(f"{base}/api/tables", json=body).json()
     tokens = [
-        httpx.post(f"{base}/api/tables/{table['id']}/seats/{seat}", json={"name": name}).json()["token"]
+        api_post(f"{base}/api/tables/{table['id']}/seats/{seat}", json={"name": name}).json()["token"]
         for seat, name in enumerate(NAMES)
     ]
-    httpx.post(f"{base}/api/tables/{table['id']}/start", json={"host_token": table["host_token"]})
+    api_post(f"{base}/api/tables/{table['id']}/start", json={"host_token": table["host_token"]})
     watcher = browsers[0]  # it holds no seat at this table: it watches
     watcher.get(f"{base}/#/table/{table['id']}")
     live_at(watcher, status="playing", seat="", deciders="0,1,2")

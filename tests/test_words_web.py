@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from api_support import api_client
 from pinsetter.games.registry import all_games
 from pinsetter.records import Record, replay
 from pinsetter.web.app import create_app
@@ -199,10 +200,9 @@ def test_the_rendered_pages_have_no_notation(tmp_path: Path) -> None:
     from browser_support import chrome, open_more_options, require_browser, served, wait
 
     require_browser()
-    import httpx
 
     with served(tmp_path / "history.sqlite") as base:
-        client = httpx.Client(base_url=base)
+        client = api_client(base)
 
         def start(game: str, options: dict[str, Any], humans: int = 1) -> dict[str, Any]:
             seats = [{"name": f"Ann {n}", "kind": "human"} for n in range(humans)]
