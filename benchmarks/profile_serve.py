@@ -9,6 +9,7 @@ benchmarks/tables_load.py uses this with `--profile`.
 from __future__ import annotations
 
 import cProfile
+import gc
 import pstats
 import signal
 import sys
@@ -35,15 +36,20 @@ def main() -> None:
     threading.Thread._bootstrap_inner = profiled_bootstrap  # type: ignore[attr-defined]  # every thread, whatever its run()
     import uvicorn
 
+    from pinsetter.cli.web_command import GC_YOUNG
     from pinsetter.web.app import create_app
+    from pinsetter.web.server import server_config
 
     app = create_app(db)
+    gc.collect()  # the collector set as `pinsetter serve` sets it
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, 10, 10)
     # uvicorn re-raises the signal that stopped it once it has shut down: let that one return here.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: None)
     main_profile = cProfile.Profile(time.thread_time)
     main_profile.enable()
     try:
-        uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Server(server_config(app, "127.0.0.1", port)).run()  # the settings `pinsetter serve` uses
     finally:
         main_profile.disable()
         stats = pstats.Stats(main_profile)

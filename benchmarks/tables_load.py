@@ -42,8 +42,14 @@ def free_port() -> int:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time a process has used so far."""
+    return sum(user_system_seconds(pid))
+
+
+def user_system_seconds(pid: int) -> tuple[float, float]:
+    """User and system (kernel: the sockets' sends and receives) CPU time a process has used so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def cpu_of_command(name: str) -> float:
@@ -198,6 +204,7 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
             started.raise_for_status()
     counter = [0]
     server_cpu = [cpu_seconds(pid) for pid in pids]
+    server_system = [user_system_seconds(pid)[1] for pid in pids]
     database_cpu = cpu_of_command("postgres")
     client_cpu = time.process_time()
     start = time.perf_counter()
@@ -219,6 +226,9 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
         "actions": counter[0],
         "seconds": seconds,
         "server_cpu": [cpu_seconds(pid) - before for pid, before in zip(pids, server_cpu, strict=True)],
+        "server_system": [
+            user_system_seconds(pid)[1] - before for pid, before in zip(pids, server_system, strict=True)
+        ],
         "client_cpu": time.process_time() - client_cpu,
         "database_cpu": cpu_of_command("postgres") - database_cpu,
     }
@@ -369,7 +379,8 @@ def main() -> None:
     server_cpu = result["server_cpu"]
     print(
         f"server CPU: {', '.join(f'{c:.1f} s' for c in server_cpu)} "
-        f"= {1000 * sum(server_cpu) / max(actions, 1):.2f} ms per action; "
+        f"= {1000 * sum(server_cpu) / max(actions, 1):.2f} ms per action "
+        f"({100 * sum(result['server_system']) / max(sum(server_cpu), 1e-9):.0f}% in the kernel); "
         f"client CPU {result['client_cpu']:.1f} s ({100 * result['client_cpu'] / seconds:.0f}% of one core)"
     )
     if where == "PostgreSQL" and result["database_cpu"]:
