@@ -167,7 +167,11 @@ class Seat(WSListener):
 
 async def play_seat(url: str, table: Table, seat: int, counter: list[int], think: float) -> None:
     """One player's connection, until its game ends (or the run's deadline cancels it)."""
-    transport, _seat = await ws_connect(lambda: Seat(table, seat, counter, think), url, max_frame_size=2**22)
+    # picows gives up a handshake after 5 s by default: on a machine loaded by other work (or a server
+    # slowed by a sampling profiler) 200 of them at once can take longer; the run's deadline bounds them.
+    transport, _seat = await ws_connect(
+        lambda: Seat(table, seat, counter, think), url, max_frame_size=2**22, websocket_handshake_timeout=60
+    )
     try:
         await transport.wait_disconnected()
     finally:
