@@ -92,6 +92,8 @@ class Table:
         self.sent: list[tuple[int, int, str]] = []  # (steps before, seat, action) of every action sent
         self.errors: list[str] = []
         self.closed: list[str] = []  # connections the server closed with an error code
+        self.frames = 0  # messages the seats received, and their bytes: what a step costs to send
+        self.received = 0
 
     def send(self, steps: int, seat: int, action: str) -> None:
         self.flights.setdefault(steps, (time.perf_counter(), set()))
@@ -128,7 +130,10 @@ class Seat(WSListener):
             return
         if frame.msg_type != WSMsgType.TEXT:
             return
-        message = orjson.loads(frame.get_payload_as_bytes())
+        payload = frame.get_payload_as_bytes()
+        self.table.frames += 1
+        self.table.received += len(payload)
+        message = orjson.loads(payload)
         if message.get("type") == "error":
             self.table.errors.append(message.get("error", ""))
             return
@@ -392,6 +397,11 @@ def main() -> None:
     print(f"server memory (RSS): {', '.join(f'{m:.0f} MiB' for m in memory)}")
     print(f"machine load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"machine speed: a fixed Python loop took {yardstick:.0f} ms of CPU before the run (lower is faster)")
+    frames, received = sum(t.frames for t in tables), sum(t.received for t in tables)
+    print(
+        f"messages to the players: {frames} ({frames / max(actions, 1):.2f} per action),"
+        f" {received / max(frames, 1) / 1000:.1f} kB each"
+    )
     errors = sum(len(t.errors) for t in tables)
     print(f"refused actions: {errors}")
     closed = sum(len(t.closed) for t in tables)

@@ -16,6 +16,7 @@ import httpx
 from typer.testing import CliRunner
 
 from pinsetter.cli.app import app
+from pinsetter.i18n import using_language
 from waiting import until
 
 runner = CliRunner()
@@ -173,6 +174,20 @@ def test_simulate_leaves_the_rates_of_a_one_frame_game_uncounted() -> None:
     assert player["strike_rate"] is None and player["spare_rate"] is None
     text = runner.invoke(app, ["simulate", "tenpins", "-o", "frames=1", "--games", "40", "--seed", "3"])
     assert "strikes not counted  spares not counted" in text.output
+
+
+def test_reports_are_headed_by_the_games_name_and_options_not_its_id() -> None:
+    """Players read words: a report names the game as the catalog does, with the options that differ."""
+    analysis = runner.invoke(app, ["analyze", "tenpins", "-o", "frames=3"])
+    assert analysis.output.startswith("Ten Pins (dice), 3 frames: exact final-score distribution"), analysis.output
+    simulation = runner.invoke(app, ["simulate", "rolling-pins", "-o", "frames=1", "--games", "4"])
+    assert simulation.output.startswith("Rolling Pins, 1 frame: 4 games"), simulation.output
+    bots = ["tournament", "rolling-pins", "-o", "frames=1", "--bots", "greedy,random", "--games", "2"]
+    assert runner.invoke(app, bots).output.startswith("Rolling Pins, 1 frame: 2 deals")
+    with using_language("ja"):
+        japanese = runner.invoke(app, ["simulate", "rolling-pins", "-o", "frames=1", "--games", "4"])
+    assert japanese.output.startswith("ローリングピンズ、1 フレーム: 4 ゲーム"), japanese.output
+    assert not any("rolling-pins" in r.output for r in (simulation, japanese))
     two = runner.invoke(app, ["simulate", "tenpins", "-o", "frames=2", "--games", "40", "--seed", "3", "--json"])
     rates = json.loads(two.output)["players"][0]
     assert 0 <= rates["strike_rate"] <= 1 and 0 <= rates["spare_rate"] <= 1

@@ -342,7 +342,7 @@ def test_plots_are_labelled_in_japanese(tmp_path: Path) -> None:
     with warnings.catch_warnings(record=True) as caught, matplotlib.rc_context({"svg.fonttype": "none"}):
         warnings.simplefilter("always")
         with using_language("ja"):
-            plot_distribution(analyze(get_game("tenpins", {"frames": "2"})), target)
+            plot_distribution(analyze(get_game("tenpins", {"frames": "2"})), target, "テンピンズ")
     svg = target.read_text(encoding="utf-8")
     assert "最終スコア" in svg and "確率" in svg and "平均" in svg
     fonts = (

@@ -242,6 +242,41 @@ async def test_replay_plays_itself_and_stops_when_asked(tmp_path: Path) -> None:
         assert replay.at == len(replay.states) - 1
 
 
+async def test_a_stopped_autoplay_ignores_a_late_tick(tmp_path: Path) -> None:
+    """Textual can call a stopped interval timer's callback once more (its sleep skips waits under
+    half a millisecond): such a tick, or one of an earlier timer, moves nothing. The timers' callbacks
+    are caught as the screen hands them to Textual and called by hand, as Textual would call them late."""
+    storage = Storage(f"sqlite:///{tmp_path / 'a.sqlite'}")
+    match = human_game(storage, "rolling-pins", 5, options={"frames": 1})
+    stored = storage.get(match.game_id or 0)
+    app = PinsetterApp(storage=storage, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReplayScreen(stored, autoplay_seconds=60.0))  # no tick of its own during the test
+        replay = await wait_for(pilot, app, ReplayScreen)
+        ticks: list[Any] = []
+        set_interval = replay.set_interval
+
+        def caught(interval: float, callback: Any, **options: Any) -> Any:
+            ticks.append(callback)
+            return set_interval(interval, callback, **options)
+
+        replay.set_interval = caught  # type: ignore[method-assign]
+        await pilot.press("home", "a")  # running (the tests' quiet() would wait for its next tick)
+        assert replay.autoplay_timer is not None
+        ticks[0]()  # the running timer's tick: a step
+        assert replay.at == 1
+        await pilot.press("a")  # stopped
+        await quiet(pilot)
+        ticks[0]()  # late: nothing
+        assert replay.at == 1 and replay.autoplay_timer is None
+        await pilot.press("a")  # running again, on a new timer
+        assert replay.autoplay_timer is not None
+        ticks[0]()  # the old timer's: nothing
+        assert replay.at == 1
+        ticks[1]()
+        assert replay.at == 2 and len(ticks) == 2
+
+
 async def test_a_game_without_decisions_says_so_when_asked_for_one(tmp_path: Path) -> None:
     storage = Storage(f"sqlite:///{tmp_path / 't.sqlite'}")
     match = Match.new("tenpins", [PlayerSpec("ann")], seed=2)

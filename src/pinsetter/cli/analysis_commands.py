@@ -95,16 +95,19 @@ def analyze(
         fail(_("{game} has decisions; use `pinsetter solve {game}` or `simulate`").format(game=game))
     dist = exact_distribution(instance)
     data = dist.to_dict(players, exact=exact)
+    from pinsetter.catalog import describe_variant
+
+    title = describe_variant(game, instance.options_in_play())
     if plot is not None:
         from pinsetter.ui.plots import plot_distribution
 
-        plot_distribution(dist, plot)
+        plot_distribution(dist, plot, title)
     if as_json:
         emit_json(data)
         return
     from pinsetter.ui.text import distribution_report
 
-    typer.echo(distribution_report(dist, players, exact=exact))
+    typer.echo(distribution_report(dist, title, players, exact=exact))
     if plot is not None:
         typer.echo(_("plot written to {file}").format(file=visible(str(plot))))
 
@@ -259,9 +262,10 @@ def simulate(
     if as_json:
         emit_json(summary.to_dict())
         return
+    from pinsetter.catalog import describe_variant
     from pinsetter.ui.text import simulation_report
 
-    typer.echo(simulation_report(summary))
+    typer.echo(simulation_report(summary, describe_variant(game, plan.options)))
 
 
 @app.command()
@@ -317,11 +321,13 @@ def tournament(
     if as_json:
         emit_json(data)
         return
-    typer.echo(tournament_report(data))
+    from pinsetter.catalog import describe_variant
+
+    typer.echo(tournament_report(data, describe_variant(game, plan.options)))
 
 
-def tournament_report(data: dict[str, object]) -> str:
-    """The tournament as text: means, paired differences, the win matrix."""
+def tournament_report(data: dict[str, object], title: str) -> str:
+    """The tournament as text, headed by the game's `title`: means, paired differences, the win matrix."""
     bots = data["bots"]
     differences = data["differences"]
     wins = data["wins"]
@@ -335,7 +341,7 @@ def tournament_report(data: dict[str, object]) -> str:
 
     width = max(cell_len(visible(b["name"])) for b in bots) + 2
     lines = [
-        _("{game}: {deals} deals, every bot on the same chance").format(game=data["game"], deals=data["deals"])
+        _("{game}: {deals} deals, every bot on the same chance").format(game=title, deals=data["deals"])
         + (_(", {seats} seats per table").format(seats=data["seats"]) if data["seats"] != 1 else "")
     ]
     for b in bots:

@@ -47,24 +47,25 @@ def _font_settings() -> dict[Any, Any]:
     return {"font.family": [*found, "sans-serif"]} if found else {}
 
 
-def plot_distribution(dist: ScoreDistribution, path: Path) -> None:
+def plot_distribution(dist: ScoreDistribution, path: Path, title: str) -> None:
+    """Draw the distribution to `path`, headed by the game's `title` (its name and options)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     with matplotlib.rc_context(_font_settings()):
-        _draw_distribution(plt, dist, path)
+        _draw_distribution(plt, dist, path, title)
 
 
-def _draw_distribution(plt: Any, dist: ScoreDistribution, path: Path) -> None:
+def _draw_distribution(plt: Any, dist: ScoreDistribution, path: Path, title: str) -> None:
     fig, ax = plt.subplots(figsize=(9, 4.5))
     scores = range(len(dist.probabilities))
     ax.bar(scores, dist.probabilities, width=1.0, color="#3b6ea8")
     ax.axvline(dist.mean, color="#c0392b", linestyle="--", label=_("mean {mean}").format(mean=f"{dist.mean:.2f}"))
     ax.set_xlabel(_("final score"))
     ax.set_ylabel(_("probability"))
-    ax.set_title(_("{game}: exact final-score distribution").format(game=dist.game))
+    ax.set_title(_("{game}: exact final-score distribution").format(game=title))
     nonzero = [s for s, p in enumerate(dist.probabilities) if p > 1e-6]
     ax.set_xlim(min(nonzero) - 2, max(nonzero) + 2)
     ax.legend()

@@ -51,11 +51,12 @@ EXACT_LABELS = {
 LONGEST_FRACTION = 100
 
 
-def distribution_report(dist: ScoreDistribution, players: int = 1, exact: bool = False) -> str:
+def distribution_report(dist: ScoreDistribution, title: str, players: int = 1, exact: bool = False) -> str:
+    """The exact distribution as text, headed by the game's `title` (its name and options, never its id)."""
     data = dist.to_dict(players, exact=exact)
     pct = data["percentiles"]
     lines = [
-        _("{game}: exact final-score distribution of one player").format(game=dist.game),
+        _("{game}: exact final-score distribution of one player").format(game=title),
         _("  mean {mean}   std {std}   median {median}").format(
             mean=f"{data['mean']:.4f}", std=f"{data['std']:.4f}", median=data["median"]
         ),
@@ -91,9 +92,10 @@ def _rate(rate: float | None) -> str:
     return _("not counted") if rate is None else f"{rate:.1%}"
 
 
-def simulation_report(summary: SimulationSummary) -> str:
+def simulation_report(summary: SimulationSummary, title: str) -> str:
+    """The simulation as text, headed by the game's `title` (its name and options, never its id)."""
     data = summary.to_dict()
-    lines = [_("{game}: {count} games").format(game=summary.game, count=data["games"])]
+    lines = [_("{game}: {count} games").format(game=title, count=data["games"])]
     for p, player in zip(data["players"], summary.players, strict=True):
         lo, hi = p["ci95"]
         name = p["name"] + " " * max(0, 12 - cell_len(p["name"]))  # terminal cells: a kanji takes two

@@ -689,8 +689,24 @@ class ReplayScreen(EnterGuard, Screen[None]):
         else:
             if self.at >= len(self.states) - 1:
                 self.at = 0
-            self.autoplay_timer = self.set_interval(self.autoplay_seconds, self.autoplay_step)
+            self.start_autoplay()
         self.show()
+
+    def start_autoplay(self) -> None:
+        """A step every `autoplay_seconds`, from a timer whose ticks count only while it is the one running.
+
+        Textual's interval timer, stopped inside its own callback (the last step stops it), can call
+        it once more: when the next tick is due within half a millisecond its sleep does not wait, so
+        the cancellation has nowhere to land (seen on a loaded machine, docs/tui.md). A tick of a
+        timer that is no longer this screen's is ignored.
+        """
+
+        def tick() -> None:
+            if self.autoplay_timer is timer:
+                self.autoplay_step()
+
+        timer = self.set_interval(self.autoplay_seconds, tick)
+        self.autoplay_timer = timer
 
     def autoplay_step(self) -> None:
         if self.at >= len(self.states) - 1:
