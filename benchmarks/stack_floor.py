@@ -1,7 +1,7 @@
 """The web stack's own floor: server CPU per action with no game at all (issue 30, part 4).
 
 Run: `.venv/bin/python benchmarks/stack_floor.py [--servers 1|2] [--db URL] [--tables 50]
-[--seats 4] [--steps 80] [--bytes 9300]`.
+[--seats 4] [--steps 80] [--bytes 9300] [--writer async|thread]`.
 
 `benchmarks/tables_load.py` measures pinsetter's tables: 1.3 ms of server CPU per action on
 this machine in session 18, against the issue's 0.5 ms. This asks what the same stack costs
@@ -13,8 +13,9 @@ players as `tables_load.py` (its `Seat` and `Table`), but every "step" is a fixe
 it is: nothing is checked, applied, rendered or encoded per step. With `--servers 2` on
 PostgreSQL it keeps pinsetter's path between processes too: each action is one `UPDATE` of
 the table's step count that sends a `NOTIFY` in the same statement (the steps waiting are sent
-together in psycopg's pipeline, as pinsetter's writer does), the acting process pushes once the
-write returns, and the other process pushes when the notification arrives (each skips its own).
+together in psycopg's pipeline, as pinsetter's writer does; `--writer thread` writes them in
+one thread that wakes the event loop once per batch, as `StepWriter` does), the acting process
+pushes once the write returns, and the other process pushes when the notification arrives (each skips its own).
 What is left, per action, is the stack: a frame received, N frames sent, a write and a
 notification. That is the least any server on this stack can spend per action here.
 """
@@ -26,11 +27,13 @@ import asyncio
 import contextlib
 import gc
 import os
+import queue
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -43,6 +46,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from tables_load import Table, cpu_seconds, free_port, play_seat, user_system_seconds, yardstick_ms
 
 CHANNEL = "pinsetter_floor"
+UPDATE_AND_NOTIFY = (
+    "WITH moved AS (UPDATE floor SET steps = %s WHERE id = %s RETURNING 1) SELECT pg_notify(%s, %s) FROM moved"
+)
 
 
 def message(steps: int, seats: int, last: int, padding: str) -> str:
@@ -58,7 +64,7 @@ def message(steps: int, seats: int, last: int, padding: str) -> str:
     return orjson.dumps({"type": "state", "view": view}).decode()
 
 
-def serve(port: int, db: str | None, seats: int, last: int, size: int) -> None:
+def serve(port: int, db: str | None, seats: int, last: int, size: int, writer_kind: str) -> None:
     """One server process: the route, the connections per table, and (on PostgreSQL) the write and its notification."""
     import uvicorn
     from starlette.applications import Starlette
@@ -73,6 +79,7 @@ def serve(port: int, db: str | None, seats: int, last: int, size: int) -> None:
     steps: dict[int, int] = {}
     pending: list[tuple[int, int, asyncio.Future[None]]] = []
     wake = asyncio.Event()
+    handed: queue.SimpleQueue[Any] = queue.SimpleQueue()
     me = str(os.getpid())
 
     async def push(table: int, step: int) -> None:
@@ -97,6 +104,26 @@ def serve(port: int, db: str | None, seats: int, last: int, size: int) -> None:
             for _table, _step, done in batch:
                 done.set_result(None)
 
+    def thread_writer(url: str, loop: asyncio.AbstractEventLoop, waiting: queue.SimpleQueue[Any]) -> None:
+        """pinsetter's way: a thread takes the steps waiting, writes them in one pipeline and commit,
+        and wakes the event loop once per batch (`pinsetter.web.tables.StepWriter`)."""
+        import psycopg
+
+        with psycopg.connect(url) as connection:
+            while True:
+                batch = [waiting.get()]
+                with contextlib.suppress(queue.Empty):
+                    while True:
+                        batch.append(waiting.get_nowait())
+                with connection.transaction(), connection.pipeline():
+                    for table, step, _done in batch:
+                        connection.execute(UPDATE_AND_NOTIFY, (step, table, CHANNEL, f"{me} {table} {step}"))
+                loop.call_soon_threadsafe(settle, [done for _table, _step, done in batch])
+
+    def settle(futures: list[asyncio.Future[None]]) -> None:
+        for done in futures:
+            done.set_result(None)
+
     async def listen(url: str) -> None:
         import psycopg
 
@@ -120,8 +147,11 @@ def serve(port: int, db: str | None, seats: int, last: int, size: int) -> None:
                 step = steps[table] = steps[table] + 1
                 if db is not None:
                     done = asyncio.get_running_loop().create_future()
-                    pending.append((table, step, done))
-                    wake.set()
+                    if writer_kind == "thread":
+                        handed.put((table, step, done))
+                    else:
+                        pending.append((table, step, done))
+                        wake.set()
                     await done
                 await push(table, step)
         except WebSocketDisconnect:
@@ -134,8 +164,13 @@ def serve(port: int, db: str | None, seats: int, last: int, size: int) -> None:
         if db is not None:
             import psycopg
 
-            connection = await psycopg.AsyncConnection.connect(db, autocommit=True)
-            tasks = [asyncio.create_task(writer(connection)), asyncio.create_task(listen(db))]
+            tasks = [asyncio.create_task(listen(db))]
+            if writer_kind == "thread":
+                loop = asyncio.get_running_loop()
+                threading.Thread(target=thread_writer, args=(db, loop, handed), daemon=True).start()
+            else:
+                connection = await psycopg.AsyncConnection.connect(db, autocommit=True)
+                tasks.append(asyncio.create_task(writer(connection)))
         yield
         if db is not None:
             for task in tasks:
@@ -218,11 +253,17 @@ def main() -> None:
     parser.add_argument("--bytes", type=int, default=9300, help="bytes of every push (Ten Pins: ~9.3 kB)")
     parser.add_argument("--servers", type=int, default=1, choices=(1, 2))
     parser.add_argument("--db", default=None, help="PostgreSQL (libpq URL): a write and a NOTIFY per action")
+    parser.add_argument(
+        "--writer",
+        choices=("async", "thread"),
+        default="async",
+        help="PostgreSQL writes on the event loop (psycopg's async pipeline) or in one thread, as pinsetter does",
+    )
     parser.add_argument("--deadline", type=float, default=300)
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)  # a server process's port
     args = parser.parse_args()
     if args.serve is not None:
-        serve(args.serve, args.db, args.seats, args.steps, args.bytes)
+        serve(args.serve, args.db, args.seats, args.steps, args.bytes, args.writer)
         return
     if args.servers == 2 and args.db is None:
         sys.exit("two servers need --db postgresql://... (the notification between them)")
@@ -233,7 +274,7 @@ def main() -> None:
         db, drop = fresh_table_rows(db, args.tables)
     ports = [free_port() for _ in range(args.servers)]
     command = [sys.executable, __file__, "--seats", str(args.seats), "--steps", str(args.steps)]
-    command += ["--bytes", str(args.bytes), *(["--db", db] if db else [])]
+    command += ["--bytes", str(args.bytes), "--writer", args.writer, *(["--db", db] if db else [])]
     with tempfile.TemporaryDirectory():
         servers = [subprocess.Popen([*command, "--serve", str(port)]) for port in ports]
         bases = [f"ws://127.0.0.1:{port}" for port in ports]
@@ -252,7 +293,8 @@ def main() -> None:
                 drop()
     actions, seconds, server_cpu = result["actions"], result["seconds"], result["server_cpu"]
     latencies = sorted(ms * 1000 for t in tables for ms in t.latencies)
-    where = "PostgreSQL (a write and a NOTIFY per action)" if db else "no database"
+    written = "in a thread" if args.writer == "thread" else "on the event loop"
+    where = f"PostgreSQL (a write and a NOTIFY per action, written {written})" if db else "no database"
     print(f"{args.tables * args.seats} players at {args.tables} tables, {args.servers} server process(es), {where}")
     print(f"pushes of {args.bytes} bytes; actions: {actions} in {seconds:.1f} s = {actions / seconds:.0f} actions/s")
     if latencies:
