@@ -30,6 +30,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -69,8 +70,22 @@ def failures(report: Path) -> tuple[int, list[str], dict[str, str]]:
         if problem is not None:
             test = f"{case.get('classname')}::{case.get('name')}"
             failed.append(test)
-            why[test] = (problem.get("message") or "")[:400]
+            why[test] = explanation(problem.get("message") or "", problem.text or "")
     return ran, failed, why
+
+
+def explanation(message: str, details: str) -> str:
+    """Why a test failed, short enough for the ledger: pytest's message, then the `E` lines of its
+    report (the assertion's explanation, whose telling part, such as a diff's extra item, comes
+    last) and the place it failed. A cut message alone once hid the one line that said what
+    happened (an autoplay step visited twice)."""
+    lines = details.splitlines()
+    explained = [line[1:].rstrip() for line in lines if line.startswith("E ")]
+    places = [line for line in lines if re.match(r"^\S+\.py:\d+: ", line)]
+    kept = "\n".join(explained)
+    if len(kept) > 1500:
+        kept = "..." + kept[-1500:]
+    return "\n".join(part for part in (message[:400], kept, places[-1] if places else "") if part)
 
 
 def git(*args: str) -> str:
