@@ -43,7 +43,15 @@ import orjson
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tables_load import Table, cpu_seconds, free_port, play_seat, user_system_seconds, yardstick_ms
+from tables_load import (
+    Table,
+    cpu_seconds,
+    free_port,
+    play_seat,
+    stop_servers,
+    user_system_seconds,
+    yardstick_ms,
+)
 
 CHANNEL = "pinsetter_floor"
 UPDATE_AND_NOTIFY = (
@@ -286,11 +294,7 @@ def main() -> None:
             tables = [Table(index, args.seats) for index in range(args.tables)]
             result = uvloop.run(play(bases, tables, [s.pid for s in servers], args.deadline))
         finally:
-            for server in servers:
-                server.terminate()
-                server.wait(30)
-            if drop is not None:
-                drop()
+            stop_servers(servers, drop)
     actions, seconds, server_cpu = result["actions"], result["seconds"], result["server_cpu"]
     latencies = sorted(ms * 1000 for t in tables for ms in t.latencies)
     written = "in a thread" if args.writer == "thread" else "on the event loop"

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -295,6 +296,15 @@ def check_records(db: str, base: str, tables: list[Table]) -> tuple[int, list[st
     return good, problems
 
 
+def stop_servers(servers: list[subprocess.Popen[bytes]], drop: Callable[[], None] | None) -> None:
+    """Stop the server processes (uvicorn's graceful stop), then drop the run's schema if it made one."""
+    for server in servers:
+        server.terminate()
+        server.wait(30)
+    if drop is not None:
+        drop()
+
+
 def fresh_schema(url: str) -> tuple[str, Any]:
     """A URL into a new PostgreSQL schema (repeated runs start empty) and a function that drops it."""
     import uuid
@@ -366,11 +376,7 @@ def main() -> None:
             memory = [rss_mib(s.pid) for s in servers]
             good, problems = check_records(db, bases[0], tables)
         finally:
-            for server in servers:
-                server.terminate()
-                server.wait(30)
-            if drop is not None:
-                drop()
+            stop_servers(servers, drop)
     players = args.tables * args.seats
     actions, seconds = result["actions"], result["seconds"]
     where = "PostgreSQL" if drop is not None else "SQLite"
