@@ -42,8 +42,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 LEDGER = ROOT / "benchmarks" / "results" / "flaky_runs.jsonl"
 SCREEN_PATTERNS = ("test_tui*.py", "test_i18n_tui.py", "test_words_tui.py", "test_*browser*.py", "test_web_tables*.py")
+# Any other test file that drives a browser or a terminal app reads a screen too (the words test opens
+# game pages in Chromium; a rules test opens the terminal's help): found by what it uses, not its name.
+SCREEN_READERS = ("browser_support", "tui_support", ".run_test(")
 SCREEN_TESTS = sorted(
     {str(found.relative_to(ROOT)) for pattern in SCREEN_PATTERNS for found in (ROOT / "tests").glob(pattern)}
+    | {
+        str(found.relative_to(ROOT))
+        for found in (ROOT / "tests").glob("test_*.py")
+        if any(reader in found.read_text(encoding="utf-8") for reader in SCREEN_READERS)
+    }
 )
 
 

@@ -221,14 +221,18 @@ def test_the_end_screen_the_history_and_the_step_through_lead_to_the_review(
     driver: WebDriver, base: str, played: dict[str, Any]
 ) -> None:
     game_id, tenpins = played["id"], played["tenpins"]
+    # Only the hash changes between these pages: each wait names the page's game, not the one before it,
+    # and reads the link inside it (a redraw meanwhile replaces the element).
+    end = f"#game[data-game-id='{game_id}'] #review"
     driver.get(f"{base}/#/game/{game_id}")
-    button = wait(driver, lambda d: d.find_element(By.ID, "review"), "no end screen")
-    assert button.get_attribute("href").endswith(f"#/review/{game_id}")
-    button.click()
+    href = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, end).get_attribute("href"), "no end screen")
+    assert href.endswith(f"#/review/{game_id}")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, end).click() is None, "no end screen")
     open_review(driver, base, game_id)  # (and it drew)
     driver.get(f"{base}/#/game/{tenpins}")  # nothing to review: the step-through
-    button = wait(driver, lambda d: d.find_element(By.ID, "review"), "no end screen")
-    assert button.get_attribute("href").endswith(f"#/history/{tenpins}")
+    end = f"#game[data-game-id='{tenpins}'] #review"
+    href = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, end).get_attribute("href"), "no end screen")
+    assert href.endswith(f"#/history/{tenpins}")
 
     driver.get(f"{base}/#/history")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#history-results tr[data-game-id]"), "no history")
@@ -242,9 +246,10 @@ def test_the_end_screen_the_history_and_the_step_through_lead_to_the_review(
     assert links[str(tenpins)] == []
 
     driver.get(f"{base}/#/history/{game_id}")
-    link = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#review-link a"), "no review link")
-    link.click()
+    link = f"#replay[data-game-id='{game_id}'] #review-link a"
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, link).click() is None, "no review link")
     wait(driver, lambda d: d.current_url.endswith(f"#/review/{game_id}"), "not the review")
     driver.get(f"{base}/#/history/{tenpins}")
-    wait(driver, lambda d: d.find_element(By.ID, "replay").get_attribute("data-step"), "no step drawn")
+    replay = f"#replay[data-game-id='{tenpins}']"
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, replay).get_attribute("data-step"), "no step drawn")
     assert driver.find_element(By.ID, "review-link").text == ""

@@ -196,6 +196,14 @@ def test_history_and_statistics_are_headed_by_names_and_options(client: TestClie
 # --- the rendered pages --------------------------------------------------------------------------------
 
 
+# The game page of this game, drawn and idle, with its log: what the page shows is this game's.
+DRAWN = (
+    "const g = document.getElementById('game');"
+    "return g !== null && g.dataset.gameId === arguments[0] && g.dataset.busy === '0'"
+    " && document.querySelector('#log li') !== null"
+)
+
+
 def test_the_rendered_pages_have_no_notation(tmp_path: Path) -> None:
     from browser_support import chrome, open_more_options, require_browser, served, wait
 
@@ -233,9 +241,12 @@ def test_the_rendered_pages_have_no_notation(tmp_path: Path) -> None:
                 driver.execute_script(f"localStorage.setItem('pinsetter.lang', '{lang}')")
                 for view in (finished, running):
                     driver.get(f"{base}/#/game/{view['id']}")
-                    wait(driver, lambda d: d.execute_script("return document.querySelector('#log li') !== null"))
+                    # Only the hash changes: until this game is drawn, the page still shows the one before it.
+                    game = str(view["id"])
+                    wait(driver, lambda d, game=game: d.execute_script(DRAWN, game), f"game {game} not drawn")
                     if not view["terminal"]:
-                        driver.find_element("id", "hint-button").click()
+                        # A click on a button that a redraw replaced meanwhile did not happen: once more.
+                        wait(driver, lambda d: d.find_element("id", "hint-button").click() is None, "no hint button")
                         wait(driver, lambda d: d.execute_script("return document.querySelector('#hint li') !== null"))
                     text = driver.execute_script("return document.body.innerText")
                     assert_words([text], f"the page of game {view['id']} in {lang}")
