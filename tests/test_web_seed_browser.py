@@ -31,16 +31,22 @@ def test_a_seed_typed_in_the_lobby_is_the_games_seed_to_the_last_digit(driver: W
     wait(driver, lambda d: "#/game/" in d.current_url, "the game did not start")
     game_id = int(driver.current_url.rsplit("/", 1)[1])
 
-    shown = wait(driver, lambda d: d.find_elements(By.ID, "seed-shown"), "the game page shows no seed")[0]
-    assert shown.text == f"seed {SEED}"
+    # Texts read inside the waits: a redraw of the page meanwhile replaces the elements.
+    shown = wait(
+        driver, lambda d: [e.text for e in d.find_elements(By.ID, "seed-shown")], "the game page shows no seed"
+    )
+    assert shown[0] == f"seed {SEED}"
     with api_client(base) as api:
         record = Record.loads(api.get(f"/api/games/{game_id}/record").text)
         assert record.seed == int(SEED)
         assert api.get(f"/api/games/{game_id}").json()["seed"] == SEED
 
     driver.get(f"{base}/#/history/{game_id}")
-    about = wait(driver, lambda d: [e for e in d.find_elements(By.ID, "replay-about") if e.text], "no replay line")[0]
-    assert f"seed {SEED} ·" in about.text and "4339359763893903000" not in about.text
+    replay = f"#replay[data-game-id='{game_id}'] #replay-about"
+    about = wait(
+        driver, lambda d: [e.text for e in d.find_elements(By.CSS_SELECTOR, replay) if e.text], "no replay line"
+    )
+    assert f"seed {SEED} ·" in about[0] and "4339359763893903000" not in about[0]
 
 
 def test_the_api_answer_the_page_reads_carries_the_seed_as_text(driver: WebDriver, base: str) -> None:
