@@ -111,29 +111,40 @@ def code_version() -> tuple[str, str, bool]:
 
 
 def summary(ledger: Path) -> int:
-    """Runs and failures per code version, newest first; only whole-set runs on clean code count."""
+    """Runs and failures per code version, newest first; only whole-set runs on clean code count.
+
+    A run whose failure was the machine's, not the code's (the interpreter deleted under it), is
+    marked by hand in the ledger with `"void": "why"`: listed with its reason, never counted."""
     if not ledger.exists():
         print(f"no ledger at {ledger}")
         return 1
     groups: dict[str, list[dict[str, Any]]] = {}
+    void: dict[str, list[str]] = {}
+    when: dict[str, str] = {}  # each code's newest run: the order they are listed in
     for line in ledger.read_text(encoding="utf-8").splitlines():
         if line.strip():
             entry = json.loads(line)
-            if entry["clean"] and entry["whole_set"]:
+            when[str(entry["code"])] = max(when.get(str(entry["code"]), ""), str(entry["when"]))
+            if entry.get("void"):  # marked by hand: the run's machine, not the code, failed (the reason kept)
+                void.setdefault(str(entry["code"]), []).append(str(entry["void"]))
+            elif entry["clean"] and entry["whole_set"]:
                 groups.setdefault(str(entry["code"]), []).append(entry)
     if not groups:
         print("no whole-set run on committed code in the ledger yet")
-    for code, runs in sorted(groups.items(), key=lambda item: item[1][-1]["when"], reverse=True):
+    for code in sorted(set(groups) | set(void), key=lambda c: when.get(c, ""), reverse=True):
+        runs = groups.get(code, [])
         failed = collections.Counter(test for run in runs for test in run["failed"])
         commits = sorted({run["commit"][:10] for run in runs})
         seconds = sorted(run["seconds"] for run in runs)
+        took = f", {int(seconds[0])}-{int(seconds[-1])} s a run" if seconds else ""
         print(
-            f"code {code} (commits {', '.join(commits)}): {len(runs)} runs, "
-            f"{sum(bool(run['failed']) for run in runs)} with a failure, "
-            f"{int(seconds[0])}-{int(seconds[-1])} s a run"
+            f"code {code} (commits {', '.join(commits) or 'none counted'}): {len(runs)} runs, "
+            f"{sum(bool(run['failed']) for run in runs)} with a failure{took}"
         )
         for test, count in failed.most_common():
             print(f"    {count:3d}  {test}")
+        for reason in void.get(code, []):
+            print(f"    void, not counted: {reason}")
     return 0
 
 
