@@ -36,7 +36,7 @@ def main() -> None:
     threading.Thread._bootstrap_inner = profiled_bootstrap  # type: ignore[attr-defined]  # every thread, whatever its run()
     import uvicorn
 
-    from pinsetter.cli.web_command import GC_YOUNG
+    from pinsetter.cli.web_command import GC_YOUNG, start_warming
     from pinsetter.web.app import create_app
     from pinsetter.web.server import server_config
 
@@ -44,6 +44,7 @@ def main() -> None:
     gc.collect()  # the collector set as `pinsetter serve` sets it
     gc.freeze()
     gc.set_threshold(GC_YOUNG, 10, 10)
+    start_warming()
     # uvicorn re-raises the signal that stopped it once it has shut down: let that one return here.
     signal.signal(signal.SIGTERM, lambda _signum, _frame: None)
     main_profile = cProfile.Profile(time.thread_time)

@@ -164,11 +164,17 @@ def test_the_end_explains_the_score_and_offers_play_again_review_and_the_front_p
     driver.get(f"{base}/#/game/{first['id']}")
     driver.refresh()
     play_by_keys(driver, api, first["id"])
-    ending = wait(driver, lambda d: d.find_element(By.ID, "ending"), "no end screen")
-    notes = driver.find_element(By.ID, "ending-notes").text
+
+    def end_screen(d: WebDriver) -> tuple[list[str], str] | None:
+        """The ranking's lines and the notes, read together once both are drawn (a redraw meanwhile: again)."""
+        lines = [line.text for line in d.find_elements(By.CSS_SELECTOR, "#ending li")]
+        notes = d.find_elements(By.ID, "ending-notes")
+        return (lines, notes[0].text) if lines and notes and notes[0].text else None
+
+    lines, notes = wait(driver, end_screen, "no end screen")
     assert "Rolling Pins over 1 frame: the best possible score is 30." in notes
     assert "a shorter game has none" in notes  # the sheet's ranks are for a whole game
-    assert any(line.text.startswith("1. ") for line in ending.find_elements(By.TAG_NAME, "li"))
+    assert any(line.startswith("1. ") for line in lines)
     assert focus(driver)["id"] == "play-again"  # the next likely action
     for button, key in (("play-again", "N"), ("review", "V"), ("front-page", "B")):
         element = driver.find_element(By.ID, button)

@@ -38,9 +38,12 @@ PICTURED = {
 
 def shown_lesson(driver: WebDriver) -> tuple[list[str], str]:
     """The topics the lesson panel says it shows, and its text."""
-    panel = wait(driver, lambda d: d.find_element(By.ID, "lesson"), "no lesson panel")
-    topics = (panel.get_attribute("data-topics") or "").split()
-    return topics, panel.text
+
+    def read(d: WebDriver) -> tuple[list[str], str]:
+        panel = d.find_element(By.ID, "lesson")  # read at once: a redraw meanwhile is read again
+        return (panel.get_attribute("data-topics") or "").split(), panel.text
+
+    return wait(driver, read, "no lesson panel")
 
 
 def click_move(driver: WebDriver, api: httpx.Client, view: dict[str, Any], how: str) -> None:
@@ -88,8 +91,8 @@ def test_the_lesson_panel_tells_each_situation_at_its_turn(
                 assert lesson["title"] in text and lesson["text"] in text, lesson["topic"]
             seen += [topic for topic in topics if topic not in seen]
             if state["next"] == "decision":
-                hint = wait(driver, lambda d: d.find_elements(By.ID, "hint"), "learn mode shows the hint by itself")
-                assert hint[0].text
+                shown = "learn mode shows the hint by itself"
+                assert wait(driver, lambda d: [h.text for h in d.find_elements(By.ID, "hint") if h.text], shown)
             if not pictured and PICTURED[game] in topics:
                 pictured = True
                 pictures_at_both_widths(driver, artifacts, f"learn-{game}", lambda d: d.find_elements(By.ID, "lesson"))

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
+
 import pytest
+from typer.testing import CliRunner
 
 from pinsetter.solvers.reference import reference
 
@@ -29,3 +33,36 @@ def test_optimal_player_reference_follows_the_options() -> None:
 def test_measured_reference_is_not_exact() -> None:
     ref = reference("bowling-solitaire")
     assert ref is not None and not ref.exact and ref.against == "Expert bot"
+
+
+def test_a_server_works_out_every_game_s_reference_in_the_background_as_it_starts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`pinsetter serve` asks for each game's reference once, in a thread, before it serves.
+
+    A server's first finished game of each kind then pays nothing for it (docs/tables.md, Load).
+    """
+    import uvicorn
+
+    from pinsetter.cli import web_command
+    from pinsetter.cli.app import app
+    from pinsetter.games.registry import GAMES
+    from pinsetter.solvers import reference as module
+
+    asked: list[tuple[str, str]] = []
+    monkeypatch.setattr(module, "reference", lambda game_id: asked.append((game_id, threading.current_thread().name)))
+    events: list[str] = []
+    warming = web_command.start_warming
+
+    def start_warming() -> threading.Thread:
+        thread = warming()
+        thread.join(timeout=30)
+        events.append("warmed")
+        return thread
+
+    monkeypatch.setattr(web_command, "start_warming", start_warming)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda _server, sockets=None: events.append("served"))
+    result = CliRunner().invoke(app, ["serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'h.db'}"])
+    assert result.exit_code == 0, result.output
+    assert events == ["warmed", "served"]
+    assert asked == [(game_id, "warm-references") for game_id in GAMES]

@@ -8,6 +8,7 @@ Screenshots go to the artifacts folder (`PINSETTER_ARTIFACTS`, else a temporary 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -40,20 +41,25 @@ def test_rules_pages_draw_the_blocks(
         blocks = client.get(f"/api/rules/{game_id}", headers={"cookie": f"pinsetter_lang={lang}"}).json()["blocks"]
         driver.get(f"{base}/#/rules/{game_id}")
         driver.refresh()  # the stored language applies from the page's start
-        article = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#rules-text h2"), "the rules' headings")
-        article = driver.find_element(By.ID, "rules-text")
         wait(driver, lambda d: d.execute_script("return document.documentElement.lang") == lang, "the language")
-        drawn = driver.execute_script(
-            "return Array.from(arguments[0].children, (el) => [el.tagName, el.tagName === 'UL' ?"
-            " Array.from(el.children, (li) => li.textContent) : el.textContent, el.children.length])",
-            article,
-        )
+
+        def drawn_rules(d: WebDriver, count: int = len(blocks)) -> tuple[list[Any], str] | None:
+            """The rules' elements and text, read together once every block is drawn (a redraw: read again)."""
+            article = d.find_element(By.ID, "rules-text")
+            drawn = d.execute_script(
+                "return Array.from(arguments[0].children, (el) => [el.tagName, el.tagName === 'UL' ?"
+                " Array.from(el.children, (li) => li.textContent) : el.textContent, el.children.length])",
+                article,
+            )
+            return (drawn, article.text) if len(drawn) == count else None
+
+        drawn, text = wait(driver, drawn_rules, "the rules' blocks")
         tags = {"heading": "H2", "paragraph": "P", "list": "UL"}
         expected = [
             [tags[b["kind"]], b["items"] if b["kind"] == "list" else b["text"], len(b["items"])] for b in blocks
         ]
         assert drawn == expected  # one element per block, its text as sent, no element made from the text
-        check_players_words(article.text, lang)
+        check_players_words(text, lang)
         assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
         shot = folder / f"web-rules-{game_id}-{lang}.png"
         driver.save_screenshot(str(shot))

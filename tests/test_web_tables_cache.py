@@ -212,6 +212,49 @@ def test_the_pushed_view_is_the_api_view(game: str, options: dict[str, object], 
     assert match.state.is_terminal() and seen > 5
 
 
+@pytest.mark.parametrize(
+    ("game", "options", "players"), [("tenpins", {"frames": 2}, 3), ("rolling-pins", {"frames": 2}, 2)]
+)
+def test_a_view_made_from_kept_parts_is_the_view_made_whole(
+    game: str, options: dict[str, object], players: int
+) -> None:
+    """The heading and sheets kept from the step before (`Match.view_parts`) are what the step makes anew:
+    in two languages, with the seed hidden and shown, once the game is stored, and after a seat is handed to a bot.
+
+    Each view is asked for with one thing changed from the view before (the language, or whether the
+    seed is shown), so that a part kept when it should be made again shows."""
+    from pinsetter.i18n import using_language
+    from pinsetter.records import PlayerSpec
+    from pinsetter.session import Match
+    from pinsetter.web.service import game_view_data
+
+    match = Match.new(game, [PlayerSpec(f"p{i}") for i in range(players)], 7, dict(options))
+    match.undo_allowed = False
+    handed = False
+    for moment in range(400):
+        for language, hide in (("en", True), ("ja", True), ("ja", False), ("en", False), ("en", True)):
+            with using_language(language):
+                kept = game_view_data(match, GameService.next_of(match), hide_seed=hide)
+                match.view_parts.clear()
+                whole = game_view_data(match, GameService.next_of(match), hide_seed=hide)
+            assert kept == whole, (moment, language, hide)
+        state = match.state
+        if state.is_terminal():
+            break
+        if moment == 3:
+            match.game_id = 41  # stored: the view says its id
+        if moment == 6:
+            match.replace_with_bot(players - 1, "random")
+            handed = True
+        if state.is_chance_node():
+            match.apply(match.draw_chance())
+        elif state.current_player() in match.bots:
+            match.advance()
+        else:
+            match.apply_for(state.turn(), next(iter(state.legal_actions())))
+    assert match.state.is_terminal() and handed
+
+
 def test_the_steps_a_notification_carries_are_applied_without_a_read(
     two: Setup, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -77,6 +77,9 @@ class Match:
         # The log's last entries as JSON-ready data (web.service), by the narration (one per language)
         # whose words they hold: (words, names, index of the first entry, entries).
         self.log_data: dict[int, tuple[list[str], list[str], int, list[dict[str, Any]]]] = {}
+        # The view's parts that a step seldom changes (its heading, each player's sheet), with what each
+        # was made from: the web reuses them while that is the same (`web.service.game_view_data`).
+        self.view_parts: dict[Hashable, tuple[Any, Any]] = {}
 
     def log_words(self) -> list[str]:
         """Every step so far as the log tells it (pinsetter.core.narration), the same in every interface."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import socket
+import threading
 from typing import Annotated
 from urllib.parse import urlsplit
 
@@ -47,6 +48,7 @@ def serve(
     gc.freeze()
     gc.set_threshold(GC_YOUNG, 10, 10)
     listening = _listen(host, port)  # before saying "serving": a port in use is one clear line, not a log
+    start_warming()
     port = listening.getsockname()[1]  # --port 0: the port the system chose
     shown = f"[{host}]" if ":" in host else host or "0.0.0.0"  # "": every interface
     config = server_config(web, host, port)  # the WebSocket limits (docs/tables.md, Threat model)
@@ -57,6 +59,19 @@ def serve(
         return
     except (OSError, SystemExit) as exc:
         fail(_("cannot serve on {address}: {error}").format(address=f"{host}:{port}", error=exc))
+
+
+def start_warming() -> threading.Thread:
+    """Work out what the end of a game shows (`warm_references`) in the background as the server starts.
+
+    The first finished game of each kind then shows its ending at once instead of computing it
+    inside its request, with every table this process serves waiting (docs/tables.md, Load).
+    """
+    from pinsetter.solvers.reference import warm_references
+
+    warming = threading.Thread(target=warm_references, name="warm-references", daemon=True)
+    warming.start()
+    return warming
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -16,7 +16,7 @@ from pinsetter.games.registry import get_game
 from pinsetter.i18n import N_, _
 from pinsetter.solvers.distribution import ScoreDistribution, analyze
 
-__all__ = ["EXPECTIMAX_SOLITAIRE_MEAN", "Reference", "reference", "standing_text"]
+__all__ = ["EXPECTIMAX_SOLITAIRE_MEAN", "Reference", "reference", "standing_text", "warm_references"]
 
 # Measured, not exact: 119 seeded games of the expectimax bot after issue 10's fix,
 # 95% CI 180.10-189.50 (docs/solitaire.md).
@@ -82,3 +82,17 @@ def standing_text(game_id: str, options: dict[str, object], score: int) -> str:
         return _("The {player} averages {mean}.").format(player=_(ref.against), mean=mean)
     # The bot named as players know it (its algorithm is said in its description only).
     return _("The {bot} averages about {mean}.").format(bot=bot_title("expectimax"), mean=mean)
+
+
+def warm_references() -> None:
+    """Work out every game's reference with its default options, once, ahead of the first game's end.
+
+    A server's first finished game of each kind would otherwise pay for it inside a request (the
+    numerical libraries loaded and a distribution or policy computed: up to a second of CPU,
+    docs/tables.md), while every table it serves waits; `pinsetter serve` calls this in a thread
+    as it starts. Other options are worked out when a game with them first ends.
+    """
+    from pinsetter.games.registry import GAMES
+
+    for game_id in GAMES:
+        reference(game_id)

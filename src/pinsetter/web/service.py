@@ -487,7 +487,9 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
     """`game_view` as the JSON-ready dict that `GameView.model_dump(mode="json")` gives, built directly.
 
     The online tables push it after every step: building and validating the model for data the
-    server made itself cost more than the rest of the view (tests check both give the same).
+    server made itself cost more than the rest of the view (tests check both give the same). The
+    parts that a step seldom changes (the game's heading, each player's sheet) are made once and
+    reused while what they show is the same (`_heading_data`, `_sheets_data`).
     """
     state = match.state
     names = [p.name for p in match.players]
@@ -495,48 +497,89 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
     last_chance = next((s.text for s in reversed(steps) if s.actor is None), "")
     table = match.game.table(state, names, last_chance)
     terminal = state.is_terminal()
-    sheets = []
-    for index, spec in enumerate(match.players):
-        sheet = state.scoresheet(index)
-        ctx = state.ball_context(index)
-        sheets.append(
-            {
-                "name": spec.name,
-                "kind": spec.kind,
-                "frames": sheet.frames_data,
-                "total": sheet.total,
-                "current_frame": ctx.frame if ctx is not None else None,
-            }
-        )
+    heading = _heading_data(match, hide_seed)
     log = _log_data(match, names, match.log_words())
     legal = [] if terminal or state.is_chance_node() else [str(a) for a in state.legal_actions()]
     view = table.model_dump(mode="json")
     return {
-        "id": match.game_id or 0,
-        "game": match.game.id,
-        "title": _(match.game.name),
-        "variant": game_title(match.game.id, match.record.options),
-        "options": dict(match.record.options),
-        "players": [{"name": p.name, "kind": p.kind} for p in match.players],
-        "seed": None if hide_seed else str(match.seed),  # as text: JavaScript would round it
-        "chance": match.record.chance,
+        "id": heading["id"],
+        "game": heading["game"],
+        "title": heading["title"],
+        "variant": heading["variant"],
+        "options": heading["options"],
+        "players": heading["players"],
+        "seed": heading["seed"],
+        "chance": heading["chance"],
         "turn": None if terminal else state.turn(),
         "deciders": state.deciders(),
-        "simultaneous": match.game.simultaneous,
+        "simultaneous": heading["simultaneous"],
         "terminal": terminal,
         "next": next_step,
-        "has_decisions": match.game.has_decisions,
+        "has_decisions": heading["has_decisions"],
         "legal_actions": legal,
         "view": view,
         "boards": _boards_data(match, names, last_chance, table, view),
-        "sheets": sheets,
+        "sheets": _sheets_data(match),
         "log": log,
         "undo": match.can_undo(),
         "result": result_of(state, match.players) if terminal else None,
         "ending": match.ending_lines() if terminal else [],
         "ending_notes": score_notes(match.game, match.record.options) if terminal else [],
-        "learn": bool(match.record.extra.get(LEARN_MARK)),
-        "reviewable": reviewable(match.game) is None,
+        "learn": heading["learn"],
+        "reviewable": heading["reviewable"],
         "lesson": [],  # learn mode's lessons come with the game service's view (`GameService.view`)
         "sealed": False,  # a daily game's too (`GameService.view`): a table's game is never a daily one
     }
+
+
+def _heading_data(match: Match, hide_seed: bool) -> dict[str, Any]:
+    """The view's parts that stay the same through a game in one language, made once (shared: read only).
+
+    Made again when anything they are made of changes: the language, the seed shown at the end,
+    the stored game's id, a seat handed to a bot, chance entered instead of drawn.
+    """
+    key = (current_language(), hide_seed, match.game_id, match.record.chance, tuple(match.players))
+    kept = match.view_parts.get("heading")
+    if kept is not None and kept[0] == key:
+        made: dict[str, Any] = kept[1]
+        return made
+    game = match.game
+    heading = {
+        "id": match.game_id or 0,
+        "game": game.id,
+        "title": _(game.name),
+        "variant": game_title(game.id, match.record.options),
+        "options": dict(match.record.options),
+        "players": [{"name": p.name, "kind": p.kind} for p in match.players],
+        "seed": None if hide_seed else str(match.seed),  # as text: JavaScript would round it
+        "chance": match.record.chance,
+        "simultaneous": game.simultaneous,
+        "has_decisions": game.has_decisions,
+        "learn": bool(match.record.extra.get(LEARN_MARK)),
+        "reviewable": reviewable(game) is None,
+    }
+    match.view_parts["heading"] = (key, heading)
+    return heading
+
+
+def _sheets_data(match: Match) -> list[dict[str, Any]]:
+    """Every player's scoresheet as JSON-ready data; a player's is made again only when their sheet or frame moved.
+
+    Sheets are kept per pinfalls (`State.scoresheet`): a player who did not bowl has the very
+    same sheet object as the step before, and the very same data is reused (shared: read only).
+    """
+    state = match.state
+    sheets = []
+    for index, spec in enumerate(match.players):
+        sheet = state.scoresheet(index)
+        ctx = state.ball_context(index)
+        frame = ctx.frame if ctx is not None else None
+        kept = match.view_parts.get(index)
+        if kept is not None and kept[0][0] is sheet and kept[0][1] == frame and kept[0][2] is spec:
+            sheets.append(kept[1])
+            continue
+        data = {"name": spec.name, "kind": spec.kind, "frames": sheet.frames_data, "total": sheet.total,
+                "current_frame": frame}  # fmt: skip
+        match.view_parts[index] = ((sheet, frame, spec), data)
+        sheets.append(data)
+    return sheets
