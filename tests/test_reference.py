@@ -49,20 +49,35 @@ def test_a_server_works_out_every_game_s_reference_in_the_background_as_it_start
     from pinsetter.games.registry import GAMES
     from pinsetter.solvers import reference as module
 
-    asked: list[tuple[str, str]] = []
-    monkeypatch.setattr(module, "reference", lambda game_id: asked.append((game_id, threading.current_thread().name)))
     events: list[str] = []
+    asked: list[tuple[str, str]] = []
+    served = threading.Event()
+
+    def reference(game_id: str) -> None:
+        served.wait(timeout=5)  # a server that waited for the warm-up would serve only after these
+        asked.append((game_id, threading.current_thread().name))
+        events.append(f"asked {game_id}")
+
+    def run(_server: object, sockets: object = None) -> None:
+        events.append("served")
+        served.set()
+
+    monkeypatch.setattr(module, "reference", reference)
+    threads: list[threading.Thread] = []
     warming = web_command.start_warming
 
     def start_warming() -> threading.Thread:
         thread = warming()
-        thread.join(timeout=30)
-        events.append("warmed")
+        threads.append(thread)
+        events.append("warming")
         return thread
 
     monkeypatch.setattr(web_command, "start_warming", start_warming)
-    monkeypatch.setattr(uvicorn.Server, "run", lambda _server, sockets=None: events.append("served"))
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     result = CliRunner().invoke(app, ["serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'h.db'}"])
     assert result.exit_code == 0, result.output
-    assert events == ["warmed", "served"]
+    assert threads[0].daemon
+    threads[0].join(timeout=30)
+    # Started before serving, and not waited for: every reference is asked for once serving began.
+    assert events == ["warming", "served", *(f"asked {game_id}" for game_id in GAMES)]
     assert asked == [(game_id, "warm-references") for game_id in GAMES]

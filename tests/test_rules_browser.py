@@ -43,15 +43,15 @@ def test_rules_pages_draw_the_blocks(
         driver.refresh()  # the stored language applies from the page's start
         wait(driver, lambda d: d.execute_script("return document.documentElement.lang") == lang, "the language")
 
-        def drawn_rules(d: WebDriver, count: int = len(blocks)) -> tuple[list[Any], str] | None:
-            """The rules' elements and text, read together once every block is drawn (a redraw: read again)."""
+        def drawn_rules(d: WebDriver) -> tuple[list[Any], str] | None:
+            """The rules' elements and text, read together once drawn (all at once; a redraw: read again)."""
             article = d.find_element(By.ID, "rules-text")
             drawn = d.execute_script(
                 "return Array.from(arguments[0].children, (el) => [el.tagName, el.tagName === 'UL' ?"
                 " Array.from(el.children, (li) => li.textContent) : el.textContent, el.children.length])",
                 article,
             )
-            return (drawn, article.text) if len(drawn) == count else None
+            return (drawn, article.text) if drawn else None
 
         drawn, text = wait(driver, drawn_rules, "the rules' blocks")
         tags = {"heading": "H2", "paragraph": "P", "list": "UL"}

@@ -219,10 +219,14 @@ def test_a_view_made_from_kept_parts_is_the_view_made_whole(
     game: str, options: dict[str, object], players: int
 ) -> None:
     """The heading and sheets kept from the step before (`Match.view_parts`) are what the step makes anew:
-    in two languages, with the seed hidden and shown, once the game is stored, and after a seat is handed to a bot.
+    in two languages, with the seed hidden and shown, once the game is stored, and after a seat is renamed.
 
     Each view is asked for with one thing changed from the view before (the language, or whether the
-    seed is shown), so that a part kept when it should be made again shows."""
+    seed is shown), so that a part kept when it should be made again shows; and what nothing changed
+    is kept from the step before (the same objects), so that the keeping is not a cache that never hits.
+    """
+    import dataclasses
+
     from pinsetter.i18n import using_language
     from pinsetter.records import PlayerSpec
     from pinsetter.session import Match
@@ -230,29 +234,37 @@ def test_a_view_made_from_kept_parts_is_the_view_made_whole(
 
     match = Match.new(game, [PlayerSpec(f"p{i}") for i in range(players)], 7, dict(options))
     match.undo_allowed = False
-    handed = False
+    before: dict[str, Any] | None = None  # the last view, in English with the seed hidden
+    reused = 0
     for moment in range(400):
+        changed = moment in (4, 8)  # the moments after the stored id and a player's name changed
+        with using_language("en"):
+            first = game_view_data(match, GameService.next_of(match), hide_seed=True)
+        if before is not None and not changed:
+            assert first["options"] is before["options"] and first["players"] is before["players"]
+            moved = [i for i in range(players) if first["sheets"][i] != before["sheets"][i]]
+            assert all(first["sheets"][i] is before["sheets"][i] for i in range(players) if i not in moved)
+            reused += 1
         for language, hide in (("en", True), ("ja", True), ("ja", False), ("en", False), ("en", True)):
             with using_language(language):
                 kept = game_view_data(match, GameService.next_of(match), hide_seed=hide)
                 match.view_parts.clear()
                 whole = game_view_data(match, GameService.next_of(match), hide_seed=hide)
             assert kept == whole, (moment, language, hide)
+        before = whole  # its parts are the ones kept for the next step
         state = match.state
         if state.is_terminal():
             break
         if moment == 3:
             match.game_id = 41  # stored: the view says its id
-        if moment == 6:
-            match.replace_with_bot(players - 1, "random")
-            handed = True
+        if moment == 7:
+            match.players[0] = dataclasses.replace(match.players[0], name="Zed")
         if state.is_chance_node():
             match.apply(match.draw_chance())
-        elif state.current_player() in match.bots:
-            match.advance()
         else:
             match.apply_for(state.turn(), next(iter(state.legal_actions())))
-    assert match.state.is_terminal() and handed
+    assert match.state.is_terminal() and reused > 10
+    assert game_view_data(match, GameService.next_of(match))["players"][0]["name"] == "Zed"
 
 
 def test_the_steps_a_notification_carries_are_applied_without_a_read(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import socket
 import threading
 from typing import Annotated
@@ -67,11 +68,19 @@ def start_warming() -> threading.Thread:
     The first finished game of each kind then shows its ending at once instead of computing it
     inside its request, with every table this process serves waiting (docs/tables.md, Load).
     """
-    from pinsetter.solvers.reference import warm_references
-
-    warming = threading.Thread(target=warm_references, name="warm-references", daemon=True)
+    warming = threading.Thread(target=_warm, name="warm-references", daemon=True)
     warming.start()
     return warming
+
+
+def _warm() -> None:
+    """`warm_references`; a failure is logged, and the ending that needs it tries again."""
+    try:
+        from pinsetter.solvers.reference import warm_references
+
+        warm_references()
+    except Exception:
+        logging.getLogger(__name__).warning("the references for the ends of games were not worked out", exc_info=True)
 
 
 def _listen(host: str, port: int) -> socket.socket:

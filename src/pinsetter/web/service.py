@@ -526,20 +526,21 @@ def game_view_data(match: Match, next_step: str, hide_seed: bool = False) -> dic
         "ending": match.ending_lines() if terminal else [],
         "ending_notes": score_notes(match.game, match.record.options) if terminal else [],
         "learn": heading["learn"],
-        "reviewable": heading["reviewable"],
+        "reviewable": reviewable(match.game) is None,  # not kept: a long solve's values may come in meanwhile
         "lesson": [],  # learn mode's lessons come with the game service's view (`GameService.view`)
         "sealed": False,  # a daily game's too (`GameService.view`): a table's game is never a daily one
     }
 
 
 def _heading_data(match: Match, hide_seed: bool) -> dict[str, Any]:
-    """The view's parts that stay the same through a game in one language, made once (shared: read only).
+    """The view's parts that stay the same through a game, made once per language (shared: read only).
 
-    Made again when anything they are made of changes: the language, the seed shown at the end,
-    the stored game's id, a seat handed to a bot, chance entered instead of drawn.
+    Made again when anything they are made of changes: the seed shown at the end, the stored
+    game's id, the players, chance entered instead of drawn.
     """
-    key = (current_language(), hide_seed, match.game_id, match.record.chance, tuple(match.players))
-    kept = match.view_parts.get("heading")
+    language = current_language()
+    key = (hide_seed, match.game_id, match.record.chance, tuple(match.players))
+    kept = match.view_parts.get(("heading", language))
     if kept is not None and kept[0] == key:
         made: dict[str, Any] = kept[1]
         return made
@@ -556,9 +557,8 @@ def _heading_data(match: Match, hide_seed: bool) -> dict[str, Any]:
         "simultaneous": game.simultaneous,
         "has_decisions": game.has_decisions,
         "learn": bool(match.record.extra.get(LEARN_MARK)),
-        "reviewable": reviewable(game) is None,
     }
-    match.view_parts["heading"] = (key, heading)
+    match.view_parts[("heading", language)] = (key, heading)
     return heading
 
 
