@@ -81,29 +81,43 @@ def draw_pins(view: TableView, picked: Collection[int], width: int = 0) -> Text:
 
 
 def selection_line(view: TableView, picked: Collection[int], pile: int | None) -> str:
-    """`selected 2+4+5 = 11 (roll 10, tokens +1)` or `... = 17 -> 7 (pile 2: 7)`: the running sum."""
-    if view.selection is None or not picked:
-        return ""
-    values = [spot.value or 0 for n in sorted(picked) if (spot := view.pin(n)) is not None]
-    total = sum(values)
-    line = _("selected: {pins}").format(pins="+".join(str(n) for n in sorted(picked)))
-    if any(v != n for v, n in zip(values, sorted(picked), strict=True)):
-        line += f" ({'+'.join(map(str, values))})"
-    line += f" = {total}"
+    """The pick in words, as the web page says it: `Picked pins 1 + 3: sum 4 · target 5`, and on a
+    second line what it asks of the tokens (`Tokens: 1 held · this pick moves the total by -1 (1 token)`).
+
+    Pins that carry a card (Solitaire) say the card and where it lies, since the sum adds the cards;
+    the target is the roll, or the chosen pile's card. Empty when nothing is picked.
+    """
     selection = view.selection
+    if selection is None or not picked:
+        return ""
+    spots = [spot for n in sorted(picked) if (spot := view.pin(n)) is not None]
+    raw = sum(spot.value or 0 for spot in spots)
+    if any(spot.value is not None and spot.value != spot.number for spot in view.pins):
+        cards = " + ".join(_("{card} (pin {number})").format(card=spot.label, number=spot.number) for spot in spots)
+        line = _("Picked {cards}: sum {sum}").format(cards=cards, sum=raw)
+    else:
+        line = _("Picked pins {pins}: sum {sum}").format(pins=" + ".join(str(spot.number) for spot in spots), sum=raw)
     if selection.modulo:
-        line += f" -> {total % selection.modulo}"
-    if selection.target is not None:
-        tokens = f"{total - selection.target:+d}"
-        if selection.tokens is not None:
-            line += _("; roll {roll}, tokens {tokens} of {held}").format(
-                roll=selection.target, tokens=tokens, held=selection.tokens
-            )
-        else:
-            line += _("; roll {roll}, tokens {tokens}").format(roll=selection.target, tokens=tokens)
-    if selection.needs_pile:
+        line += _(", last digit {digit}").format(digit=raw % selection.modulo)
+    target = selection.target
+    if target is None and selection.needs_pile:
         top = next((p.top for p in view.piles if p.number == pile), None)
-        line += _("; pile {pile}: {top}").format(pile=pile, top=top) if pile is not None else _("; pick a pile (p)")
+        if top is not None and top.isdigit():
+            target = int(top) % selection.modulo if selection.modulo else int(top)
+    if target is not None:
+        line += _(" · target {target}").format(target=target)
+    if selection.needs_pile and pile is None:
+        line += _("; pick a pile (p)")
+    if selection.tokens is not None and target is not None:
+        diff = raw - target
+        if diff == 0:
+            line += "\n" + _("Tokens: {held} held · this pick needs no token").format(held=selection.tokens)
+        else:
+            line += "\n" + ngettext(
+                "Tokens: {held} held · this pick moves the total by {diff} ({n} token)",
+                "Tokens: {held} held · this pick moves the total by {diff} ({n} tokens)",
+                abs(diff),
+            ).format(held=selection.tokens, diff=f"{diff:+d}", n=abs(diff))
     return line
 
 

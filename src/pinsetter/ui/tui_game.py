@@ -233,7 +233,7 @@ class CommandInput(Input):
 
 
 END_CHOICES = (
-    ("again", N_("Play again (the same players and options, new dice)")),
+    ("again", N_("Play again, same players and options")),  # dice or cards: said for every game
     ("review", N_("Review this game step by step")),
     ("back", N_("Back to the launcher")),
 )
@@ -260,8 +260,11 @@ class GameScreen(EnterGuard, Screen[None]):
         Binding("a", "abilities", N_("Abilities"), show=False),
         Binding("m", "miss", N_("Miss"), show=False),
         Binding("s", "stop", N_("Stop"), show=False),
-        Binding("p", "next_pile", N_("Pile"), show=False),
-        *[Binding(str(d), f"toggle_pin({d if d else 10})", show=False) for d in range(10)],
+        # The pick's keys are handled as they arrive, like Enter (the guard): a key without priority
+        # reaches the screen only after passing the focused control, so an Enter typed close behind
+        # it was handled first and played the pick as it stood before (or the list's highlighted action).
+        Binding("p", "next_pile", N_("Pile"), show=False, priority=True),
+        *[Binding(str(d), f"toggle_pin({d if d else 10})", show=False, priority=True) for d in range(10)],
     ]
 
     def __init__(self, match: Match, speed: int = 1) -> None:
@@ -786,6 +789,8 @@ class GameScreen(EnterGuard, Screen[None]):
             self.confirm_selection()
 
     def action_toggle_pin(self, pin: int) -> None:
+        if self.typing():
+            raise SkipAction()  # a digit of a typed line, for the typing box
         if not self.human_to_act() or pin > self.match.game.lane.pins:
             return
         self.selected ^= {pin}
@@ -793,6 +798,8 @@ class GameScreen(EnterGuard, Screen[None]):
         self.refresh_all()
 
     def action_next_pile(self) -> None:
+        if self.typing():
+            raise SkipAction()
         piles = [p.number for p in self.table_view().piles if p.top is not None]
         if piles:
             self.pile = piles[(piles.index(self.pile) + 1) % len(piles)] if self.pile in piles else piles[0]
