@@ -474,7 +474,7 @@ class GameScreen(EnterGuard, Screen[None]):
         # Stacked in a short window, the hints share the room with the table: the table keeps what is left
         # above the play column's least (the rack and the dice at least, the rest scrolls in its box).
         left = self.query_one("#left")
-        if self.layout_name == "narrow" and height < SHORT and self.show_hint:
+        if self.layout_name == "narrow" and height < SHORT and self.show_hint and not self.match.state.is_terminal():
             left.styles.max_height = max(TABLE_ROWS_KEPT, height - 1 - self.sheet_rows - PLAY_ROWS_HINTING)
         else:
             left.styles.max_height = None  # the stylesheet's
@@ -584,9 +584,11 @@ class GameScreen(EnterGuard, Screen[None]):
     def update_hint(self) -> None:
         """The hint panel: hints are worked out in a thread (the first can take seconds), "thinking" till then."""
         box = self.query_one("#hint-box", VerticalScroll)
-        box.display = self.show_hint
-        self.set_class(self.show_hint, "hinting")  # the hints take the log's room (some of the table's too)
-        if not self.show_hint:
+        # Once the game is over there is nothing to hint: the panel gives its room back to the ending.
+        shown = self.show_hint and not self.match.state.is_terminal()
+        box.display = shown
+        self.set_class(shown, "hinting")  # the hints take the log's room (some of the table's too)
+        if not shown:
             return
         hint = self.query_one("#hint", WrappedText)
         key = (self.match.steps_done, self.show_chances and offers_chances(self.match.state))
@@ -629,10 +631,13 @@ class GameScreen(EnterGuard, Screen[None]):
         name, label, values = found
         chance_of = win_chances(state) if chances else None
         text = Text()
-        if chance_of is None and offers_chances(state):  # first, where it is seen without scrolling
-            text.append(_("c: each option's chance to finish ahead too") + "\n", style="italic")
-        for line in hint_words(state, name, values, chance_of):
+        lines = hint_words(state, name, values, chance_of)
+        # The best option first: in a short window the panel may show one line, and that is the hint.
+        # The offer of the chances right under it, where it is seen without scrolling.
+        for index, line in enumerate(lines):
             text.append(f"{line}\n")
+            if index == 0 and chance_of is None and offers_chances(state):
+                text.append(_("c: each option's chance to finish ahead too") + "\n", style="italic")
         text.append(label, style="italic")  # what the values are, once, under them
         if chance_of is not None:
             text.append("\n" + chance_line(), style="italic")
