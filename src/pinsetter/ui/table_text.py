@@ -149,10 +149,16 @@ def draw_table(
                 line.append(f"[{symbol}]", style=style)
                 line.append(" ")
         if view.dice_caption:
-            line.append(f"  {view.dice_caption}")
+            # Beside the dice where it fits whole; else on a line of its own (never "rolled 2 and" | "5").
+            if width and cell_len(line.plain.rstrip()) + 2 + cell_len(view.dice_caption) > width:
+                line.rstrip()
+                line.append("\n" + view.dice_caption)
+            else:
+                line.append(f"  {view.dice_caption}")
         text.append(line)
+        last = line.plain.rsplit("\n", 1)[-1]
         if view.tokens is not None:  # on the dice's line where it fits, to keep the table short
-            if not width or cell_len(line.plain.rstrip()) + 3 + cell_len(tokens) <= width:
+            if not width or cell_len(last.rstrip()) + 3 + cell_len(tokens) <= width:
                 text.rstrip()
                 text.append("   " + tokens)
             else:
