@@ -150,7 +150,7 @@ def draw_table(
                 line.append(" ")
         if view.dice_caption:
             # Beside the dice where it fits whole; else on a line of its own (never "rolled 2 and" | "5").
-            if width and cell_len(line.plain.rstrip()) + 2 + cell_len(view.dice_caption) > width:
+            if width and cell_len(line.plain) + 2 + cell_len(view.dice_caption) > width:
                 line.rstrip()
                 line.append("\n" + view.dice_caption)
             else:
