@@ -138,7 +138,10 @@ def draw_table(
         text.append(_("pins standing: "))
         text.append("▮ " * view.standing, style="bold white")
         text.append(f" {view.standing}\n")
-    tokens = _("tokens: {dots} {count}").format(dots="●" * (view.tokens or 0) or "-", count=view.tokens)
+    if view.tokens:
+        tokens = _("tokens: {dots} {count}").format(dots="●" * view.tokens, count=view.tokens)
+    else:
+        tokens = _("tokens: none")  # not "- 0"
     if view.dice:
         line = Text(_("last roll ({name}): ").format(name=roll_by) if roll_by else _("dice: "))
         for die in view.dice:
