@@ -65,3 +65,12 @@ def test_a_rolls_words_stay_whole_beside_the_dice_or_under_them() -> None:
     narrow = draw_table(view, width=len(dice_line) - 1, roll_by="ann").plain.split("\n")
     assert caption in narrow  # a line of its own, whole, never cut at the edge
     assert not any(line.endswith(caption) and line != caption for line in narrow)
+
+
+def test_a_roll_said_at_more_length_than_a_line_stays_beside_the_dice() -> None:
+    """Moved under the dice it would fold anyway, and cost a row: it stays beside them, folded on its words."""
+    match = Match.new("bowling-dice", [PlayerSpec("ann")], seed=7)
+    view = view_where(match, lambda v: len(v.dice_caption) > 30)
+    lines = draw_table(view, width=30, roll_by="ann").plain.split("\n")
+    assert view.dice_caption not in lines
+    assert any(line.endswith("  " + view.dice_caption) for line in lines)

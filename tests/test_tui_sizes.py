@@ -146,6 +146,7 @@ async def test_solitaire_keys_selection_pile_and_cards_seen() -> None:
             await pilot.press(str(pin % 10))
         values = [view.pin(p).value for p in choice.pins]  # type: ignore[union-attr]
         total = sum(v or 0 for v in values)
+        await quiet(pilot)
         table = " ".join(screen.query_one("#table").source.plain.split())  # type: ignore[attr-defined]
         cards = " + ".join(f"{view.pin(p).label} (pin {p})" for p in choice.pins)  # type: ignore[union-attr]
         assert f"Picked {cards}: sum {total}, last digit {total % 10} · target {total % 10}" in table

@@ -152,8 +152,10 @@ def draw_table(
                 line.append(f"[{symbol}]", style=style)
                 line.append(" ")
         if view.dice_caption:
-            # Beside the dice where it fits whole; else on a line of its own (never "rolled 2 and" | "5").
-            if width and cell_len(line.plain) + 2 + cell_len(view.dice_caption) > width:
+            # Beside the dice where it fits whole; else on a line of its own where it fits there
+            # (never "rolled 2 and" | "5"); one longer than a line stays beside them, folded on words.
+            caption = cell_len(view.dice_caption)
+            if width and cell_len(line.plain) + 2 + caption > width and caption <= width:
                 line.rstrip()
                 line.append("\n" + view.dice_caption)
             else:

@@ -624,20 +624,20 @@ class GameScreen(EnterGuard, Screen[None]):
     @staticmethod
     def hint_text(state: Any, chances: bool = False) -> Text:
         """Every option with its value, best first (the panel scrolls), then what the values are; with
-        `chances`, each option's chance to finish ahead too (offered under the values where there is one)."""
+        `chances`, each option's chance to finish ahead too (offered under the best option where there is one)."""
         found = option_values(state)
         if found is None:
             return Text(_("no hints for this position"))
         name, label, values = found
         chance_of = win_chances(state) if chances else None
         text = Text()
-        lines = hint_words(state, name, values, chance_of)
         # The best option first: in a short window the panel may show one line, and that is the hint.
         # The offer of the chances right under it, where it is seen without scrolling.
-        for index, line in enumerate(lines):
-            text.append(f"{line}\n")
-            if index == 0 and chance_of is None and offers_chances(state):
-                text.append(_("c: each option's chance to finish ahead too") + "\n", style="italic")
+        lines = [(line, "") for line in hint_words(state, name, values, chance_of)]
+        if chance_of is None and offers_chances(state):
+            lines.insert(1, (_("c: each option's chance to finish ahead too"), "italic"))
+        for line, style in lines:
+            text.append(f"{line}\n", style=style)
         text.append(label, style="italic")  # what the values are, once, under them
         if chance_of is not None:
             text.append("\n" + chance_line(), style="italic")
