@@ -105,7 +105,7 @@ def test_a_game_of_the_history_by_its_id(tmp_path: Path, capsys: pytest.CaptureF
 
 def test_a_missing_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     line = one_line_error(["review", str(tmp_path / "nothing.json")], capsys)
-    assert "nothing.json" in line and "cannot read record" in line
+    assert line == f"pinsetter: {tmp_path / 'nothing.json'}: cannot read the record: No such file or directory"
 
 
 def test_games_that_cannot_be_reviewed_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -227,7 +227,8 @@ async def test_rolling_pins_pins_by_keys_and_a_refused_set(app: PinsetterApp) ->
         # Select pins that sum to far more than any token can reach, then try to cross them.
         await pilot.press("8", "9", "0")
         await quiet(pilot)
-        assert "selected: 8+9+10 = 27" in screen_text(app)
+        table = " ".join(screen.query_one("#table").source.plain.split())  # type: ignore[attr-defined]
+        assert "Picked pins 8 + 9 + 10: sum 27 · target" in table  # in words, as the web page says it
         await pilot.press("enter")
         await quiet(pilot)
         status = status_line(screen)
@@ -630,6 +631,10 @@ async def test_the_launcher_keeps_seats_the_highlighted_game_can_play(app: Pinse
         await highlight_game(pilot, app, "bowling-dice")
         assert [(s.name, s.kind) for s in launcher.seats] == [("Player 1", "human"), ("robo", "random")]
         await highlight_game(pilot, app, "bowling-solitaire")
+        launcher.action_play()  # two seats for a game of one: the game's name and what to do, not its id
+        await quiet(pilot)
+        assert "Bowling Solitaire takes 1 player: remove a player first" in screen_text(app)
+        assert isinstance(app.screen, Launcher) and "bowling-solitaire" not in screen_text(app)
         launcher.seats[1:] = []
         launcher.query_one("#player-name", Input).value = "cy"
         launcher.query_one("#add-player", Button).press()

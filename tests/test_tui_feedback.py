@@ -50,6 +50,28 @@ async def test_a_refusal_goes_when_the_pick_changes() -> None:
         assert "!" not in status_line(screen)
 
 
+async def test_keys_typed_back_to_back_are_handled_in_the_order_typed() -> None:
+    """Pins picked and Enter arriving in one burst (a fast typist, a paste): Enter plays the whole pick.
+
+    Enter is bound with priority (the guard), so it is handled as it arrives; the pin keys were
+    handled only after passing the focused list, and an Enter close behind them played (or was
+    refused for) the pick as it stood before them (found by a newcomer's walkthrough in tmux).
+    """
+    from textual import events
+
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, seeded_match("rolling-pins"))
+        await past_guard(pilot, screen)
+        driver = app._driver
+        assert driver is not None
+        for key, char in (("8", "8"), ("9", "9"), ("enter", "\r")):
+            driver.send_message(events.Key(key, char))  # as the terminal's reader sends them: no wait between
+        await quiet(pilot)
+        assert "! pins 8 and 9" in status_line(screen)
+        assert screen.selected == {8, 9}
+
+
 async def test_the_dice_say_whose_roll_they_show() -> None:
     """Ten Pins for two: after ann's roll, bob is up and the table shows ann's dice, saying so."""
     match = Match.new("tenpins", [PlayerSpec("ann"), PlayerSpec("bob")], seed=7)

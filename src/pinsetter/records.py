@@ -563,9 +563,8 @@ class Record:
                 if len(text) > MAX_RECORD_BYTES:  # read no further: its size is the file's
                     raise _too_big(max(len(text), os.fstat(handle.fileno()).st_size))
         except OSError as exc:
-            raise RecordError(
-                _("cannot read record {file}: {error}").format(file=visible(str(path)), error=exc.strerror)
-            ) from None
+            # The file is named once, by the caller's "FILE: " (the command line's one line).
+            raise RecordError(_("cannot read the record: {error}").format(error=exc.strerror)) from None
         return cls.loads(text)
 
     @classmethod

@@ -201,8 +201,8 @@ def play(
       Ten Pins and Bowling Dice: Enter rolls.
 
     Options are `--option key=value` (`pinsetter games` lists them), e.g.
-    `-o advanced=true -o shared_dice=true`. At any prompt: hint, sheet, rules,
-    quit. docs/cli.md has the details; `pinsetter rules GAME` the rules.
+    `-o advanced=true -o shared_dice=true`. At any prompt: help, hint, undo,
+    sheet, rules, quit. docs/cli.md has the details; `pinsetter rules GAME` the rules.
     """
     from pinsetter.cli.play import pick_game, play_lines
     from pinsetter.records import PlayerSpec, player_name

@@ -81,29 +81,43 @@ def draw_pins(view: TableView, picked: Collection[int], width: int = 0) -> Text:
 
 
 def selection_line(view: TableView, picked: Collection[int], pile: int | None) -> str:
-    """`selected 2+4+5 = 11 (roll 10, tokens +1)` or `... = 17 -> 7 (pile 2: 7)`: the running sum."""
-    if view.selection is None or not picked:
-        return ""
-    values = [spot.value or 0 for n in sorted(picked) if (spot := view.pin(n)) is not None]
-    total = sum(values)
-    line = _("selected: {pins}").format(pins="+".join(str(n) for n in sorted(picked)))
-    if any(v != n for v, n in zip(values, sorted(picked), strict=True)):
-        line += f" ({'+'.join(map(str, values))})"
-    line += f" = {total}"
+    """The pick in words, as the web page says it: `Picked pins 1 + 3: sum 4 · target 5`, and on a
+    second line what it asks of the tokens (`Tokens: 1 held · this pick moves the total by -1 (1 token)`).
+
+    Pins that carry a card (Solitaire) say the card and where it lies, since the sum adds the cards;
+    the target is the roll, or the chosen pile's card. Empty when nothing is picked.
+    """
     selection = view.selection
+    if selection is None or not picked:
+        return ""
+    spots = [spot for n in sorted(picked) if (spot := view.pin(n)) is not None]
+    raw = sum(spot.value or 0 for spot in spots)
+    if any(spot.value is not None and spot.value != spot.number for spot in view.pins):
+        cards = " + ".join(_("{card} (pin {number})").format(card=spot.label, number=spot.number) for spot in spots)
+        line = _("Picked {cards}: sum {sum}").format(cards=cards, sum=raw)
+    else:
+        line = _("Picked pins {pins}: sum {sum}").format(pins=" + ".join(str(spot.number) for spot in spots), sum=raw)
     if selection.modulo:
-        line += f" -> {total % selection.modulo}"
-    if selection.target is not None:
-        tokens = f"{total - selection.target:+d}"
-        if selection.tokens is not None:
-            line += _("; roll {roll}, tokens {tokens} of {held}").format(
-                roll=selection.target, tokens=tokens, held=selection.tokens
-            )
-        else:
-            line += _("; roll {roll}, tokens {tokens}").format(roll=selection.target, tokens=tokens)
-    if selection.needs_pile:
+        line += _(", last digit {digit}").format(digit=raw % selection.modulo)
+    target = selection.target
+    if target is None and selection.needs_pile:
         top = next((p.top for p in view.piles if p.number == pile), None)
-        line += _("; pile {pile}: {top}").format(pile=pile, top=top) if pile is not None else _("; pick a pile (p)")
+        if top is not None and top.isdigit():
+            target = int(top) % selection.modulo if selection.modulo else int(top)
+    if target is not None:
+        line += _(" · target {target}").format(target=target)
+    if selection.needs_pile and pile is None:
+        line += _("; pick a pile (p)")
+    if selection.tokens is not None and target is not None:
+        diff = raw - target
+        if diff == 0:
+            line += "\n" + _("Tokens: {held} held · this pick needs no token").format(held=selection.tokens)
+        else:
+            line += "\n" + ngettext(
+                "Tokens: {held} held · this pick moves the total by {diff} ({n} token)",
+                "Tokens: {held} held · this pick moves the total by {diff} ({n} tokens)",
+                abs(diff),
+            ).format(held=selection.tokens, diff=f"{diff:+d}", n=abs(diff))
     return line
 
 
@@ -124,7 +138,10 @@ def draw_table(
         text.append(_("pins standing: "))
         text.append("▮ " * view.standing, style="bold white")
         text.append(f" {view.standing}\n")
-    tokens = _("tokens: {dots} {count}").format(dots="●" * (view.tokens or 0) or "-", count=view.tokens)
+    if view.tokens:
+        tokens = _("tokens: {dots} {count}").format(dots="●" * view.tokens, count=view.tokens)
+    else:
+        tokens = _("tokens: none")  # not "- 0"
     if view.dice:
         line = Text(_("last roll ({name}): ").format(name=roll_by) if roll_by else _("dice: "))
         for die in view.dice:
@@ -135,10 +152,18 @@ def draw_table(
                 line.append(f"[{symbol}]", style=style)
                 line.append(" ")
         if view.dice_caption:
-            line.append(f"  {view.dice_caption}")
+            # Beside the dice where it fits whole; else on a line of its own where it fits there
+            # (never "rolled 2 and" | "5"); one longer than a line stays beside them, folded on words.
+            caption = cell_len(view.dice_caption)
+            if width and cell_len(line.plain) + 2 + caption > width and caption <= width:
+                line.rstrip()
+                line.append("\n" + view.dice_caption)
+            else:
+                line.append(f"  {view.dice_caption}")
         text.append(line)
+        last = line.plain.rsplit("\n", 1)[-1]
         if view.tokens is not None:  # on the dice's line where it fits, to keep the table short
-            if not width or cell_len(line.plain.rstrip()) + 3 + cell_len(tokens) <= width:
+            if not width or cell_len(last.rstrip()) + 3 + cell_len(tokens) <= width:
                 text.rstrip()
                 text.append("   " + tokens)
             else:

@@ -233,7 +233,7 @@ class CommandInput(Input):
 
 
 END_CHOICES = (
-    ("again", N_("Play again (the same players and options, new dice)")),
+    ("again", N_("Play again, same players and options")),  # dice or cards: said for every game
     ("review", N_("Review this game step by step")),
     ("back", N_("Back to the launcher")),
 )
@@ -260,8 +260,11 @@ class GameScreen(EnterGuard, Screen[None]):
         Binding("a", "abilities", N_("Abilities"), show=False),
         Binding("m", "miss", N_("Miss"), show=False),
         Binding("s", "stop", N_("Stop"), show=False),
-        Binding("p", "next_pile", N_("Pile"), show=False),
-        *[Binding(str(d), f"toggle_pin({d if d else 10})", show=False) for d in range(10)],
+        # The pick's keys are handled as they arrive, like Enter (the guard): a key without priority
+        # reaches the screen only after passing the focused control, so an Enter typed close behind
+        # it was handled first and played the pick as it stood before (or the list's highlighted action).
+        Binding("p", "next_pile", N_("Pile"), show=False, priority=True),
+        *[Binding(str(d), f"toggle_pin({d if d else 10})", show=False, priority=True) for d in range(10)],
     ]
 
     def __init__(self, match: Match, speed: int = 1) -> None:
@@ -471,7 +474,7 @@ class GameScreen(EnterGuard, Screen[None]):
         # Stacked in a short window, the hints share the room with the table: the table keeps what is left
         # above the play column's least (the rack and the dice at least, the rest scrolls in its box).
         left = self.query_one("#left")
-        if self.layout_name == "narrow" and height < SHORT and self.show_hint:
+        if self.layout_name == "narrow" and height < SHORT and self.show_hint and not self.match.state.is_terminal():
             left.styles.max_height = max(TABLE_ROWS_KEPT, height - 1 - self.sheet_rows - PLAY_ROWS_HINTING)
         else:
             left.styles.max_height = None  # the stylesheet's
@@ -581,9 +584,11 @@ class GameScreen(EnterGuard, Screen[None]):
     def update_hint(self) -> None:
         """The hint panel: hints are worked out in a thread (the first can take seconds), "thinking" till then."""
         box = self.query_one("#hint-box", VerticalScroll)
-        box.display = self.show_hint
-        self.set_class(self.show_hint, "hinting")  # the hints take the log's room (some of the table's too)
-        if not self.show_hint:
+        # Once the game is over there is nothing to hint: the panel gives its room back to the ending.
+        shown = self.show_hint and not self.match.state.is_terminal()
+        box.display = shown
+        self.set_class(shown, "hinting")  # the hints take the log's room (some of the table's too)
+        if not shown:
             return
         hint = self.query_one("#hint", WrappedText)
         key = (self.match.steps_done, self.show_chances and offers_chances(self.match.state))
@@ -619,17 +624,20 @@ class GameScreen(EnterGuard, Screen[None]):
     @staticmethod
     def hint_text(state: Any, chances: bool = False) -> Text:
         """Every option with its value, best first (the panel scrolls), then what the values are; with
-        `chances`, each option's chance to finish ahead too (offered under the values where there is one)."""
+        `chances`, each option's chance to finish ahead too (offered under the best option where there is one)."""
         found = option_values(state)
         if found is None:
             return Text(_("no hints for this position"))
         name, label, values = found
         chance_of = win_chances(state) if chances else None
         text = Text()
-        if chance_of is None and offers_chances(state):  # first, where it is seen without scrolling
-            text.append(_("c: each option's chance to finish ahead too") + "\n", style="italic")
-        for line in hint_words(state, name, values, chance_of):
-            text.append(f"{line}\n")
+        # The best option first: in a short window the panel may show one line, and that is the hint.
+        # The offer of the chances right under it, where it is seen without scrolling.
+        lines = [(line, "") for line in hint_words(state, name, values, chance_of)]
+        if chance_of is None and offers_chances(state):
+            lines.insert(1, (_("c: each option's chance to finish ahead too"), "italic"))
+        for line, style in lines:
+            text.append(f"{line}\n", style=style)
         text.append(label, style="italic")  # what the values are, once, under them
         if chance_of is not None:
             text.append("\n" + chance_line(), style="italic")
@@ -786,6 +794,8 @@ class GameScreen(EnterGuard, Screen[None]):
             self.confirm_selection()
 
     def action_toggle_pin(self, pin: int) -> None:
+        if self.typing():
+            raise SkipAction()  # a digit of a typed line, for the typing box
         if not self.human_to_act() or pin > self.match.game.lane.pins:
             return
         self.selected ^= {pin}
@@ -793,6 +803,8 @@ class GameScreen(EnterGuard, Screen[None]):
         self.refresh_all()
 
     def action_next_pile(self) -> None:
+        if self.typing():
+            raise SkipAction()
         piles = [p.number for p in self.table_view().piles if p.top is not None]
         if piles:
             self.pile = piles[(piles.index(self.pile) + 1) % len(piles)] if self.pile in piles else piles[0]

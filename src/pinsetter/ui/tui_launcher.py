@@ -543,6 +543,11 @@ class Launcher(EnterGuard, Screen[None]):
 
     def action_play(self) -> None:
         message = self.query_one("#launch-message", Static)
+        chosen = game_class(self.game_id)
+        if len(self.seats) > chosen.max_players:  # the game's name and what to do, not the engine's refusal
+            said = _("{game} takes {players}: remove a player first")
+            message.update(Text(said.format(game=_(chosen.name), players=chosen.players_text()), style="red"))
+            return
         options = self.chosen_options()
         try:
             seed = int(self.query_one("#seed", Input).value)

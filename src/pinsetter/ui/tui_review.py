@@ -387,13 +387,15 @@ def decision_entry(d: Decision) -> list[Paragraph]:
 
 
 def decisions_heading(seat: PlayerReview) -> Text:
-    lost = sum(1 for d in seat.decisions if not d.best)
-    heading = Text(
-        ngettext(
-            "{count} decision, {lost} lost points", "{count} decisions, {lost} lost points", len(seat.decisions)
-        ).format(count=len(seat.decisions), lost=lost),
-        style="bold",
-    )
+    """`182 decisions, 179 real choices, 1 with points lost`: the list's length, and the real choices
+    the summary's accuracy counts (a move where every option was as good is listed, not counted)."""
+    lost = sum(1 for d in seat.decisions if d.own and not d.best)  # the seat's own, as the chart's red columns
+    parts = [
+        ngettext("{count} decision", "{count} decisions", len(seat.decisions)).format(count=len(seat.decisions)),
+        ngettext("{count} real choice", "{count} real choices", len(seat.counted)).format(count=len(seat.counted)),
+        _("{count} with points lost").format(count=lost),
+    ]
+    heading = Text(_(", ").join(parts), style="bold")
     heading.append("  " + _("(Enter: the position in the replay)"), style="dim")
     return heading
 
