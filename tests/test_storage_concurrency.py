@@ -15,6 +15,8 @@ import multiprocessing
 import os
 import random
 import signal
+import sqlite3
+import threading
 import time
 from multiprocessing.synchronize import Barrier, Event
 from pathlib import Path
@@ -86,6 +88,34 @@ def test_processes_opening_a_new_database_at_once_all_succeed(any_url: str) -> N
     stored = sorted(g.record.seed for g in storage.all_games())
     assert stored == sorted(10 * w + i for w in range(workers) for i in range(2))
     assert len(storage.results_for("ann")) == 2 * workers
+
+
+def test_opening_a_new_database_waits_for_another_writer_instead_of_failing(tmp_path: Path) -> None:
+    """Switching a new file to WAL upgrades a read to a write, which SQLite refuses at once (no busy
+    handler) while another connection holds the write lock: the open must wait, as any write does.
+    Six processes opening a new database together failed this way about once in thirty runs."""
+    path = tmp_path / "games.sqlite"
+    blocker = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    blocker.execute("BEGIN IMMEDIATE")  # another process's write lock on the still empty file
+    failures: list[BaseException] = []
+    opened: list[Storage] = []
+
+    def open_it() -> None:
+        try:
+            opened.append(Storage(str(path)))
+        except BaseException as exc:  # reported below
+            failures.append(exc)
+
+    opener = threading.Thread(target=open_it)
+    opener.start()
+    opener.join(1.0)
+    assert failures == [] and opened == [], "the open ended while another connection held the write lock"
+    blocker.execute("COMMIT")
+    blocker.close()
+    opener.join(60)
+    assert failures == []
+    assert opened[0].revision() == head()
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
 
 # --- kill -9 during the first open ----------------------------------------------------------

@@ -19,7 +19,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -799,17 +801,41 @@ def _check_append(record: Record, text: str, validated: int, players: list[dict[
         raise RecordError(describe_validation_error(exc)) from None
 
 
+SQLITE_BUSY_SECONDS = 60  # how long a SQLite connection waits for another process's lock
+
+
+def _use_wal(cursor: sqlite3.Cursor) -> None:
+    """`PRAGMA journal_mode=WAL`, waiting for other processes as long as the busy timeout would.
+
+    Switching a file to WAL reads its header, then writes it: SQLite refuses that upgrade at once,
+    without its busy handler (a rule against deadlocks), while another connection holds the write
+    lock, as when several processes open a brand-new database together. Once the file is in WAL
+    mode (it stays so) the pragma changes nothing and takes no lock.
+    """
+    deadline = time.monotonic() + SQLITE_BUSY_SECONDS
+    pause = 0.001
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+
+
 def make_engine(url: str) -> Engine:
     if sa.make_url(url).get_backend_name() == "sqlite":
-        engine = sa.create_engine(url, connect_args={"timeout": 60})
+        engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_SECONDS})
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
             # pysqlite's own BEGIN handling commits before DDL; transactions are begun below instead.
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA busy_timeout=60000")
-            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
+            _use_wal(cursor)
             # In WAL mode: a commit survives the process (a crash, a restart) without waiting for the
             # disk; only an operating-system crash or power loss can roll back the last commits, and
             # never corrupts the file. FULL waits for an fsync per commit, which caps an online
