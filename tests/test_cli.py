@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from pinsetter.cli.app import app
@@ -53,6 +54,22 @@ def test_games_and_rules() -> None:
     assert "Double five is a strike" in runner.invoke(app, ["rules", "tenpins"]).output
     bad = runner.invoke(app, ["rules", "chess"])
     assert bad.exit_code == 2 and "unknown game" in bad.output
+
+
+def test_the_command_list_shows_each_summary_whole(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`pinsetter --help` lists every command with its first paragraph whole, folded, never cut with "..."."""
+    from pinsetter.cli.app import main
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["--help"]) == 0
+    listed = capsys.readouterr().out.split("Commands:", 1)[1]
+    assert "..." not in listed
+    text = " ".join(listed.split())
+    assert "Replay a game record, verify every step, the seed's draws and the stated results, print the sheets." in text
+    assert "rules Print a game's rules for players, in the current language. replay" in text  # first paragraph only
+    assert max(len(line) for line in listed.splitlines()) <= 80
 
 
 def test_play_bots_then_replay(tmp_path: Path) -> None:

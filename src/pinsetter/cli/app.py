@@ -96,6 +96,10 @@ def _translate_help(command: Any) -> None:
         command.help = _(command.help)
     if command.short_help:
         command.short_help = _(command.short_help)
+    elif command.help:
+        # The command list shows each command's first paragraph whole, folded on words: the parser
+        # would cut it to the width left ("Replay a game record, verify every step, the seed's draws...").
+        command.short_help = " ".join(command.help.split("\n\n", 1)[0].split())
     for param in command.params:
         text = getattr(param, "help", None)
         if text:

@@ -194,8 +194,8 @@ def known_game(text: str) -> str:
 
     try:
         game_class(text)
-    except GameError as exc:
-        raise typer.BadParameter(str(exc)) from None
+    except GameError as exc:  # said as `play` says it, not as the parser's "Invalid value for 'game': ..."
+        fail(str(exc))
     return text
 
 
