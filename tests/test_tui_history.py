@@ -46,6 +46,17 @@ def human_game(
     return match
 
 
+def alone(
+    storage: Storage, game: str, seed: int, kind: str = "human", options: dict[str, object] | None = None
+) -> Match:
+    """A finished game of `ann` alone (her moves a random bot's), kept in `storage` with her seat's `kind`."""
+    match = Match.new(game, [PlayerSpec("ann", "random")], seed=seed, options=options)
+    match.run_bots()
+    match.record.players = [PlayerSpec("ann", kind)]
+    match.game_id = storage.save(match.record)
+    return match
+
+
 def not_begun(storage: Storage, seed: int) -> Match:
     match = Match.new("tenpins", [PlayerSpec("ann")], seed=seed)
     match.storage = storage
@@ -294,6 +305,22 @@ async def test_a_game_without_decisions_says_so_when_asked_for_one(tmp_path: Pat
         said = [n.message for n in app._notifications]
         assert "nobody decided anything in this game: chance played every step" in said
         assert not replay.query_one("#replay-hint-box").display
+
+
+async def test_a_one_player_replay_ends_on_the_players_table(tmp_path: Path) -> None:
+    """At the end nobody is up and a game of one player draws a table of nobody's: it is still hers."""
+    storage = Storage(f"sqlite:///{tmp_path / 'o.sqlite'}")
+    match = alone(storage, "bowling-solitaire", 3)
+    app = PinsetterApp(storage=storage, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReplayScreen(storage.get(match.game_id or 0)))
+        replay = await wait_for(pilot, app, ReplayScreen)
+        assert replay.at == len(match.record.steps) and match.state.is_terminal()  # it opens on the end
+        assert "game over" in plain(replay.query_one("#replay-status", Static))
+        assert plain(replay.query_one("#replay-whose", Static)) == "ann's table"
+        await pilot.press("left")  # a step before: hers too, as the player up
+        await quiet(pilot)
+        assert plain(replay.query_one("#replay-whose", Static)) == "ann's table"
 
 
 def artifacts(tmp_path: Path) -> Path:

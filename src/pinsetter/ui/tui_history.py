@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, OptionList, 
 from textual.widgets.option_list import Option
 
 from pinsetter.catalog import game_title
+from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.i18n import N_, _, current_language, ngettext, using_language
 from pinsetter.records import game_played
@@ -540,7 +541,7 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.query_one("#replay-sheet", Static).update(Text(sheet, no_wrap=True))
         last_chance = next((s.text for s in reversed(self.steps[: self.at]) if s.actor is None), "")
         view = self.game.table(state, self.names, last_chance)
-        owner = self.whose(view.player)
+        owner = self.whose(self.table_owner(view))
         self.query_one("#replay-whose", Static).update(
             Text(_("{name}'s table").format(name=owner) if owner else _("the table"))
         )
@@ -552,6 +553,14 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.query_one("#replay-log", Static).update(Text("\n").join(Text(line) for line in self.lines[: self.at]))
         self.query_one("#replay-autoplay", Button).label = _("Pause") if self.autoplay_timer else _("Autoplay")
         self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end, animate=False)
+
+    def table_owner(self, view: TableView) -> int | None:
+        """Whose table is drawn: the player up's, or at the end, where nobody is up, the last step's player's
+        (a game of one player ends on a view of nobody's: it is still that player's table)."""
+        if view.player is not None or self.at == 0:
+            return view.player
+        before = self.states[self.at - 1]
+        return None if before.is_terminal() else int(before.turn())
 
     def table_width(self) -> int:
         """The cells the table is laid out in: its column's (the whole width when narrow), less the scroll bar."""
