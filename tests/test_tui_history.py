@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button, OptionList, Static
+from textual.widgets import Button, Checkbox, OptionList, Static
 
 from pinsetter.bots.base import make_bot
 from pinsetter.bots.hints import hint_words, option_values
@@ -23,7 +23,7 @@ from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
 from pinsetter.ui.tui import PinsetterApp
-from pinsetter.ui.tui_history import ConfirmDelete, HistoryScreen, ReplayScreen
+from pinsetter.ui.tui_history import ConfirmDelete, HistoryScreen, ReplayScreen, StatsScreen
 from pinsetter.ui.tui_launcher import Launcher
 from test_tui import screen_text
 from tui_support import quiet, until
@@ -321,6 +321,23 @@ async def test_a_one_player_replay_ends_on_the_players_table(tmp_path: Path) -> 
         await pilot.press("left")  # a step before: hers too, as the player up
         await quiet(pilot)
         assert plain(replay.query_one("#replay-whose", Static)) == "ann's table"
+
+
+async def test_the_statistics_box_says_on_and_off_in_its_marks(tmp_path: Path) -> None:
+    """The box reads on or off in its characters, not its colour (NO_COLOR, a monochrome terminal)."""
+    storage = Storage(f"sqlite:///{tmp_path / 'b.sqlite'}")
+    alone(storage, "tenpins", 1, options={"frames": 2})
+    alone(storage, "tenpins", 3, kind="random", options={"frames": 2})  # a bot's: counted only when the box is on
+    app = PinsetterApp(storage=storage, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(StatsScreen(storage, "tenpins"))
+        stats = await wait_for(pilot, app, StatsScreen)
+        box = stats.query_one("#stats-bots", Checkbox)
+        assert box.render().plain.strip() == "[ ] Count the bots' scores"
+        box.focus()
+        await pilot.press("space")
+        await until(pilot, lambda: "2 finished games" in flat(screen_text(app)), "the bot's game counted")
+        assert box.value and box.render().plain.strip() == "[x] Count the bots' scores"
 
 
 def artifacts(tmp_path: Path) -> Path:

@@ -44,6 +44,7 @@ __all__ = [
     "HISTORY_CSS",
     "ConfirmDelete",
     "HistoryScreen",
+    "MarkedCheckbox",
     "ReplayScreen",
     "StatsScreen",
     "readable_history",
@@ -847,6 +848,22 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
     return text
 
 
+class MarkedCheckbox(Checkbox):
+    """A checkbox whose mark says on or off without colour, `[x]` or `[ ]` (NO_COLOR, monochrome).
+
+    Textual's own box draws the same X either way and tells them apart by its colour alone.
+    """
+
+    DEFAULT_CSS = "MarkedCheckbox > .toggle--button { color: $foreground; }"  # Textual's off mark is all but unseen
+    BUTTON_LEFT = ""
+    BUTTON_RIGHT = ""
+    BUTTON_INNER = "[ ]"
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "[x]" if self.value else "[ ]"
+        super().watch_value()
+
+
 class StatsScreen(EnterGuard, Screen[None]):
     """Statistics of one game for one player or everyone; a game is always chosen (never averaged together)."""
 
@@ -860,10 +877,6 @@ class StatsScreen(EnterGuard, Screen[None]):
         self.game = game if game is not None and game in GAMES else sorted(GAMES)[0]
         self.player = player
         self.bots = False  # bots' scores count only when asked for
-
-    def bots_words(self) -> str:
-        """`Count the bots' scores: off`: the box's state in words (its mark differs only by colour)."""
-        return _("{title}: {state}").format(title=_("Count the bots' scores"), state=_("on") if self.bots else _("off"))
 
     def players(self) -> list[str]:
         """The names with results in this game (bots' only when their scores count)."""
@@ -892,7 +905,7 @@ class StatsScreen(EnterGuard, Screen[None]):
             with Horizontal(classes="filter"):
                 yield Label(_("Player"))
                 yield Select([], prompt=_("every player"), id="stats-player", allow_blank=True, compact=True)
-        yield Checkbox(self.bots_words(), self.bots, id="stats-bots", compact=True)  # a line of its own
+        yield MarkedCheckbox(_("Count the bots' scores"), self.bots, id="stats-bots", compact=True)  # a line of its own
         with VerticalScroll(id="stats-body"):
             yield WrappedText(id="stats-text")  # Japanese wrapped by its rules, at the screen's width
         with Horizontal(classes="row"):
@@ -942,7 +955,6 @@ class StatsScreen(EnterGuard, Screen[None]):
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox.id == "stats-bots":
             self.bots = event.value
-            event.checkbox.label = self.bots_words()
             self.refresh_players()
             self.refresh_stats()
 
