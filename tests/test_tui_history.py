@@ -22,6 +22,7 @@ from pinsetter.core.seeds import step_rng
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
+from pinsetter.storage.stats import player_stats
 from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_history import ConfirmDelete, HistoryScreen, ReplayScreen, StatsScreen
 from pinsetter.ui.tui_launcher import Launcher
@@ -323,10 +324,11 @@ async def test_a_one_player_replay_ends_on_the_players_table(tmp_path: Path) -> 
         assert plain(replay.query_one("#replay-whose", Static)) == "ann's table"
 
 
-async def test_the_statistics_box_says_on_and_off_in_its_marks(tmp_path: Path) -> None:
-    """The box reads on or off in its characters, not its colour (NO_COLOR, a monochrome terminal)."""
+async def test_statistics_say_the_box_in_marks_and_too_few_games_in_words(tmp_path: Path) -> None:
+    """The box reads on or off in its characters, not its colour; a range only from five games."""
     storage = Storage(f"sqlite:///{tmp_path / 'b.sqlite'}")
-    alone(storage, "tenpins", 1, options={"frames": 2})
+    for seed in (1, 2):
+        alone(storage, "tenpins", seed, options={"frames": 2})
     alone(storage, "tenpins", 3, kind="random", options={"frames": 2})  # a bot's: counted only when the box is on
     app = PinsetterApp(storage=storage, speed=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -334,10 +336,21 @@ async def test_the_statistics_box_says_on_and_off_in_its_marks(tmp_path: Path) -
         stats = await wait_for(pilot, app, StatsScreen)
         box = stats.query_one("#stats-bots", Checkbox)
         assert box.render().plain.strip() == "[ ] Count the bots' scores"
+        data = player_stats(storage, None, "tenpins")["series"][0]
+        text = flat(screen_text(app))
+        assert f"average {data['average']:.1f} (too few games for a range: 5 needed)" in text
+        assert "95% CI" not in text and "0.0 to" not in text
         box.focus()
         await pilot.press("space")
-        await until(pilot, lambda: "2 finished games" in flat(screen_text(app)), "the bot's game counted")
+        await until(pilot, lambda: "3 finished games" in flat(screen_text(app)), "the bot's game counted")
         assert box.value and box.render().plain.strip() == "[x] Count the bots' scores"
+        for seed in (4, 5):  # five games with the bot's: a range
+            alone(storage, "tenpins", seed, options={"frames": 2})
+        await pilot.press("space", "space")  # off and on again: read anew
+        await until(pilot, lambda: "5 finished games" in flat(screen_text(app)), "five games")
+        low, high = player_stats(storage, None, "tenpins", include_bots=True)["series"][0]["ci95"]
+        assert f"95% CI {low:.1f} to {high:.1f}" in flat(screen_text(app))
+        assert "[x] Count the bots' scores" in screen_text(app)
 
 
 def artifacts(tmp_path: Path) -> Path:
