@@ -19,7 +19,7 @@ from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.simulate import mean_ci95
 from pinsetter.storage import Storage
-from pinsetter.storage.stats import player_stats
+from pinsetter.storage.stats import FEWEST_FOR_INTERVAL, player_stats
 
 runner = CliRunner()
 
@@ -71,18 +71,44 @@ def test_an_interval_needs_two_values_and_stays_in_its_bounds() -> None:
     assert mean_ci95([1, 2, 3])[1:] == pytest.approx((low, high))
 
 
-def test_a_two_game_series_has_an_interval_within_the_possible_scores(storage: Storage) -> None:
-    # One-frame Ten Pins: 0 and 16 (seeds 12 and 39). The normal interval said -7.7 to 23.7.
+def test_fewer_than_five_scores_give_no_range_but_words_everywhere_they_show(
+    storage: Storage, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pinsetter.web.app import create_app
+
+    # One-frame Ten Pins: 0 and 16 (seeds 12 and 39). Student's t from two scores says -93.6 to 109.6,
+    # clipped to "0.0 to 30.0": the whole of what a game can score, a range that says nothing.
     assert [store(storage, "tenpins", seed, {"frames": 1})[0] for seed in (12, 39)] == [0, 16]
+    for seed in (1, 2):  # up to four scores: still none
+        store(storage, "tenpins", seed, {"frames": 1})
+        (series,) = player_stats(storage, "ann")["series"]
+        assert series["results"] < FEWEST_FOR_INTERVAL == 5 and series["ci95"] is None
+    out = runner.invoke(app, ["stats", "--db", db_of(storage)]).output
+    assert "average 7.00 (too few games for a range: 5 needed), best 16, worst 0" in out and "CI" not in out
+    with TestClient(create_app(db_of(storage))) as client:  # the web's statistics read the same function
+        assert client.get("/api/stats?player=ann").json()["series"][0]["ci95"] is None
+    try:
+        assert main(["--lang", "ja", "stats", "--db", db_of(storage)]) == 0
+    finally:
+        set_language(DEFAULT_LANGUAGE)
+    assert "平均 7.00（ゲームが少なく範囲は出せません: 5ゲーム必要）" in capsys.readouterr().out  # noqa: RUF001
+
+
+def test_from_five_scores_a_range_within_the_possible_scores(storage: Storage) -> None:
+    # 0, 0, 0, 0 and 19 (seeds 12, 20, 30, 40, 51): Student's t says -6.7 to 14.3, clipped at 0.
+    assert [store(storage, "tenpins", seed, {"frames": 1})[0] for seed in (12, 20, 30, 40, 51)] == [0, 0, 0, 0, 19]
     (series,) = player_stats(storage, "ann")["series"]
-    assert series["max_score"] == 30 and series["ci95"] == [0, 30]
+    low, high = series["ci95"]
+    assert series["max_score"] == 30 and low == 0 and high == pytest.approx(3.8 + 2.77644511 * math.sqrt(72.2 / 5))
+    assert "(95% CI 0.00-14.35)" in runner.invoke(app, ["stats", "--db", db_of(storage)]).output
 
 
 def test_one_game_has_no_interval(storage: Storage) -> None:
     store(storage, "tenpins", 1)
     (series,) = player_stats(storage, "ann")["series"]
     assert series["results"] == 1 and series["ci95"] is None
-    assert "one game: no confidence interval yet" in runner.invoke(app, ["stats", "--db", db_of(storage)]).output
+    out = runner.invoke(app, ["stats", "--db", db_of(storage)]).output
+    assert "too few games for a range: 5 needed" in out
 
 
 def test_the_interval_of_a_few_games_is_student_s_t(storage: Storage) -> None:

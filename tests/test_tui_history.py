@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Button, OptionList, Static
+from textual.widgets import Button, Checkbox, OptionList, Static
 
 from pinsetter.bots.base import make_bot
 from pinsetter.bots.hints import hint_words, option_values
@@ -22,8 +22,9 @@ from pinsetter.core.seeds import step_rng
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
+from pinsetter.storage.stats import player_stats
 from pinsetter.ui.tui import PinsetterApp
-from pinsetter.ui.tui_history import ConfirmDelete, HistoryScreen, ReplayScreen
+from pinsetter.ui.tui_history import ConfirmDelete, HistoryScreen, ReplayScreen, StatsScreen
 from pinsetter.ui.tui_launcher import Launcher
 from test_tui import screen_text
 from tui_support import quiet, until
@@ -43,6 +44,17 @@ def human_game(
             match.apply(bot.choose(match.state, step_rng(1, match.steps_done, 1)))
     match.storage = storage
     match.store()  # the same row, now with every step and the result
+    return match
+
+
+def alone(
+    storage: Storage, game: str, seed: int, kind: str = "human", options: dict[str, object] | None = None
+) -> Match:
+    """A finished game of `ann` alone (her moves a random bot's), kept in `storage` with her seat's `kind`."""
+    match = Match.new(game, [PlayerSpec("ann", "random")], seed=seed, options=options)
+    match.run_bots()
+    match.record.players = [PlayerSpec("ann", kind)]
+    match.game_id = storage.save(match.record)
     return match
 
 
@@ -294,6 +306,51 @@ async def test_a_game_without_decisions_says_so_when_asked_for_one(tmp_path: Pat
         said = [n.message for n in app._notifications]
         assert "nobody decided anything in this game: chance played every step" in said
         assert not replay.query_one("#replay-hint-box").display
+
+
+async def test_a_one_player_replay_ends_on_the_players_table(tmp_path: Path) -> None:
+    """At the end nobody is up and a game of one player draws a table of nobody's: it is still hers."""
+    storage = Storage(f"sqlite:///{tmp_path / 'o.sqlite'}")
+    match = alone(storage, "bowling-solitaire", 3)
+    app = PinsetterApp(storage=storage, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReplayScreen(storage.get(match.game_id or 0)))
+        replay = await wait_for(pilot, app, ReplayScreen)
+        assert replay.at == len(match.record.steps) and match.state.is_terminal()  # it opens on the end
+        assert "game over" in plain(replay.query_one("#replay-status", Static))
+        assert plain(replay.query_one("#replay-whose", Static)) == "ann's table"
+        await pilot.press("left")  # a step before: hers too, as the player up
+        await quiet(pilot)
+        assert plain(replay.query_one("#replay-whose", Static)) == "ann's table"
+
+
+async def test_statistics_say_the_box_in_marks_and_too_few_games_in_words(tmp_path: Path) -> None:
+    """The box reads on or off in its characters, not its colour; a range only from five games."""
+    storage = Storage(f"sqlite:///{tmp_path / 'b.sqlite'}")
+    for seed in (1, 2):
+        alone(storage, "tenpins", seed, options={"frames": 2})
+    alone(storage, "tenpins", 3, kind="random", options={"frames": 2})  # a bot's: counted only when the box is on
+    app = PinsetterApp(storage=storage, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(StatsScreen(storage, "tenpins"))
+        stats = await wait_for(pilot, app, StatsScreen)
+        box = stats.query_one("#stats-bots", Checkbox)
+        assert box.render().plain.strip() == "[ ] Count the bots' scores"
+        data = player_stats(storage, None, "tenpins")["series"][0]
+        text = flat(screen_text(app))
+        assert f"average {data['average']:.1f} (too few games for a range: 5 needed)" in text
+        assert "95% CI" not in text and "0.0 to" not in text
+        box.focus()
+        await pilot.press("space")
+        await until(pilot, lambda: "3 finished games" in flat(screen_text(app)), "the bot's game counted")
+        assert box.value and box.render().plain.strip() == "[x] Count the bots' scores"
+        for seed in (4, 5):  # five games with the bot's: a range
+            alone(storage, "tenpins", seed, options={"frames": 2})
+        await pilot.press("space", "space")  # off and on again: read anew
+        await until(pilot, lambda: "5 finished games" in flat(screen_text(app)), "five games")
+        low, high = player_stats(storage, None, "tenpins", include_bots=True)["series"][0]["ci95"]
+        assert f"95% CI {low:.1f} to {high:.1f}" in flat(screen_text(app))
+        assert "[x] Count the bots' scores" in screen_text(app)
 
 
 def artifacts(tmp_path: Path) -> Path:

@@ -20,10 +20,13 @@ from pinsetter.records import game_played
 from pinsetter.solvers.reference import percent, reference
 from pinsetter.storage.db import Storage
 
-__all__ = ["HUMAN", "player_stats"]
+__all__ = ["FEWEST_FOR_INTERVAL", "HUMAN", "player_stats"]
 
 HUMAN = "human"  # a result's seat kind; any other kind is a bot's
 BEST_GAMES = 5
+# Scores a series needs for its interval (docs/history.md, "Interval"): with two to four the range is
+# wider than one game's own spread (two scores: the mean +- 9 standard deviations) and says nothing.
+FEWEST_FOR_INTERVAL = 5
 
 
 def _benchmark(game: str, options: dict[str, object], average: float) -> dict[str, Any] | None:
@@ -103,7 +106,8 @@ def _series(game: str, options: dict[str, object], rows: list[dict[str, Any]], p
         slope = sum((x - x_mean) * (y - y_mean) for x, y in zip(xs, recent, strict=True)) / sum(
             (x - x_mean) ** 2 for x in xs
         )
-    interval = mean_interval(scores, low=0, high=top)  # never outside the scores a game can have
+    # Never outside the scores a game can have; none from too few scores to say anything.
+    interval = mean_interval(scores, low=0, high=top) if n >= FEWEST_FOR_INTERVAL else None
     best = sorted(rows, key=lambda r: (-r["score"], str(r["created"]), r["game_id"]))[:BEST_GAMES]
     data: dict[str, Any] = {
         "game": game,
@@ -113,7 +117,7 @@ def _series(game: str, options: dict[str, object], rows: list[dict[str, Any]], p
         "results": n,
         "max_score": top,
         "average": mean,
-        # Student's t, clipped to [0, max_score]; one game has no spread to measure: no interval.
+        # Student's t, clipped to [0, max_score]; null below FEWEST_FOR_INTERVAL scores.
         "ci95": list(interval) if interval is not None else None,
         "best": max(scores),
         "worst": min(scores),

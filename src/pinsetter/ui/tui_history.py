@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, Header, Input, Label, OptionList, 
 from textual.widgets.option_list import Option
 
 from pinsetter.catalog import game_title
+from pinsetter.core.table import TableView
 from pinsetter.games.registry import GAMES, game_class
 from pinsetter.i18n import N_, _, current_language, ngettext, using_language
 from pinsetter.records import game_played
@@ -43,6 +44,7 @@ __all__ = [
     "HISTORY_CSS",
     "ConfirmDelete",
     "HistoryScreen",
+    "MarkedCheckbox",
     "ReplayScreen",
     "StatsScreen",
     "readable_history",
@@ -540,7 +542,7 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.query_one("#replay-sheet", Static).update(Text(sheet, no_wrap=True))
         last_chance = next((s.text for s in reversed(self.steps[: self.at]) if s.actor is None), "")
         view = self.game.table(state, self.names, last_chance)
-        owner = self.whose(view.player)
+        owner = self.whose(self.table_owner(view))
         self.query_one("#replay-whose", Static).update(
             Text(_("{name}'s table").format(name=owner) if owner else _("the table"))
         )
@@ -552,6 +554,14 @@ class ReplayScreen(EnterGuard, Screen[None]):
         self.query_one("#replay-log", Static).update(Text("\n").join(Text(line) for line in self.lines[: self.at]))
         self.query_one("#replay-autoplay", Button).label = _("Pause") if self.autoplay_timer else _("Autoplay")
         self.call_after_refresh(self.query_one("#log", VerticalScroll).scroll_end, animate=False)
+
+    def table_owner(self, view: TableView) -> int | None:
+        """Whose table is drawn: the player up's, or at the end, where nobody is up, the last step's player's
+        (a game of one player ends on a view of nobody's: it is still that player's table)."""
+        if view.player is not None or self.at == 0:
+            return view.player
+        before = self.states[self.at - 1]
+        return None if before.is_terminal() else int(before.turn())
 
     def table_width(self) -> int:
         """The cells the table is laid out in: its column's (the whole width when narrow), less the scroll bar."""
@@ -759,7 +769,7 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
 
     A series is the game with one set of options in play (5 frames, advanced...): `player_stats`.
     """
-    from pinsetter.storage.stats import player_stats
+    from pinsetter.storage.stats import FEWEST_FOR_INTERVAL, player_stats
 
     data = player_stats(storage, player, game, include_bots=bots)
     who = player or _("every player")
@@ -802,10 +812,9 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
             )
         average = block["average"]
         ci = block["ci95"]
-        if ci is None:
-            text.append(
-                _("average {average:.1f} (one game: no confidence interval yet)").format(average=average) + "\n"
-            )
+        if ci is None:  # too few scores: a range of 0 to the best possible score would say nothing
+            few = _("too few games for a range: {count} needed").format(count=FEWEST_FOR_INTERVAL)
+            text.append(_("average {average:.1f} ({interval})").format(average=average, interval=few) + "\n")
         else:
             text.append(
                 _("average {average:.1f}, 95% CI {low:.1f} to {high:.1f}").format(
@@ -838,6 +847,22 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
     return text
 
 
+class MarkedCheckbox(Checkbox):
+    """A checkbox whose mark says on or off without colour, `[x]` or `[ ]` (NO_COLOR, monochrome).
+
+    Textual's own box draws the same X either way and tells them apart by its colour alone.
+    """
+
+    DEFAULT_CSS = "MarkedCheckbox > .toggle--button { color: $foreground; }"  # Textual's off mark is all but unseen
+    BUTTON_LEFT = ""
+    BUTTON_RIGHT = ""
+    BUTTON_INNER = "[ ]"
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "[x]" if self.value else "[ ]"
+        super().watch_value()
+
+
 class StatsScreen(EnterGuard, Screen[None]):
     """Statistics of one game for one player or everyone; a game is always chosen (never averaged together)."""
 
@@ -851,10 +876,6 @@ class StatsScreen(EnterGuard, Screen[None]):
         self.game = game if game is not None and game in GAMES else sorted(GAMES)[0]
         self.player = player
         self.bots = False  # bots' scores count only when asked for
-
-    def bots_words(self) -> str:
-        """`Count the bots' scores: off`: the box's state in words (its mark differs only by colour)."""
-        return _("{title}: {state}").format(title=_("Count the bots' scores"), state=_("on") if self.bots else _("off"))
 
     def players(self) -> list[str]:
         """The names with results in this game (bots' only when their scores count)."""
@@ -883,7 +904,7 @@ class StatsScreen(EnterGuard, Screen[None]):
             with Horizontal(classes="filter"):
                 yield Label(_("Player"))
                 yield Select([], prompt=_("every player"), id="stats-player", allow_blank=True, compact=True)
-        yield Checkbox(self.bots_words(), self.bots, id="stats-bots", compact=True)  # a line of its own
+        yield MarkedCheckbox(_("Count the bots' scores"), self.bots, id="stats-bots", compact=True)  # a line of its own
         with VerticalScroll(id="stats-body"):
             yield WrappedText(id="stats-text")  # Japanese wrapped by its rules, at the screen's width
         with Horizontal(classes="row"):
@@ -933,7 +954,6 @@ class StatsScreen(EnterGuard, Screen[None]):
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox.id == "stats-bots":
             self.bots = event.value
-            event.checkbox.label = self.bots_words()
             self.refresh_players()
             self.refresh_stats()
 
