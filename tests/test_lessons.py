@@ -20,7 +20,6 @@ from pinsetter.lessons import Tutor, explain, position_situations, score_notes
 from pinsetter.records import PlayerSpec, RecordStep
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui.sheet import render_sheets
 from pinsetter.ui.tui_learn import lesson as terminal_lesson
 from pinsetter.web.app import create_app
 
@@ -259,22 +258,6 @@ def test_the_terminal_panel_prints_the_shared_words() -> None:
     lessons = explain(match.game, match.state, view)
     assert lessons and all(item.text in panel for item in lessons)
     assert "Choose a pile (p)" in panel  # the terminal's own keys, added to the shared words
-
-
-def test_a_lesson_writes_the_first_frames_marks_as_the_sheet_does() -> None:
-    """`7-` on the sheet is `7-` in the lesson, not `7 -`: in the terminal's panel and the web's tutor alike."""
-    match = Match.new("tenpins", [PlayerSpec("you")], seed=15)  # 7 then a miss
-    while match.state.ball_context(0).frame == 1:  # type: ignore[union-attr]
-        match.advance()
-    sheet = match.state.scoresheet(0)
-    assert sheet.frames[0].marks == ("7", "-")
-    assert " 7-" in render_sheets(["you"], [sheet], compact=True).splitlines()[2]  # the terminal's sheet
-    view = match.game.table(match.state, ["you"])
-    assert "marked 7- on the sheet" in terminal_lesson(match, view).plain
-    tutor = Tutor(match.game, 1)
-    tutor.update([(step.actor, step.text) for step in match.record.steps], ["you"])
-    told = " ".join(item.text for item in tutor.now())
-    assert "That was your first frame, marked 7- on the sheet." in told
 
 
 @pytest.mark.parametrize(

@@ -98,7 +98,7 @@ async def test_learn_mode_walks_through_the_first_frame_of_every_game(tmp_path: 
                 assert word in read, (game, word)
             # Each lesson is about the position it was shown for: the last one ends the first frame.
             first = screen.match.state.scoresheet(0).frames[0]
-            assert f"That was your first frame, marked {first.written} on the sheet" in screen.lessons_seen[-1]
+            assert f"That was your first frame, marked {' '.join(first.marks)}" in screen.lessons_seen[-1]
             assert "That was your first frame" in screen_text(app)  # on screen, in the lesson panel
             if game == "rolling-pins":
                 held = [a.title for a in screen.table_view().abilities]

@@ -26,7 +26,6 @@ from pinsetter.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from pinsetter.core.game import Game, State
-    from pinsetter.core.scoring import Frame
     from pinsetter.core.table import TableView
 
 __all__ = ["LEARN_MARK", "Lesson", "Situation", "Tutor", "explain", "lesson_for", "score_notes", "sentences"]
@@ -339,11 +338,6 @@ def ball_situation(mark: str, ended: bool, total: int | None) -> Situation:
     return Situation(topic, {"mark": mark, "ended": ended, "total": total})
 
 
-def first_frame_situation(first: Frame | None) -> Situation:
-    """The first frame done, its marks written as the sheet writes them (`3-`, not `3 -`)."""
-    return Situation("first-frame", {"marks": (first.written if first is not None else "") or "-"})
-
-
 def step_situations(before: State, text: str, after: State, learner: int = 0) -> list[Situation]:
     """What the step just made meant for the learner: the balls it finished, a miss, the first frame done."""
     said: list[Situation] = []
@@ -363,7 +357,7 @@ def step_situations(before: State, text: str, after: State, learner: int = 0) ->
     ctx = after.ball_context(learner)
     before_ctx = before.ball_context(learner)
     if first is not None and before_ctx is not None and before_ctx.frame == 1 and (ctx is None or ctx.frame > 1):
-        said.append(first_frame_situation(first))
+        said.append(Situation("first-frame", {"marks": " ".join(first.marks) or "-"}))
     return said
 
 
@@ -382,7 +376,7 @@ def explain(game: Game, state: State, view: TableView, learner: int = 0) -> list
     said: list[Situation] = []
     if state.is_terminal() or ctx is None or ctx.frame > 1:
         first = sheet.frames[0] if sheet.frames else None
-        said.append(first_frame_situation(first))
+        said.append(Situation("first-frame", {"marks": " ".join(first.marks) if first and first.marks else "-"}))
         if first is not None and first.marks:
             said.append(ball_situation(first.marks[-1], True, first.total))
         said += track_situations(view)

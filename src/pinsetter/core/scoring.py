@@ -80,11 +80,6 @@ class Frame:
     score: int | None
     total: int | None
 
-    @property
-    def written(self) -> str:
-        """The frame as the sheet writes it, its marks side by side: `3-`, `7/`, `X`, `XX5` (`format_line`)."""
-        return "".join(self.marks)
-
     @functools.cached_property
     def data(self) -> dict[str, object]:
         """`to_dict`, made once (shared: read only)."""
@@ -467,7 +462,7 @@ def format_line(pinfalls: Sequence[int], lane: Lane = STANDARD) -> str:
     would read as one ball of 81 pins.
     """
     sheet = score(pinfalls, lane)
-    frames = [f.written for f in sheet.frames]
+    frames = ["".join(f.marks) for f in sheet.frames]
     if any(c in _MARKS for frame in frames for c in frame):
         return " ".join(frames)
     return " ".join(str(p) for p in pinfalls)
