@@ -219,6 +219,42 @@ def test_undo_starts_the_lessons_over_from_the_shorter_record() -> None:
     assert tutor.topics() == fresh.topics() and len(fresh.topics()) < len(whole)
 
 
+def test_an_open_frames_lesson_gives_the_frames_own_score_not_the_running_total() -> None:
+    """An open frame after the first scores the pins it made; the running total under it is another number."""
+    from pinsetter.lessons import lesson_for, step_situations
+
+    match = Match.new("tenpins", [PlayerSpec("you")], seed=1)
+    while not match.state.is_terminal():
+        before = match.state.clone()
+        match.advance()
+        frames = match.state.scoresheet(0).frames
+        for situation in step_situations(before, match.record.steps[-1].text, match.state):
+            finished = frames[before.ball_context(0).frame - 1]  # type: ignore[union-attr]
+            if situation.topic == "ball:open" and finished.total != finished.score:
+                text = lesson_for(match.game, situation).text
+                assert f"It scores {finished.score}." in text and f"It scores {finished.total}." not in text, text
+                return
+    raise AssertionError("no open frame after the first in this game")
+
+
+def test_the_dice_faces_lesson_names_the_faces_in_words_in_the_language_asked() -> None:
+    """The dice are drawn, not lettered: the lesson names the faces, and in the language of the telling."""
+    from pinsetter.i18n import using_language
+    from pinsetter.lessons import lesson_for
+
+    match = Match.new("bowling-dice", [PlayerSpec("you")], seed=4)
+    match.advance()
+    view = match.game.table(match.state, ["you"], match.record.steps[-1].text)
+    with using_language("en"):  # the situation is found in one language...
+        faces = next(s for s in position_situations(match.game, match.state, view) if s.topic == "faces")
+    english = lesson_for(match.game, faces).text
+    assert english.startswith("This roll shows ") and " faces" in english
+    assert not any(f" {letter} " in f" {english} " for letter in ("P", "-"))
+    with using_language("ja"):  # ...and told in another
+        japanese = lesson_for(match.game, faces).text
+    assert "faces" not in japanese and "blank" not in japanese and "pin" not in japanese
+
+
 def only_miss_position() -> Match:
     """A first-frame Rolling Pins position whose roll no standing pins add up to, even with tokens: Miss is the move."""
     for seed in range(1, 200):

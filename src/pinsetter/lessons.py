@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pinsetter.i18n import _, ngettext
+from pinsetter.core.narration import pins_list
+from pinsetter.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from pinsetter.core.game import Game, State
@@ -60,6 +61,14 @@ class Lesson:
 
 # --- the words ---------------------------------------------------------------------------------------------
 
+# A bowling die's faces by name, as a lesson lists those a roll shows (the dice are drawn, not lettered).
+FACE_NAMES = {
+    "X": N_("strike faces (X)"),
+    "/": N_("spare faces (/)"),
+    "-": N_("blank faces"),
+    "P": N_("pin faces"),
+}
+
 WIDE = re.compile(r"[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]")  # Japanese text and its punctuation
 
 
@@ -76,7 +85,7 @@ def sentences(*parts: str) -> str:
 
 
 def _ball_words(values: dict[str, Any]) -> tuple[str, str]:
-    mark, ended, total = values["mark"], values.get("ended", False), values.get("total")
+    mark, ended, score = values["mark"], values.get("ended", False), values.get("score")
     if mark == "X":
         return _("Strike (X)"), _(
             "All ten pins with the first ball of a frame. The frame scores 10 plus the pins of your next "
@@ -88,7 +97,7 @@ def _ball_words(values: dict[str, Any]) -> tuple[str, str]:
         )
     if ended:
         said = _("Pins were still standing after ball 2: an open frame, worth the pins down.")
-        return _("Open frame"), sentences(said, "" if total is None else _("It scores {total}.").format(total=total))
+        return _("Open frame"), sentences(said, "" if score is None else _("It scores {total}.").format(total=score))
     pins = int(mark) if str(mark).isdigit() else 0
     if pins:
         said = ngettext(
@@ -134,7 +143,7 @@ def lesson_for(game: Game, situation: Situation) -> Lesson:
     elif topic == "faces":
         title = _("Dice faces")
         text = sentences(
-            _("This roll shows {faces}.").format(faces=v["faces"]),
+            _("This roll shows {faces}.").format(faces=pins_list([_(FACE_NAMES[face]) for face in v["faces"]])),
             _(
                 "On a full rack any strike face (X) is a strike; otherwise every blank and spare face is a pin "
                 "down, and every pin face a pin left standing."
@@ -267,11 +276,9 @@ def position_situations(game: Game, state: State, view: TableView, learner: int 
     said: list[Situation] = []
     ctx = state.ball_context(learner)
     chance = state.is_chance_node()
-    faces = {die.face: die.label for die in view.dice if die.kind == "bowling"}
+    faces = "".join(face for face in FACE_NAMES if any(d.kind == "bowling" and d.face == face for d in view.dice))
     if faces:
-        named = [_("{face} {label}").format(face=face, label=label) for face, label in sorted(faces.items())]
-        listed = _(", ").join(named)
-        said.append(Situation("faces", {"faces": listed}))
+        said.append(Situation("faces", {"faces": faces}))  # the faces as data: told in the language of the telling
     if chance and not game.has_decisions:
         if ctx is not None and ctx.ball == 2 and not ctx.fresh_rack and game.id == "tenpins":
             said.append(Situation("tenpins-ball-2"))
@@ -327,15 +334,16 @@ def track_situations(view: TableView) -> list[Situation]:
     return said
 
 
-def ball_situation(mark: str, ended: bool, total: int | None) -> Situation:
-    """What a finished ball's mark means: a strike, a spare, ball 1's pins, an open frame."""
+def ball_situation(mark: str, ended: bool, score: int | None) -> Situation:
+    """What a finished ball's mark means: a strike, a spare, ball 1's pins, an open frame (`score`: the
+    frame's own score, not the running total under it)."""
     if mark == "X":
         topic = "ball:strike"
     elif mark == "/":
         topic = "ball:spare"
     else:
         topic = "ball:open" if ended else "ball:first"
-    return Situation(topic, {"mark": mark, "ended": ended, "total": total})
+    return Situation(topic, {"mark": mark, "ended": ended, "score": score})
 
 
 def step_situations(before: State, text: str, after: State, learner: int = 0) -> list[Situation]:
@@ -351,7 +359,7 @@ def step_situations(before: State, text: str, after: State, learner: int = 0) ->
     for frame in sheet.frames:
         for number, mark in enumerate(frame.marks, start=1):
             if start <= index < end:
-                said.append(ball_situation(mark, number >= 2, frame.total))
+                said.append(ball_situation(mark, number >= 2, frame.score))
             index += 1
     first = sheet.frames[0] if sheet.frames else None
     ctx = after.ball_context(learner)
@@ -378,7 +386,7 @@ def explain(game: Game, state: State, view: TableView, learner: int = 0) -> list
         first = sheet.frames[0] if sheet.frames else None
         said.append(Situation("first-frame", {"marks": " ".join(first.marks) if first and first.marks else "-"}))
         if first is not None and first.marks:
-            said.append(ball_situation(first.marks[-1], True, first.total))
+            said.append(ball_situation(first.marks[-1], True, first.score))
         said += track_situations(view)
         return [lesson_for(game, s) for s in said]
     if marks:
