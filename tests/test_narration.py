@@ -252,3 +252,19 @@ def test_hints_offer_chances_only_where_there_is_someone_to_finish_ahead_of() ->
     ):
         state = first_decision(game_id, players, **options)
         assert not offers_chances(state) and win_chances(state) is None, (game_id, players, options)
+
+
+def test_options_shown_with_the_same_value_are_shown_the_same_distance_behind() -> None:
+    """A hint's distances add up with the values it shows: 144.7 best, 143.7 is 1.0 behind, however each rounded."""
+    from pinsetter.bots.hints import hint_words
+
+    state = get_game("rolling-pins", {"frames": 1}).new_state(1)
+    while state.is_chance_node():
+        state.apply(state.chance_outcomes()[0][0])
+    action = state.legal_actions()[0]  # the words of one move, four made-up values
+    values = [(action, 144.74), (action, 144.70), (action, 143.74), (action, 143.66)]
+    lines = hint_words(state, "", values)
+    assert lines[0].endswith("144.7 (best)")
+    assert lines[1].endswith("144.7 (0.040 less than the best)")  # a tenth cannot tell it apart: a thousandth does
+    assert lines[2].endswith("143.7 (1.0 less than the best)")
+    assert lines[3].endswith("143.7 (1.0 less than the best)")  # not 1.1: the same value shown, the same distance

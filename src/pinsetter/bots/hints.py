@@ -137,9 +137,16 @@ def best_chances(chances: dict[str, float]) -> set[str]:
     return {action for action, chance in chances.items() if chance >= best - TIE}
 
 
-def _gap(behind: float) -> str:
-    """How far behind the best an option's value is, to the figure that tells it apart."""
-    return f"{behind:.1f}" if behind >= 0.05 else f"{behind:.3f}"
+def _gap(best: float, value: float) -> str:
+    """How far behind the best an option's value is, to the figure that tells it apart.
+
+    To a tenth, as the values are shown, it is the difference of the values shown, so that two
+    options shown with the same value are shown as the same distance behind (143.7 and 144.7:
+    1.0, whether the values were 143.74 or 143.66). Values a tenth cannot tell apart are told by
+    the true difference to a thousandth.
+    """
+    shown = float(f"{best:.1f}") - float(f"{value:.1f}")
+    return f"{shown:.1f}" if shown >= 0.05 else f"{best - value:.3f}"
 
 
 def percent(chance: float) -> str:
@@ -170,14 +177,14 @@ def hint_words(
         chance = None if chances is None else chances.get(str(action))
         if chance is not None:
             # Two measures side by side: each says which of them it is best or behind by.
-            notes = [_("best score") if behind < 5e-4 else _("score {gap} below the best").format(gap=_gap(behind))]
+            notes = [_("best score") if behind < 5e-4 else _("score {gap} below the best").format(gap=_gap(best, value))]
             if str(action) in likeliest:
                 notes.append(_("best chance"))
             line = _("{move}: {value}, chance to finish ahead {chance} ({notes})").format(
                 move=move, value=shown, chance=percent(chance), notes=_("; ").join(notes)
             )
         else:
-            gap = _("best") if behind < 5e-4 else _("{gap} less than the best").format(gap=_gap(behind))
+            gap = _("best") if behind < 5e-4 else _("{gap} less than the best").format(gap=_gap(best, value))
             line = _("{move}: {value} ({gap})").format(move=move, value=shown, gap=gap)
         words.append(line)
     return words
