@@ -564,3 +564,27 @@ def test_optimal_bot_in_the_advanced_game_uses_abilities_and_beats_greedy() -> N
         greedy.append(match.state.scores()[0])
     assert sum(optimal) > sum(greedy) + 12 * 40  # about 160 against 68 on average
     assert "mark" in used and used & {"ten-pin", "reroll", "flip", "extra-dice", "extra-pin", "auto-strike", "keep"}
+
+
+def test_boxes_to_mark_before_a_frames_first_roll_are_said_to_be_the_frame_befores() -> None:
+    """A strike ending frame 6 leaves its box to mark before frame 7's first roll: "after frame 6", not
+    "frame 7, ball 1"; and no hint for choosing the box says why in words (only the exact solution values it)."""
+    from pinsetter.bots.hints import no_hint_words
+    from pinsetter.core.seeds import step_rng
+    from pinsetter.session import Match
+
+    match = Match.new("rolling-pins", [PlayerSpec("you")], seed=1, options={"advanced": True})
+    bot = make_bot("greedy", match.game)
+    while not match.state.is_terminal():
+        ctx = match.state.ball_context(0)
+        marking = not match.state.is_chance_node() and str(match.state.legal_actions()[0]).startswith("mark")
+        if marking and ctx is not None and ctx.ball == 1 and ctx.fresh_rack:
+            status = match.game.table(match.state, ["you"]).status
+            assert status == f"you, after frame {ctx.frame - 1}: mark a box on the ability track"
+            assert "exact solution" in no_hint_words(match.state)
+            return
+        if match.state.is_chance_node():
+            match.advance()
+        else:
+            match.apply(bot.choose(match.state, step_rng(1, match.steps_done, 1)))
+    raise AssertionError("no box to mark before a frame's first roll in this game")

@@ -177,7 +177,8 @@ def hint_words(
         chance = None if chances is None else chances.get(str(action))
         if chance is not None:
             # Two measures side by side: each says which of them it is best or behind by.
-            notes = [_("best score") if behind < 5e-4 else _("score {gap} below the best").format(gap=_gap(best, value))]
+            gap = _gap(best, value)
+            notes = [_("best score") if behind < 5e-4 else _("score {gap} below the best").format(gap=gap)]
             if str(action) in likeliest:
                 notes.append(_("best chance"))
             line = _("{move}: {value}, chance to finish ahead {chance} ({notes})").format(
@@ -190,9 +191,17 @@ def hint_words(
     return words
 
 
+def no_hint_words(state: State) -> str:
+    """Why a position has no hint, in a player's words (`option_values` found none)."""
+    marking = any(getattr(action, "kind", None) == "mark" for action in state.legal_actions())
+    if marking and state.game.id == "rolling-pins" and state.game.options.get("advanced"):
+        return _("no hint for choosing a box: only the advanced game's exact solution values it, not worked out here")
+    return _("no hints for this position")
+
+
 def hint_lines(state: State) -> str:
     found = option_values(state)
     if found is None:
-        return "  " + _("no hints for this position")
+        return "  " + no_hint_words(state)
     name, label, values = found
     return "\n".join([f"  {label}", *(f"    {line}" for line in hint_words(state, name, values))])

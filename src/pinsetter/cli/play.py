@@ -113,11 +113,11 @@ def show_sheets(match: Match) -> None:
 def show_hint(match: Match, chances: bool = False) -> None:
     """The value of every option, best first, each wrapped on words under the one before; with `chances`,
     each option's chance to finish ahead of the other players too."""
-    from pinsetter.bots.hints import chance_line, hint_words, option_values, win_chances
+    from pinsetter.bots.hints import chance_line, hint_words, no_hint_words, option_values, win_chances
 
     found = option_values(match.state)
     if found is None:
-        say(_("no hints for this position"), 2)
+        say(no_hint_words(match.state), 2)
         return
     name, label, values = found
     chance_of = win_chances(match.state) if chances else None

@@ -276,12 +276,17 @@ def rolling_pins_table(
     # Boxes to mark come first, whatever the phase says: the only actions then are `mark N`.
     phase = PHASE_DOING["mark"] if me.get("pending_marks") else PHASE_DOING.get(me["phase"])
     doing = (_(phase) if phase else "") if not state.is_chance_node() else _("roll the dice")
+    # Boxes to mark before a frame's first roll are the frame before's (its strike, its grey pins): said so,
+    # not "frame 5, ball 1" for frame 4's strike.
+    where = None
+    if me.get("pending_marks") and me_index == player and ctx is not None and ctx.fresh_rack and ctx.ball == 1:
+        where = _("after frame {frame}").format(frame=ctx.frame - 1) if ctx.frame > 1 else None
     return TableView(
         game=state.game.id,
         title=_(state.game.name),
         # At the end the sheet drawn is still somebody's: the first player's, named as its owner.
         player=me_index if state.is_terminal() else player,
-        status=status_line(state, names, doing),
+        status=status_line(state, names, doing, where),
         rows=rows_for(pins_in_rack),
         pins=pins,
         dice=dice,

@@ -14,14 +14,16 @@ def turn_of(state: State) -> int | None:
     return None if state.is_terminal() else state.turn()
 
 
-def status_line(state: State, names: list[str] | None, doing: str) -> str:
-    """`ann, frame 3, ball 2: roll the dice` (or `game over`)."""
+def status_line(state: State, names: list[str] | None, doing: str, where: str | None = None) -> str:
+    """`ann, frame 3, ball 2: roll the dice` (or `game over`); `where`, when the ball is not what the act is
+    about (`ann, after frame 4: mark a box on the ability track`)."""
     if state.is_terminal():
         return _("game over")
     player = state.turn()
     ctx = state.ball_context(player)
     who = names[player] if names and player < len(names) else _("player {number}").format(number=player + 1)
-    where = _("frame {frame}, ball {ball}").format(frame=ctx.frame, ball=ctx.ball) if ctx is not None else ""
+    if where is None:
+        where = _("frame {frame}, ball {ball}").format(frame=ctx.frame, ball=ctx.ball) if ctx is not None else ""
     return _("{who}, {where}: {doing}").format(who=who, where=where, doing=doing)
 
 

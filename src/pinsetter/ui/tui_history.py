@@ -642,14 +642,14 @@ class ReplayScreen(EnterGuard, Screen[None]):
     def hint_text(self, state: Any, step: Any) -> Text:
         """`ann chose: Cross out 4: expected final score 143.0 (2.1 less than the best)`, first, in view
         however small the panel; then the options as the hints value them, best first, the chosen marked."""
-        from pinsetter.bots.hints import hint_words, option_values
+        from pinsetter.bots.hints import hint_words, no_hint_words, option_values
 
         deciding = self.whose(step.actor)
         chosen = state.game.action_words(state, step.text)
         found = option_values(state)
         if found is None:
             text = Text(_("{name} chose: {move}").format(name=deciding, move=chosen) + "\n", style="bold")
-            return text.append(_("no hints for this position"))
+            return text.append(no_hint_words(state))
         name, label, values = found
         words = hint_words(state, name, values)
         picked = next((i for i, (action, _value) in enumerate(values) if str(action) == step.text), None)

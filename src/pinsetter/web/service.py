@@ -209,6 +209,7 @@ class GameService:
             CHANCE_LABEL,
             NO_CHANCES,
             hint_words,
+            no_hint_words,
             offers_chances,
             option_values,
             win_chances,
@@ -224,7 +225,7 @@ class GameService:
             raise Conflict(_(NO_CHANCES))
         found = option_values(state)
         if found is None:
-            return HintView(bot=None, meaning=_("no solver values this game's options"), options=[], words=[])
+            return HintView(bot=None, meaning=no_hint_words(state), options=[], words=[])
         bot, meaning, values = found
         chance_of = win_chances(state) if chances else None
         options: list[dict[str, Any]] = [{"action": str(a), "value": v} for a, v in values]
