@@ -75,7 +75,7 @@ def play_today(browser: Any, base: str, name: str) -> int:
     assert board.get_attribute("href").endswith("#/daily/tenpins")
     assert not browser.find_elements(By.ID, "review")
     links = browser.find_element(By.ID, "game-links").text
-    assert "Step through" not in links and "Download the record" not in links
+    assert "Replay this game" not in links and "Download the record" not in links
     board.click()
     wait(browser, lambda d: d.find_elements(By.ID, "daily-board"), "the link did not open the day's board")
     return score

@@ -7,8 +7,8 @@ what a player clicks: Roll, the pins on the board, Play the picked pins, Miss, t
 the choice buttons and the ability track's boxes. A human plays against a bot where the
 game has one. Every control clicked must be on screen, inside the page's width and the
 element a click at its centre reaches; the page never scrolls sideways. At the end the
-end screen ranks the players in words, offers Play again, Review this game and the front
-page, and its totals are the server's (`GET /api/games/{id}`).
+end screen ranks the players in words, offers Play again, Review this game (Replay this game
+where it cannot be reviewed) and the front page, and its totals are the server's (`GET /api/games/{id}`).
 
 The tests read the server's view only to know which pins make a legal pick, as
 tests/test_web_browser.py does. Screenshots at the start, the middle and the end go to
@@ -291,7 +291,9 @@ def check_the_end(driver: WebDriver, view: dict[str, Any], width: int) -> None:
     assert [total for _, total in totals] == [s["total"] for s in sheets]
     assert [p["total"] for p in view["result"]["players"]] == [s["total"] for s in sheets]
     assert driver.find_element(By.ID, "ending-notes").text
-    for css, words in (("#play-again", "Play again"), ("#review", "Review this game"), ("#front-page", "Front page")):
+    # Review where the game's decisions can be weighed, else its replay: named for what it opens.
+    review = "Review this game" if view.get("reviewable") else "Replay this game"
+    for css, words in (("#play-again", "Play again"), ("#review", review), ("#front-page", "Front page")):
         element = driver.find_element(By.CSS_SELECTOR, css)
         assert element.text.startswith(words), (css, element.text)
         reachable(driver, element, words)

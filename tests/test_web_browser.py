@@ -368,7 +368,7 @@ def test_a_two_player_game_shows_both_boards_the_one_to_play_large(
     assert player_cards(driver) == [("0", "turn", True), ("1", "waiting", False)]
     assert "active" in (driver.find_element(By.ID, "table").get_attribute("class") or "")  # outlined too
     bob = driver.find_element(By.CSS_SELECTOR, ".player-card[data-player='1']")
-    assert bob.find_element(By.CLASS_NAME, "player-state").text == "Bob: waiting"
+    assert bob.find_element(By.CLASS_NAME, "player-state").text == "waiting"  # the card is headed with his name
     assert len(bob.find_elements(By.CSS_SELECTOR, ".mini-board .pin")) == 10  # Bob's own sheet, drawn small
     assert bob.find_elements(By.CSS_SELECTOR, ".mini-board .area")  # with his ability track
     assert not bob.find_elements(By.CSS_SELECTOR, "button, [id]")  # read only, and no id of the large board twice

@@ -536,10 +536,12 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
     @app.get("/api/stats", tags=["history"])
     def get_stats(player: str | None = None, game: str | None = None, bots: bool = False) -> dict[str, Any]:
         """One block per game and options in play (`series`): games, average with 95% CI, best, worst,
-        strike and spare rates, scores over time. Bots' scores count only with `bots=true`."""
-        from pinsetter.storage.stats import player_stats
+        strike and spare rates (every frame but the last), scores over time. Bots' scores count only with
+        `bots=true`. `fewest_for_interval`: the scores a series needs for its interval (`ci95` is null below)."""
+        from pinsetter.storage.stats import FEWEST_FOR_INTERVAL, player_stats
 
-        return player_stats(storage, player or None, game or None, include_bots=bots)
+        found = player_stats(storage, player or None, game or None, include_bots=bots)
+        return {**found, "fewest_for_interval": FEWEST_FOR_INTERVAL}
 
     # --- accounts (docs/accounts.md) ---------------------------------------------------------
     app.state.sign_in_limits = add_account_api(app, accounts, service)

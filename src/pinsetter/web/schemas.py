@@ -9,6 +9,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSche
 from pinsetter.core.seeds import SEED_MAX
 from pinsetter.core.table import TableView
 from pinsetter.i18n import _
+from pinsetter.usertext import MAX_NAME
 
 __all__ = [
     "AccountView",
@@ -98,7 +99,7 @@ class _Request(BaseModel):
 
 
 class SeatRequest(_Request):
-    name: str = Field(min_length=1, max_length=40, description="a player name (no control characters)")
+    name: str = Field(min_length=1, max_length=MAX_NAME, description="a player name (no control characters)")
     kind: str = Kind
 
 
@@ -336,12 +337,15 @@ class NewTable(_Request):
 
 class SitRequest(_Request):
     name: str | None = Field(
-        default=None, min_length=1, max_length=40, description="a guest's name; signed in: the account's (or left out)"
+        default=None,
+        min_length=1,
+        max_length=MAX_NAME,
+        description="a guest's name; signed in: the account's (or left out)",
     )
 
 
 class Credentials(_Request):
-    name: str = Field(min_length=1, max_length=40, description="the account's name (the player name rules)")
+    name: str = Field(min_length=1, max_length=MAX_NAME, description="the account's name (the player name rules)")
     password: str = Field(
         min_length=8, max_length=256, description="8 to 256 characters; stored only as an argon2 hash"
     )

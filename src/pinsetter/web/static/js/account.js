@@ -1,6 +1,7 @@
 import { account, api, setAccount } from "./api.js";
 import { app, clear, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
+import { MAX_NAME, nameCount } from "./names.js";
 import { focusMain, page } from "./page.js";
 import { signed } from "./words.js";
 
@@ -62,13 +63,13 @@ export function drawAccountBox() {
 
 /**
  * The name and password checked in the page and said in words, as the API takes them (schemas.Credentials:
- * a name of 1 to 40 characters once trimmed, a password of 8 to 256); the API's own lines name its fields,
+ * a name of 1 to MAX_NAME characters once trimmed, a password of 8 to 256); the API's own lines name its fields,
  * for programs. Characters are counted as the server counts them (code points, not UTF-16 units).
  */
 function credentialsProblem(name, password) {
   const length = (text) => [...text].length;
   const trimmed = length(name.trim());
-  if (trimmed < 1 || trimmed > 40) return ["name", t("Type a name of 1 to 40 characters.")];
+  if (trimmed < 1 || trimmed > MAX_NAME) return ["name", t("Type a name of 1 to {most} characters.", { most: MAX_NAME })];
   if (length(password) < 8 || length(password) > 256) return ["password", t("The password must have 8 to 256 characters.")];
   return null;
 }
@@ -76,7 +77,8 @@ function credentialsProblem(name, password) {
 /** One of the page's two forms (sign in, make an account): its fields, button and one-line error. */
 function credentialsForm({ id, title, lead, button, password, help, endpoint }) {
   const error = h("p", { class: "error", role: "alert", id: `${id}-error` });
-  const name = h("input", { type: "text", id: `${id}-name`, name: "name", autocomplete: "username", maxlength: 40, required: true });
+  const name = h("input", { type: "text", id: `${id}-name`, name: "name", autocomplete: "username", required: true });
+  const count = nameCount(name, `${id}-name-count`); // no maxlength: a name too long is counted and refused, never cut
   const secret = h("input", {
     type: "password",
     id: `${id}-password`,
@@ -92,7 +94,7 @@ function credentialsForm({ id, title, lead, button, password, help, endpoint }) 
     { class: "panel account-form", id, "aria-labelledby": `${id}-h`, novalidate: true },
     h("h2", { id: `${id}-h`, text: title }),
     h("p", { class: "help", text: lead }),
-    h("div", { class: "field" }, h("label", { for: `${id}-name`, text: t("Name") }), name),
+    h("div", { class: "field" }, h("label", { for: `${id}-name`, text: t("Name") }), name, count),
     h(
       "div",
       { class: "field" },

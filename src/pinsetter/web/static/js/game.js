@@ -303,9 +303,12 @@ export async function gamePage(id) {
       }
     }
     if (!items.length) {
+      // The hint is named only where the game has one: a game of dice alone has no decision to value.
       const quiet = game.terminal
         ? t("That was the whole game: the end screen says what your score means.")
-        : t("Nothing new this turn: play on. The hint values every option.");
+        : game.has_decisions
+          ? t("Nothing new this turn: play on. The hint values every option.")
+          : t("Nothing new this turn: play on.");
       items.push(h("p", { class: "lesson-quiet", text: quiet }));
     }
     return h(
@@ -348,14 +351,15 @@ export async function gamePage(id) {
         "div",
         { class: "row" },
         again,
-        // The review where the game's decisions have values (basic Rolling Pins, Solitaire), else the step-through.
+        // The review where the game's decisions have values (basic Rolling Pins, Solitaire), else the replay:
+        // each named for what it opens, as everywhere on the site (docs/web.md, Replay and review).
         game.sealed
           ? null
           : h("a", {
               href: game.reviewable ? `#/review/${id}` : `#/history/${id}`,
               class: "button",
               id: "review",
-              text: t("Review this game"),
+              text: game.reviewable ? t("Review this game") : t("Replay this game"),
               dataset: { key: "review", keyhint: "V" },
               "aria-keyshortcuts": "V",
             }),
@@ -481,7 +485,8 @@ export async function gamePage(id) {
     append(root, [
       h("h1", {}, game.title, h("span", { class: "muted", text: ` · ${t("game {id}", { id })}` })),
       game.variant !== game.title ? h("p", { class: "muted", id: "variant", text: game.variant }) : null,
-      h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: game.view.status }),
+      // At the end the panel below is headed "Game over": the status line says it to screen readers only.
+      h("p", { class: game.terminal ? "status visually-hidden" : "status", id: "status", role: "status", "aria-live": "polite", text: game.view.status }),
       toolbar,
       // A game without decisions has nothing to take back: no reason to give either.
       // Its line is kept while there is no reason to give, so that nothing below it moves.
@@ -508,7 +513,7 @@ export async function gamePage(id) {
               : [
                   h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: t("Download the record") }),
                   " · ",
-                  h("a", { href: `#/history/${id}`, text: t("Step through") }),
+                  h("a", { href: `#/history/${id}`, text: t("Replay this game") }),
                 ],
             // The seed as the server's digits (a string): never through Number, which rounds past 2^53.
             game.seed !== null ? [" · ", h("span", { id: "seed-shown", text: t("seed {seed}", { seed: game.seed }) })] : null,

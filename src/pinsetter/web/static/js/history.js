@@ -57,6 +57,9 @@ export async function historyPage() {
                     {},
                     entry.status === "unfinished" ? [h("a", { href: `#/game/${entry.id}`, text: t("Resume") }), " · "] : null,
                     entry.status === "table" ? [h("a", { href: `#/table/${entry.table}`, text: t("Watch") }), " · "] : null,
+                    // Replay steps through a game, Review weighs its decisions: the same two names everywhere.
+                    h("a", { href: `#/history/${entry.id}`, class: "replay-link", text: t("Replay") }),
+                    " · ",
                     entry.reviewable && entry.status !== "table" ? [h("a", { href: `#/review/${entry.id}`, class: "review-link", text: t("Review") }), " · "] : null,
                     h("a", { href: `/api/games/${entry.id}/record`, download: `pinsetter-${entry.id}.json`, text: t("Record") }),
                   ),
@@ -127,7 +130,8 @@ export async function replayPage(id) {
     const ctx = { readonly: true, picked: new Set(), pile: null, busy: false };
     clear(body);
     append(body, [
-      h("p", { class: "status", text: game.view.status }),
+      // The last step's panel is headed "Game over": its status line ("game over") would say it twice.
+      game.terminal ? null : h("p", { class: "status", text: game.view.status }),
       drawEnding(game),
       h(
         "div",
@@ -146,7 +150,8 @@ export async function replayPage(id) {
 
   slider.addEventListener("input", () => go(Number(slider.value)));
   root.append(
-    h("h1", {}, `${gameName(record.data.game)} `, h("span", { class: "muted", text: `· ${t("game {id}", { id })}` })),
+    // "Replay", as the links that open it say (the terminal's replay screen too); "Review" is the other page.
+    h("h1", {}, `${t("Replay of game {id}", { id })} `, h("span", { class: "muted", text: `· ${gameName(record.data.game)}` })),
     variantLine,
     aboutLine,
     h(
@@ -179,6 +184,6 @@ export async function replayPage(id) {
     else return;
     event.preventDefault();
   };
-  focusMain(t("Game {id}", { id }));
+  focusMain(t("Replay of game {id}", { id }));
   go(at);
 }

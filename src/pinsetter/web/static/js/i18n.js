@@ -14,6 +14,18 @@ export function t(text, values) {
   return values ? found.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole)) : found;
 }
 
+// A text whose placeholders hold nodes as well as strings (a name in a span of its own, cut short with its
+// whole in a tooltip), in the language's order, for h(): fill(t("Turn: {who}"), { who: span }).
+export function fill(template, values) {
+  return template
+    .split(/(\{\w+\})/)
+    .filter((piece) => piece !== "")
+    .map((piece) => {
+      const key = /^\{(\w+)\}$/.exec(piece);
+      return key && key[1] in values ? values[key[1]] : piece;
+    });
+}
+
 // Plural texts: the catalog holds one form per language with a single plural form (Japanese).
 export function tn(one, many, n, values) {
   const all = { n, ...(values || {}) };

@@ -4,6 +4,7 @@ import { app, clear, h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { focusMain, page } from "./page.js";
 import { gamePicture } from "./pictures.js";
+import { nameCount, nameTooLong, rememberName, rememberedName } from "./names.js";
 import { TABLE_TEXT, hostKey, store, stored } from "./tables.js";
 import { botInfo, botSeatName, frontOrder, gameName, playerNames, when } from "./words.js";
 
@@ -12,7 +13,6 @@ import { botInfo, botSeatName, frontOrder, gameName, playerNames, when } from ".
 // at each new situation), a table hosted in one click or joined by its code; every choice of
 // players, options and seed, the games to resume and a record to upload under "More options".
 export const lobby = { game: null, players: null, values: {}, seed: "", more: false };
-const NAME_KEY = "pinsetter.name"; // the name this browser's player last played under
 
 // A person's seat nobody named: "Player 1", a name, not "you" (the log tells every player's moves in the
 // third person), and the same in every language, as in the terminal: a name keys the history and the
@@ -22,7 +22,7 @@ export function defaultPersonName(number) {
 }
 
 export function playerName() {
-  const name = account.name || (stored(NAME_KEY) || "").trim(); // signed in: the account's name
+  const name = account.name || rememberedName(); // signed in: the account's name
   return name || defaultPersonName(1);
 }
 
@@ -203,13 +203,14 @@ export async function lobbyPage() {
         player.kind = bots.length ? `bot:${bots[0]}` : "human";
         if (!player.named) player.name = defaultName(player.kind, index);
       }
+      // No maxlength: a name too long is counted under the row and refused in words, never cut.
       const name = h("input", {
         type: "text",
         value: player.name,
-        maxlength: 40,
         "aria-label": t("Player {number} name", { number: index + 1 }),
         dataset: { key: `player-name-${index}` },
       });
+      const count = nameCount(name, `player-name-${index}-count`);
       name.addEventListener("input", () => {
         player.name = name.value;
         player.named = true; // typed by the player: a change of kind keeps it
@@ -277,6 +278,7 @@ export async function lobbyPage() {
           }),
         ),
       );
+      playersBox.append(count);
       if (player.kind !== "human") playersBox.append(h("p", { class: "help bot-help", id: botHelp, text: botInfo(player.kind).description }));
     });
     drawOptions(); // shared dice means something only with several players
@@ -393,7 +395,7 @@ export async function lobbyPage() {
     h("p", {
       class: "help",
       id: "host-help",
-      text: t("Host a table: the humans' seats stay open for friends, who take them by name from a join link; bots play on the server."),
+      text: t("Host a table: its page offers you a seat under the first human's name typed here; the other humans' seats stay open for friends, who take them by name from a join link; bots play on the server."),
     }),
   );
 
@@ -426,6 +428,20 @@ export async function lobbyPage() {
     return null;
   }
 
+  // A name too long is refused in words before anything is sent, its field focused: nothing typed is cut.
+  function refusedName(players) {
+    for (const player of players) {
+      const index = lobby.players.indexOf(player);
+      const problem = nameTooLong(player.name, t("Player {number}'s name", { number: index + 1 }));
+      if (!problem) continue;
+      error.textContent = problem;
+      const field = playersBox.querySelector(`[data-key="player-name-${index}"]`);
+      if (field) field.focus();
+      return true;
+    }
+    return false;
+  }
+
   host.addEventListener("click", async () => {
     error.textContent = "";
     const problem = timerProblem();
@@ -434,6 +450,10 @@ export async function lobbyPage() {
       problem[0].focus();
       return;
     }
+    // The first human seat is the host's: its name waits in the table page's "Your name" (docs/web.md,
+    // Hosting from the form). The other humans' seats are the friends', who name themselves as they sit.
+    const first = lobby.players.find((p) => p.kind === "human");
+    if (first && refusedName([first])) return;
     const body = chosenOptions();
     body.seats = lobby.players.map((p) => ({ kind: p.kind }));
     const seconds = turnSeconds.value.trim();
@@ -448,16 +468,19 @@ export async function lobbyPage() {
       return;
     }
     store(hostKey(answer.data.id), answer.data.host_token);
+    if (first) rememberName(first.name);
     location.hash = `#/table/${answer.data.id}`;
   });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    error.textContent = "";
     if (tableOnlyChosen()) return showStart(); // Start is off then (Enter in a field included)
+    if (refusedName(lobby.players)) return;
     const body = chosenOptions();
     body.players = lobby.players.map((p) => ({ name: p.name, kind: p.kind }));
     const first = lobby.players.find((p) => p.kind === "human");
-    if (first && first.name.trim()) store(NAME_KEY, first.name.trim());
+    if (first) rememberName(first.name);
     start.disabled = true;
     const answer = await api("POST", "/api/games", body);
     start.disabled = false;

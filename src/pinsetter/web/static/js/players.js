@@ -1,6 +1,6 @@
 import { drawTable } from "./board.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { fill, t } from "./i18n.js";
 import { playerLabel } from "./words.js";
 
 // pinsetter's web pages: every player's board (docs/web.md, Every player's board).
@@ -9,18 +9,33 @@ import { playerLabel } from "./words.js";
 // large, their board drawn small and read only from GameView.boards. Whose turn it is shows in
 // words and a marker, never in colour alone; shared dice show who still decides this roll.
 
+// A player's name where a line holds more than the name: one line, cut short with "…" where it is long,
+// the whole name in its tooltip (players.css, .name); screen readers read it whole.
+export function nameSpan(name) {
+  return h("span", { class: "name", title: name, text: name });
+}
+
 // What a player is doing now: to play, still to decide, done for this roll, waiting, or finished.
+// `words`: the sentence with the name ("Ann to play"), `parts` the same with the name in a span, and
+// `short` without it, for the player's card, which is headed with the name.
 export function playerState(game, index) {
   const sheet = game.sheets[index];
   const name = sheet ? sheet.name : t("player {number}", { number: index + 1 });
-  if (game.terminal) return { key: "finished", mark: "", text: t("{name}: finished", { name }) };
+  const state = (key, mark, words, short) => ({
+    key,
+    mark,
+    text: words.replace("{name}", () => name), // a function: a name holding "$&" is kept as typed
+    parts: () => fill(words, { name: nameSpan(name) }),
+    short,
+  });
+  if (game.terminal) return state("finished", "", t("{name}: finished"), t("finished"));
   if (game.simultaneous && game.next === "decision") {
     return (game.deciders || []).includes(index)
-      ? { key: "deciding", mark: "✎", text: t("{name} still to decide", { name }) }
-      : { key: "done", mark: "✓", text: t("{name}: done for this roll", { name }) };
+      ? state("deciding", "✎", t("{name} still to decide"), t("still to decide"))
+      : state("done", "✓", t("{name}: done for this roll"), t("done for this roll"));
   }
-  if (game.turn === index) return { key: "turn", mark: "▶", text: t("{name} to play", { name }) };
-  return { key: "waiting", mark: "", text: t("{name}: waiting", { name }) };
+  if (game.turn === index) return state("turn", "▶", t("{name} to play"), t("to play"));
+  return state("waiting", "", t("{name}: waiting"), t("waiting"));
 }
 
 const ACTIVE = new Set(["turn", "deciding"]);
@@ -62,13 +77,14 @@ function playerCard(game, index, large, viewer) {
       "h3",
       { class: "player-name" },
       state.mark ? h("span", { class: "marker", "aria-hidden": "true", text: `${state.mark} ` }) : null,
-      playerLabel(sheet.name, sheet.kind),
-      mine ? h("span", { class: "muted", text: t(" (you)") }) : null,
+      nameSpan(playerLabel(sheet.name, sheet.kind)),
+      mine ? h("span", { class: "muted you", text: t(" (you)") }) : null,
     ),
     h("p", { class: "player-total", text: totalLine(sheet) }),
-    h("p", { class: "player-state", text: state.text }),
+    h("p", { class: "player-state", text: state.short }),
     lastFrame(sheet) ? h("p", { class: "player-frame muted", text: lastFrame(sheet) }) : null,
-    index === large ? h("p", { class: "help", text: t("board shown large") }) : board ? miniBoard(board, sheet.name) : null,
+    // The card of the board drawn large has none of its own: it says where it is (above, or on the left).
+    index === large ? h("p", { class: "help", text: mine ? t("your board is the large one") : t("their board is the large one") }) : board ? miniBoard(board, sheet.name) : null,
   );
 }
 
@@ -83,7 +99,7 @@ export function drawBoards(game, ctx, { viewer = null } = {}) {
         "p",
         { class: "board-owner", id: "board-owner", dataset: { player: String(large), state: owner.key } },
         owner.mark ? h("span", { class: "marker", "aria-hidden": "true", text: `${owner.mark} ` }) : null,
-        owner.text,
+        owner.parts(),
         viewer === large ? h("span", { class: "muted", text: t(" · your board") }) : null,
       )
     : null;

@@ -14,12 +14,13 @@ import { signed, when } from "./words.js";
 const PAD = { l: 50, r: 16, t: 16, b: 36 };
 
 
-/** A rated game's link: its review where the game has decisions to review, else stepping through it. */
-function gameLink(entry, games, text) {
+/** A rated game's link: its review where the game has decisions to review, else its replay, each named so
+ * (`words`: [the review's, the replay's]). */
+function gameLink(entry, games, [review, replay]) {
   if (!entry.game_id) return null; // the stored game is gone
   const spec = games.find((g) => g.id === entry.game);
-  if (spec && !spec.decisions) return h("a", { href: `#/history/${entry.game_id}`, text: t("Step through"), dataset: { game: String(entry.game_id) } });
-  return h("a", { href: `#/review/${entry.game_id}`, text, dataset: { game: String(entry.game_id) } });
+  if (spec && !spec.decisions) return h("a", { href: `#/history/${entry.game_id}`, text: replay, dataset: { game: String(entry.game_id) } });
+  return h("a", { href: `#/review/${entry.game_id}`, text: review, dataset: { game: String(entry.game_id) } });
 }
 
 function placeWords(entry) {
@@ -107,7 +108,7 @@ function chartsPanel(data, boards, games) {
         h("td", { text: placeWords(e) }),
         h("td", { class: "num", text: signed(e.delta) }),
         h("td", { class: "num", text: e.rating }),
-        h("td", {}, gameLink(e, games, t("Review"))),
+        h("td", {}, gameLink(e, games, [t("Review"), t("Replay")])),
       ),
     );
     panel.append(
@@ -158,7 +159,7 @@ function bestPanel(data, boards, games) {
           ` · ${placeWords(e)} · ${signed(e.delta)} → ${e.rating}`,
           h("br"),
           h("span", { class: "help", text: when(e.at) }),
-          e.game_id ? [" · ", gameLink(e, games, t("Review this game"))] : null,
+          e.game_id ? [" · ", gameLink(e, games, [t("Review this game"), t("Replay this game")])] : null,
         ),
       ),
     ),

@@ -205,7 +205,7 @@ export async function reviewPage(id) {
   const links = h(
     "p",
     { class: "review-links" },
-    h("a", { href: `#/history/${id}`, text: t("Step through") }),
+    h("a", { href: `#/history/${id}`, text: t("Replay this game") }),
     " · ",
     h("a", { href: `/api/games/${id}/record`, download: `pinsetter-${id}.json`, text: t("Download the record") }),
     " · ",

@@ -22,7 +22,8 @@ export async function statsPage() {
         return;
       }
       // Scores of different games or rules (frames, advanced, dice set...) are never averaged together.
-      st.series.forEach((block, index) => append(results, statsBlock(block, index)));
+      st.series.forEach((block, index) => append(results, statsBlock(block, index, st.fewest_for_interval)));
+      results.append(statsNotes());
     },
   });
 }
@@ -79,18 +80,25 @@ export async function filteredPage({ title, prefix, filter, ariaLabel, playerFir
   load();
 }
 
-export function statsBlock(st, index) {
+// The statistics in a player's words (docs/history.md, Statistics): the 95% confidence interval is the
+// "likely range of the average", its exact meaning in a note under the series; the rates say which frames
+// they count. Below `fewest` scores (the API's fewest_for_interval) there is no range: the figure says why,
+// as the terminal does.
+export function statsBlock(st, index, fewest) {
   const fmt = (x, digits = 1) => (typeof x === "number" ? x.toFixed(digits) : "—");
   const pct = (x) => (typeof x === "number" ? `${(100 * x).toFixed(1)}%` : "—");
+  const range = Array.isArray(st.ci95)
+    ? `${fmt(st.ci95[0])} – ${fmt(st.ci95[1])}`
+    : t("too few games for a range: {count} needed", { count: fewest });
   const items = [
     [t("Games"), st.games],
     [t("Scores counted"), st.results],
     [t("Average"), fmt(st.average)],
-    [t("95% CI"), Array.isArray(st.ci95) ? `${fmt(st.ci95[0])} – ${fmt(st.ci95[1])}` : "—"],
+    [t("Likely range of the average"), range, RANGE_NOTE],
     [t("Best"), st.best ?? "—"],
     [t("Worst"), st.worst ?? "—"],
-    [t("Strike rate"), pct(st.strike_rate)],
-    [t("Spare rate"), pct(st.spare_rate)],
+    [t("Strike rate (every frame but the last)"), pct(st.strike_rate)],
+    [t("Spare rate (every frame but the last)"), pct(st.spare_rate)],
     [t("Perfect games"), st.perfect_games ?? 0],
     [t("Trend per game"), fmt(st.trend_per_game, 2)],
   ];
@@ -100,7 +108,11 @@ export function statsBlock(st, index) {
       "section",
       { class: "panel" },
       h("h2", { text: st.title }),
-      h("dl", { class: "stats-grid" }, items.map(([k, v]) => h("div", {}, h("dt", { text: k }), h("dd", { text: v })))),
+      h(
+        "dl",
+        { class: "stats-grid" },
+        items.map(([k, v, note]) => h("div", { dataset: note ? { stat: "range" } : {} }, h("dt", { text: k }), h("dd", { text: v, "aria-describedby": note || null }))),
+      ),
       st.benchmark && st.benchmark.text ? h("p", { text: t("Against the odds: {text}", { text: st.benchmark.text }) }) : null,
     ),
     h(
@@ -111,6 +123,17 @@ export function statsBlock(st, index) {
       h("details", {}, h("summary", { text: t("The scores as text") }), h("p", { text: (st.scores || []).join(", ") })),
     ),
   ];
+}
+
+// What the figures mean, once under every series: the range exactly, and the frames the rates count.
+const RANGE_NOTE = "range-note";
+function statsNotes() {
+  return h(
+    "div",
+    { class: "stats-notes", id: "stats-notes" },
+    h("p", { class: "help", id: RANGE_NOTE, text: t("Likely range of the average: a confidence interval of 95%. Worked out this way from sets of games like these, 19 ranges in 20 hold the true long-run average; the more games, the narrower the range.") }),
+    h("p", { class: "help", text: t("Strike and spare rates count every frame but the last, which can hold more than one strike.") }),
+  );
 }
 
 export function chart(scores, id) {

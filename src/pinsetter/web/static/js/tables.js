@@ -2,9 +2,10 @@ import { ratedNote, ratingChanges, seatIdentity } from "./account.js";
 import { api, catalogCache, getCatalog } from "./api.js";
 import { drawEnding, drawLog, drawSheets, selectionContext } from "./board.js";
 import { app, append, clear, h, s } from "./dom.js";
-import { t } from "./i18n.js";
+import { fill, t } from "./i18n.js";
+import { nameCount, nameTooLong, rememberName, rememberedName } from "./names.js";
 import { focusMain, page } from "./page.js";
-import { drawBoards } from "./players.js";
+import { drawBoards, nameSpan } from "./players.js";
 import { botInfo, gameName, playerLabel } from "./words.js";
 
 // pinsetter's web pages: online tables (docs/tables.md).
@@ -74,28 +75,32 @@ export function joinLink(code) {
   return `${location.origin}${location.pathname}#/join/${encodeURIComponent(code)}`;
 }
 
-export function seatLabel(seat) {
-  if (seat.free) return t("Seat {number}: free", { number: seat.seat + 1 });
+// `open`: the table still takes players; a free seat of a closed table is empty, not free to take.
+export function seatLabel(seat, open = true) {
+  if (seat.free) return open ? t("Seat {number}: free", { number: seat.seat + 1 }) : t("Seat {number}: empty", { number: seat.seat + 1 });
   if (seat.kind === "human") return t("Seat {number}: {name}", { number: seat.seat + 1, name: seat.name });
   return t("Seat {number}: {name}", { number: seat.seat + 1, name: playerLabel(seat.name, seat.kind) });
 }
 
-// A form to take one of the free seats by name; `sat(answer)` gets the server's answer.
+// A form to take one of the free seats by name; `sat(answer)` gets the server's answer. The name is the one
+// this browser's player last played under (a host's: the one typed for the first human seat in the lobby).
 export function sitForm(table, sat) {
   const error = h("p", { class: "error", role: "alert", id: "sit-error" });
-  const name = h("input", { type: "text", id: "sit-name", maxlength: 40, autocomplete: "nickname", required: true });
+  const name = h("input", { type: "text", id: "sit-name", value: rememberedName(), autocomplete: "nickname", required: true });
+  const count = nameCount(name, "sit-name-count");
   const identity = seatIdentity(table); // signed in: the account's name; a guest at a rated table: why not
   const free = table.seats.filter((s) => s.free);
-  const buttons = free.map((seat) =>
+  const buttons = free.map((seat, index) =>
     h("button", {
       type: "button",
-      class: "primary",
+      class: index === 0 ? "primary" : null, // the first free seat: the host's, in the seats' order
       text: t("Sit at seat {number}", { number: seat.seat + 1 }),
       dataset: { key: `sit-${seat.seat}`, seat: String(seat.seat) },
       onclick: async (event) => {
         const button = event.currentTarget;
-        if (!identity && !name.value.trim()) {
-          error.textContent = t("type your name first");
+        const problem = identity ? "" : name.value.trim() ? nameTooLong(name.value.trim(), t("Your name")) : t("type your name first");
+        if (problem) {
+          error.textContent = problem;
           name.focus();
           return;
         }
@@ -108,6 +113,7 @@ export function sitForm(table, sat) {
           return;
         }
         store(seatKey(table.id), JSON.stringify({ seat: answer.data.seat, token: answer.data.token }));
+        if (!identity) rememberName(body.name);
         sat(answer.data);
       },
     }),
@@ -117,10 +123,19 @@ export function sitForm(table, sat) {
     "section",
     { class: "panel", id: "sit", "aria-labelledby": "sit-h" },
     h("h2", { id: "sit-h", text: t("Take a seat") }),
-    identity ? identity.field || identity.blocked : h("div", { class: "option" }, h("label", { for: "sit-name", text: t("Your name") }), name),
+    identity ? identity.field || identity.blocked : h("div", { class: "option" }, h("label", { for: "sit-name", text: t("Your name") }), name, count),
     identity && identity.blocked ? null : h("div", { class: "row" }, buttons),
     error,
   );
+}
+
+// Closed by its host before the game started: nothing was played, and no seat can be taken.
+function unplayed(table) {
+  return table.status === "closed" && table.game_id === null;
+}
+
+function closedWords(table) {
+  return unplayed(table) ? t("The host closed this table before the game started.") : t("This table is closed.");
 }
 
 export async function joinPage(code) {
@@ -142,15 +157,16 @@ export async function joinPage(code) {
   root.append(
     h("h1", { text: t("Join table {code}", { code: table.join_code }) }),
     h("p", { id: "join-game", text: table.title || gameName(table.game, games) }),
-    h("ul", { class: "plain seats", id: "join-seats" }, table.seats.map((seat) => h("li", { text: seatLabel(seat) }))),
+    h("ul", { class: "plain seats", id: "join-seats" }, table.seats.map((seat) => h("li", { text: seatLabel(seat, table.status === "open") }))),
   );
   if (table.status === "open") {
     root.append(sitForm(table, () => (location.hash = `#/table/${table.id}`)) || h("p", { text: t("Every seat is taken.") }));
   } else {
     const said = { playing: t("The game has started."), finished: t("The game is over.") };
-    root.append(h("p", { text: said[table.status] || t("This table is closed.") }));
+    root.append(h("p", { id: "join-closed", text: said[table.status] || closedWords(table) }));
   }
-  root.append(h("p", {}, h("a", { href: `#/table/${table.id}`, id: "watch", class: "button", text: t("Just watch") })));
+  // A table closed before its game started has nothing to watch.
+  if (!unplayed(table)) root.append(h("p", {}, h("a", { href: `#/table/${table.id}`, id: "watch", class: "button", text: t("Just watch") })));
   focusMain(t("Join table {code}", { code: table.join_code }));
 }
 
@@ -336,7 +352,7 @@ export async function tablePage(id) {
       const left = turn ? secondsLeft(seat.seat) : null;
       const parts = [
         turn ? h("span", { class: "turn-mark", "aria-hidden": "true", text: together ? TABLE_TEXT.decidingMark : "▶ " }) : null,
-        h("span", { class: seat.free ? "muted" : null, text: seatLabel(seat) }),
+        h("span", { class: seat.free ? "muted" : null, text: seatLabel(seat, table.status === "open") }),
         mine ? h("strong", { text: t(" (you)") }) : null,
         turn ? h("span", { class: "muted", text: together ? TABLE_TEXT.toDecide : TABLE_TEXT.toPlay }) : null,
         left !== null ? h("span", { class: "time-left", dataset: { timer: String(seat.seat) }, text: TABLE_TEXT.secondsLeft(left) }) : null,
@@ -454,17 +470,16 @@ export async function tablePage(id) {
       ]);
     }
     const sheet = v.sheets[v.turn];
-    const who = sheet ? sheet.name : t("seat {number}", { number: v.turn + 1 });
-    const values = { who, number: v.turn + 1 };
-    const text = myTurn() ? t("Your turn, {who} (seat {number})", values) : t("Turn: {who} (seat {number})", values);
-    return h("p", { class: `turn-line ${myTurn() ? "mine" : ""}`, id: "turn", text });
+    const who = sheet ? nameSpan(sheet.name) : t("seat {number}", { number: v.turn + 1 });
+    const words = myTurn() ? t("Your turn, {who} (seat {number})") : t("Turn: {who} (seat {number})");
+    return h("p", { class: `turn-line ${myTurn() ? "mine" : ""}`, id: "turn" }, fill(words, { who, number: v.turn + 1 }));
   }
 
   function draw() {
     if (stale()) return;
     const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.key : null;
     const nameField = root.querySelector("#sit-name");
-    const typed = nameField ? nameField.value : "";
+    const typed = nameField ? nameField.value : null; // null: not drawn yet, the form's own name stands
     const typing = nameField !== null && document.activeElement === nameField;
     clear(root);
     const table = st.table;
@@ -481,7 +496,13 @@ export async function tablePage(id) {
     });
     const closed = Boolean(table && table.status === "closed"); // nothing more will come: not "live"
     const finished = Boolean(table && table.status === "finished");
-    const ended = closed ? t("closed: the game stays as it ended") : finished ? t("finished: the game is over") : null;
+    const ended = closed
+      ? table.game_id === null
+        ? t("closed before the game started")
+        : t("closed: the game stays as it ended")
+      : finished
+        ? t("finished: the game is over")
+        : null;
     const connection = h("p", {
       class: st.live && !ended ? "live" : "reason",
       id: "connection",
@@ -494,18 +515,26 @@ export async function tablePage(id) {
     }
     const title = `${gameName(table.game)} · ${t("table {code}", { code: table.join_code })}`;
     document.title = `${title} · pinsetter`;
+    // Only an open table invites its host to a seat; once it plays, is over or closed, a host only hosts.
+    const seated = st.seat !== null && table.seats[st.seat] && table.seats[st.seat].name;
     const who =
       st.seat !== null
-        ? table.seats[st.seat] && table.seats[st.seat].name
-          ? t("You play seat {number} as {name}.", { number: st.seat + 1, name: table.seats[st.seat].name })
+        ? seated
+          ? fill(t("You play seat {number} as {name}."), { number: st.seat + 1, name: nameSpan(table.seats[st.seat].name) })
           : t("You play seat {number}.", { number: st.seat + 1 })
         : st.hostToken
-          ? t("You host this table (take a free seat to play).")
-          : t("You are watching.");
+          ? table.status === "open"
+            ? t("You host this table (take a free seat to play).")
+            : closed || finished
+              ? t("You hosted this table.")
+              : t("You host this table.")
+          : closed || finished
+            ? null
+            : t("You are watching.");
     const head = [
       h("h1", {}, gameName(table.game), h("span", { class: "muted", text: ` · ${t("table {code}", { code: table.join_code })}` })),
       connection,
-      h("p", { id: "whoami", text: who }),
+      who ? h("p", { id: "whoami" }, who) : null,
       h("p", { id: "table-options", class: "muted", text: table.title || gameName(table.game) }),
       ratedNote(table),
     ];
@@ -516,7 +545,7 @@ export async function tablePage(id) {
       const full = table.seats.every((seat) => !seat.free);
       const status =
         table.status !== "open"
-          ? t("The host closed this table.")
+          ? closedWords(table)
           : !full
             ? t("Waiting for players: the host starts the game when every seat is taken.")
             : st.hostToken
@@ -560,7 +589,8 @@ export async function tablePage(id) {
       append(root, [
         head,
         turnLine(),
-        h("p", { class: "status", id: "status", role: "status", "aria-live": "polite", text: v.view.status }),
+        // At the end the panel below is headed "Game over": the status line says it to screen readers only.
+        h("p", { class: v.terminal ? "status visually-hidden" : "status", id: "status", role: "status", "aria-live": "polite", text: v.view.status }),
         table.status === "closed" ? h("p", { class: "reason", id: "closed", text: t("The host closed this table.") }) : null,
         rollButton ? h("div", { class: "toolbar" }, rollButton) : null,
         error,
@@ -583,7 +613,7 @@ export async function tablePage(id) {
                 ? [
                     h("a", { href: `/api/games/${table.game_id}/record`, download: `pinsetter-${table.game_id}.json`, text: t("Download the record") }),
                     " · ",
-                    h("a", { href: `#/history/${table.game_id}`, text: t("Step through") }),
+                    h("a", { href: `#/history/${table.game_id}`, text: t("Replay this game") }),
                     v.reviewable ? [" · ", h("a", { href: `#/review/${table.game_id}`, text: t("Review this game") })] : null,
                   ]
                 : null,
@@ -595,8 +625,9 @@ export async function tablePage(id) {
       if (log) log.scrollTop = log.scrollHeight;
     }
     const field = root.querySelector("#sit-name");
-    if (field) {
+    if (field && typed !== null) {
       field.value = typed; // a name being typed survives a redraw
+      field.dispatchEvent(new Event("input")); // and so does its count
       if (typing) field.focus();
     }
     let target = focused ? root.querySelector(`[data-key="${CSS.escape(focused)}"]`) : null;

@@ -1,3 +1,4 @@
+import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 
 // pinsetter's web pages: theme.
@@ -11,7 +12,12 @@ export function setupTheme() {
   const button = document.getElementById("theme-toggle");
   const label = () => {
     const other = currentTheme() === "dark" ? "light" : "dark";
-    button.textContent = other === "dark" ? t("☾ Dark theme") : t("☀ Light theme");
+    // The symbol, then the words, which a phone's narrow header leaves out (style.css): the button keeps its name.
+    clear(button);
+    button.append(
+      h("span", { "aria-hidden": "true", text: other === "dark" ? "☾" : "☀" }),
+      h("span", { class: "theme-words", text: other === "dark" ? t("Dark theme") : t("Light theme") }),
+    );
     button.setAttribute("aria-label", other === "dark" ? t("Switch to the dark theme") : t("Switch to the light theme"));
   };
   button.addEventListener("click", () => {
