@@ -507,10 +507,9 @@ class Launcher(EnterGuard, Screen[None]):
                 message.update(Text(_("{name} is playing already: choose another name").format(name=name), style="red"))
                 return
             name = name or self.seat_name(kind_text, taken)
-            chosen = game_class(self.game_id)
-            if len(self.seats) >= chosen.max_players:  # said now, not as a refusal at Play
-                said = _("{game} takes {players}").format(game=_(chosen.name), players=chosen.players_text())
-                message.update(Text(said, style="red"))
+            refusal = game_class(self.game_id).players_refusal(len(self.seats) + 1)
+            if refusal is not None:  # said now, not as a refusal at Play
+                message.update(Text(refusal, style="red"))
                 return
             try:
                 seat = PlayerSpec(check_new_name(name), kind_text)
@@ -543,10 +542,9 @@ class Launcher(EnterGuard, Screen[None]):
 
     def action_play(self) -> None:
         message = self.query_one("#launch-message", Static)
-        chosen = game_class(self.game_id)
-        if len(self.seats) > chosen.max_players:  # the game's name and what to do, not the engine's refusal
-            said = _("{game} takes {players}: remove a player first")
-            message.update(Text(said.format(game=_(chosen.name), players=chosen.players_text()), style="red"))
+        refusal = game_class(self.game_id).players_refusal(len(self.seats))
+        if refusal is not None:  # the game's name and what to do, before any option is read
+            message.update(Text(refusal, style="red"))
             return
         options = self.chosen_options()
         try:
