@@ -643,6 +643,24 @@ async def test_the_launcher_keeps_seats_the_highlighted_game_can_play(app: Pinse
         assert "Bowling Solitaire takes 1 player" in screen_text(app)
 
 
+async def test_a_bot_the_next_game_lacks_is_replaced_with_a_word(app: PinsetterApp) -> None:
+    """Highlighting a game without a seat's bot seats the game's own bot and says so, in one line of words."""
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        await highlight_game(pilot, app, "rolling-pins")
+        launcher.seats.append(PlayerSpec("bob", "optimal"))
+        launcher.seats.append(PlayerSpec("Greedy bot", "greedy"))  # named after its bot: renamed with it
+        await highlight_game(pilot, app, "tenpins")
+        said = str(launcher.query_one("#launch-message", Static).render())
+        assert said == (
+            "bob plays as the Rookie bot in Ten Pins (dice): it has no Optimal bot; "
+            "Greedy bot is now Rookie bot: Ten Pins (dice) has no Greedy bot"
+        )
+        assert [(s.name, s.kind) for s in launcher.seats][1:] == [("bob", "random"), ("Rookie bot", "random")]
+        assert "\n" not in said and "optimal" not in said  # one line, the bots by their names, never their ids
+
+
 def test_a_stored_game_says_the_frame_each_player_plays_next(tmp_path: Path) -> None:
     """After five whole frames a player is in frame 6 (the summary said 5: frames begun, not the next)."""
     storage = Storage(f"sqlite:///{tmp_path / 'h.sqlite'}")

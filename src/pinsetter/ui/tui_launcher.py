@@ -456,19 +456,34 @@ class Launcher(EnterGuard, Screen[None]):
             await self.refresh_options()
 
     def seat_bots_of_this_game(self) -> None:
-        """A bot the highlighted game does not have gives its seat to the game's first bot (as the web lobby does)."""
+        """A bot the highlighted game does not have gives its seat to the game's first bot (as the web lobby
+        does), and the line under the bar says so: a seat never changes without a word."""
         bots = list(bot_names(self.game_id))
         seats: list[PlayerSpec] = []
+        said: list[str] = []
         for seat in self.seats:
             if not (seat.is_human or seat.kind in bots):
                 kind = bots[0] if bots else "human"
                 taken = [s.name for s in self.seats if s is not seat]
                 # A seat named after its bot (`Optimal bot`) takes its new bot's name; a name given stays.
                 named_by_kind = seat.name.startswith(bot_title(seat.kind))
-                seat = PlayerSpec(self.seat_name(kind, taken) if named_by_kind else seat.name, kind)
+                changed = PlayerSpec(self.seat_name(kind, taken) if named_by_kind else seat.name, kind)
+                said.append(self.rebotted_words(seat, changed))
+                seat = changed
             seats.append(seat)
         self.seats = seats
         self.refresh_players()
+        if said:
+            self.query_one("#launch-message", Static).update(Text(_("; ").join(said)))
+
+    def rebotted_words(self, seat: PlayerSpec, changed: PlayerSpec) -> str:
+        """`bob plays as the Rookie bot in Ten Pins (dice): it has no Optimal bot`: a seat's new bot, and why."""
+        game, old = _(game_class(self.game_id).name), bot_title(seat.kind)
+        if changed.name != seat.name:  # named after its old bot: renamed after the new one
+            said = _("{name} is now {seat}: {game} has no {bot}")
+            return said.format(name=seat.name, seat=changed.name, game=game, bot=old)
+        said = _("{name} plays as the {new} in {game}: it has no {bot}")
+        return said.format(name=seat.name, new=bot_title(changed.kind), game=game, bot=old)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "games" and event.option.id:
