@@ -37,6 +37,7 @@ from pinsetter.ui.tui_common import (
     KeyFooter,
     WrappedText,
     resume_summary,
+    standing_words,
     translate_bindings,
 )
 from pinsetter.ui.tui_game import GameScreen, draw_seed
@@ -77,10 +78,12 @@ class ResumeConfirm(EnterGuard, ModalScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [GUARD_BINDING, Binding("escape", "cancel", N_("Cancel"))]
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, standing: str | None = None) -> None:
+        """`standing`: where the players stand, in History's words (`standing_words`; each score and frame)."""
         super().__init__()
         translate_bindings(self)
         self.match = match
+        self.standing = resume_summary(match.record) if standing is None else standing
 
     def compose(self) -> ComposeResult:
         match = self.match
@@ -97,7 +100,7 @@ class ResumeConfirm(EnterGuard, ModalScreen[bool]):
         ruled = height >= TINY or len(names) <= 2  # a short screen: two lines a player, the question in view
         sheet = render_sheets(names, sheets, frames, current, compact=compact, ruled=ruled)
         text = Text(_("{game}, seed {seed}").format(game=_(match.game.name), seed=match.seed) + "\n", style="bold")
-        text.append(resume_summary(match.record) + "\n\n")
+        text.append(self.standing + "\n\n")
         text.append(sheet + "\n")  # laid out for the box's width: the summary wraps, the sheet need not
         with VerticalScroll(id="help"):
             yield WrappedText(text, id="resume-game")
@@ -297,7 +300,7 @@ class Launcher(EnterGuard, Screen[None]):
         for stored in stored_games:
             if not stored.finished:
                 game = game_title(stored.game, stored.record.options)
-                label = Text(f"#{stored.id} {game} - {resume_summary(stored.record)}")
+                label = Text(f"#{stored.id} {game} - {standing_words(stored)}")
                 resume.add_option(Option(label, id=str(stored.id)))
         if resume.option_count:
             resume.highlighted = 0
@@ -499,7 +502,8 @@ class Launcher(EnterGuard, Screen[None]):
                 return
             if match is not None:
                 # The game is shown (sheets, frame and score) and the player is asked before it goes on.
-                self.app.push_screen(ResumeConfirm(match), lambda yes: self.start(match) if yes else None)
+                question = ResumeConfirm(match, standing_words(stored))
+                self.app.push_screen(question, lambda yes: self.start(match) if yes else None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         button = event.button.id
