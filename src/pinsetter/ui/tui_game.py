@@ -388,6 +388,8 @@ class GameScreen(EnterGuard, Screen[None]):
             self.chance_turns[self.match.steps_done] = state.turn()
         self.match.apply(self.match.draw_chance() if chance else self.match.bot_action())
         self.log_line(self.match.log_words()[-1])
+        if self.match.state.is_terminal():
+            self.note = ""  # the pace spoke of the automatic steps: there are none after the end
 
     def find_chance_turns(self) -> None:
         """Whose turn each chance step of a resumed game came in (the dice line says whose roll it shows)."""
