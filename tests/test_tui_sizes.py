@@ -133,9 +133,10 @@ async def test_solitaire_keys_selection_pile_and_cards_seen() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(app, pilot, match)
         text = screen_text(app)
-        # The key before each card, said in words (no `key:card` notation); the cards not seen yet.
+        # The key before each card in brackets, said in words (no `key:card` notation); the cards not seen yet.
         triangle = screen.query_one("#table").source.plain.split("\n")[:4]  # type: ignore[attr-defined]
-        assert "The number before a card is its key." in text and not any(":" in row for row in triangle)
+        assert "The number before a [card] is its key." in text and not any(":" in row for row in triangle)
+        assert triangle[0].startswith("7 [10]  8 [10]")  # key 7, a 10: apart without colour
         assert "seen this frame:" in text and "not seen yet: 1 1 2 5 8 9" in text
         view = screen.table_view()
         choice = next(c for c in view.choices if c.by_selection)

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from pinsetter.core.table import TableView, TrackArea
 from pinsetter.i18n import _, ngettext
+from pinsetter.ui.wrap import wrap_text
 
 __all__ = ["DIE_FACES", "abilities_help", "draw_pins", "draw_table", "draw_track", "selection_line", "track_width"]
 
@@ -39,10 +40,12 @@ def _pin_cell(label: str, down: bool, grey: bool, picked: bool) -> tuple[str, st
 
 
 def draw_pins(view: TableView, picked: Collection[int], width: int = 0) -> Text:
-    """The triangle, back row on top, each pin with its label (and its key before it, where that differs).
+    """The triangle, back row on top, each pin with its label (and its key before it, where that differs:
+    then the label is a card, in brackets, `7 [10]`, so that key and card read apart without colour).
 
     The symbols' legend goes beside the rows, one a row, where `width` (cells, 0: any) leaves room,
-    else under the triangle; a keyed table (cards on the pins) says in words what the key is.
+    else under the triangle; a keyed table (cards on the pins) says in words what the key is, under the
+    legend where a known `width` leaves the rows room for it, else under the triangle.
     """
     text = Text()
     widest = max((len(row) for row in view.rows), default=0)
@@ -57,27 +60,45 @@ def draw_pins(view: TableView, picked: Collection[int], width: int = 0) -> Text:
         legend.append(_("✓ picked"))
     triangle = widest * step
     beside = not width or triangle + max((cell_len(w) for w in legend), default=0) <= width
+    key_words = _("The number before a [card] is its key.") if keyed else ""
+    key_lines = wrap_text(Text(key_words), width - triangle).plain.split("\n") if keyed and width > triangle else []
+    if not beside or len(legend) + len(key_lines) > len(view.rows):
+        key_lines = []  # under the triangle, whole
+    side = legend + key_lines if beside else []
     for index, row in enumerate(view.rows):
         text.append(" " * ((widest - len(row)) * step // 2))
         for number in row:
             spot = view.pin(number)
             if spot is None:
                 text.append(" " * step)
-                continue
-            if keyed:
-                text.append(f"{spot.key:>1} ", style="dim")
-            cell, style = _pin_cell(spot.label, spot.down, spot.grey, number in picked)
-            text.append(f"{cell} ", style=style)
-            text.append("  ")
-        # The legend beside the triangle, one symbol a row: it costs no line of its own.
-        if beside and index < len(legend):
-            text.append(" " * ((widest - len(row)) * step // 2) + legend[index], style="dim")
+            elif keyed:
+                text.append(f"{spot.key:>1}", style="dim")
+                mark, card, style = _card_cell(spot.label, spot.down, spot.grey, number in picked)
+                text.append(mark, style=style if mark.strip() else "")
+                text.append(card, style=style)
+                text.append("  ")
+            else:
+                cell, style = _pin_cell(spot.label, spot.down, spot.grey, number in picked)
+                text.append(f"{cell} ", style=style)
+                text.append("  ")
+        # The legend beside the triangle, one symbol a row (then the key's sentence): no line of its own.
+        if index < len(side):
+            text.append(" " * ((widest - len(row)) * step // 2) + side[index], style="dim")
         text.append("\n")
     if legend and not beside:
         text.append("  ".join(legend) + "\n", style="dim")
-    if keyed:
-        text.append(_("The number before a card is its key.") + "\n", style="dim")
+    if keyed and not key_lines:
+        text.append(key_words + "\n", style="dim")
     return text
+
+
+def _card_cell(label: str, down: bool, grey: bool, picked: bool) -> tuple[str, str, str]:
+    """A card on a pin, after its key: its symbol (`✓` picked, `◆` grey, or a space), the card in brackets
+    (`[10]`, in the card's colours, as a pile's top is drawn) and their style; a pin down: an `x` in its place."""
+    if down:
+        return " ", "  x ", "dim strike"
+    cell, style = _pin_cell(label, down, grey, picked)
+    return cell[0], f"[{cell[1:]}]", style
 
 
 def selection_line(view: TableView, picked: Collection[int], pile: int | None) -> str:
