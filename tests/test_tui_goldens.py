@@ -94,9 +94,10 @@ async def test_each_game_mid_game_with_its_hints(language: str, game: str, size:
         assert "?" in footer and " q " in footer + " "  # help and back keep their place at every width
         if not screen.match.game.has_decisions:
             return
-        # Every hint line is on the panel, or the panel scrolls to it (Tab reaches it; End goes down).
+        # Every hint line is on the panel, or the panel scrolls to it (Tab reaches it; End goes down). At 60x20
+        # the actions keep their rows and the panel may be its rule and the best option's line.
         box = screen.query_one("#hint-box", VerticalScroll)
-        assert box.region.height >= 3
+        assert box.region.height >= (2 if size == (60, 20) else 3)
         while app.focused is not box:
             await pilot.press("tab")
         await pilot.press("end")

@@ -17,7 +17,16 @@ from pinsetter.core.table import TableView, TrackArea
 from pinsetter.i18n import _, ngettext
 from pinsetter.ui.wrap import wrap_text
 
-__all__ = ["DIE_FACES", "abilities_help", "draw_pins", "draw_table", "draw_track", "selection_line", "track_width"]
+__all__ = [
+    "DIE_FACES",
+    "abilities_help",
+    "draw_pins",
+    "draw_table",
+    "draw_track",
+    "essentials",
+    "selection_line",
+    "track_width",
+]
 
 DIE_FACES = {"1": "⚀", "2": "⚁", "3": "⚂", "4": "⚃", "5": "⚄", "6": "⚅"}
 BOWLING_FACES = {
@@ -220,6 +229,12 @@ def draw_table(
     for note in view.notes:
         text.append(note + "\n", style="bold yellow")
     return text
+
+
+def essentials(view: TableView) -> TableView:
+    """The parts of the table a short window keeps in view, drawn first by `draw_table`: the pins, the dice
+    and tokens, the pick, the piles. The cards seen, the track, the abilities and the notes may scroll."""
+    return view.model_copy(update={"seen": (), "unseen": {}, "track": (), "abilities": (), "notes": ()})
 
 
 def _area_cell(number: int, area: TrackArea, title_cells: int) -> tuple[str, str]:
