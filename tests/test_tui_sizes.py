@@ -17,7 +17,7 @@ from textual.widgets._footer import FooterKey
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui import tui, tui_game
+from pinsetter.ui import tui, tui_common, tui_game
 from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_game import GameScreen
 from pinsetter.ui.tui_launcher import Launcher
@@ -443,3 +443,21 @@ async def test_at_60x20_with_no_room_left_the_hints_wait_for_a_taller_window() -
         await pilot.press("h")
         await quiet(pilot)
         assert not screen.show_hint and not screen.query_one("#hint-box").display
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_table_and_its_log_grow_with_the_window(size: tuple[int, int]) -> None:
+    """A wide window gives the table half its width (the log under it gets the same), a huge one a third
+    (table, play and log side by side): Bowling Dice's roll and log lines stop folding at 40 columns."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_game(app, pilot, seeded_match("bowling-dice"))
+        width = size[0]
+        share = width // 2 if width < tui_common.HUGE else width // 3
+        table, log = screen.query_one("#table-box"), screen.query_one("#log")
+        assert table.region.width >= share - 1, table.region
+        assert log.region.width >= share - 1, log.region  # under the table, or a column of its own
+        text = screen_text(app)
+        if width >= tui_common.HUGE:
+            assert "[-] [-] [▮] [/] [-] [▮] [-] [-] [▮] [▮]" in text, text  # the ten dice on one line
+        assert "ann rolls 10 dice: 3 blanks, 7 pins standing — ball 1:" in text, text  # a line of the log, whole

@@ -6,7 +6,8 @@ It is a client of the game API, the bots and the hints: every move goes through 
 literally (rich `Text`, never markup).
 
 The layout follows the terminal (`layout_for`): below 76 columns the table and the play column
-stack; from 110 the log goes under the table, from 160 into a third column; below 32 rows the
+stack; from 110 the log goes under the table, from 160 into a third column, and the table's column
+grows with the width (`table_share`); below 32 rows the
 borders go, below 22 the sheet loses its rules. The hint panel scrolls (Tab reaches it) and shows
 every option's value at every size; stacked in a short window it takes the rows the others leave
 (`fit_stack`): the table's pins, dice and piles and every row of the action list stay in view.
@@ -67,6 +68,7 @@ __all__ = ["SPEEDS", "GameScreen", "HelpScreen", "draw_seed", "layout_for"]
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
 PLAY_COLUMN = 29  # the narrowest the play column (status, actions, hints) gets beside the table
 TABLE_COLUMN = 42  # the table's column at least (the pins and the track of the English sheet)
+TABLE_MOST = 72  # the widest a share of a wide screen makes it (Bowling Dice's ten dice and their words fit)
 ACTIONS_ROWS_NARROW = 4  # stacked: the most rows the action list takes (it scrolls past them), hints open or not
 HINT_ROWS_WANTED = 3  # stacked in a short window: the hint panel's rule and two lines, where the table can spare them
 HINT_ROWS_LEAST = 2  # its rule and the best option's line: with fewer rows left it waits for a taller window
@@ -82,6 +84,13 @@ def draw_seed() -> int:
 def text_rows(text: Text, width: int) -> int:
     """The lines `text` takes wrapped at `width` cells, as `WrappedText` shows it."""
     return len(wrap_text(text, max(width, 1)).plain.split("\n"))
+
+
+def table_share(layout: str, width: int) -> int:
+    """The table's column where the screen has room to spare: half a wide one, whose log goes under the
+    table (so the log gets as much), a third of a huge one, beside the play and the log columns."""
+    share = {"wide": width // 2, "huge": width // 3}.get(layout, TABLE_COLUMN)
+    return max(TABLE_COLUMN, min(share, TABLE_MOST))
 
 
 def layout_for(width: int) -> str:
@@ -471,7 +480,8 @@ class GameScreen(EnterGuard, Screen[None]):
         else:
             room = max(TABLE_COLUMN, width - PLAY_COLUMN - 1) if self.layout_name == "medium" else width // 2
         # The column never narrows while the size stays (a part coming and going does not make it jump).
-        self.table_width = min(max(self.table_width, natural + gutter + 1, TABLE_COLUMN), room)
+        least = table_share(self.layout_name, width)
+        self.table_width = min(max(self.table_width, natural + gutter + 1, least), room)
         if self.layout_name != "narrow":
             self.query_one("#left").styles.width = self.table_width
         inner = (width if self.layout_name == "narrow" else self.table_width) - gutter - 1
