@@ -6,6 +6,7 @@ from pinsetter.core.table import TableView
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.ui.table_text import draw_pins, draw_table, selection_line
+from pinsetter.ui.wrap import wrap_text
 
 
 def view_where(match: Match, ready: object) -> TableView:
@@ -74,6 +75,18 @@ def test_a_roll_said_at_more_length_than_a_line_stays_beside_the_dice() -> None:
     lines = draw_table(view, width=30, roll_by="ann").plain.split("\n")
     assert view.dice_caption not in lines
     assert any(line.endswith("  " + view.dice_caption) for line in lines)
+
+
+def test_the_dice_stay_on_one_line_under_whose_roll_they_are() -> None:
+    """Ten dice after a long name do not fit a 55-cell column: the dice go under "last roll (...):", whole,
+    rather than folding one die onto the next line."""
+    match = Match.new("bowling-dice", [PlayerSpec("ann")], seed=7)
+    view = view_where(match, lambda v: len(v.dice) == 10)
+    faces = " ".join(line for line in draw_table(view).plain.split("\n") if line.startswith("dice: "))
+    faces = faces.removeprefix("dice: ").split("  ")[0].rstrip()
+    assert faces.count("[") == 10
+    lines = wrap_text(draw_table(view, width=55, roll_by="Maximilian"), 55).plain.split("\n")  # as shown
+    assert "last roll (Maximilian):" in lines and any(line.startswith(faces) for line in lines), lines
 
 
 def test_a_solitaire_card_reads_apart_from_its_key_without_colour() -> None:

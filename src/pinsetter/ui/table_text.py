@@ -157,8 +157,8 @@ def draw_table(
     """Everything on the table: pins, dice, piles, cards, tokens and the ability track.
 
     `width`: the cells the table is shown in (0: as wide as it likes); a part that would not fit
-    beside another goes under it (the legend, the tokens, the track's lower row), so that no line
-    is folded by the terminal. `roll_by`: whose dice these are, in words, when the screen knows
+    beside another goes under it (the legend, the dice, their words, the tokens, the track's lower
+    row), so that no line is folded by the terminal. `roll_by`: whose dice these are, in words, when the screen knows
     ("ann"): the dice of the last roll stay on the table after it is played.
     """
     text = Text()
@@ -174,18 +174,24 @@ def draw_table(
         tokens = _("tokens: none")  # not "- 0"
     if view.dice:
         line = Text(_("last roll ({name}): ").format(name=roll_by) if roll_by else _("dice: "))
+        faces = Text()
         for die in view.dice:
             if die.kind == "pips":
-                line.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
+                faces.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
             else:
                 symbol, style = BOWLING_FACES.get(die.face, (die.face, ""))
-                line.append(f"[{symbol}]", style=style)
-                line.append(" ")
+                faces.append(f"[{symbol}]", style=style)
+                faces.append(" ")
+        # The dice under whose roll they are, where the two do not fit one line: never a die folded over.
+        if width and cell_len(line.plain) + cell_len(faces.plain.rstrip()) > width >= cell_len(faces.plain.rstrip()):
+            line.rstrip()
+            line.append("\n")
+        line.append_text(faces)
         if view.dice_caption:
             # Beside the dice where it fits whole; else on a line of its own where it fits there
             # (never "rolled 2 and" | "5"); one longer than a line stays beside them, folded on words.
             caption = cell_len(view.dice_caption)
-            if width and cell_len(line.plain) + 2 + caption > width and caption <= width:
+            if width and cell_len(line.plain.rsplit("\n", 1)[-1]) + 2 + caption > width and caption <= width:
                 line.rstrip()
                 line.append("\n" + view.dice_caption)
             else:
