@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -125,6 +126,7 @@ def test_player_range_follows_the_rules_and_is_shown(game_id: str) -> None:
     assert cls.players_text() in rules or (high == 1 and "one player" in rules)
     game = get_game(game_id)
     game.new_state(high)
-    for wrong in (low - 1, high + 1):
-        with pytest.raises(OptionError, match=f"{game_id} takes {cls.players_text()}, got {wrong}"):
+    for wrong, what in ((low - 1, "add"), (high + 1, "remove")):  # the game by its name, and what to do
+        said = f"{cls.name} takes {cls.players_text()}: {what} a player first"
+        with pytest.raises(OptionError, match=f"^{re.escape(said)}$"):
             game.new_state(wrong)

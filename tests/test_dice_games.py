@@ -185,8 +185,18 @@ def test_player_counts() -> None:
     assert "1 to 12 players" in get_game("tenpins").rules()
     assert "1 to 8 players" in get_game("bowling-dice").rules()
     get_game("tenpins").new_state(12)
-    with pytest.raises(OptionError, match="tenpins takes 1 to 12 players, got 13"):
+    with pytest.raises(OptionError, match=r"^Ten Pins \(dice\) takes 1 to 12 players: remove a player first$"):
         get_game("tenpins").new_state(13)
+
+
+def test_a_player_count_is_refused_in_words_with_what_to_do() -> None:
+    """One sentence says why a number of players cannot play, for the engine and the launcher alike."""
+    game = get_game("bowling-solitaire")
+    assert game.players_refusal(1) is None
+    assert game.players_refusal(2) == "Bowling Solitaire takes 1 player: remove a player first"
+    assert game.players_refusal(0) == "Bowling Solitaire takes 1 player: add a player first"
+    with pytest.raises(OptionError, match=r"^Bowling Solitaire takes 1 player: add a player first$"):
+        game.new_state(0)
 
 
 def test_roll_text_round_trips() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pinsetter.core.table import TableView
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
-from pinsetter.ui.table_text import draw_table, selection_line
+from pinsetter.ui.table_text import draw_pins, draw_table, selection_line
+from pinsetter.ui.wrap import wrap_text
 
 
 def view_where(match: Match, ready: object) -> TableView:
@@ -74,3 +75,45 @@ def test_a_roll_said_at_more_length_than_a_line_stays_beside_the_dice() -> None:
     lines = draw_table(view, width=30, roll_by="ann").plain.split("\n")
     assert view.dice_caption not in lines
     assert any(line.endswith("  " + view.dice_caption) for line in lines)
+
+
+def test_the_dice_stay_on_one_line_under_whose_roll_they_are() -> None:
+    """Ten dice after a long name do not fit a 55-cell column: the dice go under "last roll (...):", whole,
+    rather than folding one die onto the next line."""
+    match = Match.new("bowling-dice", [PlayerSpec("ann")], seed=7)
+    view = view_where(match, lambda v: len(v.dice) == 10)
+    faces = " ".join(line for line in draw_table(view).plain.split("\n") if line.startswith("dice: "))
+    faces = faces.removeprefix("dice: ").split("  ")[0].rstrip()
+    assert faces.count("[") == 10
+    lines = wrap_text(draw_table(view, width=55, roll_by="Maximilian"), 55).plain.split("\n")  # as shown
+    assert "last roll (Maximilian):" in lines and any(line.startswith(faces) for line in lines), lines
+
+
+def test_a_solitaire_card_reads_apart_from_its_key_without_colour() -> None:
+    """Each card in brackets with its key before it (`7 [10]`), a picked one marked `✓`, a pin down `x`: the
+    triangle reads in monochrome (it read `7  10   8  10`), and each card keeps its coloured cell."""
+    match = Match.new("bowling-solitaire", [PlayerSpec("ann")], seed=7)
+    view = view_where(match, lambda v: v.selection is not None and any(s.down for s in v.pins))
+    standing = [spot for spot in view.pins if not spot.down]
+    picked = {standing[0].number}
+    text = draw_pins(view, picked)
+    plain = text.plain
+    for spot in standing:
+        assert f"{spot.key}{'✓' if spot.number in picked else ' '}[{spot.label:>2}]" in plain, plain
+    assert all(f"{spot.key}   x" in plain for spot in view.pins if spot.down), plain
+    cells = {plain[span.start : span.end]: str(span.style) for span in text.spans}
+    assert cells[f"[{standing[-1].label:>2}]"] == "bold white on blue"  # the coloured look, kept
+    assert cells[f"[{standing[0].label:>2}]"] == cells["✓"] == "bold black on yellow"
+    assert "The number before a [card] is its key." in plain
+
+
+def test_the_key_sentence_goes_beside_the_triangle_where_it_fits() -> None:
+    """Beside the pins, where the legend is, it costs no row of a short window; where it does not fit, under."""
+    match = Match.new("bowling-solitaire", [PlayerSpec("ann")], seed=7)
+    view = view_where(match, lambda v: v.selection is not None and any(s.down for s in v.pins))
+    beside = draw_pins(view, set(), width=59).plain.rstrip("\n").split("\n")
+    assert len(beside) == len(view.rows) and max(len(line) for line in beside) <= 59
+    said = " ".join(" ".join(line[32:].split()) for line in beside).strip()  # right of the 4 pins of 8 cells
+    assert said.endswith("The number before a [card] is its key.")
+    under = draw_pins(view, set(), width=41).plain.rstrip("\n").split("\n")
+    assert len(under) == len(view.rows) + 1 and under[-1] == "The number before a [card] is its key."

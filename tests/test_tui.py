@@ -643,6 +643,48 @@ async def test_the_launcher_keeps_seats_the_highlighted_game_can_play(app: Pinse
         assert "Bowling Solitaire takes 1 player" in screen_text(app)
 
 
+async def test_a_bot_the_next_game_lacks_is_replaced_with_a_word(app: PinsetterApp) -> None:
+    """Highlighting a game without a seat's bot seats the game's own bot and says so, in one line of words."""
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = app.screen
+        assert isinstance(launcher, Launcher)
+        await highlight_game(pilot, app, "rolling-pins")
+        launcher.seats.append(PlayerSpec("bob", "optimal"))
+        launcher.seats.append(PlayerSpec("Greedy bot", "greedy"))  # named after its bot: renamed with it
+        await highlight_game(pilot, app, "tenpins")
+        said = str(launcher.query_one("#launch-message", Static).render())
+        assert said == (
+            "bob plays as the Rookie bot in Ten Pins (dice): it has no Optimal bot; "
+            "Greedy bot is now Rookie bot: Ten Pins (dice) has no Greedy bot"
+        )
+        assert [(s.name, s.kind) for s in launcher.seats][1:] == [("bob", "random"), ("Rookie bot", "random")]
+        assert "\n" not in said and "optimal" not in said  # one line, the bots by their names, never their ids
+
+
+async def test_the_resume_list_says_not_begun_as_the_history_does(tmp_path: Path) -> None:
+    """A game left before a pin fell reads "ann, bob (not begun)" in Resume and its question, as in History."""
+    from pinsetter.ui.tui_history import history_label
+
+    storage = Storage(f"sqlite:///{tmp_path / 'h.sqlite'}")
+    match = Match.new("tenpins", [PlayerSpec("ann"), PlayerSpec("bob")], seed=4)
+    match.storage = storage
+    match.store()
+    stored = storage.get(match.game_id or 0)
+    assert stored is not None and stored.not_begun()
+    history_words = history_label(stored).plain.rsplit(": ", 1)[1]
+    assert history_words == "ann, bob (not begun)"
+    app = PinsetterApp(storage=storage, speed=0)
+    async with app.run_test(size=SIZE) as pilot:
+        resume = app.screen.query_one("#resume", OptionList)
+        label = str(resume.get_option_at_index(0).prompt)
+        assert label.endswith(f" - {history_words}") and "in frame" not in label, label
+        resume.focus()
+        await past_guard(pilot, app.screen)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ResumeConfirm), "the question")
+        assert history_words in screen_text(app) and "0 in frame 1" not in screen_text(app)
+
+
 def test_a_stored_game_says_the_frame_each_player_plays_next(tmp_path: Path) -> None:
     """After five whole frames a player is in frame 6 (the summary said 5: frames begun, not the next)."""
     storage = Storage(f"sqlite:///{tmp_path / 'h.sqlite'}")

@@ -120,3 +120,23 @@ async def test_enter_back_in_the_launcher_never_presses_the_control_used_last(tm
         await pilot.press("enter")  # starts the highlighted game again: no seat added
         await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game again")
         assert len(launcher.seats) == seats
+
+
+async def test_the_pace_note_goes_when_the_game_ends() -> None:
+    """The pace is a word about the automatic steps: once the last step is played there are none, and the
+    status line says the end alone (it kept "pace: ..." under the winner)."""
+    played = Match.new("tenpins", [PlayerSpec("ann")], seed=7)
+    while not played.state.is_terminal():
+        played.apply(played.draw_chance())
+    match = Match.new("tenpins", [PlayerSpec("ann")], seed=7)
+    for step in played.record.steps[:-1]:  # up to ann's last roll, which waits for the space bar
+        match.apply(match.state.game.parse_outcome(step.text))
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, match)
+        await pilot.press("right_square_bracket")
+        await quiet(pilot)
+        assert "pace: automatic steps at once" in status_line(screen)
+        await pilot.press("space")
+        await until(pilot, match.state.is_terminal, "the end of the game")
+        assert "Game over." in status_line(screen) and "pace" not in status_line(screen)

@@ -17,11 +17,11 @@ from textual.widgets._footer import FooterKey
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
-from pinsetter.ui import tui, tui_game
+from pinsetter.ui import tui, tui_common, tui_game
 from pinsetter.ui.tui import PinsetterApp
 from pinsetter.ui.tui_game import GameScreen
 from pinsetter.ui.tui_launcher import Launcher
-from test_tui import screen_text
+from test_tui import screen_text, status_line
 from tui_support import quiet, until
 
 # (game, options, players, steps played first): a position where the player has a decision or a roll.
@@ -133,9 +133,10 @@ async def test_solitaire_keys_selection_pile_and_cards_seen() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(app, pilot, match)
         text = screen_text(app)
-        # The key before each card, said in words (no `key:card` notation); the cards not seen yet.
+        # The key before each card in brackets, said in words (no `key:card` notation); the cards not seen yet.
         triangle = screen.query_one("#table").source.plain.split("\n")[:4]  # type: ignore[attr-defined]
-        assert "The number before a card is its key." in text and not any(":" in row for row in triangle)
+        assert "The number before a [card] is its key." in text and not any(":" in row for row in triangle)
+        assert triangle[0].startswith("7 [10]  8 [10]")  # key 7, a 10: apart without colour
         assert "seen this frame:" in text and "not seen yet: 1 1 2 5 8 9" in text
         view = screen.table_view()
         choice = next(c for c in view.choices if c.by_selection)
@@ -296,7 +297,8 @@ async def test_with_the_hints_open_the_rack_and_the_dice_stay_in_view(game: str,
             assert "dice: " in text
         else:
             assert all(f"pile {pile.number}: " in text for pile in view.piles if pile.top is not None), text
-        assert screen.query_one("#hint-box").region.height >= 3  # and the hints beside or under them
+        # And the hints beside or under them: at 60x20 the best option's line at least, the actions keeping theirs.
+        assert screen.query_one("#hint-box").region.height >= (2 if size == (60, 20) else 3)
         assert "best)" in text
 
 
@@ -386,3 +388,76 @@ async def test_c_adds_each_options_chance_to_finish_ahead_to_the_hints() -> None
         assert screen.message.startswith("chances to finish ahead are for")
         assert "! chances to finish ahead are for basic Rolling Pins" in screen_text(alone)  # wrapped after
         assert not screen.show_chances
+
+
+def many_choices() -> Match:
+    """Advanced Rolling Pins for two at a roll with more ways to cross out pins than a short list shows."""
+    match = Match.new("rolling-pins", [PlayerSpec("ann"), PlayerSpec("bob")], seed=7, options={"advanced": "true"})
+    while match.state.is_chance_node() or len(match.state.legal_actions()) <= 8:
+        match.apply(match.draw_chance() if match.state.is_chance_node() else match.state.legal_actions()[0])
+    return match
+
+
+@pytest.mark.parametrize("position", ["rolling-pins", "bowling-solitaire", "many-choices"])
+async def test_at_60x20_the_hints_leave_the_actions_their_rows(position: str) -> None:
+    """Opening the hints at 60x20 shrinks the hint panel, never the action list: the list keeps the rows it has
+    with the panel closed (every action, or four and a scroll), and the best option's hint shows under it."""
+    match = many_choices() if position == "many-choices" else seeded_match(position)
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await open_game(app, pilot, match)
+        actions = screen.query_one("#actions", OptionList)
+        closed = actions.region.height
+        assert closed == min(actions.option_count, 4)
+        await pilot.press("h")
+        await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
+        text = screen_text(app)
+        assert actions.region.height == closed and screen.can_view_entire(actions), text
+        labels = [str(actions.get_option_at_index(i).prompt) for i in range(closed)]
+        assert all(label[:40] in text for label in labels), text  # "Miss (end the ball)" among them
+        box = screen.query_one("#hint-box")
+        assert box.display and box.region.height >= 2 and screen.can_view_partial(box), text
+        best = screen.hints[screen.match.steps_done].plain.split("\n")[0]
+        assert best[:40] in text and "no room" not in text
+        assert len(text.split("\n")) <= 20 and max(len(line) for line in text.split("\n")) <= 60
+
+
+async def test_at_60x20_with_no_room_left_the_hints_wait_for_a_taller_window() -> None:
+    """Four players' sheets leave no row for a hint at 60x20: the actions keep theirs, the status says why no
+    hint shows, and a taller window shows them (h still closes them)."""
+    match = Match.new("rolling-pins", [PlayerSpec(name) for name in ("ann", "bob", "cy", "di")], seed=7)
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await open_game(app, pilot, match)
+        closed = screen.query_one("#actions", OptionList).region.height
+        await pilot.press("h")
+        await quiet(pilot)
+        assert screen.query_one("#actions", OptionList).region.height == closed == 2
+        assert not screen.hint_shown() and not screen.query_one("#hint-box").display
+        assert not screen.has_class("hinting")
+        assert screen.query_one("#left").styles.inline.max_height is None  # the table keeps no room for them
+        assert "no room for the hints in this window: a taller one shows them" in status_line(screen)
+        await pilot.resize_terminal(60, 30)
+        await until(pilot, lambda: screen.match.steps_done in screen.hints, "the hints")
+        assert screen.query_one("#hint-box").display and "no room" not in status_line(screen)
+        await pilot.press("h")
+        await quiet(pilot)
+        assert not screen.show_hint and not screen.query_one("#hint-box").display
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)], ids=lambda size: f"{size[0]}x{size[1]}")
+async def test_the_table_and_its_log_grow_with_the_window(size: tuple[int, int]) -> None:
+    """A wide window gives the table half its width (the log under it gets the same), a huge one a third
+    (table, play and log side by side): Bowling Dice's roll and log lines stop folding at 40 columns."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_game(app, pilot, seeded_match("bowling-dice"))
+        width = size[0]
+        share = width // 2 if width < tui_common.HUGE else width // 3
+        table, log = screen.query_one("#table-box"), screen.query_one("#log")
+        assert table.region.width >= share - 1, table.region
+        assert log.region.width >= share - 1, log.region  # under the table, or a column of its own
+        text = screen_text(app)
+        if width >= tui_common.HUGE:
+            assert "[-] [-] [▮] [/] [-] [▮] [-] [-] [▮] [▮]" in text, text  # the ten dice on one line
+        assert "ann rolls 10 dice: 3 blanks, 7 pins standing — ball 1:" in text, text  # a line of the log, whole

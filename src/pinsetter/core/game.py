@@ -229,11 +229,22 @@ class Game(ABC):
             return ngettext("{count} player", "{count} players", cls.min_players).format(count=cls.min_players)
         return _("{low} to {high} players").format(low=cls.min_players, high=cls.max_players)
 
+    @classmethod
+    def players_refusal(cls, count: int) -> str | None:
+        """Why `count` players cannot play this game and what to do, in words (None: they can): one
+        sentence for every interface, so that the launcher, the web and the engine refuse alike."""
+        if count > cls.max_players:
+            said = _("{game} takes {players}: remove a player first")
+        elif count < cls.min_players:
+            said = _("{game} takes {players}: add a player first")
+        else:
+            return None
+        return said.format(game=_(cls.name), players=cls.players_text())
+
     def check_players(self, count: int) -> None:
-        if not self.min_players <= count <= self.max_players:
-            raise OptionError(
-                _("{game} takes {players}, got {count}").format(game=self.id, players=self.players_text(), count=count)
-            )
+        refusal = self.players_refusal(count)
+        if refusal is not None:
+            raise OptionError(refusal)
 
     def options_text(self) -> dict[str, object]:
         """Options as JSON-friendly values (what a record stores)."""

@@ -15,8 +15,18 @@ from rich.text import Text
 
 from pinsetter.core.table import TableView, TrackArea
 from pinsetter.i18n import _, ngettext
+from pinsetter.ui.wrap import wrap_text
 
-__all__ = ["DIE_FACES", "abilities_help", "draw_pins", "draw_table", "draw_track", "selection_line", "track_width"]
+__all__ = [
+    "DIE_FACES",
+    "abilities_help",
+    "draw_pins",
+    "draw_table",
+    "draw_track",
+    "essentials",
+    "selection_line",
+    "track_width",
+]
 
 DIE_FACES = {"1": "⚀", "2": "⚁", "3": "⚂", "4": "⚃", "5": "⚄", "6": "⚅"}
 BOWLING_FACES = {
@@ -39,10 +49,12 @@ def _pin_cell(label: str, down: bool, grey: bool, picked: bool) -> tuple[str, st
 
 
 def draw_pins(view: TableView, picked: Collection[int], width: int = 0) -> Text:
-    """The triangle, back row on top, each pin with its label (and its key before it, where that differs).
+    """The triangle, back row on top, each pin with its label (and its key before it, where that differs:
+    then the label is a card, in brackets, `7 [10]`, so that key and card read apart without colour).
 
     The symbols' legend goes beside the rows, one a row, where `width` (cells, 0: any) leaves room,
-    else under the triangle; a keyed table (cards on the pins) says in words what the key is.
+    else under the triangle; a keyed table (cards on the pins) says in words what the key is, under the
+    legend where a known `width` leaves the rows room for it, else under the triangle.
     """
     text = Text()
     widest = max((len(row) for row in view.rows), default=0)
@@ -57,27 +69,45 @@ def draw_pins(view: TableView, picked: Collection[int], width: int = 0) -> Text:
         legend.append(_("✓ picked"))
     triangle = widest * step
     beside = not width or triangle + max((cell_len(w) for w in legend), default=0) <= width
+    key_words = _("The number before a [card] is its key.") if keyed else ""
+    key_lines = wrap_text(Text(key_words), width - triangle).plain.split("\n") if keyed and width > triangle else []
+    if not beside or len(legend) + len(key_lines) > len(view.rows):
+        key_lines = []  # under the triangle, whole
+    side = legend + key_lines if beside else []
     for index, row in enumerate(view.rows):
         text.append(" " * ((widest - len(row)) * step // 2))
         for number in row:
             spot = view.pin(number)
             if spot is None:
                 text.append(" " * step)
-                continue
-            if keyed:
-                text.append(f"{spot.key:>1} ", style="dim")
-            cell, style = _pin_cell(spot.label, spot.down, spot.grey, number in picked)
-            text.append(f"{cell} ", style=style)
-            text.append("  ")
-        # The legend beside the triangle, one symbol a row: it costs no line of its own.
-        if beside and index < len(legend):
-            text.append(" " * ((widest - len(row)) * step // 2) + legend[index], style="dim")
+            elif keyed:
+                text.append(f"{spot.key:>1}", style="dim")
+                mark, card, style = _card_cell(spot.label, spot.down, spot.grey, number in picked)
+                text.append(mark, style=style if mark.strip() else "")
+                text.append(card, style=style)
+                text.append("  ")
+            else:
+                cell, style = _pin_cell(spot.label, spot.down, spot.grey, number in picked)
+                text.append(f"{cell} ", style=style)
+                text.append("  ")
+        # The legend beside the triangle, one symbol a row (then the key's sentence): no line of its own.
+        if index < len(side):
+            text.append(" " * ((widest - len(row)) * step // 2) + side[index], style="dim")
         text.append("\n")
     if legend and not beside:
         text.append("  ".join(legend) + "\n", style="dim")
-    if keyed:
-        text.append(_("The number before a card is its key.") + "\n", style="dim")
+    if keyed and not key_lines:
+        text.append(key_words + "\n", style="dim")
     return text
+
+
+def _card_cell(label: str, down: bool, grey: bool, picked: bool) -> tuple[str, str, str]:
+    """A card on a pin, after its key: its symbol (`✓` picked, `◆` grey, or a space), the card in brackets
+    (`[10]`, in the card's colours, as a pile's top is drawn) and their style; a pin down: an `x` in its place."""
+    if down:
+        return " ", "  x ", "dim strike"
+    cell, style = _pin_cell(label, down, grey, picked)
+    return cell[0], f"[{cell[1:]}]", style
 
 
 def selection_line(view: TableView, picked: Collection[int], pile: int | None) -> str:
@@ -127,8 +157,8 @@ def draw_table(
     """Everything on the table: pins, dice, piles, cards, tokens and the ability track.
 
     `width`: the cells the table is shown in (0: as wide as it likes); a part that would not fit
-    beside another goes under it (the legend, the tokens, the track's lower row), so that no line
-    is folded by the terminal. `roll_by`: whose dice these are, in words, when the screen knows
+    beside another goes under it (the legend, the dice, their words, the tokens, the track's lower
+    row), so that no line is folded by the terminal. `roll_by`: whose dice these are, in words, when the screen knows
     ("ann"): the dice of the last roll stay on the table after it is played.
     """
     text = Text()
@@ -144,18 +174,24 @@ def draw_table(
         tokens = _("tokens: none")  # not "- 0"
     if view.dice:
         line = Text(_("last roll ({name}): ").format(name=roll_by) if roll_by else _("dice: "))
+        faces = Text()
         for die in view.dice:
             if die.kind == "pips":
-                line.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
+                faces.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
             else:
                 symbol, style = BOWLING_FACES.get(die.face, (die.face, ""))
-                line.append(f"[{symbol}]", style=style)
-                line.append(" ")
+                faces.append(f"[{symbol}]", style=style)
+                faces.append(" ")
+        # The dice under whose roll they are, where the two do not fit one line: never a die folded over.
+        if width and cell_len(line.plain) + cell_len(faces.plain.rstrip()) > width >= cell_len(faces.plain.rstrip()):
+            line.rstrip()
+            line.append("\n")
+        line.append_text(faces)
         if view.dice_caption:
             # Beside the dice where it fits whole; else on a line of its own where it fits there
             # (never "rolled 2 and" | "5"); one longer than a line stays beside them, folded on words.
             caption = cell_len(view.dice_caption)
-            if width and cell_len(line.plain) + 2 + caption > width and caption <= width:
+            if width and cell_len(line.plain.rsplit("\n", 1)[-1]) + 2 + caption > width and caption <= width:
                 line.rstrip()
                 line.append("\n" + view.dice_caption)
             else:
@@ -199,6 +235,12 @@ def draw_table(
     for note in view.notes:
         text.append(note + "\n", style="bold yellow")
     return text
+
+
+def essentials(view: TableView) -> TableView:
+    """The parts of the table a short window keeps in view, drawn first by `draw_table`: the pins, the dice
+    and tokens, the pick, the piles. The cards seen, the track, the abilities and the notes may scroll."""
+    return view.model_copy(update={"seen": (), "unseen": {}, "track": (), "abilities": (), "notes": ()})
 
 
 def _area_cell(number: int, area: TrackArea, title_cells: int) -> tuple[str, str]:

@@ -41,6 +41,7 @@ __all__ = [
     "highlight_frame",
     "replay_lines",
     "resume_summary",
+    "standing_words",
     "translate_bindings",
 ]
 
@@ -266,6 +267,14 @@ def resume_summary(record: Any) -> str:
             _("{name} {total} in frame {frame}").format(name=spec.name, total=entry.get("total", 0), frame=frame)
         )
     return _(", ").join(parts)
+
+
+def standing_words(stored: Any) -> str:
+    """Where an unfinished stored game stands, in History's words: `ann, bob (not begun)` for a game
+    left before a pin fell (`StoredGame.not_begun`), else each player's score and frame (`resume_summary`)."""
+    if stored.not_begun():
+        return _("{names} (not begun)").format(names=_(", ").join(spec.name for spec in stored.record.players))
+    return resume_summary(stored.record)
 
 
 def _frame_to_play(marks: list[list[str]], frames: int) -> int:

@@ -6,10 +6,11 @@ It is a client of the game API, the bots and the hints: every move goes through 
 literally (rich `Text`, never markup).
 
 The layout follows the terminal (`layout_for`): below 76 columns the table and the play column
-stack; from 110 the log goes under the table, from 160 into a third column; below 32 rows the
+stack; from 110 the log goes under the table, from 160 into a third column, and the table's column
+grows with the width (`table_share`); below 32 rows the
 borders go, below 22 the sheet loses its rules. The hint panel scrolls (Tab reaches it) and shows
-every option's value at every size; stacked in a short window it shares the room with the table,
-whose pins and dice stay in view.
+every option's value at every size; stacked in a short window it takes the rows the others leave
+(`fit_stack`): the table's pins, dice and piles and every row of the action list stay in view.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from pinsetter.i18n import N_, _, current_language, ngettext, using_language
 from pinsetter.session import Match
 from pinsetter.ui.rules_view import rules_rich
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
-from pinsetter.ui.table_text import abilities_help, draw_pins, draw_table, track_width
+from pinsetter.ui.table_text import abilities_help, draw_pins, draw_table, essentials, track_width
 from pinsetter.ui.tui_common import (
     GUARD_BINDING,
     HUGE,
@@ -60,14 +61,17 @@ from pinsetter.ui.tui_common import (
     highlight_frame,
     translate_bindings,
 )
+from pinsetter.ui.wrap import wrap_text
 
 __all__ = ["SPEEDS", "GameScreen", "HelpScreen", "draw_seed", "layout_for"]
 
 SPEEDS = (0.0, 0.15, 0.4, 0.8)  # seconds between automatic steps
 PLAY_COLUMN = 29  # the narrowest the play column (status, actions, hints) gets beside the table
 TABLE_COLUMN = 42  # the table's column at least (the pins and the track of the English sheet)
-TABLE_ROWS_KEPT = 5  # stacked in a short window with the hints: the table's rows always shown (the rack, the dice)
-PLAY_ROWS_HINTING = 8  # and the play column's least: status 2, actions 2, typing box 1, hint panel 3
+TABLE_MOST = 72  # the widest a share of a wide screen makes it (Bowling Dice's ten dice and their words fit)
+ACTIONS_ROWS_NARROW = 4  # stacked: the most rows the action list takes (it scrolls past them), hints open or not
+HINT_ROWS_WANTED = 3  # stacked in a short window: the hint panel's rule and two lines, where the table can spare them
+HINT_ROWS_LEAST = 2  # its rule and the best option's line: with fewer rows left it waits for a taller window
 
 
 def draw_seed() -> int:
@@ -75,6 +79,18 @@ def draw_seed() -> int:
     import random
 
     return random.SystemRandom().randrange(10**6)
+
+
+def text_rows(text: Text, width: int) -> int:
+    """The lines `text` takes wrapped at `width` cells, as `WrappedText` shows it."""
+    return len(wrap_text(text, max(width, 1)).plain.split("\n"))
+
+
+def table_share(layout: str, width: int) -> int:
+    """The table's column where the screen has room to spare: half a wide one, whose log goes under the
+    table (so the log gets as much), a third of a huge one, beside the play and the log columns."""
+    share = {"wide": width // 2, "huge": width // 3}.get(layout, TABLE_COLUMN)
+    return max(TABLE_COLUMN, min(share, TABLE_MOST))
 
 
 def layout_for(width: int) -> str:
@@ -120,11 +136,11 @@ GameScreen.short.hinting #actions { max-height: 5; }
 GameScreen.short.hinting.medium #log, GameScreen.short.hinting.narrow #log { display: none; }
 GameScreen.narrow #main { layout: vertical; }
 GameScreen.narrow #left { width: 1fr; height: auto; max-height: 40%; }
-GameScreen.narrow.short.hinting #actions { max-height: 2; }
 GameScreen.narrow #right { padding: 0; }
-GameScreen.narrow #actions { max-height: 4; }
 GameScreen.narrow #log { min-height: 2; }
 """
+# Stacked, the action list keeps its rows whether the hints are open or not (`fit_stack` counts them).
+GAME_CSS += f"GameScreen.narrow #actions, GameScreen.narrow.hinting #actions {{ max-height: {ACTIONS_ROWS_NARROW}; }}\n"
 
 
 # --- help --------------------------------------------------------------------------------------
@@ -290,6 +306,8 @@ class GameScreen(EnterGuard, Screen[None]):
         self.screen_size = (80, 24)  # set by `fit` from the terminal's size
         self.table_width = TABLE_COLUMN
         self.sheet_rows = 0  # the scoresheets' lines, as last drawn
+        self.table_rows = (0, 0)  # the table's lines as last drawn: its essentials (`essentials`), and all of them
+        self.hint_rows = 0  # the rows the hint panel has (`fit_stack`)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -388,6 +406,8 @@ class GameScreen(EnterGuard, Screen[None]):
             self.chance_turns[self.match.steps_done] = state.turn()
         self.match.apply(self.match.draw_chance() if chance else self.match.bot_action())
         self.log_line(self.match.log_words()[-1])
+        if self.match.state.is_terminal():
+            self.note = ""  # the pace spoke of the automatic steps: there are none after the end
 
     def find_chance_turns(self) -> None:
         """Whose turn each chance step of a resumed game came in (the dice line says whose roll it shows)."""
@@ -440,10 +460,8 @@ class GameScreen(EnterGuard, Screen[None]):
         if self.pile is not None and not any(p.number == self.pile and (p.top or p.cards) for p in view.piles):
             self.pile = None  # the chosen pile stays chosen until it has no card to play
         self.draw_table_box(view)
-        self.query_one("#status", WrappedText).show(self.status_text(view))
         self.refresh_actions(view)
-        self.show_typed_form()
-        self.update_hint()
+        self.show_play_column(view)
         self.refresh_bindings()  # the footer offers what can be done now (Play again at the end)
         self.schedule()  # after every change: the automatic steps go on, if any are due
         if self.typed and (self.human_to_act() or self.human_roll() or state.is_terminal()):
@@ -462,7 +480,8 @@ class GameScreen(EnterGuard, Screen[None]):
         else:
             room = max(TABLE_COLUMN, width - PLAY_COLUMN - 1) if self.layout_name == "medium" else width // 2
         # The column never narrows while the size stays (a part coming and going does not make it jump).
-        self.table_width = min(max(self.table_width, natural + gutter + 1, TABLE_COLUMN), room)
+        least = table_share(self.layout_name, width)
+        self.table_width = min(max(self.table_width, natural + gutter + 1, least), room)
         if self.layout_name != "narrow":
             self.query_one("#left").styles.width = self.table_width
         inner = (width if self.layout_name == "narrow" else self.table_width) - gutter - 1
@@ -471,13 +490,47 @@ class GameScreen(EnterGuard, Screen[None]):
             table.append("\n" + abilities_help(view), style="italic")
         table.rstrip()  # no empty line under the table
         self.query_one("#table", WrappedText).show(table)
-        # Stacked in a short window, the hints share the room with the table: the table keeps what is left
-        # above the play column's least (the rack and the dice at least, the rest scrolls in its box).
+        kept = draw_table(essentials(view), self.selected, self.pile, inner, roll_by)
+        kept.rstrip()
+        self.table_rows = (text_rows(kept, inner), text_rows(table, inner))
+
+    def show_play_column(self, view: TableView) -> None:
+        """The status, the typed form and the hint panel, once the rows of a short stacked window are counted."""
+        self.fit_stack(view)
+        self.query_one("#status", WrappedText).show(self.status_text(view))
+        self.show_typed_form()
+        self.update_hint()
+
+    def fit_stack(self, view: TableView) -> None:
+        """Stacked in a short window, where no row is to spare, the rows are counted: the footer, the sheet,
+        the table's essentials, the status, every row of the action list and the typing box keep theirs; the
+        hint panel takes what is left, with the table's other rows where they fit beside `HINT_ROWS_WANTED`
+        (they scroll in the table's box), and waits for a taller window when it would get fewer than
+        `HINT_ROWS_LEAST`. A passing line of the status (typing, a note, a refusal) borrows a row of the
+        table, not the hints': the panel Tab reaches does not go while the player types. Elsewhere the
+        stylesheet shares the room."""
+        width, height = self.screen_size
         left = self.query_one("#left")
-        if self.layout_name == "narrow" and height < SHORT and self.show_hint and not self.match.state.is_terminal():
-            left.styles.max_height = max(TABLE_ROWS_KEPT, height - 1 - self.sheet_rows - PLAY_ROWS_HINTING)
-        else:
+        if self.layout_name != "narrow" or height >= SHORT:
+            self.hint_rows = height
             left.styles.max_height = None  # the stylesheet's
+            return
+        passing = sum(text_rows(Text(line), width) for line, _style in self.passing_lines(room_note=False))
+        status = text_rows(self.status_head(view), width) + passing
+        taken = 1 + self.sheet_rows + status + self.action_rows() + 1  # the footer and the typing box
+        least, every = self.table_rows
+        table = min(every, max(1, least - passing, height - taken - HINT_ROWS_WANTED))
+        self.hint_rows = height - taken - table
+        left.styles.max_height = table if self.hint_shown() else None
+
+    def action_rows(self) -> int:
+        """The rows the action list takes stacked: each action's lines, `ACTIONS_ROWS_NARROW` at most (it scrolls)."""
+        actions = self.query_one("#actions", OptionList)
+        room = self.screen_size[0] - 2  # the list's scroll bar
+        rows = 0
+        for index in range(actions.option_count):
+            rows += text_rows(Text(str(actions.get_option_at_index(index).prompt)), room)
+        return max(1, min(rows, ACTIONS_ROWS_NARROW))
 
     def roll_owner(self, view: TableView) -> str:
         """Whose dice the table shows, when they are not the roll being played now: the last roll stays."""
@@ -549,6 +602,14 @@ class GameScreen(EnterGuard, Screen[None]):
         return self.match.game.table(self.match.state, [p.name for p in self.match.players], last_chance)
 
     def status_text(self, view: TableView) -> Text:
+        """Who is up and what is pending (`status_head`), then the passing words (`passing_lines`)."""
+        text = self.status_head(view)
+        for line, style in self.passing_lines():
+            text.append("\n" + line, style=style)
+        return text
+
+    def status_head(self, view: TableView) -> Text:
+        """Who is up, the frame and ball, and what is pending in the game's words; at the end, the ending."""
         state = self.match.state
         text = Text()
         if state.is_terminal():
@@ -566,13 +627,21 @@ class GameScreen(EnterGuard, Screen[None]):
                 doing = view.status.rsplit(": ", 1)[-1] if ": " in view.status else ""
                 if doing:
                     text.append(f": {doing}")
-        if self.typing():
-            text.append("\n" + _("typing: Enter plays the line, Escape goes back to the keys"), style="bold cyan")
-        if self.note:
-            text.append(f"\n{self.note}", style="cyan")
-        if self.message:
-            text.append(f"\n! {self.message}", style="red")
         return text
+
+    def passing_lines(self, room_note: bool = True) -> list[tuple[str, str]]:
+        """The status's passing words and their styles: typing mode, a note, (`room_note`) why the hints asked
+        for do not show, a refusal."""
+        lines = []
+        if self.typing():
+            lines.append((_("typing: Enter plays the line, Escape goes back to the keys"), "bold cyan"))
+        if self.note:
+            lines.append((self.note, "cyan"))
+        if room_note and self.hint_asked() and not self.hint_shown():
+            lines.append((_("no room for the hints in this window: a taller one shows them"), "cyan"))
+        if self.message:
+            lines.append((f"! {self.message}", "red"))
+        return lines
 
     def typing(self) -> bool:
         return isinstance(self.focused, Input)
@@ -581,11 +650,19 @@ class GameScreen(EnterGuard, Screen[None]):
         """The winner and the ranking, a line each (run together, `with 53 1. ann: 53` read as one number)."""
         return "\n".join(self.match.ending_lines())
 
+    def hint_asked(self) -> bool:
+        """Whether the hints are asked for (h) while there is something to hint: not once the game is over."""
+        return self.show_hint and not self.match.state.is_terminal()
+
+    def hint_shown(self) -> bool:
+        """Whether the hint panel is on screen: asked for, and given its least rows (`fit_stack`)."""
+        return self.hint_asked() and self.hint_rows >= HINT_ROWS_LEAST
+
     def update_hint(self) -> None:
         """The hint panel: hints are worked out in a thread (the first can take seconds), "thinking" till then."""
         box = self.query_one("#hint-box", VerticalScroll)
         # Once the game is over there is nothing to hint: the panel gives its room back to the ending.
-        shown = self.show_hint and not self.match.state.is_terminal()
+        shown = self.hint_shown()
         box.display = shown
         self.set_class(shown, "hinting")  # the hints take the log's room (some of the table's too)
         if not shown:
@@ -777,8 +854,7 @@ class GameScreen(EnterGuard, Screen[None]):
         self.set_class(self.typing(), "typing")
         if self.is_mounted:
             with contextlib.suppress(Exception):  # the screen is being taken down
-                self.query_one("#status", WrappedText).show(self.status_text(self.table_view()))
-                self.show_typed_form()
+                self.show_play_column(self.table_view())  # the typing line costs a row of a short window
             self.refresh_bindings()
 
     def action_keys_mode(self) -> None:

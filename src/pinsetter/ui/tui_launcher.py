@@ -37,6 +37,7 @@ from pinsetter.ui.tui_common import (
     KeyFooter,
     WrappedText,
     resume_summary,
+    standing_words,
     translate_bindings,
 )
 from pinsetter.ui.tui_game import GameScreen, draw_seed
@@ -77,10 +78,12 @@ class ResumeConfirm(EnterGuard, ModalScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [GUARD_BINDING, Binding("escape", "cancel", N_("Cancel"))]
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, standing: str | None = None) -> None:
+        """`standing`: where the players stand, in History's words (`standing_words`; each score and frame)."""
         super().__init__()
         translate_bindings(self)
         self.match = match
+        self.standing = resume_summary(match.record) if standing is None else standing
 
     def compose(self) -> ComposeResult:
         match = self.match
@@ -97,7 +100,7 @@ class ResumeConfirm(EnterGuard, ModalScreen[bool]):
         ruled = height >= TINY or len(names) <= 2  # a short screen: two lines a player, the question in view
         sheet = render_sheets(names, sheets, frames, current, compact=compact, ruled=ruled)
         text = Text(_("{game}, seed {seed}").format(game=_(match.game.name), seed=match.seed) + "\n", style="bold")
-        text.append(resume_summary(match.record) + "\n\n")
+        text.append(self.standing + "\n\n")
         text.append(sheet + "\n")  # laid out for the box's width: the summary wraps, the sheet need not
         with VerticalScroll(id="help"):
             yield WrappedText(text, id="resume-game")
@@ -297,7 +300,7 @@ class Launcher(EnterGuard, Screen[None]):
         for stored in stored_games:
             if not stored.finished:
                 game = game_title(stored.game, stored.record.options)
-                label = Text(f"#{stored.id} {game} - {resume_summary(stored.record)}")
+                label = Text(f"#{stored.id} {game} - {standing_words(stored)}")
                 resume.add_option(Option(label, id=str(stored.id)))
         if resume.option_count:
             resume.highlighted = 0
@@ -456,19 +459,34 @@ class Launcher(EnterGuard, Screen[None]):
             await self.refresh_options()
 
     def seat_bots_of_this_game(self) -> None:
-        """A bot the highlighted game does not have gives its seat to the game's first bot (as the web lobby does)."""
+        """A bot the highlighted game does not have gives its seat to the game's first bot (as the web lobby
+        does), and the line under the bar says so: a seat never changes without a word."""
         bots = list(bot_names(self.game_id))
         seats: list[PlayerSpec] = []
+        said: list[str] = []
         for seat in self.seats:
             if not (seat.is_human or seat.kind in bots):
                 kind = bots[0] if bots else "human"
                 taken = [s.name for s in self.seats if s is not seat]
                 # A seat named after its bot (`Optimal bot`) takes its new bot's name; a name given stays.
                 named_by_kind = seat.name.startswith(bot_title(seat.kind))
-                seat = PlayerSpec(self.seat_name(kind, taken) if named_by_kind else seat.name, kind)
+                changed = PlayerSpec(self.seat_name(kind, taken) if named_by_kind else seat.name, kind)
+                said.append(self.rebotted_words(seat, changed))
+                seat = changed
             seats.append(seat)
         self.seats = seats
         self.refresh_players()
+        if said:
+            self.query_one("#launch-message", Static).update(Text(_("; ").join(said)))
+
+    def rebotted_words(self, seat: PlayerSpec, changed: PlayerSpec) -> str:
+        """`bob plays as the Rookie bot in Ten Pins (dice): it has no Optimal bot`: a seat's new bot, and why."""
+        game, old = _(game_class(self.game_id).name), bot_title(seat.kind)
+        if changed.name != seat.name:  # named after its old bot: renamed after the new one
+            said = _("{name} is now {seat}: {game} has no {bot}")
+            return said.format(name=seat.name, seat=changed.name, game=game, bot=old)
+        said = _("{name} plays as the {new} in {game}: it has no {bot}")
+        return said.format(name=seat.name, new=bot_title(changed.kind), game=game, bot=old)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_list.id == "games" and event.option.id:
@@ -484,7 +502,8 @@ class Launcher(EnterGuard, Screen[None]):
                 return
             if match is not None:
                 # The game is shown (sheets, frame and score) and the player is asked before it goes on.
-                self.app.push_screen(ResumeConfirm(match), lambda yes: self.start(match) if yes else None)
+                question = ResumeConfirm(match, standing_words(stored))
+                self.app.push_screen(question, lambda yes: self.start(match) if yes else None)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         button = event.button.id
@@ -507,10 +526,9 @@ class Launcher(EnterGuard, Screen[None]):
                 message.update(Text(_("{name} is playing already: choose another name").format(name=name), style="red"))
                 return
             name = name or self.seat_name(kind_text, taken)
-            chosen = game_class(self.game_id)
-            if len(self.seats) >= chosen.max_players:  # said now, not as a refusal at Play
-                said = _("{game} takes {players}").format(game=_(chosen.name), players=chosen.players_text())
-                message.update(Text(said, style="red"))
+            refusal = game_class(self.game_id).players_refusal(len(self.seats) + 1)
+            if refusal is not None:  # said now, not as a refusal at Play
+                message.update(Text(refusal, style="red"))
                 return
             try:
                 seat = PlayerSpec(check_new_name(name), kind_text)
@@ -543,10 +561,9 @@ class Launcher(EnterGuard, Screen[None]):
 
     def action_play(self) -> None:
         message = self.query_one("#launch-message", Static)
-        chosen = game_class(self.game_id)
-        if len(self.seats) > chosen.max_players:  # the game's name and what to do, not the engine's refusal
-            said = _("{game} takes {players}: remove a player first")
-            message.update(Text(said.format(game=_(chosen.name), players=chosen.players_text()), style="red"))
+        refusal = game_class(self.game_id).players_refusal(len(self.seats))
+        if refusal is not None:  # the game's name and what to do, before any option is read
+            message.update(Text(refusal, style="red"))
             return
         options = self.chosen_options()
         try:
