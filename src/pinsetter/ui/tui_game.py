@@ -36,6 +36,7 @@ from pinsetter.bots.hints import (
     chance_line,
     game_offers_chances,
     hint_words,
+    no_hint_words,
     offers_chances,
     option_values,
     win_chances,
@@ -704,7 +705,7 @@ class GameScreen(EnterGuard, Screen[None]):
         `chances`, each option's chance to finish ahead too (offered under the best option where there is one)."""
         found = option_values(state)
         if found is None:
-            return Text(_("no hints for this position"))
+            return Text(no_hint_words(state))
         name, label, values = found
         chance_of = win_chances(state) if chances else None
         text = Text()
