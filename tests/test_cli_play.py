@@ -39,7 +39,7 @@ def test_undo_takes_back_a_move_and_says_why_it_cannot_past_a_roll(tmp_path: Pat
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
     # After the roll: the dice were seen, so the choice of dice stays, and the player is told why.
-    assert "undo: a roll (or a card) was revealed after your last decision; undo cannot go back past it" in out
+    assert "undo: the dice were rolled after your last decision; undo cannot go back past them" in out
     # After the cross: taken back, and the same decision is asked again.
     assert "undo: 1 step taken back" in out
     assert out.count("cross out pins that add up to the roll, or miss") == 2

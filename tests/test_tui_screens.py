@@ -329,7 +329,7 @@ async def test_undo_against_a_bot_takes_back_its_answers_but_never_a_revealed_ro
         assert any(step.actor is None for step in match.record.steps)
         rolled = list(match.record.steps)
         await pilot.press("u")
-        assert match.record.steps == rolled and "revealed after your last decision" in status_line(screen)
+        assert match.record.steps == rolled and "rolled after your last decision" in status_line(screen)
         await play(str(match.state.legal_actions()[0]))  # the human answers the roll; the bot answers after
         answered = list(match.record.steps)
         assert screen.human_to_act() and answered[-1].actor == 1 and answered[-2].actor == 0

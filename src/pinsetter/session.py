@@ -274,7 +274,7 @@ class Match:
             return _("there is no decision to take back")
         if any(s.actor is None for s in self.record.steps[target + 1 :]):
             # In words: the revealed step's notation (`2+3`) is for records, not for players.
-            return _("a roll (or a card) was revealed after your last decision; undo cannot go back past it")
+            return _(self.game.undo_stops)
         return None
 
     def undo(self) -> int:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 from pinsetter.core.rules_text import FRAMES_OPTION_RULE, SCORING_RULES
 from pinsetter.core.scoring import STANDARD, BallContext, Lane, Scoresheet, following_ball, next_ball, score
 from pinsetter.core.seeds import CHANCE_STREAM, position_rng
-from pinsetter.i18n import _, ngettext
+from pinsetter.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from pinsetter.core.table import TableView
@@ -191,6 +191,8 @@ class Game(ABC):
     conformance_options: ClassVar[tuple[dict[str, object], ...]] = ({},)
     # Whether `play_chance_run` turns up a run of chance outcomes at once (see there).
     chance_runs: ClassVar[bool] = False
+    # Why undo stops at a chance step, in the game's words (`N_`): what chance shows in this game.
+    undo_stops: ClassVar[str] = N_("the dice were rolled after your last decision; undo cannot go back past them")
     lane: Lane = STANDARD
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:

@@ -448,6 +448,7 @@ class BowlingSolitaire(Game):
     rules_text = RULES_TEXT
     has_decisions = True
     chance_runs = True  # a deal is one seeded shuffle: its cards turn up a run at a time
+    undo_stops = N_("a card was turned up after your last decision; undo cannot go back past it")
     min_players = 1
     max_players = 1
     option_specs = (
