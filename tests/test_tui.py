@@ -308,7 +308,7 @@ async def test_undo_hint_and_help(app: PinsetterApp) -> None:
         await pilot.press("u")
         await quiet(pilot)
         assert len(screen.match.record.steps) == rolled and not screen.match.record.undo_used
-        assert "revealed after your last decision" in status_line(screen)
+        assert "rolled after your last decision" in status_line(screen)
         await first_action(pilot, screen)  # cross (or miss): the next decision follows with nothing revealed
         await settle(pilot, screen)
         decided = list(screen.match.record.steps)
