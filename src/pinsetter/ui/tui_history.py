@@ -35,6 +35,7 @@ from pinsetter.ui.tui_common import (
     WrappedText,
     replay_lines,
     resume_summary,
+    standing_words,
     translate_bindings,
 )
 from pinsetter.ui.wrap import wrap_text
@@ -153,8 +154,7 @@ def history_label(stored: Any) -> Text:
         )
         where = _("{scores} (finished)").format(scores=scores)
     elif stored.not_begun():  # started and left before a pin fell: said so, to be deleted at a glance
-        names = _(", ").join(spec.name for spec in stored.record.players)
-        where = _("{names} (not begun)").format(names=names)
+        where = standing_words(stored)
     else:
         where = _("{summary} (unfinished)").format(summary=resume_summary(stored.record))
     game = game_title(stored.game, stored.record.options)
