@@ -491,9 +491,10 @@ class GameScreen(EnterGuard, Screen[None]):
             table.append("\n" + abilities_help(view), style="italic")
         table.rstrip()  # no empty line under the table
         self.query_one("#table", WrappedText).show(table)
-        kept = draw_table(essentials(view), self.selected, self.pile, inner, roll_by)
-        kept.rstrip()
-        self.table_rows = (text_rows(kept, inner), text_rows(table, inner))
+        if self.layout_name == "narrow" and height < SHORT:  # where `fit_stack` counts the rows, and only there
+            kept = draw_table(essentials(view), self.selected, self.pile, inner, roll_by)
+            kept.rstrip()
+            self.table_rows = (text_rows(kept, inner), text_rows(table, inner))
 
     def show_play_column(self, view: TableView) -> None:
         """The status, the typed form and the hint panel, once the rows of a short stacked window are counted."""
