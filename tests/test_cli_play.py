@@ -239,3 +239,58 @@ def test_quitting_names_the_game_to_resume() -> None:
     assert found is not None
     resumed = runner.invoke(app, ["play", "--resume", found.group(1)], input="quit\n")
     assert resumed.exit_code == 0 and "Stopped after 0 steps." in resumed.output
+
+
+def test_the_resume_line_names_the_history_given_on_the_command_line(tmp_path: Path) -> None:
+    db = tmp_path / "other history.sqlite"
+    result = runner.invoke(app, ["play", "bowling-dice", "--seed", "3", "--db", str(db)], input="quit\n")
+    found = re.search(r"Resume with: pinsetter play --resume (\d+) --db '([^']+)'", " ".join(result.output.split()))
+    assert found is not None, result.output
+    assert found.group(2) == str(db)
+    # Another game in the default history has the same id: without --db the line would resume that one.
+    runner.invoke(app, ["play", "tenpins", "--seed", "1"], input="quit\n")
+    resumed = runner.invoke(app, ["play", "--resume", found.group(1), "--db", found.group(2)], input="quit\n")
+    assert resumed.exit_code == 0 and "Bowling Dice, seed 3" in resumed.output
+
+
+def test_a_record_named_on_resume_is_written_even_if_nothing_is_played(tmp_path: Path) -> None:
+    first = runner.invoke(app, ["play", "rolling-pins", "--seed", "3"], input="quit\n")
+    game_id = re.search(r"--resume (\d+)", first.output)
+    assert game_id is not None
+    record = tmp_path / "new.json"
+    result = runner.invoke(app, ["play", "--resume", game_id.group(1), "--record", str(record)], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert f"Resume with: pinsetter play --resume {record}" in " ".join(result.output.split())
+    again = runner.invoke(app, ["play", "--resume", str(record)], input="quit\n")
+    assert again.exit_code == 0 and "Rolling Pins, seed 3" in again.output
+
+
+@pytest.mark.parametrize("given", [["--players", "zed,bob"], ["--seed", "99"]])
+def test_resume_refuses_what_it_cannot_change(given: list[str]) -> None:
+    first = runner.invoke(app, ["play", "rolling-pins", "--seed", "3"], input="quit\n")
+    game_id = re.search(r"--resume (\d+)", first.output)
+    assert game_id is not None
+    result = runner.invoke(app, ["play", "--resume", game_id.group(1), *given], input="quit\n")
+    assert result.exit_code == 2
+    assert "give no game, --players, --seed, --option or --deal with it" in result.output
+    assert "seed 3" not in result.output  # refused before the game is shown
+
+
+@pytest.mark.parametrize("game", ["rolling-pins", "tenpins"])
+def test_ctrl_c_at_a_prompt_keeps_the_game_and_exits_130(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import typer
+
+    def interrupted(*_args: object, **_kwargs: object) -> str:
+        try:  # as click's prompt meets Ctrl+C (CliRunner replaces its input function, so not patched there)
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise typer.Abort() from None
+
+    with monkeypatch.context() as patched:
+        patched.setattr(typer, "prompt", interrupted)
+        result = runner.invoke(app, ["play", game, "--seed", "3"])
+    assert result.exit_code == 130, result.output
+    found = re.search(r"Resume with: pinsetter play --resume (\d+)", result.output)
+    assert found is not None, result.output
+    resumed = runner.invoke(app, ["play", "--resume", found.group(1)], input="quit\n")
+    assert resumed.exit_code == 0 and "seed 3" in resumed.output

@@ -223,8 +223,10 @@ def play(
         if resume is not None:
             if daily is not None:
                 fail(_("--daily starts a past day's challenge afresh: give no --resume with it"))
-            if game is not None or deal is not None or option:
-                fail(_("--resume continues a recorded game: give no game, --option or --deal with it"))
+            if game is not None or deal is not None or option or players is not None or seed is not None:
+                fail(
+                    _("--resume continues a recorded game: give no game, --players, --seed, --option or --deal with it")
+                )
             storage = try_storage(db)
             loaded = load_game(resume, storage)
             target = record
@@ -258,7 +260,7 @@ def play(
         match.store()
     except (GameError, ValueError) as exc:
         fail(str(exc))
-    play_lines(match)
+    play_lines(match, db)
 
 
 def daily_challenge(

@@ -7,6 +7,7 @@ terminal's width (never cut mid-word at 80 columns).
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -164,7 +165,40 @@ def table_view(match: Match) -> TableView:
     return match.game.table(match.state, [p.name for p in match.players], last)
 
 
-def play_lines(match: Match) -> None:
+def play_lines(match: Match, db: str | None = None) -> None:
+    """Play `match` at the prompt to its end or until the player stops (`db`: the history named on the command line).
+
+    Ctrl+C stops as `quit` does (the game is kept and how to resume it is said), then exits with 130.
+    """
+    try:
+        _play_lines(match, db)
+    except _Interrupted:
+        raise typer.Exit(130) from None
+
+
+class _Interrupted(Exception):
+    """Ctrl+C at a prompt: the game was kept and the resume line said."""
+
+
+def _stopped(match: Match, db: str | None) -> None:
+    """The player stopped (quit, the input ended, Ctrl+C): the game kept and how to resume it said."""
+    interrupted = _interrupted_prompt()
+    if interrupted:
+        typer.echo("")  # the prompt's line ends with the ^C the terminal echoed
+    _quit(match, db)
+    if interrupted:
+        raise _Interrupted
+
+
+def _interrupted_prompt() -> bool:
+    """Whether the prompt that just ended was ended by Ctrl+C (click turns it and end of input into one Abort)."""
+    import sys
+
+    error = sys.exc_info()[1]
+    return error is not None and isinstance(error.__context__, KeyboardInterrupt)
+
+
+def _play_lines(match: Match, db: str | None) -> None:
     typer.echo(_("{game}, seed {seed}").format(game=_(match.game.name), seed=match.seed))
     last_frames: dict[int, int] = {}
     while not match.state.is_terminal():
@@ -178,8 +212,8 @@ def play_lines(match: Match) -> None:
             )
         if state.is_chance_node():
             human = match.players[player].is_human
-            if human and not state.game.has_decisions and not _roll_prompt(match):
-                return _quit(match)
+            if human and not state.game.has_decisions and not _roll_prompt(match, db):
+                return
             match.apply(match.draw_chance())
             say(visible(match.log_words()[-1]), 2, 4)
             continue
@@ -187,9 +221,9 @@ def play_lines(match: Match) -> None:
             match.apply(match.bot_action())
             say(visible(match.log_words()[-1]), 2, 4)
             continue
-        turn = _human_turn(match)
+        turn = _human_turn(match, db)
         if turn is Turn.QUIT:
-            return _quit(match)
+            return
         if turn is Turn.PLAYED:
             say(visible(match.log_words()[-1]), 2, 4)
     show_sheets(match)
@@ -197,17 +231,19 @@ def play_lines(match: Match) -> None:
         say(visible(line), 0, 2)
 
 
-def _roll_prompt(match: Match) -> bool:
-    """A human's roll in a game of chance alone: Enter rolls, a word is answered; False to stop."""
+def _roll_prompt(match: Match, db: str | None) -> bool:
+    """A human's roll in a game of chance alone: Enter rolls, a word is answered; False once stopped."""
     while True:
         try:
             answer = str(typer.prompt("  " + _("Enter rolls (or help, sheet, quit)"), default="", show_default=False))
         except typer.Abort:
+            _stopped(match, db)
             return False
         text = answer.strip()
         if not text or text.casefold() == "roll":
             return True
         if text.casefold() in QUIT_WORDS:
+            _stopped(match, db)
             return False
         if text.casefold() in HELP_WORDS:
             say_help(_(ROLL_HELP))
@@ -260,14 +296,17 @@ def _common_word(match: Match, text: str) -> bool:
     return True
 
 
-def _quit(match: Match) -> None:
+def _quit(match: Match, db: str | None) -> None:
+    """Where the game stands and the command that resumes it (its record file, written now, or its id in `db`)."""
     stopped = ngettext("Stopped after {count} step.", "Stopped after {count} steps.", match.steps_done)
     line = stopped.format(count=match.steps_done)
     if match.record_path:
-        line += " " + _("Resume with: pinsetter play --resume {file}").format(file=match.record_path)
+        match.record.save(match.record_path)  # a game left before its first step has its file too
+        line += " " + _("Resume with: pinsetter play --resume {file}").format(file=shlex.quote(str(match.record_path)))
     elif match.game_id is not None:
-        line += " " + _("Resume with: pinsetter play --resume {file}").format(file=match.game_id)
-    say(line, 0, 2)
+        resume = str(match.game_id) if db is None else f"{match.game_id} --db {shlex.quote(db)}"
+        line += " " + _("Resume with: pinsetter play --resume {file}").format(file=resume)
+    say(visible(line), 0, 2)
 
 
 def decision_header(match: Match, view: TableView) -> str:
@@ -284,7 +323,7 @@ def decision_header(match: Match, view: TableView) -> str:
     return _("{name} to play - {where}: {doing}").format(name=match.players[player].name, where=where, doing=doing)
 
 
-def _human_turn(match: Match) -> Turn:
+def _human_turn(match: Match, db: str | None) -> Turn:
     state = match.state
     view = table_view(match)
     say(f"== {visible(decision_header(match, view))}", 0, 3)
@@ -302,8 +341,10 @@ def _human_turn(match: Match) -> Turn:
         try:
             text = str(typer.prompt("  " + _("your move"))).strip()
         except typer.Abort:
+            _stopped(match, db)
             return Turn.QUIT
         if text.casefold() in QUIT_WORDS:
+            _stopped(match, db)
             return Turn.QUIT
         if text.casefold() in HELP_WORDS:
             say_help(_(HELP))
