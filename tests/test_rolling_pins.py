@@ -588,3 +588,33 @@ def test_boxes_to_mark_before_a_frames_first_roll_are_said_to_be_the_frame_befor
         else:
             match.apply(bot.choose(match.state, step_rng(1, match.steps_done, 1)))
     raise AssertionError("no box to mark before a frame's first roll in this game")
+
+
+def test_refusals_name_the_pin_the_box_or_the_tokens_that_are_wrong() -> None:
+    """A typed move that cannot be played says why in the game's words, not only what the moment is for."""
+    for text, words in (
+        ("cross 5+5", "pin 5 is named twice"),
+        ("cross 11", "there is no pin 11; the pins are 1 to 10"),
+        ("cross 0", "there is no pin 0"),
+        ("extra-pin 12", "there is no pin 12"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            Action.parse(text)
+    state = play(["dice 2", "2+6"])
+
+    def reason(text: str) -> str:
+        with pytest.raises(IllegalActionError) as refused:
+            state.apply_text(text)
+        return refused.value.reason
+
+    assert reason("cross 2+6 tokens +5") == "the pins sum to the roll, 8: no token is needed (cross 2+6)"
+    assert reason("cross 4+5") == "crossing 9 on a roll of 8 takes 1 token (cross 4+5 tokens +1)"
+    state = advanced([])
+    player = state.players[0]
+    player.marks = [1, 2, 2, 0, 2, 0, 0, 0, 0, 0]
+    player.pending_marks = 1
+    assert reason("mark 6") == "the lower row opens once every box of the upper row is marked"
+    assert reason("mark 2") == "every box of that area is marked already"
+    assert reason("mark 11") == "the ability track has areas 1 to 10"
+    state = advanced([*strike_frame()[:-3], "dice 2", "6+6", "miss"], extra_pin=1)  # only pin 1 stands
+    assert reason("extra-pin 4") == "pin 4 is already crossed out"

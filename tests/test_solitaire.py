@@ -198,6 +198,14 @@ def test_text_forms() -> None:
     assert Deal.parse(str(deal)) == deal
 
 
+def test_pin_ten_typed_by_its_key_zero_is_pin_ten() -> None:
+    """The board keys pin 10 with 0 (one key a pin): a play typed with it is the play on pin 10, written so."""
+    assert Action.parse("2:0") == Action.parse("2:10") == Action("play", 2, (10,))
+    assert str(Action.parse("3:0+6+9")) == "3:6+9+10"
+    with pytest.raises(ParseError):
+        Action.parse("1:0+10")  # the same pin twice
+
+
 # --- the expectimax against a plain search through the engine ---------------------------
 
 

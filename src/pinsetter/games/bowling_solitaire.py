@@ -201,7 +201,8 @@ class Action(NamedTuple):
         pile_text, _colon, pins_text = text.partition(":")
         try:
             pile = _number(pile_text)
-            pins = tuple(sorted(_number(p) for p in pins_text.split("+")))
+            # 0 is pin 10, as the board's keys show it (one key a pin); plays are written with 10.
+            pins = tuple(sorted(_number(p) or 10 for p in pins_text.split("+")))
         except ValueError:
             raise ParseError(_("{text} is not a play like '3:4+5+8' or 'stop'").format(text=repr(text))) from None
         if pile not in (1, 2, 3) or not 1 <= len(pins) <= 3 or len(set(pins)) != len(pins):

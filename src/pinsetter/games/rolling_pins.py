@@ -249,8 +249,7 @@ class Action(NamedTuple):
                     tokens = parse_int(rest[2])
                 elif len(rest) != 1:
                     raise ValueError
-                if len(set(pins)) != len(pins) or any(not 1 <= p <= PINS for p in pins):
-                    raise ValueError
+                _check_pins(text, pins)
                 return cls(kind, pins, tokens)
             if kind == "keep":
                 if len(rest) != 1:
@@ -259,14 +258,28 @@ class Action(NamedTuple):
             if kind in ("dice", "flip", "extra-pin", "mark"):
                 if len(rest) != 1:
                     raise ValueError
+                if kind == "extra-pin":
+                    _check_pins(text, (parse_int(rest[0]),))
                 return cls(kind, (parse_int(rest[0]),))
             if rest:
                 raise ValueError
             return cls(kind)
+        except ParseError:
+            raise  # it says which pin is wrong
         except ValueError:
             raise ParseError(
                 _("{text}: cannot read the arguments of {kind}").format(text=repr(text), kind=repr(kind))
             ) from None
+
+
+def _check_pins(text: str, pins: tuple[int, ...]) -> None:
+    """Pins as typed name each of the ten pins at most once: a ParseError saying which pin is wrong."""
+    wrong = next((p for p in pins if not 1 <= p <= PINS), None)
+    if wrong is not None:
+        raise ParseError(_("{text}: there is no pin {pin}; the pins are 1 to 10").format(text=repr(text), pin=wrong))
+    twice = next((p for p in pins if pins.count(p) > 1), None)
+    if twice is not None:
+        raise ParseError(_("{text}: pin {pin} is named twice").format(text=repr(text), pin=twice))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -1110,6 +1123,11 @@ class RollingPinsState(State):
         super().apply(step)  # the generic checks, and their errors
 
     def _why_not(self, action: Action, player: Player) -> str:
+        """Why a well-formed action is not legal, where the game can say more than what the moment is for."""
+        if action.kind == "mark" and player.pending_marks:
+            return self._why_not_mark(action.args[0], player)
+        if action.kind == "extra-pin" and player.phase == EXTRA_PIN and not mask_of(action.args) & player.standing:
+            return _("pin {pin} is already crossed out").format(pin=action.args[0])
         if action.kind != "cross" or player.phase != ROLLED:
             return ""
         if mask_of(action.args) & ~player.standing:
@@ -1123,9 +1141,25 @@ class RollingPinsState(State):
                 "the pins sum to {total}, the roll makes {low} to {high} with {tokens} tokens",
                 player.tokens,
             ).format(total=total, low=low, high=high, tokens=player.tokens)
-        return _("crossing {total} on a roll of {roll} takes '{action}'").format(
-            total=total, roll=roll, action=f"tokens {total - roll:+d}"
-        )
+        meant = str(Action("cross", action.args, total - roll))  # what to type instead
+        if total == roll:
+            return _("the pins sum to the roll, {roll}: no token is needed ({action})").format(roll=roll, action=meant)
+        return ngettext(
+            "crossing {total} on a roll of {roll} takes {count} token ({action})",
+            "crossing {total} on a roll of {roll} takes {count} tokens ({action})",
+            abs(total - roll),
+        ).format(total=total, roll=roll, count=abs(total - roll), action=meant)
+
+    def _why_not_mark(self, area: int, player: Player) -> str:
+        """Why a box cannot be marked in area `area` (1-based) of the ability track."""
+        areas = self.game.sheet.areas
+        if not 1 <= area <= len(areas):
+            return _("the ability track has areas 1 to {count}").format(count=len(areas))
+        if player.marks[area - 1] >= areas[area - 1].boxes:
+            return _("every box of that area is marked already")
+        if areas[area - 1].lower:
+            return _("the lower row opens once every box of the upper row is marked")
+        return ""
 
     # --- applying -------------------------------------------------------------------
     def _apply(self, step: Step) -> None:
