@@ -384,3 +384,19 @@ def test_serve_stops_on_ctrl_c_with_status_0(tmp_path: Path) -> None:
         assert server.wait(timeout=30) == 0
     finally:
         server.kill()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["hint", "tenpins"], "Ten Pins (dice) has no decisions: chance decides every ball, so there is no hint to give"),
+        (["hint", "bowling-dice", "--record", "any.json"], "Bowling Dice has no decisions"),
+        (["perft", "tenpins"], "perft counts Bowling Solitaire deals (game bowling-solitaire)"),
+        (["perft", "bowling-solitaire"], "give the deal to count: --deal"),
+    ],
+)
+def test_a_command_that_cannot_apply_to_the_game_says_so_first(args: list[str], words: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert words in " ".join(result.output.split())
+    assert "Missing option" not in result.output and "--record FILE" not in result.output

@@ -478,7 +478,7 @@ def solve_advanced(game: Game, no_cache: bool, as_json: bool) -> None:
 @app.command()
 def perft(
     game: GameArg,
-    deal: Annotated[str, typer.Option(help="pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j")],
+    deal: Annotated[str | None, typer.Option(help="pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j")] = None,
     groups: Annotated[str, typer.Option(help=N_("connected or mutual"))] = "connected",
     as_json: JsonOpt = False,
 ) -> None:
@@ -488,6 +488,8 @@ def perft(
 
     if game != "bowling-solitaire":
         fail(_("perft counts Bowling Solitaire deals (game bowling-solitaire)"))
+    if deal is None:
+        fail(_("give the deal to count: --deal 'pins=v1,...,v10;piles=a,b,c,d,e|f,g,h|i,j'"))
     if groups not in GROUP_RULES:
         fail(_("--groups must be connected or mutual, not {value}").format(value=repr(visible(groups))))
     try:

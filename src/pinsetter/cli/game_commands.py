@@ -338,6 +338,12 @@ def hint(
     as_json: JsonOpt = False,
 ) -> None:
     """The value of every option at a decision, from the solvers."""
+    if not get_game(game).has_decisions:  # said before asking for a position it would have no hint for
+        fail(
+            _("{game} has no decisions: chance decides every ball, so there is no hint to give").format(
+                game=_(get_game(game).name)
+            )
+        )
     if chances and game != "rolling-pins":
         fail(_("--chances is for Rolling Pins (basic rules, with other players)"))
     if deal is not None:
