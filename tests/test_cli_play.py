@@ -294,3 +294,19 @@ def test_ctrl_c_at_a_prompt_keeps_the_game_and_exits_130(game: str, monkeypatch:
     assert found is not None, result.output
     resumed = runner.invoke(app, ["play", "--resume", found.group(1)], input="quit\n")
     assert resumed.exit_code == 0 and "seed 3" in resumed.output
+
+
+def test_a_resumed_game_says_where_it_goes_on() -> None:
+    first = runner.invoke(app, ["play", "tenpins", "--seed", "3"], input="\n\n\nquit\n")  # frame 1, then ball 1 of 2
+    game_id = re.search(r"--resume (\d+)", first.output)
+    assert game_id is not None
+    resumed = runner.invoke(app, ["play", "--resume", game_id.group(1)], input="quit\n")
+    assert "-- Player 1: frame 2, ball 2" in resumed.output
+
+
+def test_a_pasted_page_is_refused_without_being_echoed() -> None:
+    junk = "cross " + "1+" * 2500
+    result = runner.invoke(app, ["play", "rolling-pins", "--seed", "3"], input=f"dice 2\n{junk}\nquit\n", env=AT_80)
+    assert result.exit_code == 0
+    assert f"that is not a move: the line is {len(junk)} characters long" in " ".join(result.output.split())
+    assert result.output.count(junk) == 1  # the runner's echo of what was typed, not an answer

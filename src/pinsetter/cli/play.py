@@ -48,6 +48,7 @@ HELP_WORDS = frozenset({"help", "?", "h"})
 NBSP = "\u00a0"
 KEPT = "\ue000"  # stands for a non-breaking space while a line is wrapped
 MAX_WIDTH = 100  # wider terminals still read best in lines of about this length
+LONGEST_MOVE = 80  # characters: the longest move typed is about 25 (`cross 1+2+3+4 tokens +2`)
 
 
 class Turn(Enum):
@@ -205,10 +206,13 @@ def _play_lines(match: Match, db: str | None) -> None:
         state = match.state  # a new state after an undo
         player = state.turn()
         ctx = state.ball_context(player)
-        if ctx and last_frames.get(player) != ctx.frame and ctx.ball == 1:
+        if ctx and last_frames.get(player) != ctx.frame:  # a new frame, or the first seen (a resumed game too)
             last_frames[player] = ctx.frame
             typer.echo(
-                "-- " + _("{player}: frame {frame}").format(player=visible(match.players[player].name), frame=ctx.frame)
+                "-- "
+                + (_("{player}: frame {frame}") if ctx.ball == 1 else _("{player}: frame {frame}, ball {ball}")).format(
+                    player=visible(match.players[player].name), frame=ctx.frame, ball=ctx.ball
+                )
             )
         if state.is_chance_node():
             human = match.players[player].is_human
@@ -348,6 +352,9 @@ def _human_turn(match: Match, db: str | None) -> Turn:
             return Turn.QUIT
         if text.casefold() in HELP_WORDS:
             say_help(_(HELP))
+            continue
+        if len(text) > LONGEST_MOVE:  # not echoed back: a pasted page would fill the screen
+            say(_("that is not a move: the line is {count} characters long").format(count=len(text)), 2)
             continue
         steps = match.steps_done
         if _common_word(match, text):
