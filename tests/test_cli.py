@@ -389,7 +389,7 @@ def test_serve_stops_on_ctrl_c_with_status_0(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["hint", "tenpins"], "Ten Pins (dice) has no decisions: chance decides every ball, so there is no hint to give"),
+        (["hint", "tenpins"], "Ten Pins (dice) has no decisions: chance decides every ball, so there is no hint"),
         (["hint", "bowling-dice", "--record", "any.json"], "Bowling Dice has no decisions"),
         (["perft", "tenpins"], "perft counts Bowling Solitaire deals (game bowling-solitaire)"),
         (["perft", "bowling-solitaire"], "give the deal to count: --deal"),
