@@ -314,19 +314,17 @@ class Match:
         names = [p.name for p in self.players]
         order = sorted(range(len(scores)), key=lambda i: -scores[i])
         lines = []
+        ranking = getattr(self.game, "rank", None)  # None for a score where the game sets no rank (a 2-frame game)
         if len(scores) == 1:
-            lines.append(f"1. {names[0]}: {scores[0]}")
-            final = getattr(self.game, "final_words", None)
-            words = final(scores[0]) if final is not None else None
-            if words is not None:  # none where the game sets no rank for this length (a 2-frame game)
-                lines.append(_("Ranking: {rank}").format(rank=words))
+            rank_name = ranking(scores[0]) if ranking is not None else None
+            pattern = _("{place}. {name}: {score} ({ranking})") if rank_name is not None else "{place}. {name}: {score}"
+            lines.append(pattern.format(place=1, name=names[0], score=scores[0], ranking=rank_name))
             where = standing_text(self.game.id, self.record.options, scores[0])
             return lines + ([where] if where else [])
         top = scores[order[0]]
         leaders = [names[i] for i in order if scores[i] == top]
         won = _("Winner: {names} with {score}") if len(leaders) == 1 else _("Tie: {names} with {score}")
         lines.append(won.format(names=", ".join(leaders), score=top))
-        ranking = getattr(self.game, "rank", None)  # None for a score where the game sets no rank
         ref = reference(self.game.id, self.record.options)
         place = 0
         for rank, index in enumerate(order, start=1):

@@ -682,11 +682,6 @@ class RollingPins(Game):
             return None
         return self.ranking(score)
 
-    def final_words(self, score: int) -> str | None:
-        """`150: Intermediate` for the end screen, or None where the game has no rank (`rank`)."""
-        rank = self.rank(score)
-        return None if rank is None else _("{score}: {rank}").format(score=score, rank=rank)
-
     def table(self, state: State, names: Sequence[str] | None = None, last_chance: str = "") -> TableView:
         from pinsetter.games.rolling_pins_table import rolling_pins_table
 
