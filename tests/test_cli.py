@@ -269,7 +269,10 @@ def test_solitaire_play_from_a_deal(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     steps = json.loads(path.read_text())["steps"]
     assert [s["step"] for s in steps[:13]] == ["6", "10", "9", "8", "1", "9", "6", "2", "2", "5", "3", "8", "7"]
-    assert runner.invoke(app, ["replay", str(path)]).exit_code == 0
+    replayed = runner.invoke(app, ["replay", str(path)])
+    assert replayed.exit_code == 0
+    said = " ".join(replayed.output.split())
+    assert f"Bowling Solitaire: {len(steps)} steps verified, chance entered by hand" in said  # its name, not its id
 
 
 def test_rolling_pins_solve_and_hint(tmp_path: Path) -> None:
@@ -333,7 +336,7 @@ def test_a_rolling_pins_hint_gives_the_chance_to_finish_ahead_on_request(tmp_pat
     assert "chances to finish ahead are for basic Rolling Pins with other players" in said.output
     refused = runner.invoke(app, ["hint", "rolling-pins", "--record", str(alone), "--chances"])
     assert refused.exit_code == 2 and refused.output.count("\n") == 1 and "other players" in refused.output
-    other = runner.invoke(app, ["hint", "tenpins", "--record", str(alone), "--chances"])
+    other = runner.invoke(app, ["hint", "bowling-solitaire", "--record", str(alone), "--chances"])
     assert other.exit_code == 2 and "--chances is for Rolling Pins" in other.output
 
 

@@ -144,7 +144,7 @@ def replay_cmd(
         line = _("{game}: {steps} steps verified, chance entered by hand (not from the seed), {status}")
     else:
         line = _("{game}: {steps} steps verified, {status}")
-    typer.echo(line.format(game=record.game, steps=len(record.steps), status=status))
+    typer.echo(line.format(game=_(state.game.name), steps=len(record.steps), status=status))
 
 
 def load_game(resume: Path, storage: Storage | None) -> Record:
