@@ -26,7 +26,7 @@ function lessonDo(control) {
     return t("Click the pins to cross out (or press their numbers, 0 for pin 10), then Play the picked pins (P); the pick panel adds them up.");
   }
   if (control === "pile") return t("Click a pile, then its pins, then Play the picked pins (P); a button stops the ball.");
-  if (control === "choose") return t("Choose with the buttons under the table; each shows its key.");
+  if (control === "choose") return t("Choose with the buttons under the pins; each shows its key.");
   if (control === "mark") return t("Click the area to mark among the choices; the track shows each ability and what it does.");
   return "";
 }
