@@ -157,6 +157,40 @@ def test_solitaire_discards_are_the_cards_out_of_play_this_deal() -> None:
     assert get_game("tenpins", {}).table(get_game("tenpins", {}).new_state(1)).discards is None
 
 
+def test_solitaire_says_the_deal_until_a_play_turns_a_card_up() -> None:
+    """Before the frame's first play no card was turned up by a play: the table says the cards were dealt, not
+    "turned up a 7" (the deal's last card, pile 3's top). After a play the card that replaced the pile's top
+    is said; ball 2's new tops were turned up too; the next frame starts with a deal again."""
+    from pinsetter.core.game import State
+    from pinsetter.games.bowling_solitaire import Deal, deal_script
+
+    game = get_game("bowling-solitaire", {})
+    state = game.new_state(1)
+    script = deal_script(Deal(pins=(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), piles=((3, 9, 1, 2, 4), (10, 5, 6), (7, 8))))
+    rng = random.Random(2)
+
+    def turn_up(state: State) -> str:
+        last = ""
+        while state.is_chance_node():
+            step = script(state) or state.sample_chance(rng)  # the script deals the first frame only
+            state.apply(step)
+            last = str(step)
+        return last
+
+    last = turn_up(state)
+    assert last == "7"  # pile 3's top: the last card of the deal
+    assert game.table(state, ["ann"], last).chance_words == "dealt the cards"
+    state.apply(game.parse_action("1:3"))  # the 3 from pile 1 on pin 3: the 9 under it is turned up
+    last = turn_up(state)
+    assert game.table(state, ["ann"], last).chance_words == "turned up a 9"
+    state.apply(game.parse_action("stop"))  # ball 2: the tops are burned, the next cards turned up
+    last = turn_up(state)
+    assert game.table(state, ["ann"], last).chance_words == "turned up an 8"
+    state.apply(game.parse_action("stop"))  # frame 2: a new deal
+    last = turn_up(state)
+    assert game.table(state, ["ann"], last).chance_words == "dealt the cards"
+
+
 def test_the_track_offers_each_box_that_may_be_marked() -> None:
     """An area whose box may be marked now carries the action that marks it, so a board can be clicked."""
     game = get_game("rolling-pins", {"advanced": "true"})

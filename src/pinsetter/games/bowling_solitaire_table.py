@@ -86,9 +86,20 @@ def solitaire_table(state: State, names: list[str] | None, last_chance: str = ""
         if deciding
         else None,
         roll_label=_("Turn up"),
-        chance_words=_card_words(last_chance) if last_chance.isdigit() else "",
+        chance_words=_chance_words(state, last_chance),
         pending_chance=pending,
     )
+
+
+def _chance_words(state: State, last_chance: str) -> str:
+    """What chance did last, as the table shows it: the deal until a card is played from a pile (its cards
+    were dealt, none was turned up by a play yet), then the last card turned up."""
+    if not last_chance.isdigit():
+        return ""
+    table = getattr(state, "table", None)
+    if table is not None and table.ball == 1 and max(table.revealed) <= 1:
+        return _("dealt the cards")
+    return _card_words(last_chance)
 
 
 def _card_words(card: str) -> str:

@@ -15,6 +15,10 @@ export function pace() {
   return Number.isFinite(stored) && localStorage.getItem(PACE_KEY) !== null ? stored : 600;
 }
 
+// A hint lists the best options first and folds the rest (up to 35 in Rolling Pins), so that the
+// scoresheets stay near; one button shows them all. The option the pick makes is always shown.
+const HINT_SHORT = 5;
+
 // Keys for the buttons a view offers (piles first, then the choices), in order; the letters the
 // page uses itself (R roll, U undo, H hint, P play) are left out.
 const CHOICE_KEYS = "ASDFGJKLQWETYIOZXCVBNM".split("");
@@ -26,7 +30,7 @@ function lessonDo(control) {
     return t("Click the pins to cross out (or press their numbers, 0 for pin 10), then Play the picked pins (P); the pick panel adds them up.");
   }
   if (control === "pile") return t("Click a pile, then its pins, then Play the picked pins (P); a button stops the ball.");
-  if (control === "choose") return t("Choose with the buttons under the table; each shows its key.");
+  if (control === "choose") return t("Choose with the buttons under the pins; each shows its key.");
   if (control === "mark") return t("Click the area to mark among the choices; the track shows each ability and what it does.");
   return "";
 }
@@ -46,6 +50,7 @@ export async function gamePage(id) {
     error: "",
     hint: null,
     chances: false, // the player asked for the chance to finish ahead with the hints
+    hintAll: false, // the player asked for every option of the hint, not the best few
     hintStep: -1,
     busy: false,
     timer: null,
@@ -70,7 +75,7 @@ export async function gamePage(id) {
   const HINT_KEY = `pinsetter.hint.${id}`;
   function keepHint() {
     try {
-      sessionStorage.setItem(HINT_KEY, JSON.stringify({ step: st.hint ? stepOf(st.game) : -1, chances: st.chances }));
+      sessionStorage.setItem(HINT_KEY, JSON.stringify({ step: st.hint ? stepOf(st.game) : -1, chances: st.chances, all: st.hintAll }));
     } catch (err) {
       /* not kept: a reload closes the panel */
     }
@@ -292,6 +297,58 @@ export async function gamePage(id) {
     st.keys = keys;
   }
 
+  // The option the player's pick makes (its pins, and pile where the game needs one): its place among the
+  // hint's options, or -1. The pick is sent as it is; this only finds it in the list.
+  function pickedOption(hint) {
+    if (!st.picked.size) return -1;
+    const pins = [...st.picked].sort((a, b) => a - b).join(" ");
+    const choice = st.game.view.choices.find(
+      (c) => c.by_selection && [...c.pins].sort((a, b) => a - b).join(" ") === pins && (c.pile === null || c.pile === undefined || c.pile === st.pile),
+    );
+    return choice ? hint.options.findIndex((o) => o.action === choice.action) : -1;
+  }
+
+  // The hint's options, best first: the best few, and the pick's option wherever it ranks (numbered by its
+  // rank), until the player asks for all of them.
+  function hintList(hint) {
+    const words = hint.words;
+    if (!words.length) return null;
+    const mine = pickedOption(hint);
+    const foldable = words.length > HINT_SHORT + 1; // never a button that shows a single option more
+    const folded = foldable && !st.hintAll;
+    const ranks = words.map((_, i) => i).filter((i) => !folded || i < HINT_SHORT || i === mine);
+    const list = h(
+      "ol",
+      { class: "hint-words", id: "hint-words" },
+      ranks.map((i) =>
+        h(
+          "li",
+          { value: i + 1, class: i === mine ? "hint-mine" : null },
+          words[i],
+          i === mine ? [" ", h("strong", { class: "hint-tag", text: t("(your pick)") })] : null,
+        ),
+      ),
+    );
+    if (!foldable) return list;
+    const toggle = h("button", {
+      type: "button",
+      id: "hint-all",
+      class: "ghost",
+      "aria-expanded": String(!folded),
+      "aria-controls": "hint-words",
+      // Folded only past HINT_SHORT + 1 options: "all {n} options" always counts several.
+      text: folded ? t("Show all {n} options", { n: words.length }) : t("Show only the best {n}", { n: HINT_SHORT }),
+      dataset: { key: "hint-all" },
+      onclick: () => {
+        st.hintAll = folded;
+        keepHint();
+        st.focus = "#hint-all";
+        draw();
+      },
+    });
+    return [list, h("p", { class: "hint-more" }, toggle)];
+  }
+
   function drawLesson(game) {
     const told = new Set();
     const items = [];
@@ -461,7 +518,7 @@ export async function gamePage(id) {
           h("h2", { id: "hint-h", text: t("Hint") }),
           h("p", { class: "help", text: st.hint.meaning }),
           st.hint.chance_meaning ? h("p", { class: "help", id: "chance-meaning", text: t("Chances: {meaning}", { meaning: st.hint.chance_meaning }) }) : null,
-          st.hint.words.length ? h("ol", { class: "hint-words" }, st.hint.words.map((w) => h("li", { text: w }))) : null,
+          hintList(st.hint),
           st.hint.chances_offered
             ? h("button", {
                 type: "button",
@@ -578,7 +635,10 @@ export async function gamePage(id) {
   }
   accept(answer);
   const kept = keptHint();
-  if (kept) st.chances = Boolean(kept.chances); // asked for once, they come with every later hint of the game
+  if (kept) {
+    st.chances = Boolean(kept.chances); // asked for once, they come with every later hint of the game
+    st.hintAll = Boolean(kept.all); // every option, as the player last chose to see them
+  }
   draw();
   focusMain(st.game.title);
   // The panel was open at this very step (the page reloaded for a new language): the hint again, in it.

@@ -143,14 +143,16 @@ export function drawSeen(view) {
   const seen = new Map();
   for (const value of view.seen) seen.set(value, (seen.get(value) || 0) + 1);
   const unseenTotal = values.reduce((sum, [, n]) => sum + n, 0);
+  // The same words for the eye (a heading, the strip, the count under it) and for a screen reader.
+  const unseenWords = tn("{n} card not seen yet", "{n} cards not seen yet", unseenTotal);
   const words = [
-    view.seen.length ? t("Seen this frame: {cards}", { cards: view.seen.join(t(", ")) }) : t("No card seen yet this frame"),
-    tn("not yet seen: {n} card", "not yet seen: {n} cards", unseenTotal),
+    view.seen.length ? t("Cards seen this frame: {cards}", { cards: view.seen.join(t(", ")) }) : t("No card seen yet this frame"),
+    unseenWords,
   ].join(t("; "));
   return h(
     "div",
     { class: "seen-strip", id: "seen", role: "img", "aria-label": words },
-    h("span", { class: "card-heading", "aria-hidden": "true", text: t("Seen this frame · {n} not yet", { n: unseenTotal }) }),
+    h("span", { class: "card-heading", "aria-hidden": "true", text: t("Cards seen this frame") }),
     h(
       "span",
       { class: "seen-values", "aria-hidden": "true" },
@@ -160,5 +162,6 @@ export function drawSeen(view) {
         return h("span", { class: "seen-value" }, h("span", { class: "seen-label", text: value }), h("span", { class: "slots" }, slots));
       }),
     ),
+    h("span", { class: "seen-count", id: "seen-count", "aria-hidden": "true", text: unseenWords }),
   );
 }
