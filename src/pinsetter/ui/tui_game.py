@@ -267,6 +267,7 @@ class GameScreen(EnterGuard, Screen[None]):
         Binding("v", "review", N_("Review")),
         Binding("space", "roll", N_("Roll/step")),
         Binding("h", "toggle_hint", N_("Hint")),
+        Binding("h", "no_hint", show=False),  # where Hint is not offered, h says why
         Binding("c", "toggle_chances", N_("Chances")),  # in the footer only where the game offers them
         Binding("c", "no_chances", show=False),  # elsewhere, c says where they are offered
         Binding("u", "undo", N_("Undo")),
@@ -921,7 +922,20 @@ class GameScreen(EnterGuard, Screen[None]):
             self.play_text(action)
 
     def action_toggle_hint(self) -> None:
+        if not self.check_action("toggle_hint", ()):  # typed "hint" where the footer offers none
+            self.action_no_hint()
+            return
         self.show_hint = not self.show_hint
+        self.refresh_all()
+
+    def action_no_hint(self) -> None:
+        """h where the footer offers no Hint (the game is over, or chance decides every ball): why, in the status."""
+        if self.match.state.is_terminal():
+            self.message = _("the game is over: there is nothing left to hint")
+        else:
+            self.message = _("{game} has no decisions: chance decides every ball, so there is no hint to give").format(
+                game=_(self.match.game.name)
+            )
         self.refresh_all()
 
     def action_toggle_chances(self) -> None:
