@@ -48,7 +48,7 @@ from pinsetter.i18n import N_, _, current_language, ngettext, using_language
 from pinsetter.session import Match
 from pinsetter.ui.rules_view import rules_rich
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
-from pinsetter.ui.table_text import abilities_help, draw_pins, draw_table, essentials, track_width
+from pinsetter.ui.table_text import abilities_help, dice_width, draw_pins, draw_table, essentials, track_width
 from pinsetter.ui.tui_common import (
     GUARD_BINDING,
     HUGE,
@@ -477,13 +477,23 @@ class GameScreen(EnterGuard, Screen[None]):
         natural = max([track_width(view), *(cell_len(line) for line in pins)])
         width, height = self.screen_size
         gutter = 0 if height < SHORT else 4  # the border and its padding
+        wanted = natural + gutter + 1  # and the scroll bar's cell
         if self.layout_name == "narrow":
             room = width
+        elif self.layout_name == "medium":
+            room = max(TABLE_COLUMN, width - PLAY_COLUMN - 1)
         else:
-            room = max(TABLE_COLUMN, width - PLAY_COLUMN - 1) if self.layout_name == "medium" else width // 2
+            room = width // 2
+            # The dice on one line with whose roll they are (Bowling Dice's ten and "last roll (ann): " take
+            # 56 cells), past half a wide screen if need be, where the play column keeps its least beside
+            # them (a huge one's log column too). The log under the table gets the width as well; a medium
+            # screen's log beside the table would lose it, and there the dice go under their words.
+            dice = dice_width(view, roll_by) + gutter + 1
+            if dice <= (width - PLAY_COLUMN - 1 if self.layout_name == "wide" else width // 2):
+                wanted, room = max(wanted, dice), max(room, dice)
         # The column never narrows while the size stays (a part coming and going does not make it jump).
         least = table_share(self.layout_name, width)
-        self.table_width = min(max(self.table_width, natural + gutter + 1, least), room)
+        self.table_width = min(max(self.table_width, wanted, least), room)
         if self.layout_name != "narrow":
             self.query_one("#left").styles.width = self.table_width
         inner = (width if self.layout_name == "narrow" else self.table_width) - gutter - 1
