@@ -769,7 +769,7 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
 
     A series is the game with one set of options in play (5 frames, advanced...): `player_stats`.
     """
-    from pinsetter.storage.stats import FEWEST_FOR_INTERVAL, player_stats
+    from pinsetter.storage.stats import player_stats, too_few_for_range
 
     data = player_stats(storage, player, game, include_bots=bots)
     who = player or _("every player")
@@ -813,8 +813,9 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
         average = block["average"]
         ci = block["ci95"]
         if ci is None:  # too few scores: a range of 0 to the best possible score would say nothing
-            few = _("too few games for a range: {count} needed").format(count=FEWEST_FOR_INTERVAL)
-            text.append(_("average {average:.1f} ({interval})").format(average=average, interval=few) + "\n")
+            text.append(
+                _("average {average:.1f} ({interval})").format(average=average, interval=too_few_for_range()) + "\n"
+            )
         else:
             text.append(
                 _("average {average:.1f}, 95% CI {low:.1f} to {high:.1f}").format(
