@@ -136,6 +136,20 @@ async def test_a_short_window_teaches_the_step_not_the_introduction_again(size: 
         assert summary.split(":")[0] not in text
 
 
+def test_a_short_window_keeps_the_introduction_while_it_is_all_there_is_to_say() -> None:
+    """Solitaire's deal: no lesson of its own yet, so the introduction, not an empty panel."""
+    from pinsetter.ui.tui_learn import lesson
+
+    match = Match.new("bowling-solitaire", [PlayerSpec("Player 1")], seed=2)
+    view = match.game.table(match.state, ["Player 1"], "")
+    assert match.state.is_chance_node() and match.game.summary in lesson(match, view, short=True).plain
+    while match.state.is_chance_node():
+        match.apply(match.draw_chance())
+    view = match.game.table(match.state, ["Player 1"], "")
+    told = lesson(match, view, short=True).plain
+    assert "Cards as pins, piles as balls" in told and match.game.summary not in told
+
+
 async def test_a_tall_window_keeps_the_introduction() -> None:
     app = PinsetterApp(storage=None, speed=0)
     async with app.run_test(size=(120, 40)) as pilot:

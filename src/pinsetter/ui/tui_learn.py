@@ -56,9 +56,10 @@ def lesson_line(item: Lesson, keys: bool = True) -> str:
 def lesson(match: Match, view: TableView, short: bool = False) -> Text:
     """The lesson for this position of the learner's game: what it shows, explained.
 
-    `short`: a short window leaves out the game's introduction (the launcher said it, under the list
-    of games) and the closing line on undo, hints and rules (the footer shows those keys), so that the
-    lesson of the step in front of the learner keeps the room.
+    `short`: a short window leaves out the game's introduction where the position has a lesson of
+    its own (the launcher said it, under the list of games), and the closing line on undo, hints and
+    rules (the footer shows those keys), so that the lesson of the step in front of the learner keeps
+    the room.
     """
     state = match.state
     ctx = state.ball_context(LEARNER)
@@ -70,9 +71,10 @@ def lesson(match: Match, view: TableView, short: bool = False) -> Text:
     text = Text(heading + "\n", style="bold")
     told: set[str] = set()
     lines = []
-    for item in explain(match.game, state, view, LEARNER):
-        if short and item.topic == "start":
-            continue
+    items = explain(match.game, state, view, LEARNER)
+    if short and len(items) > 1:  # the introduction only while there is nothing else to say (a deal)
+        items = [item for item in items if item.topic != "start"]
+    for item in items:
         lines.append(lesson_line(item, keys=item.control not in told))
         told.add(item.control)
     if state.is_terminal() or ctx is None or ctx.frame > 1:
