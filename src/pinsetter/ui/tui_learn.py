@@ -88,7 +88,7 @@ def lesson(match: Match, view: TableView, short: bool = False) -> Text:
     if match.game.has_decisions:
         closing = _("u takes back a decision until a die or card is revealed; h shows hints; ? the full rules.")
     else:  # chance decides every ball: nothing to take back, nothing to hint
-        closing = _("? shows the full rules.")
+        closing = _("Press ? for the full rules.")
     text.append(closing, style="dim")
     return text
 
