@@ -16,6 +16,7 @@ from textual.widgets import Checkbox, Input, OptionList, Select, Static
 
 from pinsetter.bots.base import make_bot
 from pinsetter.core.seeds import step_rng
+from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -178,6 +179,21 @@ async def test_h_in_learn_at_60x20_shows_the_hint_in_the_lessons_room() -> None:
         await quiet(pilot)
         text = screen_text(app)
         assert "One die or two" in text and "(best)" not in text and screen.can_view_partial(lesson)
+
+
+async def test_the_hints_title_in_learn_at_60x20_speaks_the_screens_language() -> None:
+    """Set in the app's context, not in the hint worker's (which starts in English)."""
+    set_language("ja")
+    try:
+        app = PinsetterApp(storage=None, speed=0)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await open_learn(app, pilot, "rolling-pins")
+            await pilot.press("h")
+            await until(pilot, lambda: "（最善）" in screen_text(app), "the hint")  # noqa: RUF001
+            text = screen_text(app)
+            assert "ヒント（h: レッスンに戻る）" in text and "lesson again" not in text, text  # noqa: RUF001
+    finally:
+        set_language(DEFAULT_LANGUAGE)
 
 
 async def test_h_where_chance_decides_every_ball_says_why_there_is_no_hint() -> None:

@@ -702,14 +702,16 @@ class GameScreen(EnterGuard, Screen[None]):
         """In the worker's thread, which starts in the default language: the screen's is passed in."""
         with using_language(language):
             text = self.hint_text(state, chances=key[1])
-        self.app.call_from_thread(self.hint_ready, key, text)
+        self.app.call_from_thread(self.hint_ready, key, text, language)
 
-    def hint_ready(self, key: tuple[int, bool], text: Text) -> None:
+    def hint_ready(self, key: tuple[int, bool], text: Text, language: str) -> None:
+        """Called from the worker's thread, in its context: the screen's language is passed in again."""
         (self.chance_hints if key[1] else self.hints)[key[0]] = text
         if self.thinking == key:
             self.thinking = None
         if self.is_mounted:
-            self.update_hint()
+            with using_language(language):
+                self.update_hint()
 
     @staticmethod
     def hint_text(state: Any, chances: bool = False) -> Text:

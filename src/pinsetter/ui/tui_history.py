@@ -630,14 +630,16 @@ class ReplayScreen(EnterGuard, Screen[None]):
         """In the worker's thread, which starts in the default language: the screen's is passed in."""
         with using_language(language):
             text = self.hint_text(state, step)
-        self.app.call_from_thread(self.hint_ready, at, text)
+        self.app.call_from_thread(self.hint_ready, at, text, language)
 
-    def hint_ready(self, at: int, text: Text) -> None:
+    def hint_ready(self, at: int, text: Text, language: str) -> None:
+        """Called from the worker's thread, in its context: the screen's language is passed in again."""
         self.hints[at] = text
         if self.thinking == at:
             self.thinking = None
         if self.is_mounted and self.at == at:
-            self.update_hint()
+            with using_language(language):
+                self.update_hint()
 
     def hint_text(self, state: Any, step: Any) -> Text:
         """`ann chose: Cross out 4: expected final score 143.0 (2.1 less than the best)`, first, in view

@@ -149,6 +149,10 @@ class LearnScreen(GameScreen):
     async def fit(self, width: int, height: int) -> None:
         """The game's layout for the size, then the lesson panel in its place for that layout."""
         await super().fit(width, height)
+        # Where the hints take the lesson's room, their title says how to have the lesson back (set here,
+        # in the screen's language: a hint worked out in a thread is shown from that thread's context).
+        hints = _("hints (h: the lesson again)") if self.cramped() else _("hints")
+        self.query_one("#hint-box", VerticalScroll).border_title = hints
         under_table = self.layout_name == "medium"
         panel = self.query("#lesson")
         if panel and (panel.first().parent is self.query_one("#left" if under_table else "#right")):
@@ -170,12 +174,6 @@ class LearnScreen(GameScreen):
     def cramped(self) -> bool:
         """Stacked in a short window: the lesson and the hints cannot both have room."""
         return self.layout_name == "narrow" and self.screen_size[1] < SHORT
-
-    def update_hint(self) -> None:
-        """The game's hint panel; where it takes the lesson's room, its title says how to have the lesson back."""
-        super().update_hint()
-        box = self.query_one("#hint-box", VerticalScroll)
-        box.border_title = _("hints (h: the lesson again)") if self.cramped() else _("hints")
 
     def refresh_lesson(self) -> None:
         self.title = _("pinsetter - learn {game}").format(game=_(self.match.game.name))
