@@ -94,6 +94,23 @@ def test_fewer_than_five_scores_give_no_range_but_words_everywhere_they_show(
     assert "平均 7.00（ゲームが少なく範囲は出せません: 5ゲーム必要）" in capsys.readouterr().out  # noqa: RUF001
 
 
+def test_the_too_few_line_has_one_home(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The `stats` command and the terminal's Statistics screen say the line `too_few_for_range` words,
+    in each language: changed there, it changes in both."""
+    from pinsetter.storage import stats
+    from pinsetter.ui.tui_history import stats_text
+
+    assert stats.too_few_for_range() == f"too few games for a range: {FEWEST_FOR_INTERVAL} needed"
+    with using_language("ja"):
+        assert stats.too_few_for_range() == f"ゲームが少なく範囲は出せません: {FEWEST_FOR_INTERVAL}ゲーム必要"
+    store(storage, "tenpins", 1)
+    monkeypatch.setattr(stats, "too_few_for_range", lambda: "one home")
+    out = runner.invoke(app, ["stats", "--db", db_of(storage)]).output
+    assert "(one home), best" in out and "too few" not in out
+    shown = stats_text(storage, "tenpins", "ann").plain
+    assert "(one home)\n" in shown and "too few" not in shown
+
+
 def test_from_five_scores_a_range_within_the_possible_scores(storage: Storage) -> None:
     # 0, 0, 0, 0 and 19 (seeds 12, 20, 30, 40, 51): Student's t says -6.7 to 14.3, clipped at 0.
     assert [store(storage, "tenpins", seed, {"frames": 1})[0] for seed in (12, 20, 30, 40, 51)] == [0, 0, 0, 0, 19]

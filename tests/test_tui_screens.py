@@ -16,6 +16,7 @@ from textual.widgets import Checkbox, Input, OptionList, Select, Static
 
 from pinsetter.bots.base import make_bot
 from pinsetter.core.seeds import step_rng
+from pinsetter.i18n import DEFAULT_LANGUAGE, set_language
 from pinsetter.records import PlayerSpec
 from pinsetter.session import Match
 from pinsetter.storage import Storage
@@ -109,6 +110,117 @@ async def test_learn_mode_walks_through_the_first_frame_of_every_game(tmp_path: 
             await wait_for(pilot, app, Launcher)
             assert app.screen.query_one("#seed", Input).value != str(seed)  # the game played next has new dice
         assert storage.history() == []  # lessons are not kept in the history
+
+
+async def open_learn(app: PinsetterApp, pilot: Any, game: str, seed: int = 2) -> LearnScreen:
+    """Learn `game` as the launcher opens it (Player 1, undo on), its first lesson shown."""
+    match = Match.new(game, [PlayerSpec("Player 1")], seed=seed)
+    match.undo_allowed = True
+    screen = LearnScreen(match, speed=0)
+    app.push_screen(screen)
+    await until(pilot, lambda: bool(screen.query("FooterKey")) and screen.lessons_seen, "the lesson")
+    await past_guard(pilot, screen)
+    return screen
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+async def test_a_short_window_teaches_the_step_not_the_introduction_again(size: tuple[int, int]) -> None:
+    """The launcher said the game's introduction (its summary, under the list of games): in a short
+    window the panel opens on the step in front of the learner, one die or two, not on that again."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_learn(app, pilot, "rolling-pins")
+        summary = screen.match.game.summary
+        assert summary not in screen.lessons_seen[-1]
+        text = " ".join(screen_text(app).split())  # the panel's lines run together
+        assert "One die or two: Choose how many dice to roll." in text
+        assert summary.split(":")[0] not in text
+
+
+def test_a_short_window_keeps_the_introduction_while_it_is_all_there_is_to_say() -> None:
+    """Solitaire's deal: no lesson of its own yet, so the introduction, not an empty panel."""
+    from pinsetter.ui.tui_learn import lesson
+
+    match = Match.new("bowling-solitaire", [PlayerSpec("Player 1")], seed=2)
+    view = match.game.table(match.state, ["Player 1"], "")
+    assert match.state.is_chance_node() and match.game.summary in lesson(match, view, short=True).plain
+    while match.state.is_chance_node():
+        match.apply(match.draw_chance())
+    view = match.game.table(match.state, ["Player 1"], "")
+    told = lesson(match, view, short=True).plain
+    assert "Cards as pins, piles as balls" in told and match.game.summary not in told
+
+
+async def test_a_tall_window_keeps_the_introduction() -> None:
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_learn(app, pilot, "rolling-pins")
+        summary = screen.match.game.summary
+        assert summary in screen.lessons_seen[-1] and "One die or two" in screen.lessons_seen[-1]
+        text = screen_text(app)
+        assert summary.split(":")[0] in text and "One die or two: Choose how many dice" in text
+
+
+async def test_h_in_learn_at_60x20_shows_the_hint_in_the_lessons_room() -> None:
+    """Stacked in a short window there is room for the lesson or the hints: h shows the hints (the
+    best option first) and says how to have the lesson back; h again brings the lesson back."""
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await open_learn(app, pilot, "rolling-pins")
+        hints, lesson = screen.query_one("#hint-box"), screen.query_one("#lesson")
+        await pilot.press("h")
+        await until(pilot, lambda: "(best)" in screen_text(app), "the hint")
+        text = screen_text(app)
+        assert screen.can_view_partial(hints) and hints.region.height >= 3
+        assert "Roll two dice: expected final score" in text and "(best)" in text
+        assert "hints (h: the lesson again)" in text
+        assert "One die or two" not in text and not lesson.display
+        await pilot.press("h")
+        await quiet(pilot)
+        text = screen_text(app)
+        assert "One die or two" in text and "(best)" not in text and screen.can_view_partial(lesson)
+
+
+async def test_the_hints_title_in_learn_at_60x20_speaks_the_screens_language() -> None:
+    """Set in the app's context, not in the hint worker's (which starts in English)."""
+    set_language("ja")
+    try:
+        app = PinsetterApp(storage=None, speed=0)
+        async with app.run_test(size=(60, 20)) as pilot:
+            await open_learn(app, pilot, "rolling-pins")
+            await pilot.press("h")
+            await until(pilot, lambda: "（最善）" in screen_text(app), "the hint")  # noqa: RUF001
+            text = screen_text(app)
+            assert "ヒント（h: レッスンに戻る）" in text and "lesson again" not in text, text  # noqa: RUF001
+    finally:
+        set_language(DEFAULT_LANGUAGE)
+
+
+async def test_h_where_chance_decides_every_ball_says_why_there_is_no_hint() -> None:
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await open_learn(app, pilot, "tenpins")
+        await pilot.press("h")
+        await quiet(pilot)
+        text = " ".join(screen_text(app).split())
+        assert "! Ten Pins (dice) has no decisions: chance decides every ball, so there is no hint to give" in text
+        assert not screen.show_hint
+        # and the lesson does not promise one
+        assert "h shows hints" not in "\n".join(screen.lessons_seen)
+
+
+async def test_h_once_the_game_is_over_says_so() -> None:
+    match = Match.new("rolling-pins", [PlayerSpec("ann", "greedy")], seed=3, options={"frames": "1"})
+    match.run_bots()
+    assert match.state.is_terminal()
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(app, pilot, match)
+        await pilot.press("h")
+        await quiet(pilot)
+        assert "! the game is over: there is nothing left to hint" in status_line(screen)
+        assert screen.can_view_entire(screen.query_one("#status"))
+        assert not screen.hint_asked()
 
 
 # --- history, replay and statistics --------------------------------------------------------------

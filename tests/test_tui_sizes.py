@@ -461,3 +461,20 @@ async def test_the_table_and_its_log_grow_with_the_window(size: tuple[int, int])
         if width >= tui_common.HUGE:
             assert "[-] [-] [▮] [/] [-] [▮] [-] [-] [▮] [▮]" in text, text  # the ten dice on one line
         assert "ann rolls 10 dice: 3 blanks, 7 pins standing — ball 1:" in text, text  # a line of the log, whole
+
+
+@pytest.mark.parametrize("width", [110, 119, 120, 121, 160, 200])
+async def test_bowling_dices_last_roll_takes_one_row_from_110_columns(width: int, language: str) -> None:
+    """Whose roll it is and its ten dice on one row wherever the table's column is a share of a wide
+    screen (at 120 columns half of it left one cell short, the scroll bar's), nothing of the table cut."""
+    from pinsetter.i18n import _
+
+    app = PinsetterApp(storage=None, speed=0)
+    async with app.run_test(size=(width, 40)) as pilot:
+        screen = await open_game(app, pilot, seeded_match("bowling-dice"))
+        text = screen_text(app)
+        label = _("last roll ({name}): ").format(name="ann")
+        assert f"{label}[-] [-] [▮] [/] [-] [▮] [-] [-] [▮] [▮]" in text, text
+        table = screen.query_one("#table", tui_common.WrappedText)
+        assert all(line.rstrip() in text for line in table.source.plain.split("\n")), text  # every line whole
+        assert screen.query_one("#right").region.width >= tui_game.PLAY_COLUMN  # the play column keeps its least

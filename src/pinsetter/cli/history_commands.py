@@ -279,7 +279,7 @@ def stats(
 
     One block per game and options in play (a 5-frame game is not averaged with a whole one).
     """
-    from pinsetter.storage.stats import FEWEST_FOR_INTERVAL, player_stats
+    from pinsetter.storage.stats import player_stats, too_few_for_range
 
     plot_path(plot)
     storage = open_storage(db, read_only=not reset)
@@ -334,7 +334,7 @@ def stats(
             )
         lines.append(_("{who} at {game}: {count}").format(who=who, game=block["title"], count=count))
         if block["ci95"] is None:
-            interval = _("too few games for a range: {count} needed").format(count=FEWEST_FOR_INTERVAL)
+            interval = too_few_for_range()
         else:
             lo, hi = block["ci95"]
             interval = _("95% CI {low}-{high}").format(low=f"{lo:.2f}", high=f"{hi:.2f}")

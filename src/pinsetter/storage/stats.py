@@ -20,13 +20,19 @@ from pinsetter.records import game_played
 from pinsetter.solvers.reference import percent, reference
 from pinsetter.storage.db import Storage
 
-__all__ = ["FEWEST_FOR_INTERVAL", "HUMAN", "player_stats"]
+__all__ = ["FEWEST_FOR_INTERVAL", "HUMAN", "player_stats", "too_few_for_range"]
 
 HUMAN = "human"  # a result's seat kind; any other kind is a bot's
 BEST_GAMES = 5
 # Scores a series needs for its interval (docs/history.md, "Interval"): with two to four the range is
 # wider than one game's own spread (two scores: the mean +- 9 standard deviations) and says nothing.
 FEWEST_FOR_INTERVAL = 5
+
+
+def too_few_for_range() -> str:
+    """What a series shows in place of its interval below FEWEST_FOR_INTERVAL scores, in the current
+    language: the one wording of the `stats` command and the terminal's Statistics screen."""
+    return _("too few games for a range: {count} needed").format(count=FEWEST_FOR_INTERVAL)
 
 
 def _benchmark(game: str, options: dict[str, object], average: float) -> dict[str, Any] | None:

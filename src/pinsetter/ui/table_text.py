@@ -151,6 +151,29 @@ def selection_line(view: TableView, picked: Collection[int], pile: int | None) -
     return line
 
 
+def dice_parts(view: TableView, roll_by: str = "") -> tuple[Text, Text]:
+    """The dice line's two parts: whose roll it is (`last roll (ann): `, or `dice: `), and the dice."""
+    line = Text(_("last roll ({name}): ").format(name=roll_by) if roll_by else _("dice: "))
+    faces = Text()
+    for die in view.dice:
+        if die.kind == "pips":
+            faces.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
+        else:
+            symbol, style = BOWLING_FACES.get(die.face, (die.face, ""))
+            faces.append(f"[{symbol}]", style=style)
+            faces.append(" ")
+    return line, faces
+
+
+def dice_width(view: TableView, roll_by: str = "") -> int:
+    """The cells the dice and whose roll they are take on one line (0 without dice): the least width at
+    which `draw_table` keeps them together."""
+    if not view.dice:
+        return 0
+    line, faces = dice_parts(view, roll_by)
+    return cell_len(line.plain) + cell_len(faces.plain.rstrip())
+
+
 def draw_table(
     view: TableView, picked: Collection[int] = (), pile: int | None = None, width: int = 0, roll_by: str = ""
 ) -> Text:
@@ -173,15 +196,7 @@ def draw_table(
     else:
         tokens = _("tokens: none")  # not "- 0"
     if view.dice:
-        line = Text(_("last roll ({name}): ").format(name=roll_by) if roll_by else _("dice: "))
-        faces = Text()
-        for die in view.dice:
-            if die.kind == "pips":
-                faces.append(f"{DIE_FACES.get(die.face, die.face)} {die.face}  ", style="bold")
-            else:
-                symbol, style = BOWLING_FACES.get(die.face, (die.face, ""))
-                faces.append(f"[{symbol}]", style=style)
-                faces.append(" ")
+        line, faces = dice_parts(view, roll_by)
         # The dice under whose roll they are, where the two do not fit one line: never a die folded over.
         if width and cell_len(line.plain) + cell_len(faces.plain.rstrip()) > width >= cell_len(faces.plain.rstrip()):
             line.rstrip()

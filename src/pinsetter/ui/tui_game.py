@@ -48,7 +48,7 @@ from pinsetter.i18n import N_, _, current_language, ngettext, using_language
 from pinsetter.session import Match
 from pinsetter.ui.rules_view import rules_rich
 from pinsetter.ui.sheet import fit_names, render_sheets, sheet_width
-from pinsetter.ui.table_text import abilities_help, draw_pins, draw_table, essentials, track_width
+from pinsetter.ui.table_text import abilities_help, dice_width, draw_pins, draw_table, essentials, track_width
 from pinsetter.ui.tui_common import (
     GUARD_BINDING,
     HUGE,
@@ -267,6 +267,7 @@ class GameScreen(EnterGuard, Screen[None]):
         Binding("v", "review", N_("Review")),
         Binding("space", "roll", N_("Roll/step")),
         Binding("h", "toggle_hint", N_("Hint")),
+        Binding("h", "no_hint", show=False),  # where Hint is not offered, h says why
         Binding("c", "toggle_chances", N_("Chances")),  # in the footer only where the game offers them
         Binding("c", "no_chances", show=False),  # elsewhere, c says where they are offered
         Binding("u", "undo", N_("Undo")),
@@ -476,13 +477,23 @@ class GameScreen(EnterGuard, Screen[None]):
         natural = max([track_width(view), *(cell_len(line) for line in pins)])
         width, height = self.screen_size
         gutter = 0 if height < SHORT else 4  # the border and its padding
+        wanted = natural + gutter + 1  # and the scroll bar's cell
         if self.layout_name == "narrow":
             room = width
+        elif self.layout_name == "medium":
+            room = max(TABLE_COLUMN, width - PLAY_COLUMN - 1)
         else:
-            room = max(TABLE_COLUMN, width - PLAY_COLUMN - 1) if self.layout_name == "medium" else width // 2
+            room = width // 2
+            # The dice on one line with whose roll they are (Bowling Dice's ten and "last roll (ann): " take
+            # 56 cells), past half a wide screen if need be, where the play column keeps its least beside
+            # them (a huge one's log column too). The log under the table gets the width as well; a medium
+            # screen's log beside the table would lose it, and there the dice go under their words.
+            dice = dice_width(view, roll_by) + gutter + 1
+            if dice <= (width - PLAY_COLUMN - 1 if self.layout_name == "wide" else width // 2):
+                wanted, room = max(wanted, dice), max(room, dice)
         # The column never narrows while the size stays (a part coming and going does not make it jump).
         least = table_share(self.layout_name, width)
-        self.table_width = min(max(self.table_width, natural + gutter + 1, least), room)
+        self.table_width = min(max(self.table_width, wanted, least), room)
         if self.layout_name != "narrow":
             self.query_one("#left").styles.width = self.table_width
         inner = (width if self.layout_name == "narrow" else self.table_width) - gutter - 1
@@ -691,14 +702,16 @@ class GameScreen(EnterGuard, Screen[None]):
         """In the worker's thread, which starts in the default language: the screen's is passed in."""
         with using_language(language):
             text = self.hint_text(state, chances=key[1])
-        self.app.call_from_thread(self.hint_ready, key, text)
+        self.app.call_from_thread(self.hint_ready, key, text, language)
 
-    def hint_ready(self, key: tuple[int, bool], text: Text) -> None:
+    def hint_ready(self, key: tuple[int, bool], text: Text, language: str) -> None:
+        """Called from the worker's thread, in its context: the screen's language is passed in again."""
         (self.chance_hints if key[1] else self.hints)[key[0]] = text
         if self.thinking == key:
             self.thinking = None
         if self.is_mounted:
-            self.update_hint()
+            with using_language(language):
+                self.update_hint()
 
     @staticmethod
     def hint_text(state: Any, chances: bool = False) -> Text:
@@ -921,7 +934,20 @@ class GameScreen(EnterGuard, Screen[None]):
             self.play_text(action)
 
     def action_toggle_hint(self) -> None:
+        if not self.check_action("toggle_hint", ()):  # typed "hint" where the footer offers none
+            self.action_no_hint()
+            return
         self.show_hint = not self.show_hint
+        self.refresh_all()
+
+    def action_no_hint(self) -> None:
+        """h where the footer offers no Hint (the game is over, or chance decides every ball): why, in the status."""
+        if self.match.state.is_terminal():
+            self.message = _("the game is over: there is nothing left to hint")
+        else:
+            self.message = _("{game} has no decisions: chance decides every ball, so there is no hint to give").format(
+                game=_(self.match.game.name)
+            )
         self.refresh_all()
 
     def action_toggle_chances(self) -> None:

@@ -630,14 +630,16 @@ class ReplayScreen(EnterGuard, Screen[None]):
         """In the worker's thread, which starts in the default language: the screen's is passed in."""
         with using_language(language):
             text = self.hint_text(state, step)
-        self.app.call_from_thread(self.hint_ready, at, text)
+        self.app.call_from_thread(self.hint_ready, at, text, language)
 
-    def hint_ready(self, at: int, text: Text) -> None:
+    def hint_ready(self, at: int, text: Text, language: str) -> None:
+        """Called from the worker's thread, in its context: the screen's language is passed in again."""
         self.hints[at] = text
         if self.thinking == at:
             self.thinking = None
         if self.is_mounted and self.at == at:
-            self.update_hint()
+            with using_language(language):
+                self.update_hint()
 
     def hint_text(self, state: Any, step: Any) -> Text:
         """`ann chose: Cross out 4: expected final score 143.0 (2.1 less than the best)`, first, in view
@@ -769,7 +771,7 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
 
     A series is the game with one set of options in play (5 frames, advanced...): `player_stats`.
     """
-    from pinsetter.storage.stats import FEWEST_FOR_INTERVAL, player_stats
+    from pinsetter.storage.stats import player_stats, too_few_for_range
 
     data = player_stats(storage, player, game, include_bots=bots)
     who = player or _("every player")
@@ -813,8 +815,9 @@ def stats_text(storage: Any, game: str, player: str | None, bots: bool = False) 
         average = block["average"]
         ci = block["ci95"]
         if ci is None:  # too few scores: a range of 0 to the best possible score would say nothing
-            few = _("too few games for a range: {count} needed").format(count=FEWEST_FOR_INTERVAL)
-            text.append(_("average {average:.1f} ({interval})").format(average=average, interval=few) + "\n")
+            text.append(
+                _("average {average:.1f} ({interval})").format(average=average, interval=too_few_for_range()) + "\n"
+            )
         else:
             text.append(
                 _("average {average:.1f}, 95% CI {low:.1f} to {high:.1f}").format(

@@ -56,8 +56,10 @@ def lesson_line(item: Lesson, keys: bool = True) -> str:
 def lesson(match: Match, view: TableView, short: bool = False) -> Text:
     """The lesson for this position of the learner's game: what it shows, explained.
 
-    `short`: a short window leaves out the closing line on undo, hints and rules (the footer shows
-    those keys), so that the lesson itself keeps the room.
+    `short`: a short window leaves out the game's introduction where the position has a lesson of
+    its own (the launcher said it, under the list of games), and the closing line on undo, hints and
+    rules (the footer shows those keys), so that the lesson of the step in front of the learner keeps
+    the room.
     """
     state = match.state
     ctx = state.ball_context(LEARNER)
@@ -69,7 +71,10 @@ def lesson(match: Match, view: TableView, short: bool = False) -> Text:
     text = Text(heading + "\n", style="bold")
     told: set[str] = set()
     lines = []
-    for item in explain(match.game, state, view, LEARNER):
+    items = explain(match.game, state, view, LEARNER)
+    if short and len(items) > 1:  # the introduction only while there is nothing else to say (a deal)
+        items = [item for item in items if item.topic != "start"]
+    for item in items:
         lines.append(lesson_line(item, keys=item.control not in told))
         told.add(item.control)
     if state.is_terminal() or ctx is None or ctx.frame > 1:
@@ -80,10 +85,11 @@ def lesson(match: Match, view: TableView, short: bool = False) -> Text:
         text.append("\n".join(lines))
         return text
     text.append("\n".join(lines) + "\n")
-    text.append(
-        _("u takes back a decision until a die or card is revealed; h shows hints; ? the full rules."),
-        style="dim",
-    )
+    if match.game.has_decisions:
+        closing = _("u takes back a decision until a die or card is revealed; h shows hints; ? the full rules.")
+    else:  # chance decides every ball: nothing to take back, nothing to hint
+        closing = _("Press ? for the full rules.")
+    text.append(closing, style="dim")
     return text
 
 
@@ -115,7 +121,9 @@ class LessonText(Static):
 # Learn's rules (the app puts them in its CSS: App CSS beats DEFAULT_CSS). The panel is in the play
 # column above the actions; from 76 to 109 columns that column is narrow, so the panel goes under the
 # table, where the left column has room. In a short window it keeps a small size and scrolls (Tab
-# reaches it), so that the table and the actions stay in view; below 76 columns the log gives it its room.
+# reaches it), so that the table and the actions stay in view; below 76 columns the log gives it its room,
+# and there, in a short window, the hints asked for (h) take the lesson's room while they are shown
+# (`fit_stack` gives them the rows the others leave: there are not enough for both).
 LEARN_CSS = """
 LearnScreen #lesson { height: auto; max-height: 50%; border: round $accent; scrollbar-size-vertical: 1; }
 LearnScreen #lesson-text { height: auto; }
@@ -126,6 +134,7 @@ LearnScreen.narrow #lesson { height: 1fr; max-height: 100%; min-height: 3; }
 LearnScreen.narrow.short #log { display: none; }
 LearnScreen.narrow.short #lesson { min-height: 5; }
 LearnScreen.narrow.short #actions { max-height: 3; }
+LearnScreen.narrow.short.hinting #lesson { display: none; }
 """
 
 
@@ -140,6 +149,10 @@ class LearnScreen(GameScreen):
     async def fit(self, width: int, height: int) -> None:
         """The game's layout for the size, then the lesson panel in its place for that layout."""
         await super().fit(width, height)
+        # Where the hints take the lesson's room, their title says how to have the lesson back (set here,
+        # in the screen's language: a hint worked out in a thread is shown from that thread's context).
+        hints = _("hints (h: the lesson again)") if self.cramped() else _("hints")
+        self.query_one("#hint-box", VerticalScroll).border_title = hints
         under_table = self.layout_name == "medium"
         panel = self.query("#lesson")
         if panel and (panel.first().parent is self.query_one("#left" if under_table else "#right")):
@@ -157,6 +170,10 @@ class LearnScreen(GameScreen):
     def refresh_all(self) -> None:
         super().refresh_all()
         self.refresh_lesson()
+
+    def cramped(self) -> bool:
+        """Stacked in a short window: the lesson and the hints cannot both have room."""
+        return self.layout_name == "narrow" and self.screen_size[1] < SHORT
 
     def refresh_lesson(self) -> None:
         self.title = _("pinsetter - learn {game}").format(game=_(self.match.game.name))
