@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,7 @@ def test_fewer_than_five_scores_give_no_range_but_words_everywhere_they_show(
         assert series["results"] < FEWEST_FOR_INTERVAL == 5 and series["ci95"] is None
     out = runner.invoke(app, ["stats", "--db", db_of(storage)]).output
     assert "average 7.00 (too few games for a range: 5 needed), best 16, worst 0" in out and "CI" not in out
+    assert re.search(r"last scores \d+, \d+, \d+, \d+\n", out) and "[" not in out  # in words, not Python's list
     with TestClient(create_app(db_of(storage))) as client:  # the web's statistics read the same function
         assert client.get("/api/stats?player=ann").json()["series"][0]["ci95"] is None
     try:

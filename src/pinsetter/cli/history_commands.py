@@ -338,6 +338,7 @@ def stats(
         else:
             lo, hi = block["ci95"]
             interval = _("95% CI {low}-{high}").format(low=f"{lo:.2f}", high=f"{hi:.2f}")
+        last_scores = _(", ").join(str(score) for score in block["last_scores"])
         lines += [
             _("  average {average} ({interval}), best {best}, worst {worst}").format(
                 average=f"{block['average']:.2f}", interval=interval, best=block["best"], worst=block["worst"]
@@ -348,10 +349,10 @@ def stats(
                 perfect=block["perfect_games"],
             ),
             _("  last games {scores}, trend {trend} points per game").format(
-                scores=block["last_scores"], trend=f"{block['trend_per_game']:+.2f}"
+                scores=last_scores, trend=f"{block['trend_per_game']:+.2f}"
             )
             if block["trend_per_game"] is not None
-            else _("  last scores {scores}").format(scores=block["last_scores"]),
+            else _("  last scores {scores}").format(scores=last_scores),
         ]
         if "benchmark" in block:
             lines.append(f"  {block['benchmark']['text']}")
