@@ -94,7 +94,7 @@ def test_play_human_quits_and_resumes(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     result = runner.invoke(app, ["play", "tenpins", "--seed", "1", "--record", str(path)], input="\n\n\nquit\n")
     assert result.exit_code == 0, result.output
-    assert "Stopped after" in result.output
+    assert "Stopped: " in result.output
     steps = len(json.loads(path.read_text())["steps"])
     assert steps >= 1
     before = path.read_bytes()

@@ -88,7 +88,7 @@ def test_ten_pins_answers_words_at_the_roll_and_rolls_only_on_enter(tmp_path: Pa
     assert "total" in out  # the sheet
     # Only the Enter rolled: one ball (two dice) in the record.
     assert len(json.loads(record.read_text())["steps"]) == 1
-    assert "Stopped after 1 step. Resume with: pinsetter play --resume" in out
+    assert "Stopped: Player 1 0 in frame 1. Resume with: pinsetter play --resume" in out  # its words, not steps
 
 
 def stored_history() -> list[Match]:
@@ -238,7 +238,7 @@ def test_quitting_names_the_game_to_resume() -> None:
     found = re.search(r"Resume with: pinsetter play --resume (\d+)", result.output)
     assert found is not None
     resumed = runner.invoke(app, ["play", "--resume", found.group(1)], input="quit\n")
-    assert resumed.exit_code == 0 and "Stopped after 0 steps." in resumed.output
+    assert resumed.exit_code == 0 and "Stopped: Player 1 0 in frame 1." in resumed.output
 
 
 def test_the_resume_line_names_the_history_given_on_the_command_line(tmp_path: Path) -> None:

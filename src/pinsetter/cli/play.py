@@ -302,8 +302,11 @@ def _common_word(match: Match, text: str) -> bool:
 
 def _quit(match: Match, db: str | None) -> None:
     """Where the game stands and the command that resumes it (its record file, written now, or its id in `db`)."""
-    stopped = ngettext("Stopped after {count} step.", "Stopped after {count} steps.", match.steps_done)
-    line = stopped.format(count=match.steps_done)
+    from pinsetter.records import result_of
+    from pinsetter.ui.standing import resume_summary
+
+    match.record.result = result_of(match.state, match.players)  # as every step's save states it
+    line = _("Stopped: {where}.").format(where=resume_summary(match.record))
     if match.record_path:
         match.record.save(match.record_path)  # a game left before its first step has its file too
         line += " " + _("Resume with: pinsetter play --resume {file}").format(file=shlex.quote(str(match.record_path)))
