@@ -255,5 +255,3 @@ def replay_lines(game: Any, players: list[PlayerSpec], steps: list[Any]) -> tupl
         lines.append(narrate(game, before, step.text, state, names, step.actor))
         states.append(state.clone())
     return states, lines
-
-
