@@ -403,3 +403,12 @@ def test_a_command_that_cannot_apply_to_the_game_says_so_first(args: list[str], 
     assert result.exit_code == 2
     assert words in " ".join(result.output.split())
     assert "Missing option" not in result.output and "--record FILE" not in result.output
+
+
+def test_a_game_id_that_is_not_one_says_where_ids_come_from() -> None:
+    for command in (["show", "abc"], ["show", "0"], ["delete", "x", "--yes"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2
+        said = " ".join(result.output.split())
+        assert "is not the id of a game: `pinsetter history` lists them" in said, said
+        assert "9223372036854775807" not in said and "game_id" not in said

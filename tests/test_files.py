@@ -123,7 +123,7 @@ READERS: dict[str, Callable[[str, str], list[str]]] = {
     "replay": lambda path, db: ["replay", path],
     "import": lambda path, db: ["import", path, "--db", db],
     "play --resume": lambda path, db: ["play", "--resume", path, "--db", db],
-    "hint --record": lambda path, db: ["hint", "tenpins", "--record", path],
+    "hint --record": lambda path, db: ["hint", "rolling-pins", "--record", path],
     "--option sheet=": lambda path, db: ["play", "rolling-pins", "-p", "bot:random", "-o", f"sheet={path}", "--db", db],
     "analyze --dice": lambda path, db: ["analyze", "bowling-dice", "--dice", path],
 }

@@ -27,7 +27,18 @@ from pinsetter.i18n import N_, _, ngettext
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
 
-GameIdArg = Annotated[int, typer.Argument(help=N_("id from `pinsetter history`"), parser=whole_number(1, 2**63 - 1))]
+def history_id(text: str | int) -> int:
+    """A game's id as `pinsetter history` lists it (the refusal names where ids come from, not 2**63)."""
+    try:
+        return whole_number(1, 2**63 - 1)(text)
+    except typer.BadParameter:
+        message = _("{text} is not the id of a game: `pinsetter history` lists them (1, 2, ...)")
+        raise typer.BadParameter(message.format(text=repr(visible(str(text))))) from None
+
+
+GameIdArg = Annotated[
+    int, typer.Argument(help=N_("id from `pinsetter history`"), parser=history_id, metavar="ID", show_default=False)
+]
 
 
 @app.command()
@@ -158,7 +169,7 @@ def fitted_widths(natural: list[int], least: list[int], shares: list[int], room:
 def delete(
     game_ids: Annotated[
         list[int] | None,
-        typer.Argument(help=N_("ids from `pinsetter history`"), parser=whole_number(1, 2**63 - 1), metavar="ID..."),
+        typer.Argument(help=N_("ids from `pinsetter history`"), parser=history_id, metavar="ID..."),
     ] = None,
     empty: Annotated[
         bool, typer.Option("--not-begun", help=N_("every unfinished game with no pin down yet (0 in frame 1)"))
