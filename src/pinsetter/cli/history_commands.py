@@ -27,6 +27,7 @@ from pinsetter.i18n import N_, _, ngettext
 from pinsetter.ui.sheet import render_sheets
 from pinsetter.usertext import visible
 
+
 def history_id(text: str | int) -> int:
     """A game's id as `pinsetter history` lists it (the refusal names where ids come from, not 2**63)."""
     try:
