@@ -241,6 +241,13 @@ def test_quitting_names_the_game_to_resume() -> None:
     assert resumed.exit_code == 0 and "Stopped: Player 1 0 in frame 1." in resumed.output
 
 
+@pytest.fixture
+def unwrapped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines as wide as they come: a temporary folder's path is longer than a terminal line."""
+    monkeypatch.setattr("pinsetter.cli.play.line_width", lambda: 10_000)
+
+
+@pytest.mark.usefixtures("unwrapped")
 def test_the_resume_line_names_the_history_given_on_the_command_line(tmp_path: Path) -> None:
     db = tmp_path / "other history.sqlite"
     result = runner.invoke(app, ["play", "bowling-dice", "--seed", "3", "--db", str(db)], input="quit\n")
@@ -253,6 +260,7 @@ def test_the_resume_line_names_the_history_given_on_the_command_line(tmp_path: P
     assert resumed.exit_code == 0 and "Bowling Dice, seed 3" in resumed.output
 
 
+@pytest.mark.usefixtures("unwrapped")
 def test_a_record_named_on_resume_is_written_even_if_nothing_is_played(tmp_path: Path) -> None:
     first = runner.invoke(app, ["play", "rolling-pins", "--seed", "3"], input="quit\n")
     game_id = re.search(r"--resume (\d+)", first.output)
