@@ -117,3 +117,16 @@ def test_the_key_sentence_goes_beside_the_triangle_where_it_fits() -> None:
     assert said.endswith("The number before a [card] is its key.")
     under = draw_pins(view, set(), width=41).plain.rstrip("\n").split("\n")
     assert len(under) == len(view.rows) + 1 and under[-1] == "The number before a [card] is its key."
+
+
+def test_the_abilities_held_are_listed_in_words_under_the_track() -> None:
+    from pinsetter.games.registry import get_game
+    from pinsetter.ui.table_text import draw_table
+
+    game = get_game("rolling-pins", {"advanced": "true"})
+    state = game.new_state(1)
+    player = state.players[0]  # type: ignore[attr-defined]
+    player.held["reroll"], player.held["flip"], player.marks[0] = 1, 2, 1
+    legend = draw_table(game.table(state, ["ann"])).plain.rstrip().split("\n")[-1]
+    assert legend.endswith("held now: Flip (2), Reroll")
+    assert " x1" not in legend and " x2" not in legend  # a count in words, not a multiplication sign

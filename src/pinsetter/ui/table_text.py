@@ -323,7 +323,11 @@ def draw_track(view: TableView, width: int = 0) -> Text:
     if any(a.held or a.used for a in view.track):
         text.append(_(" ◉ held  ✗ used"), style="dim")
         if view.abilities:
-            text.append(" - " + ", ".join(f"{a.title} x{a.held}" for a in view.abilities), style="dim")
+            held = [
+                a.title if a.held == 1 else _("{ability} ({count})").format(ability=a.title, count=a.held)
+                for a in view.abilities
+            ]
+            text.append(" · " + _("held now: {abilities}").format(abilities=_(", ").join(held)), style="dim")
         text.append("\n")
     return text
 
