@@ -98,7 +98,7 @@ def test_two_accounts_play_the_day_and_stand_on_its_board(base: str) -> None:
         cells = [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")][:4] for row in rows]
         percent = ann.execute_script(
             "return new Intl.NumberFormat('en', {style: 'percent', maximumSignificantDigits: 3}).format(arguments[0])",
-            float(odds),
+            float(1 - odds),  # the share of games beaten, as a game's end says it
         )
         assert sorted(cells) == [["1", "Ann", str(scores["Ann"]), percent], ["1", "Bob", str(scores["Bob"]), percent]]
         assert ann.find_element(By.ID, "daily-done").text.startswith("You played today's challenge")

@@ -141,8 +141,8 @@ async function drawBoard(section, headingId, heading, challenge, day, over) {
   const oddsLine = !challenge.has_odds
     ? t("No solver gives this game's score distribution yet: no odds beside the scores.")
     : challenge.odds_kind === "optimal"
-      ? t("Odds: the chance, before any die is rolled, that a player who plays for the best expected score scores at least this much.")
-      : t("Odds: the exact chance, before any die is rolled, of scoring at least this much.");
+      ? t("Better than: the share of games, before any die is rolled, in which a player who plays for the best expected score scores less.")
+      : t("Better than: the exact share of games, before any die is rolled, that score less (as a game's end says it).");
   section.append(h("p", { class: "muted", text: oddsLine }));
   // Worked out on the server the first time they are asked for (a minute or so): the board comes without them.
   if (answer.data.some((row) => row.odds_pending)) {
@@ -155,12 +155,13 @@ async function drawBoard(section, headingId, heading, challenge, day, over) {
       h("td", { text: String(row.rank) }),
       h("td", { text: row.name }),
       h("td", { text: String(row.score) }),
-      challenge.has_odds ? h("td", { text: row.odds === null ? "" : percent(row.odds) }) : null,
+      // The server gives the chance of scoring at least this much; a game's end says the share of games beaten.
+      challenge.has_odds ? h("td", { text: row.odds === null ? "" : percent(1 - row.odds) }) : null,
       h("td", {}, over && row.game_id ? h("a", { href: `#/review/${row.game_id}`, text: t("Review") }) : null),
     ),
   );
   const headings = [t("Rank"), t("Player"), t("Score")];
-  if (challenge.has_odds) headings.push(t("Odds"));
+  if (challenge.has_odds) headings.push(t("Better than"));
   section.append(
     h(
       "div",
