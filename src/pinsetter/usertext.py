@@ -185,7 +185,9 @@ def repeated_name(names: Iterable[str]) -> str | None:
         elif first[key] == name:
             return _("player name {name} is given twice").format(name=_shown(name))
         else:
-            message = _("player names {first} and {second} are one name (capitals and character widths do not make two names)")
+            message = _(
+                "player names {first} and {second} are one name (capitals and character widths do not make two names)"
+            )
             return message.format(first=_shown(first[key]), second=_shown(name))
     return None
 

@@ -466,7 +466,9 @@ class TableService:
             if table.rated and account is None:
                 raise Refused(_("this table is rated: sign in to sit at it"))
             if any(name_key(s.name) == name_key(name) for s in table.seats if s.name is not None):
-                message = _("the name {name} is taken at this table (capitals and character widths do not make two names)")
+                message = _(
+                    "the name {name} is taken at this table (capitals and character widths do not make two names)"
+                )
                 raise Conflict(message.format(name=repr(name)))
             token = new_token()
             table.seats[seat] = Seat("human", name, token_hash(token), account)
