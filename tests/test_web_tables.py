@@ -149,6 +149,8 @@ def test_host_sit_start_close_and_their_errors(client: TestClient) -> None:
     assert public == client.get(f"/api/tables/code/{code.lower()}").json() == table["table"]
     error_of(client.get("/api/tables/999"), 404)
     error_of(client.get("/api/tables/code/NOPE99"), 404)
+    # A code typed with a slash is not found as a code, not as an address ("nothing here: /api/...").
+    assert error_of(client.get("/api/tables/code/a%2Fb"), 404) == "no table with the code 'a/b'"
 
     at = f"/api/tables/{table_id}"
     hosting = {"host_token": table["host_token"]}

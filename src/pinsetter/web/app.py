@@ -588,7 +588,8 @@ def create_app(db: str | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
         """The table's seats (names, free or not) and status; never a token."""
         return tables.table(table_id).public()
 
-    @app.get("/api/tables/code/{code}", tags=["tables"], responses=ERRORS)
+    # `:path`: a code typed with a slash ("a/b") is looked up and not found like any other, not "nothing here".
+    @app.get("/api/tables/code/{code:path}", tags=["tables"], responses=ERRORS)
     def get_table_by_code(code: str) -> dict[str, Any]:
         found = tables.store.by_code(code[:16])
         if found is None:
