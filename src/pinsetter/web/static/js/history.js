@@ -28,7 +28,7 @@ export async function historyPage() {
           { class: "scroll panel" },
           h(
             "table",
-            { class: "list" },
+            { class: "list history-list" },
             h(
               "thead",
               {},
@@ -47,14 +47,15 @@ export async function historyPage() {
                 h(
                   "tr",
                   { dataset: { gameId: String(entry.id) } },
+                  // On a phone the row's cells stack, each under its column's name (data-label, pages.css).
                   h("td", {}, h("a", { href: `#/history/${entry.id}`, text: `${entry.id}. ${entry.title || gameName(entry.game, games)}` })),
-                  h("td", { text: when(entry.date) }),
-                  h("td", { text: playerNames(entry.players) }),
-                  h("td", { text: entry.scores.join(" · ") }),
-                  h("td", { text: resultText(entry) }),
+                  h("td", { dataset: { label: t("Date") }, text: when(entry.date) }),
+                  h("td", { dataset: { label: t("Players") }, text: playerNames(entry.players) }),
+                  h("td", { dataset: { label: t("Scores") }, text: entry.scores.join(" · ") }),
+                  h("td", { dataset: { label: t("Result") }, text: resultText(entry) }),
                   h(
                     "td",
-                    {},
+                    { class: "history-actions" },
                     entry.status === "unfinished" ? [h("a", { href: `#/game/${entry.id}`, text: t("Resume") }), " · "] : null,
                     entry.status === "table" ? [h("a", { href: `#/table/${entry.table}`, text: t("Watch") }), " · "] : null,
                     // Replay steps through a game, Review weighs its decisions: the same two names everywhere.
