@@ -128,3 +128,38 @@ def test_the_history_on_a_phone_shows_every_game_and_its_links_without_sideways_
             for text, left, right, width in row["links"]:
                 assert width > 0 and 0 <= left and right <= size[0], (size, text, left, right)
             assert all(extra <= 0 for extra in row["cells"]), row
+
+
+# --- 4: a name is cut only where it does not fit -----------------------------------------------------------------
+
+NAMES_CUT = """
+return [...document.querySelectorAll('.player-name .name')]
+  .map((e) => [e.textContent, e.scrollWidth > e.clientWidth]);
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_players_card_cuts_a_name_only_where_it_does_not_fit(
+    driver: WebDriver, base: str, api: httpx.Client, artifacts: Path, lang: str
+) -> None:
+    # The players' cards are the same on the game page and a table's page (js/players.js).
+    players = [{"name": "Hanako Yamamoto-Smith", "kind": "human"}, {"name": "Robo", "kind": "bot:random"}]
+    view = new_game(api, {"game": "tenpins", "options": {}, "players": players, "seed": 2})
+    open_page(driver, base, f"#/game/{view['id']}", lang, LAPTOP)
+    settle(driver)
+    driver.save_screenshot(str(artifacts / f"review-cards-{lang}-1280.png"))
+    cut = driver.execute_script(NAMES_CUT)
+    assert cut[0] == ["Hanako Yamamoto-Smith", False] and not any(was for _, was in cut), cut
+    # A word longer than the card is still cut short (its whole in the tooltip), never widening the page.
+    players = [
+        {"name": "Hana", "kind": "human"},
+        {"name": LONG, "kind": "human"},
+        {"name": "Robo", "kind": "bot:random"},
+    ]
+    view = new_game(api, {"game": "tenpins", "options": {}, "players": players, "seed": 2})
+    open_page(driver, base, f"#/game/{view['id']}", lang, PHONE)
+    settle(driver)
+    cut = dict(driver.execute_script(NAMES_CUT))
+    assert cut["Hana"] is False and cut[LONG] is True
+    title = driver.execute_script("return document.querySelectorAll('.player-name .name')[1].title")
+    assert title == LONG and page_width(driver) <= PHONE[0]
