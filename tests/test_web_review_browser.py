@@ -26,6 +26,7 @@ require_browser()
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 from test_web_layout_browser import inside  # noqa: E402
+from test_web_walkthrough_browser import human_move  # noqa: E402
 
 View = dict[str, Any]
 LONG = "W" * 40  # the longest name the form takes, without a space to break it at
@@ -40,12 +41,14 @@ def english_afterwards(driver: WebDriver, base: str) -> Any:
 
 
 def open_page(driver: WebDriver, base: str, address: str, lang: str, size: tuple[int, int]) -> None:
-    """`address` (a hash route) in `lang`, the page itself `size` CSS px."""
+    """`address` (a hash route) in `lang`, the page itself `size` CSS px, opened once (a game page plays its
+    bots' moves as it opens)."""
     inside(driver, *size)
     driver.get(base + "/#/")
     driver.execute_script("localStorage.setItem('pinsetter.lang', arguments[0])", lang)
-    driver.get(f"{base}/{address}")
     driver.refresh()
+    wait(driver, lambda d: d.execute_script("return document.documentElement.lang") == lang, f"the page in {lang}")
+    driver.get(f"{base}/{address}")
     wait(driver, lambda d: d.execute_script("return document.documentElement.lang") == lang, f"the page in {lang}")
 
 
@@ -126,7 +129,7 @@ def test_the_history_on_a_phone_shows_every_game_and_its_links_without_sideways_
             # Every link (the game, Resume, Replay, Record...) on the screen, whole; no cell cut.
             assert len(row["links"]) >= 3, row
             for text, left, right, width in row["links"]:
-                assert width > 0 and 0 <= left and right <= size[0], (size, text, left, right)
+                assert width > 0 and left >= 0 and right <= size[0], (size, text, left, right)
             assert all(extra <= 0 for extra in row["cells"]), row
 
 
@@ -163,3 +166,70 @@ def test_a_players_card_cuts_a_name_only_where_it_does_not_fit(
     assert cut["Hana"] is False and cut[LONG] is True
     title = driver.execute_script("return document.querySelectorAll('.player-name .name')[1].title")
     assert title == LONG and page_width(driver) <= PHONE[0]
+
+
+# --- 2: another player's strike is not cheered on the lane of the player up ------------------------------------
+
+
+def marks(view: View, seat: int) -> int:
+    """The strikes and spares on a player's sheet (each is cheered)."""
+    return sum(frame["marks"].count("X") + frame["marks"].count("/") for frame in view["sheets"][seat]["frames"])
+
+
+def step(api: httpx.Client, view: View) -> View:
+    """One step through the API: Ann's decision her fixed way, else the bot's move or chance."""
+    if view["next"] == "decision" and view["turn"] == 0:
+        answer = api.post(f"/api/games/{view['id']}/actions", json={"action": human_move(view)})
+    else:
+        answer = api.post(f"/api/games/{view['id']}/advance", json={"until": "step"})
+    answer.raise_for_status()
+    result: View = answer.json()
+    return result
+
+
+def before_a_bots_mark(api: httpx.Client, game: str, bot: str) -> tuple[View, int]:
+    """A seeded game of Ann and a bot played to the step before the bot's first strike or spare that passes the
+    turn to Ann (the first seed that has one): (that game, the bot's marks after it)."""
+    players = [{"name": "Ann", "kind": "human"}, {"name": "Robo", "kind": bot}]
+    for seed in range(1, 40):
+        body = {"game": game, "options": {}, "players": players, "seed": seed}
+        view = new_game(api, body)
+        steps = 0
+        while view["next"] != "over":
+            after = step(api, view)
+            if marks(after, 1) > marks(view, 1) and after["turn"] == 0:
+                # The same game again, played as far as the step before (this one is past it).
+                again = new_game(api, body)
+                for _ in range(steps):
+                    again = step(api, again)
+                assert again["log"] == view["log"]
+                return again, marks(after, 1)
+            view = after
+            steps += 1
+    raise AssertionError("the bot never struck")
+
+
+BOTS = {"bowling-dice": "bot:random", "tenpins": "bot:random", "rolling-pins": "bot:greedy"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game", sorted(BOTS))
+def test_a_bots_strike_is_not_cheered_on_the_lane_of_the_player_up(
+    driver: WebDriver, base: str, api: httpx.Client, artifacts: Path, game: str, lang: str
+) -> None:
+    view, bot_marks = before_a_bots_mark(api, game, BOTS[game])
+    assert view["turn"] == 1
+    open_page(driver, base, f"#/game/{view['id']}", lang, PHONE)  # the page plays the bot's ball itself
+    settle(driver)
+    now = api.get(f"/api/games/{view['id']}").json()
+    assert now["turn"] == 0 and marks(now, 1) == bot_marks  # the bot struck (or spared); Ann is up, on her lane
+    still = "const c = document.querySelector('#cheer'); return !c || c.getAnimations().every((a) => a.playState !== 'running')"
+    wait(driver, lambda d: d.execute_script(still), "the banner never stood still")
+    driver.save_screenshot(str(artifacts / f"review-cheer-{game}-{lang}-390.png"))
+    cheer = driver.execute_script(
+        "const c = document.querySelector('#cheer'); return c && [c.textContent, c.dataset.by || '', location.hash]"
+    )
+    # Never a bare "Strike!" over Ann's lane: the banner names the bot (or there is none).
+    assert cheer is not None  # the bot's ball is cheered...
+    label = driver.execute_script("return document.querySelectorAll('.player-name .name')[1].textContent")
+    assert cheer[1] == label and label in cheer[0], cheer  # ...as the bot's
