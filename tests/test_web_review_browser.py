@@ -223,7 +223,10 @@ def test_a_bots_strike_is_not_cheered_on_the_lane_of_the_player_up(
     settle(driver)
     now = api.get(f"/api/games/{view['id']}").json()
     assert now["turn"] == 0 and marks(now, 1) == bot_marks  # the bot struck (or spared); Ann is up, on her lane
-    still = "const c = document.querySelector('#cheer'); return !c || c.getAnimations().every((a) => a.playState !== 'running')"
+    still = (
+        "const c = document.querySelector('#cheer');"
+        " return !c || c.getAnimations().every((a) => a.playState !== 'running')"
+    )
     wait(driver, lambda d: d.execute_script(still), "the banner never stood still")
     driver.save_screenshot(str(artifacts / f"review-cheer-{game}-{lang}-390.png"))
     cheer = driver.execute_script(
@@ -233,3 +236,37 @@ def test_a_bots_strike_is_not_cheered_on_the_lane_of_the_player_up(
     assert cheer is not None  # the bot's ball is cheered...
     label = driver.execute_script("return document.querySelectorAll('.player-name .name')[1].textContent")
     assert cheer[1] == label and label in cheer[0], cheer  # ...as the bot's
+
+
+# --- 5: a replay starts at the start, says the game's name once --------------------------------------------------
+
+REPLAY_TOP = """
+const r = document.getElementById('replay');
+const top = [...r.children].slice(0, [...r.children].findIndex((e) => e.classList.contains('stepper')));
+return {step: r.dataset.step || '', top: top.map((e) => e.textContent),
+  caption: (document.getElementById('step-caption') || {}).textContent || ''};
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_replay_starts_at_the_start_and_names_the_game_once(
+    driver: WebDriver, base: str, api: httpx.Client, artifacts: Path, lang: str
+) -> None:
+    players = [{"name": "Ann", "kind": "bot:greedy"}, {"name": "Robo", "kind": "bot:greedy"}]
+    body = {"game": "rolling-pins", "options": {"advanced": True}, "players": players, "seed": 4}
+    view = new_game(api, body, 3000)
+    assert view["next"] == "over"
+    total = len(api.get(f"/api/games/{view['id']}/record").json()["steps"])
+    name = api.get(f"/api/games/{view['id']}", headers={"Accept-Language": lang}).json()["title"]
+    for size in (PHONE, LAPTOP):
+        open_page(driver, base, f"#/history/{view['id']}", lang, size)
+        wait(driver, lambda d: d.execute_script(REPLAY_TOP)["step"], "no step drawn")
+        driver.save_screenshot(str(artifacts / f"review-replay-{lang}-{size[0]}.png"))
+        shown = driver.execute_script(REPLAY_TOP)
+        first = f"Step 0 of {total}" if lang == "en" else f"{total} 手中 0 手目"
+        assert shown["step"] == "0" and shown["caption"].startswith(first), shown
+        assert sum(text.count(name) for text in shown["top"]) == 1, (name, shown["top"])  # the name said once
+        assert page_width(driver) <= size[0]
+    # A step named in the address opens there.
+    open_page(driver, base, f"#/history/{view['id']}/5", lang, PHONE)
+    wait(driver, lambda d: d.execute_script(REPLAY_TOP)["step"] == "5", "not at step 5")
