@@ -270,3 +270,28 @@ def test_a_replay_starts_at_the_start_and_names_the_game_once(
     # A step named in the address opens there.
     open_page(driver, base, f"#/history/{view['id']}/5", lang, PHONE)
     wait(driver, lambda d: d.execute_script(REPLAY_TOP)["step"] == "5", "not at step 5")
+
+
+# --- 6: the abilities held, in words ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_abilities_held_are_listed_in_words_a_count_only_above_one(
+    driver: WebDriver, base: str, api: httpx.Client, artifacts: Path, lang: str
+) -> None:
+    players = [{"name": "Ann", "kind": "human"}, {"name": "Robo", "kind": "bot:greedy"}]
+    body = {"game": "rolling-pins", "options": {"advanced": True}, "players": players, "seed": 3}
+    view = new_game(api, body)
+    while not (view["next"] == "decision" and view["turn"] == 0 and len(view["view"]["abilities"]) >= 2):
+        assert view["next"] != "over", "Ann never held two abilities"
+        view = step(api, view)
+    held = api.get(f"/api/games/{view['id']}", headers={"Accept-Language": lang}).json()["view"]["abilities"]
+    open_page(driver, base, f"#/game/{view['id']}", lang, PHONE)
+    settle(driver)
+    driver.save_screenshot(str(artifacts / f"review-abilities-{lang}-390.png"))
+    shown = driver.execute_script(
+        "return [...document.querySelectorAll('#abilities summary')].map((s) => s.textContent)"
+    )
+    count = "{} ({})" if lang == "en" else "{}\uff08{}\uff09"  # full-width brackets in Japanese
+    assert shown == [a["title"] if a["held"] == 1 else count.format(a["title"], a["held"]) for a in held], shown
+    assert not any("\u00d7" in text for text in shown)  # no multiplication sign
