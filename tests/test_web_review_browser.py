@@ -123,6 +123,12 @@ def test_the_history_on_a_phone_shows_every_game_and_its_links_without_sideways_
         wait(driver, lambda d: d.find_elements("css selector", "main tbody tr"), "the history drawn")
         driver.save_screenshot(str(artifacts / f"review-history-{lang}-{size[0]}.png"))
         assert page_width(driver) <= size[0], (lang, size, page_width(driver))
+        if size == LAPTOP:  # a table: its column heads whole, each on one line ("Scores", never "Scor / es")
+            heads = driver.execute_script(
+                "return [...document.querySelectorAll('main thead th')].map((th) => [th.textContent,"
+                " th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight)])"
+            )
+            assert all(lines < 2 for _, lines in heads), heads
         rows = driver.execute_script(ROW_LINKS)
         assert rows
         for row in rows:

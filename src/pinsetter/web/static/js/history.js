@@ -50,7 +50,7 @@ export async function historyPage() {
                   // On a phone the row's cells stack, each under its column's name (data-label, pages.css).
                   h("td", {}, h("a", { href: `#/history/${entry.id}`, text: `${entry.id}. ${entry.title || gameName(entry.game, games)}` })),
                   h("td", { dataset: { label: t("Date") }, text: when(entry.date) }),
-                  h("td", { dataset: { label: t("Players") }, text: playerNames(entry.players) }),
+                  h("td", { class: "names", dataset: { label: t("Players") }, text: playerNames(entry.players) }),
                   h("td", { dataset: { label: t("Scores") }, text: entry.scores.join(" · ") }),
                   h("td", { dataset: { label: t("Result") }, text: resultText(entry) }),
                   h(
