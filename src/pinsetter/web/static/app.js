@@ -43,7 +43,7 @@ function route() {
   if (!screen) return lobbyPage();
   if (screen === "game" && /^\d+$/.test(arg || "")) return gamePage(Number(arg));
   if (screen === "history" && !arg) return historyPage();
-  if (screen === "history" && /^\d+$/.test(arg)) return replayPage(Number(arg));
+  if (screen === "history" && /^\d+$/.test(arg)) return replayPage(Number(arg), /^\d+$/.test(more || "") ? Number(more) : null);
   if (screen === "review" && /^\d+$/.test(arg || "")) return reviewPage(Number(arg));
   if (screen === "table" && /^\d+$/.test(arg || "")) return tablePage(Number(arg));
   if (screen === "join" && arg) return joinPage(arg);

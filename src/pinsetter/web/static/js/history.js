@@ -28,7 +28,7 @@ export async function historyPage() {
           { class: "scroll panel" },
           h(
             "table",
-            { class: "list" },
+            { class: "list history-list" },
             h(
               "thead",
               {},
@@ -47,14 +47,15 @@ export async function historyPage() {
                 h(
                   "tr",
                   { dataset: { gameId: String(entry.id) } },
+                  // On a phone the row's cells stack, each under its column's name (data-label, pages.css).
                   h("td", {}, h("a", { href: `#/history/${entry.id}`, text: `${entry.id}. ${entry.title || gameName(entry.game, games)}` })),
-                  h("td", { text: when(entry.date) }),
-                  h("td", { text: playerNames(entry.players) }),
-                  h("td", { text: entry.scores.join(" · ") }),
-                  h("td", { text: resultText(entry) }),
+                  h("td", { dataset: { label: t("Date") }, text: when(entry.date) }),
+                  h("td", { class: "names", dataset: { label: t("Players") }, text: playerNames(entry.players) }),
+                  h("td", { dataset: { label: t("Scores") }, text: entry.scores.join(" · ") }),
+                  h("td", { dataset: { label: t("Result") }, text: resultText(entry) }),
                   h(
                     "td",
-                    {},
+                    { class: "history-actions" },
                     entry.status === "unfinished" ? [h("a", { href: `#/game/${entry.id}`, text: t("Resume") }), " · "] : null,
                     entry.status === "table" ? [h("a", { href: `#/table/${entry.table}`, text: t("Watch") }), " · "] : null,
                     // Replay steps through a game, Review weighs its decisions: the same two names everywhere.
@@ -80,7 +81,8 @@ export function resultText(entry) {
   return t("unfinished");
 }
 
-export async function replayPage(id) {
+// The replay opens at the start (step 0), or at the step the address names (`#/history/12/40`).
+export async function replayPage(id, from = null) {
   const gen = page.generation;
   const root = h("div", { id: "replay", dataset: { gameId: String(id) } });
   app.append(root);
@@ -94,10 +96,11 @@ export async function replayPage(id) {
   const steps = record.data.steps || [];
   const players = record.data.players || [];
   const total = steps.length;
-  let at = total;
+  let at = from === null ? 0 : Math.min(from, total);
   const slider = h("input", { type: "range", id: "step", min: 0, max: total, value: at, "aria-label": t("Step") });
   const caption = h("p", { id: "step-caption", "aria-live": "polite" });
-  const variantLine = h("p", { id: "variant", class: "muted" });
+  // The game's name once, in the heading, with its options where they differ ("Rolling Pins, advanced").
+  const variantLine = h("span", { id: "variant", class: "muted", text: `· ${gameName(record.data.game)}` });
   const aboutLine = h("p", { id: "replay-about", class: "muted" });
   const body = h("div", {});
   const reviewLink = h("span", { id: "review-link" }); // filled once a step's view says the game can be reviewed
@@ -119,7 +122,7 @@ export async function replayPage(id) {
     // The step in words, as the log tells it (the record's notation is for replaying).
     const last = game.log.length ? game.log[game.log.length - 1] : null;
     const describe = at === 0 || !last ? t("the start") : last.words;
-    variantLine.textContent = game.variant;
+    variantLine.textContent = `· ${game.variant}`;
     if (game.reviewable && !reviewLink.firstChild) {
       append(reviewLink, [" · ", h("a", { href: `#/review/${id}`, text: t("Review this game") })]);
     }
@@ -151,8 +154,7 @@ export async function replayPage(id) {
   slider.addEventListener("input", () => go(Number(slider.value)));
   root.append(
     // "Replay", as the links that open it say (the terminal's replay screen too); "Review" is the other page.
-    h("h1", {}, `${t("Replay of game {id}", { id })} `, h("span", { class: "muted", text: `· ${gameName(record.data.game)}` })),
-    variantLine,
+    h("h1", {}, `${t("Replay of game {id}", { id })} `, variantLine),
     aboutLine,
     h(
       "div",

@@ -6,6 +6,8 @@
 // live in board.css inside `prefers-reduced-motion: no-preference`, so a player who asks for
 // reduced motion gets the same pictures without any movement.
 
+import { playerLabel } from "../words.js";
+
 // Each motion's length and the gap between its pieces (the tenth die starts 9 gaps late): with
 // the gaps, every motion is over within 600 ms.
 export const MOTIONS = {
@@ -29,17 +31,28 @@ export function rackDown(view) {
   return new Set(numbers.slice(0, down));
 }
 
+// Strikes and spares on every sheet, and on each player's (`seats`: whose the new one is).
 function marks(game) {
-  const count = { strike: 0, spare: 0 };
+  const count = { strike: 0, spare: 0, seats: [] };
   for (const sheet of game.sheets || []) {
+    const seat = { strike: 0, spare: 0 };
     for (const frame of sheet.frames || []) {
       for (const mark of frame.marks || []) {
-        if (mark === "X") count.strike += 1;
-        else if (mark === "/") count.spare += 1;
+        if (mark === "X") seat.strike += 1;
+        else if (mark === "/") seat.spare += 1;
       }
     }
+    count.strike += seat.strike;
+    count.spare += seat.spare;
+    count.seats.push(seat);
   }
   return count;
+}
+
+// The player whose `kind` ("strike" or "spare") is new since `before`, or null.
+function whose(before, after, kind) {
+  const index = after.seats.findIndex((seat, i) => seat[kind] > (before.seats[i] ? before.seats[i][kind] : 0));
+  return index < 0 ? null : index;
 }
 
 function snapshot(game) {
@@ -79,7 +92,9 @@ function changes(before, after, game, since, now) {
 }
 
 // The motion of this drawing of `game`'s board: `apply(element, key)` starts (or carries on) the
-// element's motion, `cheer` is the strike or spare to celebrate ("strike", "spare" or null) and
+// element's motion, `cheer` is the strike or spare to celebrate ("strike", "spare" or null),
+// `cheerBy` the player whose ball it was when that is not the player of this board (a bot's strike
+// before the turn passed to a human: the banner says whose it was, null otherwise) and
 // `kinds` the motions this drawing started (for the page's tests). `name` tells apart several
 // boards of one game on a page.
 export function motionFor(game, name = "") {
@@ -90,24 +105,32 @@ export function motionFor(game, name = "") {
   const snap = snapshot(game);
   let started = new Map();
   let cheer = null;
+  let cheerBy = null;
   let fresh = [];
   if (memory && step === memory.step) {
     started = memory.started;
     cheer = memory.cheer;
+    cheerBy = memory.cheerBy;
   } else if (memory && step > memory.step) {
     // Motions still under way go on (a play's pins fall while the next card is turned up).
     started = new Map([...memory.started].filter(([, m]) => now - m.t0 < MOTIONS[m.kind].ms));
     for (const [animKey, motion] of changes(memory.snap, snap, game, memory.step, now)) started.set(animKey, motion);
     if (snap.marks.strike > memory.snap.marks.strike) cheer = "strike";
     else if (snap.marks.spare > memory.snap.marks.spare) cheer = "spare";
-    if (cheer) started.set("cheer", { kind: "cheer", t0: now });
+    if (cheer) {
+      started.set("cheer", { kind: "cheer", t0: now });
+      const seat = whose(memory.snap.marks, snap.marks, cheer);
+      const sheet = seat === null ? null : game.sheets[seat];
+      if (sheet && seat !== game.view.player) cheerBy = playerLabel(sheet.name, sheet.kind);
+    }
     fresh = [...new Set([...started.values()].filter((m) => m.t0 >= now).map((m) => m.kind))];
   }
   memories.delete(key);
-  memories.set(key, { step, snap, started, cheer });
+  memories.set(key, { step, snap, started, cheer, cheerBy });
   if (memories.size > 24) memories.delete(memories.keys().next().value);
   return {
     cheer,
+    cheerBy,
     kinds: fresh,
     apply(el, animKey) {
       const motion = started.get(animKey);

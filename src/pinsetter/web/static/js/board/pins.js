@@ -80,11 +80,17 @@ function stateClasses(state) {
     .join(" ");
 }
 
-// A strike or a spare, cheered over the lane (it stays, still, until the next step).
+// A strike or a spare, cheered over the lane (it stays, still, until the next step). Another player's
+// ball (the turn passed with it) is never cheered as if it were the lane's: the banner says whose it was,
+// the name cut short where it is long (whole in the tooltip).
 function cheerTag(motion) {
   if (!motion.cheer) return null;
-  const text = motion.cheer === "strike" ? t("Strike!") : t("Spare!");
-  return motion.apply(h("p", { class: `cheer ${motion.cheer}`, id: "cheer", dataset: { cheer: motion.cheer } }, h("span", { text })), "cheer");
+  const strike = motion.cheer === "strike";
+  const by = motion.cheerBy;
+  const text = by ? (strike ? t("{name}: Strike!", { name: by }) : t("{name}: Spare!", { name: by })) : strike ? t("Strike!") : t("Spare!");
+  const attrs = { class: `cheer ${motion.cheer}${by ? " cheer-other" : ""}`, id: "cheer", dataset: { cheer: motion.cheer } };
+  if (by) Object.assign(attrs, { title: text, dataset: { cheer: motion.cheer, by } });
+  return motion.apply(h("p", attrs, h("span", { text })), "cheer");
 }
 
 function triangle(view, ctx, motion) {

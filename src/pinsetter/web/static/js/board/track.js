@@ -114,7 +114,15 @@ export function drawTrack(view, ctx) {
       h(
         "ul",
         { class: "plain held-abilities", id: "abilities" },
-        view.abilities.map((a) => h("li", {}, h("details", {}, h("summary", { text: `${a.title} × ${a.held}` }), h("p", { class: "help", text: a.help })))),
+        // In words, a count only where more than one use is held ("Flip (2)", "Reroll", "Ten Pin": Ten Pin is
+        // held for good once earned), as the terminal lists them.
+        view.abilities.map((a) =>
+          h(
+            "li",
+            {},
+            h("details", {}, h("summary", { text: a.held > 1 ? t("{ability} ({count})", { ability: a.title, count: a.held }) : a.title }), h("p", { class: "help", text: a.help })),
+          ),
+        ),
       ),
     );
   }
