@@ -30,6 +30,8 @@ from pinsetter.usertext import visible
 
 def history_id(text: str | int) -> int:
     """A game's id as `pinsetter history` lists it (the refusal names where ids come from, not 2**63)."""
+    if isinstance(text, int):  # a default value
+        return text
     try:
         return whole_number(1, 2**63 - 1)(text)
     except typer.BadParameter:
