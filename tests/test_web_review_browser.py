@@ -301,3 +301,25 @@ def test_the_abilities_held_are_listed_in_words_a_count_only_above_one(
     count = "{} ({})" if lang == "en" else "{}\uff08{}\uff09"  # full-width brackets in Japanese
     assert shown == [a["title"] if a["held"] == 1 else count.format(a["title"], a["held"]) for a in held], shown
     assert not any("\u00d7" in text for text in shown)  # no multiplication sign
+
+
+GAME_TOP = """
+const root = document.getElementById('game-title').parentElement;
+const grid = root.querySelector('.game-grid');
+return [...root.children].slice(0, [...root.children].indexOf(grid)).map((e) => e.textContent).join('\\n');
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_game_page_names_its_game_once_with_its_options(
+    driver: WebDriver, base: str, api: httpx.Client, lang: str
+) -> None:
+    players = [{"name": "Ann", "kind": "human"}]
+    view = new_game(api, {"game": "rolling-pins", "options": {"advanced": True}, "players": players, "seed": 3})
+    heading = api.get(f"/api/games/{view['id']}", headers={"Accept-Language": lang}).json()
+    title, variant = heading["title"], heading["variant"]
+    assert variant != title and title in variant  # "Rolling Pins, advanced" names the game and its options
+    open_page(driver, base, f"#/game/{view['id']}", lang, PHONE)
+    wait(driver, lambda d: d.find_elements("id", "game-title"), "no heading")
+    top = driver.execute_script(GAME_TOP)
+    assert top.count(title) == 1 and variant in top, top

@@ -540,8 +540,8 @@ export async function gamePage(id) {
       : null;
 
     append(root, [
-      h("h1", {}, game.title, h("span", { class: "muted", text: ` · ${t("game {id}", { id })}` })),
-      game.variant !== game.title ? h("p", { class: "muted", id: "variant", text: game.variant }) : null,
+      // The game named once: with its options where they are not the defaults ("Rolling Pins, advanced").
+      h("h1", { id: "game-title" }, game.variant || game.title, h("span", { class: "muted", text: ` · ${t("game {id}", { id })}` })),
       // At the end the panel below is headed "Game over": the status line says it to screen readers only.
       h("p", { class: game.terminal ? "status visually-hidden" : "status", id: "status", role: "status", "aria-live": "polite", text: game.view.status }),
       toolbar,
