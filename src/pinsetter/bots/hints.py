@@ -191,6 +191,12 @@ def hint_words(
     return words
 
 
+def no_decisions_words(game: Game) -> str:
+    """Why a game of pure chance has no hint, in a player's words: the one sentence of every interface."""
+    words = _("{game} has no decisions: chance decides every ball, so there is no hint to give")
+    return words.format(game=_(game.name))
+
+
 def no_hint_words(state: State) -> str:
     """Why a position has no hint, in a player's words (`option_values` found none)."""
     marking = any(getattr(action, "kind", None) == "mark" for action in state.legal_actions())

@@ -233,6 +233,8 @@ def play(
             if target is None and resume.exists():  # the game is written on in its own file (links followed)
                 target = output_path(Path(os.path.realpath(resume)), "--resume")
             match = Match.resume(loaded, target)
+            if record is not None:  # a new file for the resumed game: there at once, as for a new game
+                match.record.save(record)
         else:
             if daily is not None and game is None:
                 fail(_("--daily needs the game: pinsetter play --daily DATE GAME --seed N"))
@@ -338,12 +340,11 @@ def hint(
     as_json: JsonOpt = False,
 ) -> None:
     """The value of every option at a decision, from the solvers."""
-    if not get_game(game).has_decisions:  # said before asking for a position it would have no hint for
-        fail(
-            _("{game} has no decisions: chance decides every ball, so there is no hint to give").format(
-                game=_(get_game(game).name)
-            )
-        )
+    played = get_game(game)
+    if not played.has_decisions:  # said before asking for a position it would have no hint for
+        from pinsetter.bots.hints import no_decisions_words
+
+        fail(no_decisions_words(played))
     if chances and game != "rolling-pins":
         fail(_("--chances is for Rolling Pins (basic rules, with other players)"))
     if deal is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+import sys
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -193,8 +194,6 @@ def _stopped(match: Match, db: str | None) -> None:
 
 def _interrupted_prompt() -> bool:
     """Whether the prompt that just ended was ended by Ctrl+C (click turns it and end of input into one Abort)."""
-    import sys
-
     error = sys.exc_info()[1]
     return error is not None and isinstance(error.__context__, KeyboardInterrupt)
 
@@ -271,12 +270,9 @@ def _common_word(match: Match, text: str) -> bool:
         if match.game.has_decisions:
             show_hint(match)
         else:
-            say(
-                _("{game} has no decisions: chance decides every ball, so there is no hint to give").format(
-                    game=_(match.game.name)
-                ),
-                2,
-            )
+            from pinsetter.bots.hints import no_decisions_words
+
+            say(no_decisions_words(match.game), 2)
     elif word in ("chances", "hint chances"):
         from pinsetter.bots.hints import CHANCES_WAIT, NO_CHANCES, chances_take_a_while, offers_chances
 
@@ -308,7 +304,6 @@ def _quit(match: Match, db: str | None) -> None:
     match.record.result = result_of(match.state, match.players)  # as every step's save states it
     line = _("Stopped: {where}.").format(where=resume_summary(match.record))
     if match.record_path:
-        match.record.save(match.record_path)  # a game left before its first step has its file too
         line += " " + _("Resume with: pinsetter play --resume {file}").format(file=shlex.quote(str(match.record_path)))
     elif match.game_id is not None:
         resume = str(match.game_id) if db is None else f"{match.game_id} --db {shlex.quote(db)}"

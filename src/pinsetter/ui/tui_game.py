@@ -36,6 +36,7 @@ from pinsetter.bots.hints import (
     chance_line,
     game_offers_chances,
     hint_words,
+    no_decisions_words,
     no_hint_words,
     offers_chances,
     option_values,
@@ -945,9 +946,7 @@ class GameScreen(EnterGuard, Screen[None]):
         if self.match.state.is_terminal():
             self.message = _("the game is over: there is nothing left to hint")
         else:
-            self.message = _("{game} has no decisions: chance decides every ball, so there is no hint to give").format(
-                game=_(self.match.game.name)
-            )
+            self.message = no_decisions_words(self.match.game)
         self.refresh_all()
 
     def action_toggle_chances(self) -> None:
